@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/** Thrown at boot when an environment variable is invalid; names the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const int = (min: number) => z.coerce.number().int().min(min);
+
+/** Every environment variable any SML process reads, with its default. */
+export const configSchema = z.object({
+  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  SML_DATA_DIR: z.string().min(1).default('./.sml'),
+  SML_PORT: int(0).max(65535).default(8080),
+  SML_HOST: z.string().min(1).default('0.0.0.0'),
+  SML_BASE_PATH: z.string().regex(/^\/[A-Za-z0-9_\-/]*$/, 'must start with / and contain only path characters').default('/symetry/rest'),
+  SML_ROOT_USER: z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/, 'must be a valid customer id').default('root'),
+  SML_ROOT_SECRET: z.string().regex(/^[A-Za-z0-9+/]{22}==$/, 'must be base64 of 16 bytes (24 characters)').optional(),
+  SML_BODY_LIMIT: int(1).default(256 * 1024 * 1024),
+  SML_MAX_ATTRIBUTES: int(1).default(2000),
+  SML_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SML_REQUEST_TIMEOUT_MS: int(1).default(30_000),
+  SML_BREAKER_RESET_MS: int(1).default(5_000),
+  SML_REQUIRED_SERVICES: z.string().default('users,jobs,projects'),
+  SML_EXECUTOR_CONCURRENCY: int(1).default(2),
+  SML_EXECUTOR_QUEUE: int(0).default(100),
+  SML_AUTH_PAST_WINDOW_MS: int(0).default(5 * 60_000),
+  SML_AUTH_FUTURE_WINDOW_MS: int(0).default(60_000),
+  SML_FILES_ROOT: z.string().min(1).default('./.sml/files'),
+  SML_TRUST_PROXY: bool.default(false),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Reads and validates the environment once; a bad variable stops the process with its name. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const picked = Object.fromEntries(Object.keys(configSchema.shape).filter((k) => env[k] !== undefined && env[k] !== '').map((k) => [k, env[k]]));
+  const parsed = configSchema.safeParse(picked);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid environment: ${issues}`);
+  }
+  return parsed.data;
+}

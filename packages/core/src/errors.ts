@@ -1,0 +1,100 @@
+/**
+ * The error catalogue (API.md §11): every error message the REST API can answer with,
+ * each under a stable code. Messages with `{name}` placeholders are filled by `smlError`.
+ * The OpenAPI document lists this catalogue; a test pins that both agree.
+ */
+export interface CatalogueEntry {
+  readonly status: number;
+  readonly message: string;
+  /** The envelope carries no `values` (only the jobs-list 500, API.md §1). */
+  readonly omitValues?: boolean;
+  readonly retryable?: boolean;
+}
+
+export const catalogue = {
+  // §2 authentication (seed order of checks)
+  AUTH_HEADER_NULL: { status: 400, message: 'Authentication header is null' },
+  SYM_DATE_NULL: { status: 400, message: 'sym-date header is null' },
+  INVALID_DATE_FORMAT: { status: 400, message: 'Invalid Date Format' },
+  CLOCK_SKEW: { status: 400, message: 'Please update your server time, it is likely out of sync with UTC' },
+  INVALID_USER: { status: 401, message: 'Invalid User' },
+  CUSTOMER_ID_MISMATCH: { status: 401, message: 'Customer-ID header [{header}] does not match the user in the path [{user}]' },
+  MD5_MISMATCH: { status: 400, message: 'Md5 do not match' },
+  INVALID_SIGNATURE: { status: 401, message: 'Invalid Signature' },
+  REPLAYED_REQUEST: { status: 401, message: 'Replayed request' },
+  ROOT_ONLY: { status: 401, message: 'Only the root user may {action}' },
+  INVALID_ENCRYPTED_PAYLOAD: { status: 400, message: 'Invalid encrypted payload' },
+
+  // §1 conventions
+  MALFORMED_JSON: { status: 400, message: 'Malformed JSON body: {detail}' },
+  INVALID_REQUEST: { status: 400, message: 'Invalid request: {detail}' },
+  INVALID_NAME: { status: 400, message: 'Invalid {kind} name [{name}]: 1-128 characters of [A-Za-z0-9_.-], not starting with "." and without ".."' },
+  BODY_TOO_LARGE: { status: 413, message: 'Request body larger than the limit of {limit} bytes' },
+  UNKNOWN_ROUTE: { status: 404, message: 'No route for {method} {path}' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'Service [{service}] is unavailable', retryable: true },
+  SERVICE_TIMEOUT: { status: 503, message: 'Service [{service}] did not answer within {timeoutMs} ms', retryable: true },
+  EXECUTOR_FULL: { status: 503, message: 'Job queue of service [{service}] is full ({queueSize} waiting); retry later', retryable: true },
+  INTERNAL: { status: 500, message: 'Internal error (request id {requestId})' },
+  GENERIC_EXCEPTION: { status: 500, message: 'Generic Exception [java.lang.Exception: {detail}]' },
+
+  // §10 jobs
+  NO_SUCH_JOB: { status: 400, message: 'No such job' },
+  JOB_RUNNING: { status: 202, message: 'Job still running' },
+  JOB_FINISHED: { status: 200, message: 'Job is finished' },
+  JOB_CANCELLED: { status: 500, message: 'Job was cancelled' },
+  JOB_ALREADY_DONE: { status: 400, message: 'Job {jobId} is already done' },
+  JOBS_ALL_NOT_ROOT: { status: 500, message: 'Generic Exception [java.lang.Exception: Cannot specify all=true for non root user]', omitValues: true },
+
+  // users (§11)
+  USER_EXISTS: { status: 409, message: 'Customer [{cid}] already exists' },
+  USER_NOT_FOUND: { status: 400, message: 'Unknown customer [{cid}]' },
+  USER_IS_ROOT: { status: 400, message: 'The root user [{cid}] cannot be deleted' },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof catalogue;
+
+/** Successful statuses, named here so routes and services share one spelling. */
+export const ok = {
+  OK: { status: 200, message: 'OK' },
+  JOB_CREATED: { status: 202, message: 'Job Created' },
+  USER_CREATED: { status: 201, message: 'Customer [{cid}] created' },
+  USER_DELETED: { status: 200, message: 'Customer [{cid}] deleted' },
+  USER_ROTATED: { status: 200, message: 'Secret key of customer [{cid}] rotated' },
+  JOB_CANCEL_REQUESTED: { status: 200, message: 'Job {jobId} cancellation requested' },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type OkCode = keyof typeof ok;
+
+export function formatMessage(template: string, params: Record<string, unknown> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
+}
+
+/**
+ * An error that maps to one REST status and message. It crosses the bus as a `Status`
+ * (code, message, retryable, errorCode) and is rebuilt into the same class on the other side.
+ */
+export class SmlError extends Error {
+  override readonly name = 'SmlError';
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    message: string,
+    readonly retryable = false,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  get omitValues(): boolean {
+    return (catalogue[this.code] as CatalogueEntry).omitValues === true;
+  }
+}
+
+export function smlError(code: ErrorCode, params: Record<string, unknown> = {}, cause?: unknown): SmlError {
+  const entry: CatalogueEntry = catalogue[code];
+  return new SmlError(code, entry.status, formatMessage(entry.message, params), entry.retryable ?? false, { cause });
+}
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(catalogue, code);
+}

@@ -1,0 +1,6 @@
+export * from './errors';
+export * from './config';
+export * from './logger';
+export * from './names';
+export * from './json';
+export * from './dataframe';

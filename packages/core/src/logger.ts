@@ -1,0 +1,29 @@
+import pino, { type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+/**
+ * Paths whose values never reach a log line: auth headers, customer secrets, data-source
+ * credentials (DSInfo `info.*secret*`, `*passwd*`, `*password*`, access keys).
+ */
+export const redactPaths = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'authorization',
+  'secretKey',
+  '*.secretKey',
+  'secret',
+  '*.secret',
+  'info.s3secretKey',
+  'info.s3accessKey',
+  'info.rspasswd',
+  'info.password',
+  '*.info.s3secretKey',
+  '*.info.s3accessKey',
+  '*.info.rspasswd',
+  '*.info.password',
+];
+
+export function createLogger(name: string, level = process.env.SML_LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+  return pino({ name, level, redact: { paths: redactPaths, censor: '[REDACTED]' }, base: { svc: name } }, destination);
+}

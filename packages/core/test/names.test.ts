@@ -1,0 +1,19 @@
+import fc from 'fast-check';
+import { checkName, isValidName, nameToken, tokenToName } from '@sml/core';
+
+describe('names', () => {
+  it.each(['p1', 'a.b', 'A_b-9', 'x'.repeat(128)])('accepts %s', (n) => expect(isValidName(n)).toBe(true));
+  it.each(['', '.hidden', 'a..b', 'a/b', 'a b', 'a*', 'a>', 'x'.repeat(129), 'ü'])('rejects %j', (n) => expect(isValidName(n)).toBe(false));
+
+  it('checkName answers 400 INVALID_NAME naming the kind and value', () => {
+    expect(() => checkName('project', 'a/b')).toThrow(expect.objectContaining({ status: 400, code: 'INVALID_NAME', message: expect.stringContaining('project name [a/b]') }));
+  });
+
+  it('name tokens are injective, reversible and contain no subject separators', () => {
+    fc.assert(fc.property(fc.stringMatching(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,20}$/), (n) => {
+      const t = nameToken(n);
+      expect(t).not.toMatch(/[.*> ]/);
+      expect(tokenToName(t)).toBe(n);
+    }));
+  });
+});
