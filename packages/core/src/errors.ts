@@ -85,6 +85,14 @@ export class SmlError extends Error {
     super(message, options);
   }
 
+  /** Extra REST `values` the error answers with (e.g. the server's string to sign). */
+  values?: Record<string, unknown>;
+
+  withValues(values: Record<string, unknown>): this {
+    this.values = values;
+    return this;
+  }
+
   get omitValues(): boolean {
     return (catalogue[this.code] as CatalogueEntry).omitValues === true;
   }

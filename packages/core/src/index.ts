@@ -4,3 +4,5 @@ export * from './logger';
 export * from './names';
 export * from './json';
 export * from './dataframe';
+export * from './signing';
+export * from './dsinfo';

@@ -1,0 +1,27 @@
+import { connect, type NatsConnection } from 'nats';
+import type { Logger } from '@sml/core';
+
+export type { NatsConnection } from 'nats';
+
+/**
+ * Connects to NATS and keeps reconnecting forever: a service outlives server restarts
+ * (JetStream state survives them) instead of crashing into its orchestrator's restart loop.
+ */
+export async function connectBus(opts: { url: string; name: string; log: Logger; timeoutMs?: number }): Promise<NatsConnection> {
+  const nc = await connect({
+    servers: opts.url.split(','),
+    name: opts.name,
+    reconnect: true,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    waitOnFirstConnect: true,
+    timeout: opts.timeoutMs ?? 10_000,
+  });
+  opts.log.info({ server: nc.getServer() }, 'connected to NATS');
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error') opts.log.warn({ status: s.type, data: String(s.data) }, 'NATS connection status');
+    }
+  })();
+  return nc;
+}

@@ -1,0 +1,73 @@
+import {
+  AckPolicy, DeliverPolicy, RetentionPolicy, StorageType,
+  type JsMsg, type KV, type KvOptions, type NatsConnection, type ObjectStore,
+} from 'nats';
+import type { Logger } from '@sml/core';
+
+/** A KV bucket (created on first use) with file storage and one value per key. */
+export function kvBucket(nc: NatsConnection, name: string, opts: Partial<KvOptions> = {}): Promise<KV> {
+  return nc.jetstream().views.kv(name, { history: 1, storage: StorageType.File, ...opts });
+}
+
+export function objectStore(nc: NatsConnection, name: string): Promise<ObjectStore> {
+  return nc.jetstream().views.os(name, { storage: StorageType.File });
+}
+
+/** Creates the stream, or updates its subjects when it exists. */
+export async function ensureStream(nc: NatsConnection, cfg: { name: string; subjects: string[]; maxAgeMs?: number }): Promise<void> {
+  const jsm = await nc.jetstreamManager();
+  const config = {
+    name: cfg.name,
+    subjects: cfg.subjects,
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    max_age: cfg.maxAgeMs ? cfg.maxAgeMs * 1e6 : 0,
+  };
+  try {
+    const info = await jsm.streams.info(cfg.name);
+    if (info.config.subjects.join() !== cfg.subjects.join()) await jsm.streams.update(cfg.name, { ...info.config, subjects: cfg.subjects });
+  } catch {
+    await jsm.streams.add(config);
+  }
+}
+
+/**
+ * Processes a stream through a durable consumer with explicit acks, one message at a time
+ * (max_ack_pending 1) so events are folded in stream order even with several replicas.
+ * A message is acked only after `handle` resolves; a crash before that redelivers it, so
+ * `handle` must be idempotent (it receives the stream sequence to make that easy).
+ */
+export async function consumeDurable(
+  nc: NatsConnection,
+  cfg: { stream: string; durable: string; filterSubject?: string; log: Logger },
+  handle: (msg: JsMsg) => Promise<void>,
+): Promise<{ stop(): Promise<void> }> {
+  const jsm = await nc.jetstreamManager();
+  await jsm.consumers.add(cfg.stream, {
+    durable_name: cfg.durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    max_ack_pending: 1,
+    ack_wait: 30e9,
+    ...(cfg.filterSubject ? { filter_subject: cfg.filterSubject } : {}),
+  });
+  const consumer = await nc.jetstream().consumers.get(cfg.stream, cfg.durable);
+  const messages = await consumer.consume({ max_messages: 64 });
+  const done = (async () => {
+    for await (const m of messages) {
+      try {
+        await handle(m);
+        m.ack();
+      } catch (err) {
+        cfg.log.error({ err, seq: m.seq, subject: m.subject }, 'event handling failed; will be redelivered');
+        m.nak(1000);
+      }
+    }
+  })();
+  return {
+    async stop() {
+      messages.stop();
+      await done;
+    },
+  };
+}

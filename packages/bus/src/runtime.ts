@@ -1,0 +1,55 @@
+import http from 'node:http';
+import { createLogger, loadConfig, type Config, type Logger } from '@sml/core';
+import { BusClient } from './client';
+import { connectBus, type NatsConnection } from './connection';
+import { BusService } from './service';
+
+export interface ServiceRuntime {
+  config: Config;
+  log: Logger;
+  nc: NatsConnection;
+  service: BusService;
+  client: BusClient;
+}
+
+/**
+ * Boots a service process: validated config, logger, NATS connection, micro-service
+ * registration, optional `/livez` + `/readyz` on SML_HEALTH_PORT (Kubernetes probes), and a
+ * clean shutdown on SIGTERM/SIGINT that runs `onStop` before draining the connection.
+ */
+export async function runService(
+  name: string,
+  setup: (rt: ServiceRuntime) => Promise<{ onStop?: () => Promise<void> } | void>,
+): Promise<ServiceRuntime & { stop(): Promise<void> }> {
+  const config = loadConfig();
+  const log = createLogger(name, config.SML_LOG_LEVEL);
+  const nc = await connectBus({ url: config.NATS_URL, name: `sml-${name}`, log });
+  const service = await BusService.start(nc, { name, log });
+  const client = new BusClient(nc, { timeoutMs: config.SML_REQUEST_TIMEOUT_MS, resetMs: config.SML_BREAKER_RESET_MS });
+  const rt = { config, log, nc, service, client };
+  const hooks = (await setup(rt)) ?? {};
+
+  const healthPort = Number(process.env.SML_HEALTH_PORT ?? 0);
+  const health = healthPort > 0
+    ? http.createServer((req, res) => {
+      const ok = req.url === '/livez' || (req.url === '/readyz' && !nc.isClosed());
+      res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok' : 'not ready');
+    }).listen(healthPort)
+    : undefined;
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      log.info('stopping');
+      health?.close();
+      await service.stop().catch(() => undefined);
+      await hooks.onStop?.().catch((err) => log.error({ err }, 'stop hook failed'));
+      client.close();
+      await nc.drain().catch(() => undefined);
+    })();
+    return stopping;
+  };
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => void stop().then(() => process.exit(0)));
+  log.info('ready');
+  return { ...rt, stop };
+}

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { headers as natsHeaders, type NatsConnection, type Service, type ServiceGroup, type ServiceMsg } from 'nats';
+import { SmlError, smlError, type Logger } from '@sml/core';
+import type { sml } from '@sml/proto';
+import { REQUEST_ID_HEADER } from './headers';
+import { Spill } from './spill';
+import { errorStatus, okStatus } from './status';
+import type { HandlerContext, MessageType, WithCaller, WithStatus } from './types';
+
+export type Handler<Req, Rep> = (req: Req, ctx: HandlerContext) => Promise<Rep> | Rep;
+
+/**
+ * A service registered through the NATS services ("micro") API, so `$SRV.PING/INFO/STATS`
+ * discover it. Endpoints decode protobuf, run the handler and always answer with a reply
+ * carrying a `Status`: an SmlError becomes its status, anything else a 500 that is logged and
+ * counted as a service error — the process never dies from a handler.
+ */
+export class BusService {
+  private readonly spill: Spill;
+  private readonly groups = new Map<string, ServiceGroup>();
+
+  private constructor(private readonly nc: NatsConnection, readonly service: Service, readonly name: string, private readonly log: Logger) {
+    this.spill = new Spill(nc);
+  }
+
+  static async start(nc: NatsConnection, opts: { name: string; version?: string; description?: string; log: Logger }): Promise<BusService> {
+    const service = await nc.services.add({ name: opts.name, version: opts.version ?? '0.1.0', description: opts.description ?? `SML ${opts.name} service`, queue: opts.name });
+    return new BusService(nc, service, opts.name, opts.log);
+  }
+
+  /** `subject` is the full subject, e.g. `sml.jobs.get`; its last token names the endpoint. */
+  endpoint<Req extends WithCaller, Rep extends WithStatus>(
+    subject: string,
+    reqType: MessageType<Req>,
+    repType: MessageType<Rep>,
+    handler: Handler<Req, Rep>,
+  ): void {
+    const cut = subject.lastIndexOf('.');
+    const prefix = subject.slice(0, cut);
+    const name = subject.slice(cut + 1);
+    let group = this.groups.get(prefix);
+    if (!group) {
+      group = this.service.addGroup(prefix);
+      this.groups.set(prefix, group);
+    }
+    group.addEndpoint(name, {
+      handler: (err, msg) => {
+        if (err) {
+          this.log.error({ err, subject }, 'endpoint subscription failed');
+          return;
+        }
+        void this.dispatch(msg, subject, reqType, repType, handler);
+      },
+      metadata: { subject },
+    });
+  }
+
+  private async dispatch<Req extends WithCaller, Rep extends WithStatus>(
+    msg: ServiceMsg,
+    subject: string,
+    reqType: MessageType<Req>,
+    repType: MessageType<Rep>,
+    handler: Handler<Req, Rep>,
+  ): Promise<void> {
+    const requestId = msg.headers?.get(REQUEST_ID_HEADER) || randomUUID();
+    const log = this.log.child({ requestId, subject });
+    let reply: Rep;
+    let crashed = false;
+    try {
+      const req = reqType.decode(await this.spill.unpack(msg));
+      const caller: sml.v1.ICaller = { user: req.caller?.user ?? '', root: req.caller?.root ?? false, requestId };
+      reply = await handler(req, { caller, requestId, log });
+      reply.status ??= okStatus();
+    } catch (err) {
+      if (err instanceof SmlError) {
+        reply = { status: errorStatus(err) } as Rep;
+      } else {
+        crashed = true;
+        log.error({ err }, 'handler failed');
+        reply = { status: errorStatus(smlError('INTERNAL', { requestId })) } as Rep;
+      }
+    }
+    try {
+      const h = natsHeaders();
+      h.set(REQUEST_ID_HEADER, requestId);
+      const packed = await this.spill.pack(repType.encode(reply).finish(), h);
+      // respondError counts the failure in $SRV.STATS; the body still carries our Status.
+      if (crashed) msg.respondError(500, 'handler failed', packed.data, { headers: packed.headers });
+      else msg.respond(packed.data, { headers: packed.headers });
+    } catch (err) {
+      log.error({ err }, 'could not send reply');
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.service.stop();
+  }
+}

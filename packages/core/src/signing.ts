@@ -1,0 +1,111 @@
+/**
+ * The request-signing scheme of API.md §2, shared by the SDK (which signs) and the gateway
+ * (which verifies) so that both build the string to sign from one definition. Pure
+ * functions: no clock, no I/O; the caller supplies the date and the request parts.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Stands in for the secret in the string to sign that a 401 'Invalid Signature' returns. */
+export const REDACTED_SECRET = 'SECRETKEY';
+
+const SYM_DATE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:;(\d{1,9}))?$/;
+const NANOS_PER_MS = 1_000_000;
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/**
+ * `yyyy-MM-dd HH:mm:ss;N` in UTC, N = sub-second nanoseconds, unpadded. Without `nanos`
+ * the date's milliseconds are used; with it, `nanos` replaces them (the SDK adds random
+ * sub-millisecond digits so that two requests in the same millisecond sign differently).
+ */
+export function formatSymDate(date: Date, nanos?: number): string {
+  const n = nanos ?? date.getUTCMilliseconds() * NANOS_PER_MS;
+  if (!Number.isInteger(n) || n < 0 || n >= 1_000_000_000) throw new RangeError(`nanos must be an integer in [0, 1e9), got ${n}`);
+  const day = `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+  const time = `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
+  return `${day} ${time};${n}`;
+}
+
+/** Epoch milliseconds of a `Sym-date` value, or undefined when it is not exactly that format. */
+export function parseSymDate(value: string): number | undefined {
+  const m = SYM_DATE.exec(value);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  // setUTC* (unlike Date.UTC) keeps years 0-99 literal; it rolls 2024-02-30 over to March,
+  // so a field that moved means the date was invalid.
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute, second, 0);
+  const exact = d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day
+    && d.getUTCHours() === hour && d.getUTCMinutes() === minute && d.getUTCSeconds() === second;
+  if (!exact) return undefined;
+  return d.getTime() + Math.floor(Number(m[7] ?? 0) / NANOS_PER_MS);
+}
+
+/** Base64 MD5 of the exact body bytes; '' when there is no body (an empty body is none). */
+export function contentMd5(body: Buffer | string | undefined): string {
+  if (body === undefined || body.length === 0) return '';
+  return createHash('md5').update(body).digest('base64');
+}
+
+export interface SignedParts {
+  method: string;
+  /** The Content-MD5 header value ('' when there is no body). */
+  contentMd5: string;
+  /** The customer's secret key as its base64 text. */
+  secret: string;
+  /** The Sym-date header value, verbatim. */
+  symDate: string;
+  customerId: string;
+  /** Raw body; a Buffer is read as UTF-8. Absent or empty: the line is omitted. */
+  body?: Buffer | string;
+  /** Path (`/symetry/rest/c1/projects`) or full URL (`http://host:port/symetry/rest/c1/projects`), as the client signed it. */
+  resource: string;
+  /** Raw query string without `?`. Absent or empty: the line is omitted. */
+  query?: string;
+}
+
+function lines(parts: Omit<SignedParts, 'secret'>, secretText: string): string {
+  const out = [parts.method.toUpperCase(), parts.contentMd5, secretText, parts.symDate, parts.customerId];
+  if (parts.body !== undefined && parts.body.length > 0) out.push(typeof parts.body === 'string' ? parts.body : parts.body.toString('utf8'));
+  out.push(parts.resource);
+  if (parts.query) out.push(parts.query);
+  return `${out.join('\n')}\n`;
+}
+
+/** The message that is HMAC-signed (API.md §2): one line per part, always ending with '\n'. */
+export function stringToSign(parts: SignedParts): string {
+  return lines(parts, parts.secret);
+}
+
+/** The same string with the secret replaced by `SECRETKEY`, safe to return to the client. */
+export function redactedStringToSign(parts: Omit<SignedParts, 'secret'>): string {
+  return lines(parts, REDACTED_SECRET);
+}
+
+/** base64(HMAC-SHA256(key = base64decode(secret), stringToSign)). */
+export function signature(secretBase64: string, message: string): string {
+  return createHmac('sha256', Buffer.from(secretBase64, 'base64')).update(message, 'utf8').digest('base64');
+}
+
+/** The signature carried by an Authorization header, bare or as `Bearer <signature>`. */
+export function bareSignature(authorization: string): string {
+  const m = /^Bearer\s+(.*)$/i.exec(authorization.trim());
+  return (m ? m[1]! : authorization).trim();
+}
+
+/**
+ * Constant-time comparison of the expected signature with the Authorization header value,
+ * so that response timing reveals nothing about how many leading characters matched.
+ */
+export function verifySignature(expected: string, provided: string): boolean {
+  const a = Buffer.from(expected, 'utf8');
+  const b = Buffer.from(bareSignature(provided), 'utf8');
+  // The signature length is public (44 base64 chars), so a length mismatch may exit early.
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A new customer secret: 16 random bytes, base64 (24 characters); also the AES key (§2.4). */
+export function generateSecret(): string {
+  return randomBytes(16).toString('base64');
+}

@@ -1,0 +1,152 @@
+import { randomInt } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ConfigError, contentMd5, formatSymDate, signature, stringToSign, type RestDataFrame } from '@sml/core';
+import { JobTimeoutError, UnexpectedResponseError } from './errors';
+import type { CreateProjectOptions, Envelope, JobInfo, RequestOptions, SmlClientOptions, SmlResponse, WaitOptions } from './types';
+
+/** The gateway reads but does not interpret it (API.md §2 lists it among the required headers). */
+const SYM_VERSION = '1';
+
+const seg = encodeURIComponent;
+const asyncQuery = (on: boolean | undefined): Record<string, string> => (on ? { async: 'true' } : {});
+
+function isEnvelope(value: unknown): value is Envelope<unknown> {
+  return typeof value === 'object' && value !== null
+    && typeof (value as Envelope).statusCode === 'number' && typeof (value as Envelope).statusString === 'string';
+}
+
+/**
+ * A signed HTTP client for one customer. Paths given to `request` are relative to
+ * `<basePath>/{user}`; every request carries the headers of API.md §2.
+ */
+export class SmlClient {
+  readonly url: string;
+  readonly user: string;
+  readonly basePath: string;
+  readonly #secret: string;
+
+  constructor(options: SmlClientOptions) {
+    this.url = options.url.replace(/\/+$/, '');
+    this.user = options.user;
+    this.basePath = (options.basePath ?? '/symetry/rest').replace(/\/+$/, '');
+    this.#secret = options.secret;
+  }
+
+  /** From SML_URL, SML_USER, SML_SECRET (and optional SML_BASE_PATH). */
+  static fromEnv(env: NodeJS.ProcessEnv = process.env): SmlClient {
+    const missing = ['SML_URL', 'SML_USER', 'SML_SECRET'].filter((k) => !env[k]);
+    if (missing.length > 0) throw new ConfigError(`Missing environment variable(s): ${missing.join(', ')}`);
+    return new SmlClient({ url: env.SML_URL!, user: env.SML_USER!, secret: env.SML_SECRET!, basePath: env.SML_BASE_PATH || undefined });
+  }
+
+  async request<V = Record<string, unknown>>(method: string, path: string, options: RequestOptions = {}): Promise<SmlResponse<V>> {
+    const url = new URL(`${this.url}${this.basePath}/${seg(this.user)}${path}`);
+    if (options.query !== undefined) url.search = typeof options.query === 'string' ? options.query : new URLSearchParams(options.query).toString();
+    const body = options.json !== undefined ? Buffer.from(JSON.stringify(options.json), 'utf8')
+      : options.raw !== undefined ? Buffer.from(options.raw)
+      : undefined;
+    const md5 = contentMd5(body);
+    // Random sub-millisecond digits keep two requests of the same millisecond from
+    // signing identically, which the gateway's replay cache would refuse.
+    const now = new Date();
+    const symDate = formatSymDate(now, now.getUTCMilliseconds() * 1_000_000 + randomInt(1_000_000));
+    // Sign exactly what goes on the wire: URL has already normalised path and query.
+    const toSign = stringToSign({
+      method, contentMd5: md5, secret: this.#secret, symDate, customerId: this.user, body, resource: url.pathname, query: url.search.slice(1),
+    });
+    const headers: Record<string, string> = {
+      ...(body && { 'content-type': options.json !== undefined ? 'application/json' : 'text/plain' }),
+      ...lowerCased(options.headers),
+      'customer-id': this.user,
+      'sym-date': symDate,
+      'content-md5': md5,
+      'sym-version': SYM_VERSION,
+      authorization: signature(this.#secret, toSign),
+    };
+    const res = await fetch(url, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (cause) {
+      throw new UnexpectedResponseError(`${method} ${url.pathname} answered ${res.status} with a non-JSON body`, res.status, text, { cause });
+    }
+    if (!isEnvelope(parsed)) throw new UnexpectedResponseError(`${method} ${url.pathname} answered ${res.status} without an envelope`, res.status, text);
+    return { status: res.status, headers: Object.fromEntries(res.headers), body: parsed as Envelope<V> };
+  }
+
+  /**
+   * Polls `GET /jobs/{id}` until the job is no longer running (202) and returns that
+   * answer: 200 with the result, or the failure's status. Accepts a job id or the 202
+   * response that created the job.
+   */
+  async waitForJob<V = Record<string, unknown>>(job: SmlResponse<unknown> | string | number, options: WaitOptions = {}): Promise<SmlResponse<V>> {
+    const { timeoutMs = 60_000, intervalMs = 100 } = options;
+    const jobId = typeof job === 'object' ? job.headers['sym-job-id'] : String(job);
+    if (!jobId) throw new TypeError('waitForJob needs a job id or a response with a sym-job-id header');
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await this.getJob<V>(jobId);
+      if (res.status !== 202) return res;
+      if (Date.now() + intervalMs > deadline) throw new JobTimeoutError(jobId, timeoutMs);
+      await sleep(intervalMs);
+    }
+  }
+
+  listJobs(options: { all?: boolean } = {}) {
+    return this.request<{ jobinfolist: JobInfo[] }>('GET', '/jobs', { query: options.all ? { all: 'true' } : {} });
+  }
+
+  /** 200 with the result when finished, 202 with `values.jobinfo` while running. */
+  getJob<V = Record<string, unknown>>(jobId: string | number) {
+    return this.request<V>('GET', `/jobs/${seg(String(jobId))}`);
+  }
+
+  cancelJob(jobId: string | number) {
+    return this.request('DELETE', `/jobs/${seg(String(jobId))}`);
+  }
+
+  /** Root only; the new customer's secret is returned once, in `values.secretKey`. */
+  addUser(cid: string) {
+    return this.request<{ secretKey: string }>('POST', '/users', { query: { cid } });
+  }
+
+  deleteUser(cid: string) {
+    return this.request('DELETE', `/users/${seg(cid)}`);
+  }
+
+  createProject(pid: string, options: CreateProjectOptions = {}) {
+    const query: Record<string, string> = { pid };
+    if (options.type !== undefined) query.type = options.type;
+    if (options.persist !== undefined) query.persist = String(options.persist);
+    if (options.enableHistogram !== undefined) query.enableHistogram = String(options.enableHistogram);
+    if (options.histogramType !== undefined) query.histogramType = options.histogramType;
+    return this.request('POST', '/projects', { query, json: options.params });
+  }
+
+  projectInfo(pid: string, options: { async?: boolean; hash?: boolean } = {}) {
+    const query = { ...asyncQuery(options.async), ...(options.hash && { hash: '1' }) };
+    return this.request<{ smlInfo: Record<string, unknown> }>('GET', `/projects/${seg(pid)}/info`, { query });
+  }
+
+  listProjects() {
+    return this.request<{ stringList: { values: string[] } }>('GET', '/projects');
+  }
+
+  deleteProject(pid: string) {
+    return this.request('DELETE', `/projects/${seg(pid)}`);
+  }
+
+  learn(pid: string, frame: RestDataFrame, options: { async?: boolean } = {}) {
+    return this.request('POST', `/projects/${seg(pid)}/learn`, { query: asyncQuery(options.async), json: frame });
+  }
+
+  /** The exact inverse of `learn`. */
+  forget(pid: string, frame: RestDataFrame, options: { async?: boolean } = {}) {
+    return this.request('POST', `/projects/${seg(pid)}/forget`, { query: asyncQuery(options.async), json: frame });
+  }
+}
+
+function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+}

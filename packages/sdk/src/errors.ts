@@ -1,0 +1,20 @@
+/** The gateway answered with something other than a JSON envelope (API.md §1). */
+export class UnexpectedResponseError extends Error {
+  override readonly name = 'UnexpectedResponseError';
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly text: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** A job was still running (202) when `waitForJob` gave up. */
+export class JobTimeoutError extends Error {
+  override readonly name = 'JobTimeoutError';
+  constructor(readonly jobId: string, readonly timeoutMs: number) {
+    super(`Job ${jobId} still running after ${timeoutMs} ms`);
+  }
+}

@@ -1,0 +1,68 @@
+import type { RestDataFrame } from '@sml/core';
+
+/** Every response body (API.md §1). `values` is absent only on the jobs-list 500 (§10). */
+export interface Envelope<V = Record<string, unknown>> {
+  statusCode: number;
+  statusString: string;
+  values?: V;
+}
+
+export interface SmlResponse<V = Record<string, unknown>> {
+  status: number;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  body: Envelope<V>;
+}
+
+export interface SmlClientOptions {
+  /** Gateway origin, e.g. `http://127.0.0.1:8080`. */
+  url: string;
+  /** Customer id; every request path is relative to `/{user}`. */
+  user: string;
+  /** The customer's secret key (base64 of 16 bytes). */
+  secret: string;
+  /** Defaults to `/symetry/rest` (API.md: SML_BASE_PATH). */
+  basePath?: string;
+}
+
+export interface RequestOptions {
+  query?: Record<string, string> | string;
+  /** Sent as `application/json`. */
+  json?: unknown;
+  /** Sent verbatim as `text/plain` (e.g. an encrypted DSInfo); `json` wins if both are given. */
+  raw?: string | Buffer;
+  /** Extra headers; they may override the content type but not the signing headers. */
+  headers?: Record<string, string>;
+}
+
+export interface WaitOptions {
+  /** Default 60 s. */
+  timeoutMs?: number;
+  /** Pause between polls; default 100 ms. */
+  intervalMs?: number;
+}
+
+/** `values.jobinfo` and the entries of `values.jobinfolist` (API.md §10). */
+export interface JobInfo {
+  jobId: number;
+  jobType: string;
+  owner: string;
+  startingDate: number;
+  maximum: number;
+  current: number;
+  isOnBoundedExecutor: boolean;
+  isStarted: boolean;
+  isDone: boolean;
+  details: Record<string, string>;
+}
+
+export interface CreateProjectOptions {
+  type?: string;
+  persist?: boolean;
+  enableHistogram?: boolean;
+  histogramType?: 'streaming' | 'exact';
+  /** Type-specific build parameters, sent as the body (a flat string map). */
+  params?: Record<string, string>;
+}
+
+export type { RestDataFrame };

@@ -1,0 +1,5 @@
+export * from './ports';
+export * from './nats';
+export * from './system';
+export * from './postgres';
+export * from './kafka';

@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import net from 'node:net';
+import { freePort } from './ports';
+
+export interface NatsServer {
+  url: string;
+  port: number;
+  storeDir: string;
+  /** Kills the server (SIGKILL when `hard`) and starts it again on the same port and store. */
+  restart(opts?: { hard?: boolean }): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Debian installs nats-server in /usr/sbin, which is not on every PATH. */
+export function natsServerBinary(): string {
+  for (const p of [process.env.SML_NATS_SERVER, '/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server']) {
+    if (p && existsSync(p)) return p;
+  }
+  return 'nats-server';
+}
+
+async function waitForPort(port: number, proc: ChildProcess, timeoutMs: number): Promise<void> {
+  const t0 = Date.now();
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`nats-server exited with code ${proc.exitCode}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(true); });
+      s.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`nats-server did not listen on ${port} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * Starts a throw-away `nats-server -js` on a free loopback port with its store in a temp dir
+ * (like nats.js `nst/`). `stop()` kills it and removes the directory.
+ */
+export async function startNatsServer(opts: { dir?: string; port?: number; maxPayload?: string } = {}): Promise<NatsServer> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'sml-nats-'));
+  const port = opts.port ?? (await freePort());
+  const conf = join(dir, 'nats.conf');
+  writeFileSync(conf, [
+    `listen: 127.0.0.1:${port}`,
+    `max_payload: ${opts.maxPayload ?? '8MB'}`,
+    `jetstream { store_dir: "${join(dir, 'js')}" }`,
+    '',
+  ].join('\n'));
+  let proc: ChildProcess;
+  const launch = async () => {
+    proc = spawn(natsServerBinary(), ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    proc.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
+    try {
+      await waitForPort(port, proc, 10_000);
+    } catch (err) {
+      proc.kill('SIGKILL');
+      throw new Error(`${(err as Error).message}\n${stderr}`);
+    }
+  };
+  const kill = async (signal: NodeJS.Signals) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill(signal);
+    await exited;
+  };
+  await launch();
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    storeDir: dir,
+    async restart({ hard = false } = {}) {
+      await kill(hard ? 'SIGKILL' : 'SIGTERM');
+      await launch();
+    },
+    async stop() {
+      await kill('SIGTERM');
+      if (!opts.dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { startNatsServer, type NatsServer } from './nats';
+import { freePort } from './ports';
+
+/** The repository root: the nearest ancestor holding turbo.json. */
+export function repoRoot(from = __dirname): string {
+  let dir = from;
+  while (!existsSync(join(dir, 'turbo.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`no turbo.json above ${from}`);
+    dir = up;
+  }
+  return dir;
+}
+
+/** Process name → entry point. `users` is the gateway process (it owns the customer registry). */
+const ENTRY: Record<string, string> = {
+  users: 'services/gateway/dist/main.js',
+  jobs: 'services/jobs/dist/main.js',
+  projects: 'services/projects/dist/main.js',
+  explore: 'services/explore/dist/main.js',
+  encoders: 'services/encoders/dist/main.js',
+  streams: 'services/streams/dist/main.js',
+};
+
+export interface SystemOptions {
+  /** Which service processes to run; `users` = the gateway. Default: users, jobs. */
+  services?: string[];
+  env?: Record<string, string>;
+  nats?: NatsServer;
+}
+
+export interface RunningSystem {
+  url: string;
+  basePath: string;
+  rootUser: string;
+  rootSecret: string;
+  nats: NatsServer;
+  dataDir: string;
+  /** Stops one service process (SIGKILL by default, like a crash). */
+  kill(service: string, signal?: NodeJS.Signals): Promise<void>;
+  start(service: string): Promise<void>;
+  logs(service: string): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a throw-away nats-server plus the built services as separate processes, exactly
+ * as production runs them, and waits until the gateway's /readyz answers 200.
+ */
+export async function startSystem(opts: SystemOptions = {}): Promise<RunningSystem> {
+  const root = repoRoot();
+  const services = opts.services ?? ['users', 'jobs'];
+  const nats = opts.nats ?? (await startNatsServer());
+  const dataDir = mkdtempSync(join(tmpdir(), 'sml-data-'));
+  const port = await freePort();
+  const rootSecret = randomBytes(16).toString('base64');
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    NATS_URL: nats.url,
+    SML_DATA_DIR: dataDir,
+    SML_FILES_ROOT: join(dataDir, 'files'),
+    SML_PORT: String(port),
+    SML_HOST: '127.0.0.1',
+    SML_ROOT_USER: 'root',
+    SML_ROOT_SECRET: rootSecret,
+    SML_REQUIRED_SERVICES: services.join(','),
+    SML_LOG_LEVEL: process.env.SML_LOG_LEVEL ?? 'warn',
+    ...opts.env,
+  };
+  const procs = new Map<string, ChildProcess>();
+  const output = new Map<string, string>();
+
+  const start = async (service: string) => {
+    const entry = join(root, ENTRY[service] ?? `services/${service}/dist/main.js`);
+    if (!existsSync(entry)) throw new Error(`${entry} is missing: run the build first`);
+    const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (d: Buffer) => output.set(service, ((output.get(service) ?? '') + d.toString()).slice(-20_000));
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    procs.set(service, child);
+  };
+  const kill = async (service: string, signal: NodeJS.Signals = 'SIGKILL') => {
+    const child = procs.get(service);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await exited;
+  };
+
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await Promise.all([...procs.keys()].map((s) => kill(s, 'SIGTERM')));
+    if (!opts.nats) await nats.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    for (const s of services) await start(s);
+    await waitReady(url, services, () => [...output.entries()].map(([s, o]) => `--- ${s}\n${o}`).join('\n'));
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return {
+    url, basePath: env.SML_BASE_PATH ?? '/symetry/rest', rootUser: 'root', rootSecret, nats, dataDir,
+    kill, start, logs: (s) => output.get(s) ?? '', stop,
+  };
+}
+
+async function waitReady(url: string, services: string[], logs: () => string, timeoutMs = 30_000): Promise<void> {
+  const t0 = Date.now();
+  let last = '';
+  while (Date.now() - t0 < timeoutMs) {
+    try {
+      const r = await fetch(`${url}/readyz`);
+      last = await r.text();
+      if (r.status === 200) return;
+    } catch (err) {
+      last = String(err);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`system (${services.join(', ')}) not ready after ${timeoutMs} ms: ${last}\n${logs()}`);
+}

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { RequestStrategy, type NatsConnection } from 'nats';
+import type { z } from 'zod';
+import { SmlError, smlError, type Config, type Logger } from '@sml/core';
+import { errorFromStatus, isOk, type BusClient } from '@sml/bus';
+import { authenticate } from './auth';
+import { replyValues, sendEnvelope, sendError } from './envelope';
+import type { GatewayMetrics } from './metrics';
+import { openApiDocument } from './openapi';
+import { ReplayCache } from './replay';
+import type { Route, RouteContext } from './route';
+import type { UserDirectory } from './users';
+
+export interface GatewayDeps {
+  config: Config;
+  nc: NatsConnection;
+  client: BusClient;
+  users: UserDirectory;
+  log: Logger;
+  metrics: GatewayMetrics;
+  routes: Route<any, any>[];
+}
+
+function validate<T extends z.ZodType>(schema: T | undefined, value: unknown, where: string): z.infer<T> | Record<string, unknown> {
+  if (!schema) return {};
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data as z.infer<T>;
+  const detail = parsed.error.issues.map((i) => `${where}${i.path.length ? '.' + i.path.join('.') : ''}: ${i.message}`).join('; ');
+  throw smlError('INVALID_REQUEST', { detail });
+}
+
+function parseJson(raw: unknown): unknown {
+  if (!Buffer.isBuffer(raw) || raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    throw smlError('MALFORMED_JSON', { detail: (err as Error).message });
+  }
+}
+
+/** Lists which of the required services answer a `$SRV.PING` within `maxWait` ms. */
+export async function missingServices(nc: NatsConnection, required: string[], maxWait = 500): Promise<string[]> {
+  const seen = new Set<string>();
+  const pings = await nc.services.client({ strategy: RequestStrategy.Timer, maxWait }).ping();
+  for await (const p of pings) seen.add(p.name);
+  return required.filter((s) => !seen.has(s));
+}
+
+/**
+ * The express app: no business logic. Each route authenticates, validates, sends one bus
+ * request and turns the reply into the envelope.
+ */
+export function createApp(deps: GatewayDeps): express.Express {
+  const { config, client, users, log, metrics, routes, nc } = deps;
+  const replay = new ReplayCache(config.SML_AUTH_PAST_WINDOW_MS + config.SML_AUTH_FUTURE_WINDOW_MS);
+  const authOpts = { basePath: config.SML_BASE_PATH, pastWindowMs: config.SML_AUTH_PAST_WINDOW_MS, futureWindowMs: config.SML_AUTH_FUTURE_WINDOW_MS };
+  const required = config.SML_REQUIRED_SERVICES.split(',').map((s) => s.trim()).filter(Boolean);
+  const openapi = openApiDocument(routes, config.SML_BASE_PATH);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.SML_TRUST_PROXY);
+
+  app.get('/livez', (_req, res) => void res.type('text/plain').send('ok'));
+  app.get('/readyz', async (_req, res) => {
+    const missing = nc.isClosed() ? required : await missingServices(nc, required).catch(() => required);
+    res.status(missing.length ? 503 : 200).json({ ready: missing.length === 0, missing });
+  });
+  app.get('/metrics', async (_req, res) => void res.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+  app.get('/openapi.json', (_req, res) => void res.json(openapi));
+
+  const api = express.Router();
+  api.use(express.raw({ type: () => true, limit: config.SML_BODY_LIMIT }));
+  for (const route of routes) {
+    api[route.method](route.path, async (req: Request, res: Response) => {
+      const requestId = randomUUID();
+      res.setHeader('X-Request-Id', requestId);
+      const end = metrics.requestDuration.startTimer({ method: route.method, route: route.path });
+      try {
+        const who = await authenticate(req, String(req.params.user), users, replay, authOpts);
+        const caller = { user: who.user, root: who.root, requestId };
+        const ctx: RouteContext = {
+          caller,
+          params: validate(route.params, req.params, 'path') as Record<string, string>,
+          query: validate(route.query, req.query ?? {}, 'query') as Record<string, unknown>,
+          body: route.body ? validate(route.body, parseJson(req.body), 'body') : undefined,
+        };
+        const subject = typeof route.subject === 'function' ? route.subject(ctx) : route.subject;
+        const reply = await client.request(route.service, subject, route.request, route.toRequest(ctx), route.reply, { requestId, timeoutMs: route.timeoutMs });
+        const { status, values } = route.present ? route.present(reply) : { status: reply.status ?? { code: 200, message: 'OK' }, values: replyValues(route.reply, reply) };
+        if (!isOk(status)) {
+          sendError(res, errorFromStatus(status));
+        } else {
+          if (route.createsJob && status.code === 202 && values.jobId) {
+            const id = String(values.jobId);
+            res.setHeader('sym-job-id', id);
+            res.setHeader('Job-Id', id);
+            res.setHeader('Location', `${config.SML_BASE_PATH}/${caller.user}/jobs/${id}`);
+          }
+          sendEnvelope(res, status.code ?? 200, status.message ?? '', values);
+        }
+      } catch (err) {
+        if (err instanceof SmlError) {
+          if (err.status === 401 || err.code === 'MD5_MISMATCH' || err.code.includes('DATE') || err.code === 'CLOCK_SKEW' || err.code === 'AUTH_HEADER_NULL') metrics.authFailures.inc({ code: err.code });
+          sendError(res, err);
+        } else {
+          log.error({ err, requestId, route: route.path }, 'request failed');
+          sendError(res, smlError('INTERNAL', { requestId }));
+        }
+      } finally {
+        end({ status: res.statusCode });
+      }
+    });
+  }
+  app.use(config.SML_BASE_PATH, api);
+
+  app.use((req: Request, res: Response) => sendError(res, smlError('UNKNOWN_ROUTE', { method: req.method, path: req.path })));
+  // Body-parser failures (size limit, bad encoding) and anything else express surfaces.
+  app.use((err: Error & { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
+    if (err.type === 'entity.too.large') return sendError(res, smlError('BODY_TOO_LARGE', { limit: config.SML_BODY_LIMIT }));
+    if (err.status && err.status >= 400 && err.status < 500) return sendError(res, smlError('INVALID_REQUEST', { detail: err.message }));
+    log.error({ err, path: req.path }, 'unhandled error');
+    sendError(res, smlError('INTERNAL', { requestId: res.getHeader('X-Request-Id') ?? '-' }));
+  });
+  return app;
+}

@@ -1,0 +1,35 @@
+import type { Server } from 'node:http';
+import type { ServiceRuntime } from '@sml/bus';
+import { createApp } from './app';
+import { GatewayMetrics } from './metrics';
+import { routes } from './routes';
+import { UserDirectory, registerUserEndpoints } from './users';
+
+/**
+ * The gateway process: the users service (it owns the customer registry) plus the REST app.
+ * Prints the root credentials once when it had to generate them.
+ */
+export async function startGateway(rt: ServiceRuntime): Promise<{ server: Server; onStop: () => Promise<void> }> {
+  const { config, nc, client, service, log } = rt;
+  const users = await UserDirectory.open(nc);
+  registerUserEndpoints(service, users);
+  const root = await users.bootstrapRoot(config, log);
+  if (root.secretKey) {
+    // Shown once on stdout (never through the logger); also in $SML_DATA_DIR/credentials.
+    process.stdout.write(`\nSML root user: ${root.user}\nSML root secret: ${root.secretKey}\n\n`);
+  }
+  const app = createApp({ config, nc, client, users, log, metrics: new GatewayMetrics(), routes });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(config.SML_PORT, config.SML_HOST, () => resolve(s));
+  });
+  server.keepAliveTimeout = 65_000;
+  const addr = server.address();
+  log.info({ port: typeof addr === 'object' && addr ? addr.port : config.SML_PORT, basePath: config.SML_BASE_PATH }, 'gateway listening');
+  return {
+    server,
+    onStop: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}

@@ -1,0 +1,55 @@
+import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
+import { catalogue } from '@sml/core';
+import type { Route } from './route';
+import { z } from './schemas';
+
+const COMMON_ERRORS = ['AUTH_HEADER_NULL', 'SYM_DATE_NULL', 'INVALID_DATE_FORMAT', 'CLOCK_SKEW', 'INVALID_USER', 'CUSTOMER_ID_MISMATCH',
+  'MD5_MISMATCH', 'INVALID_SIGNATURE', 'REPLAYED_REQUEST', 'MALFORMED_JSON', 'INVALID_REQUEST', 'BODY_TOO_LARGE', 'SERVICE_UNAVAILABLE',
+  'SERVICE_TIMEOUT', 'INTERNAL'];
+
+const DESCRIPTION = `SML REST API (SymetryML-compatible). Every response body is the envelope
+{statusCode, statusString, values}. Requests are HMAC-signed (headers Customer-ID, Sym-date,
+Authorization, Content-MD5, sym-version). NaN and ±Infinity are written as the strings "NaN",
+"Infinity", "-Infinity". Job-creating operations answer 202 with headers sym-job-id, Job-Id and
+Location. Every error message is listed in x-sml-error-catalogue (code, status, message template).`;
+
+/** The OpenAPI document, generated from the route table and the error catalogue only. */
+export function openApiDocument(routes: Route<any, any>[], basePath: string): Record<string, unknown> {
+  const registry = new OpenAPIRegistry();
+  const envelope = (values?: z.ZodType) => z.object({ statusCode: z.number().int(), statusString: z.string(), values: values ?? z.object({}) });
+  for (const r of routes) {
+    const codes = [...COMMON_ERRORS, ...(r.errors ?? [])];
+    const byStatus = new Map<number, string[]>();
+    for (const c of codes) {
+      const e = catalogue[c as keyof typeof catalogue];
+      byStatus.set(e.status, [...(byStatus.get(e.status) ?? []), `${c}: ${e.message}`]);
+    }
+    const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
+      [r.success.status]: { description: r.success.description, content: { 'application/json': { schema: envelope(r.values) } } },
+    };
+    if (r.createsJob) responses[202] = { description: 'Job Created: headers sym-job-id, Job-Id, Location', content: { 'application/json': { schema: envelope() } } };
+    for (const [status, lines] of byStatus) {
+      responses[status] ??= { description: lines.join('\n'), content: { 'application/json': { schema: envelope() } } };
+    }
+    registry.registerPath({
+      method: r.method,
+      path: basePath + r.path.replace(/:(\w+)/g, '{$1}'),
+      operationId: r.operationId,
+      summary: r.summary,
+      description: r.description,
+      tags: r.tags,
+      request: {
+        params: r.params,
+        query: r.query,
+        ...(r.body ? { body: { content: { 'application/json': { schema: r.body } } } } : {}),
+      },
+      responses,
+    });
+  }
+  const doc = new OpenApiGeneratorV3(registry.definitions).generateDocument({
+    openapi: '3.0.3',
+    info: { title: 'SML', version: '0.1.0', description: DESCRIPTION },
+  }) as unknown as Record<string, unknown>;
+  doc['x-sml-error-catalogue'] = Object.entries(catalogue).map(([code, e]) => ({ code, status: e.status, message: e.message }));
+  return doc;
+}

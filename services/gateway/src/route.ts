@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+import type { MessageType } from '@sml/bus';
+import type { sml } from '@sml/proto';
+
+export interface RouteContext {
+  caller: sml.v1.ICaller;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/** What a route answers with when it does not simply forward the reply's status and fields. */
+export interface Presentation {
+  status: sml.v1.IStatus;
+  values: Record<string, unknown>;
+}
+
+/**
+ * One REST operation = one bus request. The zod schemas validate the request and are the
+ * single source of the OpenAPI document; `toRequest` builds the protobuf request.
+ */
+export interface Route<Req = unknown, Rep = unknown> {
+  method: 'get' | 'post' | 'delete';
+  /** Express path relative to the base path; always starts with `/:user`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  service: string;
+  subject: string | ((ctx: RouteContext) => string);
+  request: MessageType<Req>;
+  reply: MessageType<Rep>;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Schema of `values` on success, for the OpenAPI document. */
+  values?: z.ZodType;
+  /** Success status and its meaning, for the OpenAPI document. */
+  success: { status: number; description: string };
+  /** Error catalogue codes this route can answer with besides the common ones. */
+  errors?: string[];
+  /** A 202 reply created a job: set `sym-job-id`, `Job-Id` and `Location`. */
+  createsJob?: boolean;
+  timeoutMs?: number;
+  toRequest(ctx: RouteContext): Req;
+  present?(reply: Rep): Presentation;
+}
+
+export function defineRoute<Req, Rep>(route: Route<Req, Rep>): Route<Req, Rep> {
+  return route;
+}

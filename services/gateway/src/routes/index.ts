@@ -1,0 +1,6 @@
+import type { Route } from '../route';
+import { jobRoutes } from './jobs';
+import { userRoutes } from './users';
+
+/** Every REST route of the gateway, in matching order. */
+export const routes: Route<any, any>[] = [...jobRoutes, ...userRoutes];

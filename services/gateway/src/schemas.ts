@@ -1,0 +1,35 @@
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { isValidName } from '@sml/core';
+
+extendZodWithOpenApi(z);
+
+export { z };
+
+/** API.md §1 names: 1–128 of [A-Za-z0-9_.-], not starting with ".", no "..". */
+export const name = (kind: string) =>
+  z.string().refine(isValidName, { message: `invalid ${kind} name: 1-128 characters of [A-Za-z0-9_.-], not starting with "." and without ".."` });
+
+export const boolParam = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+export const userParam = z.object({ user: name('customer').openapi({ description: 'Customer id (must equal the Customer-ID header)' }) });
+
+export const jobInfo = z.object({
+  jobId: z.number().int(),
+  jobType: z.string(),
+  owner: z.string(),
+  startingDate: z.number().int().openapi({ description: 'epoch ms' }),
+  maximum: z.number().int(),
+  current: z.number().int(),
+  isOnBoundedExecutor: z.boolean(),
+  isStarted: z.boolean(),
+  isDone: z.boolean(),
+  details: z.record(z.string(), z.string()).openapi({ description: 'ds_name, update_type, p_id, bounded_executor_queue_position (only while queued), bounded_executor_queue_size' }),
+}).openapi('JobInfo');
+
+export const dataFrame = z.object({
+  attributeNames: z.array(z.string()),
+  attributeTypes: z.array(z.string()).openapi({ description: 'C continuous, B binary 0/1, T categorical, S string key, L list, X ignore' }),
+  data: z.array(z.array(z.string())).default([]),
+  errorHandling: z.coerce.number().int().min(0).max(1).default(0).openapi({ description: '0 strict (reject the whole frame), 1 lenient (skip bad rows, report)' }),
+}).openapi('DataFrame');

@@ -1,0 +1,2 @@
+export { startJobs } from './jobs';
+export { JobStore } from './store';

@@ -1,0 +1,52 @@
+import { JOB_EVENTS_STREAM, JOB_IDS_STREAM, consumeDurable, ensureStream, kvBucket, okStatus, subjects, type ServiceRuntime } from '@sml/bus';
+import { catalogue, smlError } from '@sml/core';
+import { sml } from '@sml/proto';
+import { JobStore } from './store';
+
+const JOB_TTL_MS = Number(process.env.SML_JOB_TTL_MS ?? 7 * 24 * 3600 * 1000);
+
+/** The jobs service: allocates ids, folds job events into records, answers get/list/cancel. */
+export async function startJobs({ nc, service, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+  await ensureStream(nc, { name: JOB_IDS_STREAM, subjects: ['sml.jobids'], maxAgeMs: 24 * 3600 * 1000 });
+  await ensureStream(nc, { name: JOB_EVENTS_STREAM, subjects: [subjects.jobEvents], maxAgeMs: JOB_TTL_MS });
+  const store = new JobStore(nc, await kvBucket(nc, 'sml_jobs', { ttl: JOB_TTL_MS }));
+
+  const folding = await consumeDurable(nc, { stream: JOB_EVENTS_STREAM, durable: 'jobs-fold', log }, async (m) => {
+    await store.fold(sml.v1.JobEvent.decode(m.data), m.seq);
+  });
+
+  service.endpoint(subjects.jobs.create, sml.v1.JobCreateRequest, sml.v1.JobCreateReply, async (req, { caller }) => ({
+    jobId: await store.create(caller.user!, req),
+  }));
+
+  service.endpoint(subjects.jobs.get, sml.v1.JobGetRequest, sml.v1.JobGetReply, async (req, { caller }) => {
+    const record = await store.get(caller.user!, Number(req.jobId));
+    if (!record) throw smlError('NO_SUCH_JOB');
+    switch (record.state) {
+      case 'finished':
+        return { status: { code: catalogue.JOB_FINISHED.status, message: catalogue.JOB_FINISHED.message }, result: record.result };
+      case 'failed':
+        return { status: record.status };
+      default:
+        return { status: { code: catalogue.JOB_RUNNING.status, message: catalogue.JOB_RUNNING.message }, jobinfo: record.info };
+    }
+  });
+
+  service.endpoint(subjects.jobs.list, sml.v1.JobListRequest, sml.v1.JobListReply, async (req, { caller }) => {
+    if (req.all && !caller.root) throw smlError('JOBS_ALL_NOT_ROOT');
+    const records = await store.list(req.all ? undefined : caller.user!);
+    return { jobinfolist: records.map((r) => r.info!) };
+  });
+
+  service.endpoint(subjects.jobs.cancel, sml.v1.JobCancelRequest, sml.v1.Empty, async (req, { caller }) => {
+    const jobId = Number(req.jobId);
+    const record = await store.get(caller.user!, jobId);
+    if (!record) throw smlError('NO_SUCH_JOB');
+    if (record.info?.isDone) throw smlError('JOB_ALREADY_DONE', { jobId });
+    if (record.cancelSubject) nc.publish(record.cancelSubject, new TextEncoder().encode(String(jobId)));
+    return { status: okStatus('JOB_CANCEL_REQUESTED', { jobId }) };
+  });
+
+  log.info('jobs endpoints registered');
+  return { onStop: () => folding.stop() };
+}
