@@ -5,7 +5,7 @@ const path = require('node:path');
 
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 const mapper = {
-  '^@sml/proto$': path.join(__dirname, 'proto/generated/index.js'),
+  '^@sml/proto$': path.join(__dirname, 'proto/index.js'),
   '^@sml/(core|bus|stats|sdk|cli|testkit)$': path.join(__dirname, 'packages/$1/src/index.ts'),
   '^@sml/(gateway|jobs|projects|explore|encoders|streams)$': path.join(__dirname, 'services/$1/src/index.ts'),
 };

@@ -9,6 +9,14 @@ import type { HandlerContext, MessageType, WithCaller, WithStatus } from './type
 
 export type Handler<Req, Rep> = (req: Req, ctx: HandlerContext) => Promise<Rep> | Rep;
 
+/** Per-endpoint counters, reported as the `data` of each endpoint in `$SRV.STATS`. */
+export interface EndpointCounters {
+  /** Replies with a non-2xx status (bad input, not found …). */
+  errorReplies: number;
+  /** Handlers that threw something other than an SmlError (answered 500). */
+  crashes: number;
+}
+
 /**
  * A service registered through the NATS services ("micro") API, so `$SRV.PING/INFO/STATS`
  * discover it. Endpoints decode protobuf, run the handler and always answer with a reply
@@ -18,14 +26,24 @@ export type Handler<Req, Rep> = (req: Req, ctx: HandlerContext) => Promise<Rep> 
 export class BusService {
   private readonly spill: Spill;
   private readonly groups = new Map<string, ServiceGroup>();
+  private readonly counters = new Map<string, EndpointCounters>();
 
   private constructor(private readonly nc: NatsConnection, readonly service: Service, readonly name: string, private readonly log: Logger) {
     this.spill = new Spill(nc);
   }
 
   static async start(nc: NatsConnection, opts: { name: string; version?: string; description?: string; log: Logger }): Promise<BusService> {
-    const service = await nc.services.add({ name: opts.name, version: opts.version ?? '0.1.0', description: opts.description ?? `SML ${opts.name} service`, queue: opts.name });
-    return new BusService(nc, service, opts.name, opts.log);
+    let self: BusService | undefined;
+    // The micro API counts only synchronous throws; our handlers are async, so we count ourselves.
+    const service = await nc.services.add({
+      name: opts.name,
+      version: opts.version ?? '0.1.0',
+      description: opts.description ?? `SML ${opts.name} service`,
+      queue: opts.name,
+      statsHandler: async (endpoint) => self?.counters.get(endpoint.subject) ?? null,
+    });
+    self = new BusService(nc, service, opts.name, opts.log);
+    return self;
   }
 
   /** `subject` is the full subject, e.g. `sml.jobs.get`; its last token names the endpoint. */
@@ -38,6 +56,7 @@ export class BusService {
     const cut = subject.lastIndexOf('.');
     const prefix = subject.slice(0, cut);
     const name = subject.slice(cut + 1);
+    this.counters.set(subject, { errorReplies: 0, crashes: 0 });
     let group = this.groups.get(prefix);
     if (!group) {
       group = this.service.addGroup(prefix);
@@ -72,9 +91,12 @@ export class BusService {
       reply = await handler(req, { caller, requestId, log });
       reply.status ??= okStatus();
     } catch (err) {
+      const counters = this.counters.get(subject)!;
       if (err instanceof SmlError) {
+        counters.errorReplies++;
         reply = { status: errorStatus(err) } as Rep;
       } else {
+        counters.crashes++;
         crashed = true;
         log.error({ err }, 'handler failed');
         reply = { status: errorStatus(smlError('INTERNAL', { requestId })) } as Rep;

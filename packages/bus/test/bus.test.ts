@@ -1,0 +1,133 @@
+import { connect, type NatsConnection } from 'nats';
+import pino from 'pino';
+import { SmlError, smlError } from '@sml/core';
+import { sml } from '@sml/proto';
+import { BoundedExecutor, BusClient, BusService, unwrap } from '@sml/bus';
+import { startNatsServer, type NatsServer } from '@sml/testkit';
+
+const log = pino({ level: 'silent' });
+const caller = { user: 'c1', root: false, requestId: 'r1' };
+
+describe('bus over a real nats-server', () => {
+  let nats: NatsServer;
+  let nc: NatsConnection;
+  let service: BusService;
+  let client: BusClient;
+
+  beforeAll(async () => {
+    nats = await startNatsServer({ maxPayload: '256KB' });
+    nc = await connect({ servers: nats.url });
+    service = await BusService.start(nc, { name: 'echo', log });
+    // Echo the caller back as a job list so both directions are typed protobuf.
+    service.endpoint('sml.echo.get', sml.v1.JobGetRequest, sml.v1.JobListReply, (req, ctx) => {
+      if (Number(req.jobId) === 400) throw smlError('NO_SUCH_JOB');
+      if (Number(req.jobId) === 500) throw new TypeError('boom');
+      return { jobinfolist: [{ jobId: req.jobId, owner: ctx.caller.user ?? '', jobType: ctx.requestId }] };
+    });
+    service.endpoint('sml.echo.big', sml.v1.JobCreateRequest, sml.v1.JobCreateRequest, (req) => ({ ...req, jobType: `${req.jobType}!` }));
+    client = new BusClient(nc, { timeoutMs: 2000, resetMs: 200 });
+  });
+
+  afterAll(async () => {
+    client.close();
+    await service.stop();
+    await nc.close();
+    await nats.stop();
+  });
+
+  it('a typed request reaches the handler with caller and request id', async () => {
+    const reply = unwrap(await client.request('echo', 'sml.echo.get', sml.v1.JobGetRequest, { caller, jobId: 7 }, sml.v1.JobListReply));
+    expect(reply.status).toEqual(expect.objectContaining({ code: 200, message: 'OK' }));
+    expect(reply.jobinfolist[0]).toEqual(expect.objectContaining({ jobId: 7, owner: 'c1', jobType: 'r1' }));
+  });
+
+  it('an SmlError crosses the bus as a Status and is rebuilt into the same error', async () => {
+    const reply = await client.request('echo', 'sml.echo.get', sml.v1.JobGetRequest, { caller, jobId: 400 }, sml.v1.JobListReply);
+    expect(reply.status).toEqual(expect.objectContaining({ code: 400, message: 'No such job', errorCode: 'NO_SUCH_JOB' }));
+    expect(() => unwrap(reply)).toThrow(expect.objectContaining({ code: 'NO_SUCH_JOB', status: 400 }));
+  });
+
+  it('a crashing handler answers 500 without its stack, is counted, and the service keeps serving', async () => {
+    const reply = await client.request('echo', 'sml.echo.get', sml.v1.JobGetRequest, { caller, jobId: 500 }, sml.v1.JobListReply);
+    expect(reply.status?.code).toBe(500);
+    expect(reply.status?.message).toBe('Internal error (request id r1)');
+    expect(reply.status?.message).not.toMatch(/boom|TypeError/);
+    const again = await client.request('echo', 'sml.echo.get', sml.v1.JobGetRequest, { caller, jobId: 1 }, sml.v1.JobListReply);
+    expect(again.status?.code).toBe(200);
+    const stats = await service.service.stats();
+    expect(stats.endpoints?.find((e) => e.subject === 'sml.echo.get')?.data).toEqual(expect.objectContaining({ crashes: 1 }));
+  });
+
+  it('the service is discoverable through $SRV.PING', async () => {
+    const seen: string[] = [];
+    for await (const p of await nc.services.client().ping()) seen.push(p.name);
+    expect(seen).toContain('echo');
+  });
+
+  it('payloads above max_payload travel in chunks through the object store, both ways', async () => {
+    const details = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, 'x'.repeat(200)]));
+    const req = { caller, jobType: 'big', details };
+    expect(sml.v1.JobCreateRequest.encode(req).finish().length).toBeGreaterThan(256 * 1024);
+    const reply = await client.request('echo', 'sml.echo.big', sml.v1.JobCreateRequest, req, sml.v1.JobCreateRequest);
+    expect(reply.jobType).toBe('big!');
+    expect(Object.keys(reply.details)).toHaveLength(2000);
+    expect(reply.details.k1999).toBe('x'.repeat(200));
+  });
+
+  it('no responders → 503 naming the service, and the breaker then fails fast', async () => {
+    const c = new BusClient(nc, { timeoutMs: 1000, resetMs: 60_000 });
+    for (let i = 0; i < 6; i++) {
+      const err = await c.request('ghost', 'sml.ghost.get', sml.v1.JobGetRequest, { caller }, sml.v1.JobGetReply).catch((e) => e);
+      expect(err).toBeInstanceOf(SmlError);
+      expect(err).toEqual(expect.objectContaining({ status: 503, message: 'Service [ghost] is unavailable' }));
+    }
+    expect(c.breakerOpen('ghost')).toBe(true);
+    c.close();
+  });
+});
+
+describe('BoundedExecutor', () => {
+  const deferred = () => {
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => { resolve = r; });
+    return { promise, resolve };
+  };
+
+  it('runs at most `concurrency` tasks, reports queue positions and refuses a full queue', async () => {
+    const ex = new BoundedExecutor('t', 1, 2);
+    const gates = [deferred(), deferred(), deferred()];
+    const positions: Record<string, number[]> = { a: [], b: [], c: [] };
+    const started: string[] = [];
+    ['a', 'b', 'c'].forEach((id, i) => ex.submit({
+      id,
+      onQueued: (p) => positions[id].push(p),
+      run: async () => { started.push(id); await gates[i].promise; },
+    }));
+    expect(started).toEqual(['a']);
+    expect(positions).toEqual({ a: [], b: [1], c: [2] });
+    expect(() => ex.submit({ id: 'd', run: async () => undefined })).toThrow(expect.objectContaining({ code: 'EXECUTOR_FULL', status: 503 }));
+    gates[0].resolve();
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(['a', 'b']);
+    expect(positions.c).toEqual([2, 1]);
+    gates[1].resolve();
+    gates[2].resolve();
+  });
+
+  it('cancel aborts a running task and removes a queued one', async () => {
+    const ex = new BoundedExecutor('t', 1, 5);
+    const signals: Record<string, AbortSignal> = {};
+    const run = (id: string) => async (signal: AbortSignal) => {
+      signals[id] = signal;
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+    };
+    ex.submit({ id: 'a', run: run('a') });
+    ex.submit({ id: 'b', run: run('b') });
+    expect(ex.cancel('b')).toBe(true);
+    expect(signals.b.aborted).toBe(true);
+    expect(ex.queueSize).toBe(0);
+    expect(ex.cancel('a')).toBe(true);
+    expect(signals.a.aborted).toBe(true);
+    expect(ex.cancel('zzz')).toBe(false);
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * A DataFrame that cannot be learned: malformed cell, ragged row, unknown type code,
+ * duplicate or conflicting attribute names, too many attributes. `row` is the 1-based data
+ * row (-1 when the problem is not tied to a row), `column` the attribute name ('' when not
+ * tied to a column). The projects service answers it with a 400 carrying `message`.
+ */
+export class FrameError extends Error {
+  override readonly name = 'FrameError';
+  constructor(
+    readonly row: number,
+    readonly column: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(frameErrorMessage(row, column, reason), options);
+  }
+}
+
+function frameErrorMessage(row: number, column: string, reason: string): string {
+  const where = [row > 0 ? `row ${row}` : '', column !== '' ? `column [${column}]` : ''].filter((s) => s !== '');
+  return where.length === 0 ? reason : `Invalid DataFrame at ${where.join(', ')}: ${reason}`;
+}
+
+/**
+ * An operation between summaries that would corrupt the statistics: forgetting rows that
+ * were never learned (a count would become negative), merging summaries built with
+ * different options, reading an unknown attribute, or decoding a damaged serialization.
+ * The summary is left unchanged. `attribute` names the attribute concerned ('' if none).
+ */
+export class SummaryError extends Error {
+  override readonly name = 'SummaryError';
+  constructor(
+    readonly reason: string,
+    readonly attribute = '',
+    options?: { cause?: unknown },
+  ) {
+    super(attribute === '' ? reason : `${reason} [${attribute}]`, options);
+  }
+}

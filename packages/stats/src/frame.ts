@@ -1,0 +1,208 @@
+import { FrameError } from './errors';
+
+/** The REST DataFrame (API.md §1). Cells are strings; `errorHandling` 1 = lenient. */
+export interface DataFrame {
+  attributeNames: string[];
+  attributeTypes: string[];
+  data: string[][];
+  errorHandling?: number;
+}
+
+/** What a learn or forget did with the rows of a frame (`values.learnReport` in lenient mode). */
+export interface LearnReport {
+  rowsLearned: number;
+  rowsSkipped: number;
+  /** The first few reasons rows were skipped (at most `MAX_REPORTED_ERRORS`). */
+  errors: string[];
+}
+
+export const MAX_REPORTED_ERRORS = 10;
+
+/** Attribute type codes: continuous, binary, categorical, string key, list, ignored. */
+export type ColumnType = 'C' | 'B' | 'T' | 'S' | 'L' | 'X';
+const COLUMN_TYPES: ReadonlySet<string> = new Set<ColumnType>(['C', 'B', 'T', 'S', 'L', 'X']);
+
+export interface NumericColumn {
+  readonly kind: 'C' | 'B';
+  readonly name: string;
+  /** One value per learned row; NaN marks a missing cell. */
+  readonly values: Float64Array;
+}
+
+export interface CategoricalColumn {
+  readonly kind: 'T';
+  readonly name: string;
+  /** Distinct non-missing values (trimmed, lower-cased), sorted so row order cannot change attribute order. */
+  readonly levels: readonly string[];
+  /** One level index per learned row; -1 marks a missing cell. */
+  readonly codes: Int32Array;
+}
+
+/** A frame checked and decoded once, shared by every part of a summary that learns it. */
+export interface ParsedFrame {
+  readonly names: readonly string[];
+  readonly types: readonly ColumnType[];
+  /** The rows that passed validation, as given (cells not yet normalized). */
+  readonly rows: readonly (readonly unknown[])[];
+  readonly numeric: readonly NumericColumn[];
+  readonly categorical: readonly CategoricalColumn[];
+  readonly report: LearnReport;
+}
+
+/** Validates a non-missing cell of one named column; returns why it is invalid, or null. */
+export type CellCheck = (text: string) => string | null;
+
+export interface ParseOptions {
+  /** Extra per-column checks (survival time and event columns), keyed by attribute name. */
+  readonly columnChecks?: ReadonlyMap<string, CellCheck>;
+}
+
+const MISSING_TOKENS: ReadonlySet<string> = new Set(['', 'na', 'nan', 'null', '?']);
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** The trimmed text of a cell, or null when the cell is missing. JSON numbers are accepted as text. */
+export function cellText(cell: unknown): string | null {
+  if (cell === null || cell === undefined) return null;
+  const text = (typeof cell === 'string' ? cell : String(cell)).trim();
+  return MISSING_TOKENS.has(text.toLowerCase()) ? null : text;
+}
+
+/** A categorical value as the summary names it: trimmed and lower-cased; null when missing. */
+export function categoryOf(cell: unknown): string | null {
+  const text = cellText(cell);
+  return text === null ? null : text.toLowerCase();
+}
+
+/** A decimal number (no hex, no Infinity); NaN when the text is not one. */
+export function parseDecimal(text: string): number {
+  if (!DECIMAL.test(text)) return NaN;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : NaN;
+}
+
+/**
+ * Checks the frame's structure (always fatal) and every row. In strict mode the first bad
+ * row throws, so nothing is learned; in lenient mode (`errorHandling` 1) bad rows are
+ * dropped and reported.
+ */
+export function parseFrame(frame: DataFrame, options: ParseOptions = {}): ParsedFrame {
+  const { names, types } = checkStructure(frame);
+  const lenient = frame.errorHandling === 1;
+  const data = frame.data;
+  const width = names.length;
+
+  const numericIndexes: number[] = [];
+  const categoricalIndexes: number[] = [];
+  types.forEach((t, c) => {
+    if (t === 'C' || t === 'B') numericIndexes.push(c);
+    else if (t === 'T') categoricalIndexes.push(c);
+  });
+  const checks: Array<[number, CellCheck]> = [];
+  for (const [name, check] of options.columnChecks ?? []) {
+    const c = names.indexOf(name);
+    if (c >= 0) checks.push([c, check]);
+  }
+
+  const values = numericIndexes.map(() => new Float64Array(data.length));
+  const codes = categoricalIndexes.map(() => new Int32Array(data.length));
+  const levelMaps = categoricalIndexes.map(() => new Map<string, number>());
+  const rowValues = new Float64Array(numericIndexes.length);
+  const rows: unknown[][] = [];
+  const report: LearnReport = { rowsLearned: 0, rowsSkipped: 0, errors: [] };
+
+  for (let r = 0; r < data.length; r++) {
+    const row: unknown = data[r];
+    const problem = checkRow(row, width, names, types, numericIndexes, checks, rowValues);
+    if (problem !== null) {
+      const error = new FrameError(r + 1, problem.column, problem.reason);
+      if (!lenient) throw error;
+      report.rowsSkipped++;
+      if (report.errors.length < MAX_REPORTED_ERRORS) report.errors.push(error.message);
+      continue;
+    }
+    const cells = row as unknown[];
+    const k = rows.length;
+    for (let n = 0; n < numericIndexes.length; n++) values[n]![k] = rowValues[n]!;
+    for (let t = 0; t < categoricalIndexes.length; t++) {
+      const level = categoryOf(cells[categoricalIndexes[t]!]);
+      const map = levelMaps[t]!;
+      let code = -1;
+      if (level !== null) {
+        code = map.get(level) ?? map.size;
+        if (code === map.size) map.set(level, code);
+      }
+      codes[t]![k] = code;
+    }
+    rows.push(cells);
+  }
+  report.rowsLearned = rows.length;
+
+  const numeric = numericIndexes.map(
+    (c, n): NumericColumn => ({ kind: types[c] as 'C' | 'B', name: names[c]!, values: values[n]!.slice(0, rows.length) }),
+  );
+  const categorical = categoricalIndexes.map((c, t) => sortedLevels(names[c]!, levelMaps[t]!, codes[t]!.subarray(0, rows.length)));
+  return { names, types, rows, numeric, categorical, report };
+}
+
+function checkStructure(frame: DataFrame): { names: string[]; types: ColumnType[] } {
+  const names: unknown = frame?.attributeNames;
+  const types: unknown = frame?.attributeTypes;
+  if (!Array.isArray(names) || !Array.isArray(types) || !Array.isArray(frame.data)) {
+    throw new FrameError(-1, '', 'a DataFrame needs attributeNames, attributeTypes and data arrays');
+  }
+  if (names.length === 0) throw new FrameError(-1, '', 'the DataFrame has no attributes');
+  if (names.length !== types.length) {
+    throw new FrameError(-1, '', `${names.length} attribute names but ${types.length} attribute types`);
+  }
+  const seen = new Set<string>();
+  const checkedTypes = names.map((name: unknown, c): ColumnType => {
+    if (typeof name !== 'string' || name === '') throw new FrameError(-1, String(name ?? ''), 'attribute names must be non-empty strings');
+    if (seen.has(name)) throw new FrameError(-1, name, 'duplicate attribute name');
+    seen.add(name);
+    const code = typeof types[c] === 'string' ? (types[c] as string).trim() : '';
+    if (!COLUMN_TYPES.has(code)) throw new FrameError(-1, name, `unknown attribute type code [${String(types[c])}]`);
+    return code as ColumnType;
+  });
+  if (frame.data.length === 0) throw new FrameError(-1, '', 'the DataFrame has no data rows');
+  return { names: names as string[], types: checkedTypes };
+}
+
+/** Decodes the numeric cells of one row into `out`; returns the first problem, or null. */
+function checkRow(
+  row: unknown,
+  width: number,
+  names: readonly string[],
+  types: readonly ColumnType[],
+  numericIndexes: readonly number[],
+  checks: ReadonlyArray<readonly [number, CellCheck]>,
+  out: Float64Array,
+): { column: string; reason: string } | null {
+  if (!Array.isArray(row)) return { column: '', reason: 'a row must be an array of cells' };
+  if (row.length !== width) return { column: '', reason: `the row has ${row.length} cells, expected ${width}` };
+  for (let n = 0; n < numericIndexes.length; n++) {
+    const c = numericIndexes[n]!;
+    const text = cellText(row[c]);
+    if (text === null) {
+      out[n] = NaN;
+      continue;
+    }
+    const value = parseDecimal(text);
+    if (Number.isNaN(value)) return { column: names[c]!, reason: `[${text}] is not a number` };
+    if (types[c] === 'B' && value !== 0 && value !== 1) return { column: names[c]!, reason: `[${text}] is not 0 or 1` };
+    out[n] = value;
+  }
+  for (const [c, check] of checks) {
+    const text = cellText(row[c]);
+    const reason = text === null ? null : check(text);
+    if (reason !== null) return { column: names[c]!, reason };
+  }
+  return null;
+}
+
+function sortedLevels(name: string, firstSeen: Map<string, number>, codes: Int32Array): CategoricalColumn {
+  const levels = [...firstSeen.keys()].sort();
+  const remap = new Int32Array(levels.length);
+  levels.forEach((level, sortedIndex) => (remap[firstSeen.get(level)!] = sortedIndex));
+  const sortedCodes = codes.map((code) => (code < 0 ? -1 : remap[code]!));
+  return { kind: 'T', name, levels, codes: sortedCodes };
+}
