@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { contentMd5, parseSymDate, signature, stringToSign, verifySignature, smlError } from '@sml/core';
+import { bareSignature, contentMd5, parseSymDate, redactedStringToSign, signature, stringToSign, verifySignature, smlError } from '@sml/core';
 import type { ReplayCache } from './replay';
 import type { UserDirectory } from './users';
 
@@ -49,8 +49,8 @@ export async function authenticate(req: Request, pathUser: string, users: UserDi
   const candidates = [path, `${req.protocol}://${header(req, 'host') ?? ''}${path}`];
   const valid = candidates.some((resource) => verifySignature(signature(user.secretKey, stringToSign({ ...fields, secret: user.secretKey, resource })), authorization));
   if (!valid) {
-    throw smlError('INVALID_SIGNATURE').withValues({ stringToSign: stringToSign({ ...fields, secret: 'SECRETKEY', resource: path }) });
+    throw smlError('INVALID_SIGNATURE').withValues({ stringToSign: redactedStringToSign({ ...fields, resource: path }) });
   }
-  if (!replay.remember(authorization.replace(/^Bearer\s+/i, ''), now)) throw smlError('REPLAYED_REQUEST');
+  if (!replay.remember(bareSignature(authorization), now)) throw smlError('REPLAYED_REQUEST');
   return { user: customerId, root: user.root };
 }
