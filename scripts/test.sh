@@ -2,7 +2,7 @@
 # `npm test`: build every workspace (tsc type-checks), then one jest run over all of them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-npx turbo run build --output-logs=errors-only || exit 1
+TURBO_TELEMETRY_DISABLED=1 npx turbo run build --output-logs=errors-only || exit 1
 summary=$(mktemp)
 SML_TEST_SUMMARY_FILE=$summary npx jest "$@"
 rc=$?

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian machine lacks for SML: npm dependencies, nats-server, and for
+# the test suite (`--test`) kcat (Kafka mock broker) and PostgreSQL. Idempotent and quiet.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want=(nats-server)
+[[ ${1:-} == --test ]] && want+=(kcat postgresql)
+missing=()
+for pkg in "${want[@]}"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+if ((${#missing[@]})); then
+  sudo=""; [[ $(id -u) == 0 ]] || sudo="sudo"
+  echo "installing ${missing[*]} from Debian packages" >&2
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# npm ci when node_modules is missing or older than the lockfile.
+if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi

@@ -1,0 +1,101 @@
+// Runs the whole system in the foreground: a local nats-server with JetStream under
+// $SML_DATA_DIR (unless NATS_URL is set), then every built service process. Service logs
+// (pino JSON) are shown one readable line each. Ctrl-C / SIGTERM stops everything cleanly.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const env = { ...process.env };
+env.SML_DATA_DIR = resolve(env.SML_DATA_DIR ?? join(root, '.sml'));
+env.SML_PORT ??= '8080';
+env.SML_FILES_ROOT ??= join(env.SML_DATA_DIR, 'files');
+const natsPort = env.SML_NATS_PORT ?? '4222';
+mkdirSync(env.SML_FILES_ROOT, { recursive: true });
+
+const children = [];
+let stopping = false;
+
+function natsBinary() {
+  for (const p of ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server']) if (existsSync(p)) return p;
+  return 'nats-server';
+}
+
+const LEVELS = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+function show(name, line) {
+  let text = line;
+  try {
+    const { level, time, msg, svc: _svc, name: _n, pid: _p, hostname: _h, v: _v, ...rest } = JSON.parse(line);
+    const extra = Object.keys(rest).length ? ' ' + JSON.stringify(rest) : '';
+    text = `${new Date(time).toISOString().slice(11, 23)} ${(LEVELS[level] ?? level).padEnd(5)} ${msg ?? ''}${extra}`;
+  } catch { /* not JSON: show as is */ }
+  process.stdout.write(`[${name.padEnd(8)}] ${text}\n`);
+}
+
+function start(name, cmd, args) {
+  const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const s of [child.stdout, child.stderr]) createInterface({ input: s }).on('line', (l) => show(name, l));
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      show(name, `exited (${signal ?? code}); stopping everything`);
+      void stop(1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+async function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  // Services first (they snapshot and drain), nats-server last.
+  const services = children.slice(env.NATS_URL ? 0 : 1);
+  await Promise.all(services.map((c) => new Promise((r) => { if (c.exitCode !== null) return r(); c.once('exit', r); c.kill('SIGTERM'); })));
+  if (!env.NATS_URL) await new Promise((r) => { const c = children[0]; if (c.exitCode !== null) return r(); c.once('exit', r); c.kill('SIGTERM'); });
+  process.exit(code);
+}
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+if (!env.NATS_URL) {
+  const conf = join(env.SML_DATA_DIR, 'nats.conf');
+  writeFileSync(conf, `listen: 127.0.0.1:${natsPort}\nmax_payload: 8MB\njetstream { store_dir: "${join(env.SML_DATA_DIR, 'jetstream')}" }\n`);
+  if (spawnSync(natsBinary(), ['--version']).status !== 0) {
+    console.error('nats-server not found: run `bash scripts/prereqs.sh` (installs the Debian package)');
+    process.exit(1);
+  }
+  start('nats', natsBinary(), ['-c', conf]);
+  env.NATS_URL = `nats://127.0.0.1:${natsPort}`;
+  await waitFor(async () => {
+    const net = await import('node:net');
+    return new Promise((ok) => { const s = net.connect(Number(natsPort), '127.0.0.1', () => { s.end(); ok(true); }); s.on('error', () => ok(false)); });
+  }, 'nats-server');
+}
+
+const services = [['users', 'services/gateway/dist/main.js']];
+for (const s of ['jobs', 'projects', 'explore', 'encoders', 'streams']) {
+  const entry = `services/${s}/dist/main.js`;
+  if (existsSync(join(root, entry))) services.push([s, entry]);
+}
+env.SML_REQUIRED_SERVICES ??= services.map(([s]) => s).join(',');
+for (const [name, entry] of services) start(name === 'users' ? 'gateway' : name, process.execPath, [join(root, entry)]);
+
+const url = `http://127.0.0.1:${env.SML_PORT}`;
+await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => ({ status: 0 }))).status === 200, 'the gateway /readyz');
+const credentials = join(env.SML_DATA_DIR, 'credentials');
+const user = env.SML_ROOT_USER ?? 'root';
+const secret = env.SML_ROOT_SECRET ?? (existsSync(credentials) ? /SML_SECRET=(.*)/.exec(readFileSync(credentials, 'utf8'))?.[1] : undefined);
+process.stdout.write(`\nSML is up: ${url}${env.SML_BASE_PATH ?? '/symetry/rest'}\n  root user:   ${user}\n  root secret: ${secret ?? '(see ' + credentials + ')'}\n  (export SML_URL=${url} SML_USER=${user} SML_SECRET=... to use the sml CLI)\n  Ctrl-C stops everything.\n\n`);
+
+async function waitFor(check, what, timeoutMs = 30_000) {
+  const t0 = Date.now();
+  while (Date.now() - t0 < timeoutMs) {
+    if (stopping) return;
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  console.error(`${what} not ready after ${timeoutMs} ms`);
+  await stop(1);
+}
