@@ -43,6 +43,7 @@ export interface RunningSystem {
   dataDir: string;
   /** Stops one service process (SIGKILL by default, like a crash). */
   kill(service: string, signal?: NodeJS.Signals): Promise<void>;
+  /** Starts a service process again and waits until the system is ready. */
   start(service: string): Promise<void>;
   logs(service: string): string;
   stop(): Promise<void>;
@@ -105,9 +106,17 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
     await stop();
     throw err;
   }
+  const logs = () => [...output.entries()].map(([s, o]) => `--- ${s}\n${o}`).join('\n');
   return {
     url, basePath: env.SML_BASE_PATH ?? '/symetry/rest', rootUser: 'root', rootSecret, nats, dataDir,
-    kill, start, logs: (s) => output.get(s) ?? '', stop,
+    kill,
+    // A restarted service is back once /readyz sees every service answer again.
+    start: async (service) => {
+      await start(service);
+      await waitReady(url, services, logs);
+    },
+    logs: (s) => output.get(s) ?? '',
+    stop,
   };
 }
 

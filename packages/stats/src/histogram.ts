@@ -1,0 +1,432 @@
+import type { ByteReader, ByteWriter } from './binary';
+import { SummaryError } from './errors';
+
+/**
+ * Per-attribute histograms (STATS.md §1). Missing cells are not in a histogram: the
+ * summary derives an attribute's missing count as rowCount − count.
+ */
+export type HistogramMode = 'streaming' | 'exact';
+export const DEFAULT_HISTOGRAM_BINS = 256;
+export const DEFAULT_EXACT_HISTOGRAM_CAP = 10_000;
+
+export interface HistogramBin {
+  /** Inclusive lower edge (the value itself for an exact histogram). */
+  readonly lower: number;
+  /** Exclusive upper edge (the value itself for an exact histogram). */
+  readonly upper: number;
+  readonly count: number;
+}
+
+const MIN_EXPONENT = -1074;
+/** Bin indexes stay below 2^52 in magnitude so that index arithmetic is exact. */
+const INDEX_LIMIT = 2 ** 52;
+
+/** The smallest bin-width exponent at which `value`'s bin index is below INDEX_LIMIT. */
+function exponentFor(value: number): number {
+  const a = Math.abs(value);
+  if (a === 0) return MIN_EXPONENT;
+  // Math.log2 may be off by one; start below the answer and step up to the smallest exponent.
+  let e = Math.max(MIN_EXPONENT, Math.floor(Math.log2(a)) - 54);
+  while (a / 2 ** e >= INDEX_LIMIT) e++;
+  return e;
+}
+
+/** floor(k / 2^m) in steps, since 2^m overflows for m > 1023 (nested floors compose exactly). */
+function coarser(k: number, m: number): number {
+  while (m > 1000) {
+    k = Math.floor(k / 2 ** 1000);
+    m -= 1000;
+  }
+  return Math.floor(k / 2 ** m);
+}
+
+/**
+ * At most `bins` occupied bins of width w = 2^exponent on the grid anchored at 0 (bin k is
+ * [k·w, (k+1)·w)), with exact integer counts. A value outside the span doubles the width
+ * (merging bins pairwise) until everything fits. The width is always the smallest power of
+ * two at which the values ever held fit, so it depends on the data, not on the order or
+ * chunking of learning: histograms of the same values are identical, and two histograms
+ * merge or subtract exactly after widening to the larger width. Widths never shrink, so
+ * after a subtraction the grid may be coarser than the remaining values need.
+ */
+export class StreamingHistogram {
+  private exponentValue = MIN_EXPONENT;
+  /** Absolute bin index of counts[0]; the window holds 2·bins slots around the occupied span. */
+  private lo = 0;
+  private counts: Float64Array;
+  private kmin = Infinity;
+  private kmax = -Infinity;
+  private totalCount = 0;
+
+  constructor(readonly bins: number) {
+    this.counts = new Float64Array(2 * bins);
+  }
+
+  get exponent(): number {
+    return this.exponentValue;
+  }
+
+  get width(): number {
+    return 2 ** this.exponentValue;
+  }
+
+  get total(): number {
+    return this.totalCount;
+  }
+
+  private get isEmpty(): boolean {
+    return this.kmin > this.kmax;
+  }
+
+  add(value: number, count = 1): void {
+    if (count === 0) return;
+    const e = Math.max(this.exponentValue, exponentFor(value));
+    const k = Math.floor(value / 2 ** e);
+    this.regrid(this.fittingExponent(e, k, k));
+    this.bump(Math.floor(value / 2 ** this.exponentValue), count);
+  }
+
+  merge(other: StreamingHistogram): void {
+    const e = Math.max(this.exponentValue, other.exponentValue);
+    const m = e - other.exponentValue;
+    const low = other.isEmpty ? Infinity : coarser(other.kmin, m);
+    const high = other.isEmpty ? -Infinity : coarser(other.kmax, m);
+    this.regrid(this.fittingExponent(e, low, high));
+    for (const [k, c] of other.entries()) this.bump(coarser(k, this.exponentValue - other.exponentValue), c);
+  }
+
+  /** This histogram minus `other`, on the wider of the two grids; throws if a bin would go negative. */
+  subtracted(other: StreamingHistogram): StreamingHistogram {
+    const out = this.clone();
+    out.regrid(Math.max(this.exponentValue, other.exponentValue));
+    for (const [k, c] of other.entries()) {
+      const bin = coarser(k, out.exponentValue - other.exponentValue);
+      const slot = bin - out.lo;
+      if (out.isEmpty || bin < out.kmin || bin > out.kmax || out.counts[slot]! < c) {
+        throw new SummaryError('cannot forget values that were never learned: a histogram bin would become negative');
+      }
+      out.counts[slot] -= c;
+      out.totalCount -= c;
+    }
+    out.shrinkSpan();
+    return out;
+  }
+
+  /** Same counts once both are on the wider grid. */
+  equals(other: StreamingHistogram): boolean {
+    const e = Math.max(this.exponentValue, other.exponentValue);
+    const a = new Map<number, number>();
+    for (const [k, c] of this.entries()) a.set(coarser(k, e - this.exponentValue), (a.get(coarser(k, e - this.exponentValue)) ?? 0) + c);
+    const b = new Map<number, number>();
+    for (const [k, c] of other.entries()) b.set(coarser(k, e - other.exponentValue), (b.get(coarser(k, e - other.exponentValue)) ?? 0) + c);
+    return a.size === b.size && [...a].every(([k, c]) => b.get(k) === c);
+  }
+
+  clone(): StreamingHistogram {
+    const out = new StreamingHistogram(this.bins);
+    out.exponentValue = this.exponentValue;
+    out.lo = this.lo;
+    out.counts = this.counts.slice();
+    out.kmin = this.kmin;
+    out.kmax = this.kmax;
+    out.totalCount = this.totalCount;
+    return out;
+  }
+
+  /** Occupied bins as [absolute index, count], ascending. */
+  *entries(): IterableIterator<[number, number]> {
+    for (let k = this.kmin; k <= this.kmax; k++) {
+      const c = this.counts[k - this.lo]!;
+      if (c !== 0) yield [k, c];
+    }
+  }
+
+  toBins(): HistogramBin[] {
+    const w = this.width;
+    return [...this.entries()].map(([k, count]) => ({ lower: k * w, upper: (k + 1) * w, count }));
+  }
+
+  /** The r-th smallest value (0-based), interpolated inside its bin: within one bin width. */
+  orderStatistic(r: number): number {
+    let before = 0;
+    for (const [k, c] of this.entries()) {
+      if (r < before + c) return (k + (r - before + 0.5) / c) * this.width;
+      before += c;
+    }
+    return NaN;
+  }
+
+  /** The smallest widening, from `e` up, at which the occupied span plus [low, high] (indexes at `e`) fits. */
+  private fittingExponent(e: number, low: number, high: number): number {
+    if (!this.isEmpty) {
+      const m = e - this.exponentValue;
+      low = Math.min(low, coarser(this.kmin, m));
+      high = Math.max(high, coarser(this.kmax, m));
+    }
+    while (high - low + 1 > this.bins) {
+      e++;
+      low = Math.floor(low / 2);
+      high = Math.floor(high / 2);
+    }
+    return e;
+  }
+
+  /** Moves the counts to the coarser grid of exponent `e` (merging bins), re-centring the window. */
+  private regrid(e: number): void {
+    const m = e - this.exponentValue;
+    if (m === 0) return;
+    this.exponentValue = e;
+    if (this.isEmpty) return;
+    const kmin = coarser(this.kmin, m);
+    const kmax = coarser(this.kmax, m);
+    const lo = kmin - Math.floor((this.counts.length - (kmax - kmin + 1)) / 2);
+    const next = new Float64Array(this.counts.length);
+    for (let k = this.kmin; k <= this.kmax; k++) {
+      const c = this.counts[k - this.lo]!;
+      if (c !== 0) next[coarser(k, m) - lo] += c;
+    }
+    this.counts = next;
+    this.lo = lo;
+    this.kmin = kmin;
+    this.kmax = kmax;
+  }
+
+  /** Adds `count` to bin k, which is known to fit in the span. */
+  private bump(k: number, count: number): void {
+    if (this.isEmpty) {
+      this.counts.fill(0);
+      this.lo = k - this.bins;
+    } else if (k < this.lo || k >= this.lo + this.counts.length) {
+      const low = Math.min(this.kmin, k);
+      const high = Math.max(this.kmax, k);
+      const lo = low - Math.floor((this.counts.length - (high - low + 1)) / 2);
+      const next = new Float64Array(this.counts.length);
+      for (let j = this.kmin; j <= this.kmax; j++) next[j - lo] = this.counts[j - this.lo]!;
+      this.counts = next;
+      this.lo = lo;
+    }
+    this.counts[k - this.lo] += count;
+    this.totalCount += count;
+    this.kmin = Math.min(this.kmin, k);
+    this.kmax = Math.max(this.kmax, k);
+  }
+
+  /** Re-derives the occupied span after bins were emptied. */
+  private shrinkSpan(): void {
+    let kmin = Infinity;
+    let kmax = -Infinity;
+    for (let k = this.kmin; k <= this.kmax; k++) {
+      if (this.counts[k - this.lo]! !== 0) {
+        kmin = Math.min(kmin, k);
+        kmax = k;
+      }
+    }
+    this.kmin = kmin;
+    this.kmax = kmax;
+  }
+
+  write(w: ByteWriter): void {
+    w.i32(this.exponentValue);
+    w.f64(this.isEmpty ? 0 : this.kmin);
+    w.f64s(this.isEmpty ? new Float64Array(0) : this.counts.slice(this.kmin - this.lo, this.kmax - this.lo + 1));
+  }
+
+  static read(r: ByteReader, bins: number): StreamingHistogram {
+    const out = new StreamingHistogram(bins);
+    out.exponentValue = r.i32();
+    const kmin = r.f64();
+    const counts = r.f64s();
+    if (counts.length > bins) throw new SummaryError('damaged summary serialization: histogram wider than its bin count');
+    counts.forEach((c, i) => {
+      if (c !== 0) out.bump(kmin + i, c);
+    });
+    return out;
+  }
+}
+
+/**
+ * One attribute's histogram. `exact` keeps value → count until more than `cap` distinct
+ * values, then degrades for good to `streaming` (which gives the same histogram as learning
+ * the values in streaming mode from the start).
+ */
+export class Histogram {
+  private exact: Map<number, number> | null;
+  private streaming: StreamingHistogram | null;
+
+  constructor(
+    mode: HistogramMode,
+    readonly bins = DEFAULT_HISTOGRAM_BINS,
+    readonly cap = DEFAULT_EXACT_HISTOGRAM_CAP,
+  ) {
+    this.exact = mode === 'exact' ? new Map() : null;
+    this.streaming = mode === 'streaming' ? new StreamingHistogram(bins) : null;
+  }
+
+  /** `exact` until degraded. */
+  get mode(): HistogramMode {
+    return this.exact !== null ? 'exact' : 'streaming';
+  }
+
+  /** Bin width of a streaming histogram (0 while exact). */
+  get width(): number {
+    return this.streaming?.width ?? 0;
+  }
+
+  get count(): number {
+    if (this.streaming !== null) return this.streaming.total;
+    let n = 0;
+    for (const c of this.exact!.values()) n += c;
+    return n;
+  }
+
+  add(value: number, count = 1): void {
+    if (count === 0) return;
+    if (this.streaming !== null) return this.streaming.add(value, count);
+    const exact = this.exact!;
+    exact.set(value, (exact.get(value) ?? 0) + count);
+    if (exact.size > this.cap) this.degrade();
+  }
+
+  merge(other: Histogram): void {
+    if (this.exact !== null && other.exact !== null) {
+      for (const [v, c] of other.exact) this.exact.set(v, (this.exact.get(v) ?? 0) + c);
+      if (this.exact.size > this.cap) this.degrade();
+      return;
+    }
+    this.degrade();
+    this.streaming!.merge(other.asStreaming());
+  }
+
+  /** This histogram minus `other`; throws if a count would go negative. */
+  subtracted(other: Histogram): Histogram {
+    const out = new Histogram(this.mode, this.bins, this.cap);
+    if (this.exact !== null && other.exact !== null) {
+      const exact = new Map(this.exact);
+      for (const [v, c] of other.exact) {
+        const left = (exact.get(v) ?? 0) - c;
+        if (left < 0) throw new SummaryError(`cannot forget values that were never learned: value ${v} would have a negative count`);
+        if (left === 0) exact.delete(v);
+        else exact.set(v, left);
+      }
+      out.exact = exact;
+      return out;
+    }
+    out.exact = null;
+    out.streaming = this.asStreaming().subtracted(other.asStreaming());
+    return out;
+  }
+
+  clone(): Histogram {
+    const out = new Histogram(this.mode, this.bins, this.cap);
+    out.exact = this.exact && new Map(this.exact);
+    out.streaming = this.streaming && this.streaming.clone();
+    return out;
+  }
+
+  /** Same counts (streaming: once both are on the wider grid; exact vs streaming: as streaming). */
+  equals(other: Histogram): boolean {
+    if (this.exact !== null && other.exact !== null) {
+      return this.exact.size === other.exact.size && [...this.exact].every(([v, c]) => other.exact!.get(v) === c);
+    }
+    return this.asStreaming().equals(other.asStreaming());
+  }
+
+  /** Exact: the values; streaming: the occupied bins. Ascending. */
+  toBins(): HistogramBin[] {
+    if (this.streaming !== null) return this.streaming.toBins();
+    return [...this.exact!]
+      .sort((a, b) => a[0] - b[0])
+      .map(([v, count]) => ({ lower: v, upper: v, count }));
+  }
+
+  /** Exact: the smallest value; streaming: the lower edge of the lowest occupied bin. NaN when empty. */
+  min(): number {
+    const bins = this.toBins();
+    return bins.length === 0 ? NaN : bins[0]!.lower;
+  }
+
+  /** Exact: the largest value; streaming: the upper edge of the highest occupied bin. NaN when empty. */
+  max(): number {
+    const bins = this.toBins();
+    return bins.length === 0 ? NaN : bins[bins.length - 1]!.upper;
+  }
+
+  /** numpy's default (linear) quantile; exact for exact histograms, within one bin width for streaming. */
+  quantile(q: number): number {
+    const n = this.count;
+    if (n === 0) return NaN;
+    const h = (n - 1) * q;
+    const below = this.orderStatistic(Math.floor(h));
+    const above = this.orderStatistic(Math.ceil(h));
+    return below + (h - Math.floor(h)) * (above - below);
+  }
+
+  median(): number {
+    return this.quantile(0.5);
+  }
+
+  /**
+   * Counts in `bins` equal-width bins over [lower, upper], the last bin closed (STATS.md §3,
+   * densityEstimate). A streaming bin counts where its midpoint falls (clamped into the range).
+   */
+  density(bins: number, lower: number, upper: number): number[] {
+    const out = new Array<number>(bins).fill(0);
+    const width = (upper - lower) / bins;
+    const binOf = (v: number) => (width > 0 ? Math.min(bins - 1, Math.floor((v - lower) / width)) : 0);
+    for (const bin of this.toBins()) {
+      if (this.streaming === null ? bin.lower < lower || bin.lower > upper : bin.upper <= lower || bin.lower > upper) continue;
+      const at = this.streaming === null ? bin.lower : Math.min(upper, Math.max(lower, (bin.lower + bin.upper) / 2));
+      out[binOf(at)] += bin.count;
+    }
+    return out;
+  }
+
+  private orderStatistic(r: number): number {
+    if (this.streaming !== null) return this.streaming.orderStatistic(r);
+    let before = 0;
+    for (const bin of this.toBins()) {
+      before += bin.count;
+      if (r < before) return bin.lower;
+    }
+    return NaN;
+  }
+
+  private degrade(): void {
+    if (this.streaming !== null) return;
+    this.streaming = this.asStreaming();
+    this.exact = null;
+  }
+
+  private asStreaming(): StreamingHistogram {
+    if (this.streaming !== null) return this.streaming;
+    const out = new StreamingHistogram(this.bins);
+    for (const [v, c] of this.exact!) out.add(v, c);
+    return out;
+  }
+
+  write(w: ByteWriter): void {
+    if (this.streaming !== null) {
+      w.u8(1);
+      this.streaming.write(w);
+      return;
+    }
+    w.u8(0);
+    const values = this.toBins();
+    w.f64s(Float64Array.from(values, (b) => b.lower));
+    w.f64s(Float64Array.from(values, (b) => b.count));
+  }
+
+  static read(r: ByteReader, bins: number, cap: number): Histogram {
+    const streaming = r.u8() === 1;
+    const out = new Histogram(streaming ? 'streaming' : 'exact', bins, cap);
+    if (streaming) {
+      out.streaming = StreamingHistogram.read(r, bins);
+    } else {
+      const values = r.f64s();
+      const counts = r.f64s();
+      if (values.length !== counts.length) throw new SummaryError('damaged summary serialization: exact histogram');
+      values.forEach((v, i) => out.exact!.set(v, counts[i]!));
+    }
+    return out;
+  }
+}
