@@ -45,6 +45,21 @@ export const catalogue = {
   JOB_ALREADY_DONE: { status: 400, message: 'Job {jobId} is already done' },
   JOBS_ALL_NOT_ROOT: { status: 500, message: 'Generic Exception [java.lang.Exception: Cannot specify all=true for non root user]', omitValues: true },
 
+  // §4 projects
+  PROJECT_EXISTS: { status: 409, message: 'Customer [{user}] already have pid with id[{pid}], ' },
+  PROJECT_NOT_FOUND: { status: 400, message: 'Cannot Find Project id[{pid}] for Customer id [{user}]' },
+  INVALID_SEQUENCE_ORDER: { status: 400, message: 'Invalid sequence project order: {order}; it must be an integer greater than 0' },
+  INVALID_PROJECT_TYPE: { status: 400, message: 'Unknown project type [{type}]; expected one of {expected}' },
+  INVALID_PARAMETER: { status: 400, message: 'Invalid parameter [{name}] = [{value}]: {reason}' },
+  PROJECT_FROZEN: { status: 400, message: 'Project [{pid}] is frozen: unfreeze it before learning or forgetting' },
+  INVALID_FRAME: { status: 400, message: '{detail}' },
+  FORGET_NOT_LEARNED: { status: 400, message: 'Cannot forget rows that were never learned: {detail}; nothing was changed' },
+  MERGE_SELF: { status: 400, message: 'A project cannot be merged into itself [{pid}]' },
+  MERGE_INCOMPATIBLE: { status: 400, message: 'Cannot merge project [{other}] into [{pid}]: {reason}' },
+  DS_NOT_FOUND: { status: 400, message: "DS '{ds}' not found" },
+  PROJECT_NOT_PERSISTENT: { status: 400, message: 'Project [{pid}] was created with persist=false: it has no snapshot to save' },
+  NOT_PERSISTED: { status: 503, message: 'The batch could not be made durable ({detail}); nothing was learned, retry', retryable: true },
+
   // users (§11)
   USER_EXISTS: { status: 409, message: 'Customer [{cid}] already exists' },
   USER_NOT_FOUND: { status: 400, message: 'Unknown customer [{cid}]' },
@@ -61,6 +76,14 @@ export const ok = {
   USER_DELETED: { status: 200, message: 'Customer [{cid}] deleted' },
   USER_ROTATED: { status: 200, message: 'Secret key of customer [{cid}] rotated' },
   JOB_CANCEL_REQUESTED: { status: 200, message: 'Job {jobId} cancellation requested' },
+  PROJECT_CREATED: { status: 201, message: 'Project Created with id:{pid}' },
+  PROJECT_DELETED: { status: 200, message: 'Project [{pid}] deleted' },
+  PROJECT_SAVED: { status: 200, message: 'Project [{pid}] saved' },
+  PROJECT_UNLOADED: { status: 200, message: 'Project [{pid}] unloaded' },
+  PROJECT_FROZEN_OK: { status: 200, message: 'Project [{pid}] frozen' },
+  PROJECT_UNFROZEN: { status: 200, message: 'Project [{pid}] unfrozen' },
+  PROJECT_MERGED: { status: 200, message: 'Project [{other}] merged into [{pid}]' },
+  HISTOGRAMS_SWITCHED: { status: 200, message: 'Histograms of project [{pid}] {state}' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type OkCode = keyof typeof ok;

@@ -31,6 +31,12 @@ function exponentFor(value: number): number {
   return e;
 }
 
+/** The bin of `value` at exponent e. A quotient that underflows to −0 belongs to bin −1, not 0. */
+function binOf(value: number, e: number): number {
+  const q = value / 2 ** e;
+  return q === 0 && value < 0 ? -1 : Math.floor(q);
+}
+
 /** floor(k / 2^m) in steps, since 2^m overflows for m > 1023 (nested floors compose exactly). */
 function coarser(k: number, m: number): number {
   while (m > 1000) {
@@ -81,9 +87,9 @@ export class StreamingHistogram {
   add(value: number, count = 1): void {
     if (count === 0) return;
     const e = Math.max(this.exponentValue, exponentFor(value));
-    const k = Math.floor(value / 2 ** e);
+    const k = binOf(value, e);
     this.regrid(this.fittingExponent(e, k, k));
-    this.bump(Math.floor(value / 2 ** this.exponentValue), count);
+    this.bump(binOf(value, this.exponentValue), count);
   }
 
   merge(other: StreamingHistogram): void {

@@ -1,5 +1,3 @@
-import { FrameError } from './errors';
-
 /**
  * What an expanded attribute is: `C` continuous, `B` binary, or `T` one level of a
  * categorical attribute (a binary attribute named `<base><separator><level>`).
@@ -37,26 +35,24 @@ export class Schema {
   }
 
   /**
-   * Throws unless `info` can live in this schema: a name keeps its kind (and, for a level,
-   * its categorical attribute) forever, and a categorical attribute's name is not also a
-   * C/B attribute, so every level's statistics stay derivable from its siblings.
+   * Why `info` cannot live in this schema, or null if it can: a name keeps its kind (and,
+   * for a level, its categorical attribute) forever, and a categorical attribute's name is
+   * not also a C/B attribute, so every level's statistics stay derivable from its siblings.
    */
-  checkCompatible(info: AttributeInfo): void {
+  conflict(info: AttributeInfo): string | null {
     const existing = this.indexOf(info.name);
-    const clash = (reason: string) => new FrameError(-1, info.name, reason);
     if (existing >= 0) {
       const old = this.infos[existing]!;
-      if (old.kind !== info.kind || old.base !== info.base) {
-        throw clash(`attribute is already learned as ${describe(old)}, cannot learn it as ${describe(info)}`);
-      }
-      return;
+      if (old.kind === info.kind && old.base === info.base) return null;
+      return `[${info.name}] is already learned as ${describe(old)}, cannot learn it as ${describe(info)}`;
     }
     if (info.kind !== 'T' && this.levelsByBase.has(info.name)) {
-      throw clash(`attribute is already learned as a categorical (T) attribute, cannot learn it as ${info.kind}`);
+      return `[${info.name}] is already learned as a categorical (T) attribute, cannot learn it as ${info.kind}`;
     }
     if (info.kind === 'T' && this.indexOf(info.base) >= 0) {
-      throw new FrameError(-1, info.base, `attribute is already learned as ${this.infos[this.indexOf(info.base)]!.kind}, cannot learn it as T`);
+      return `[${info.base}] is already learned as ${this.infos[this.indexOf(info.base)]!.kind}, cannot learn it as T`;
     }
+    return null;
   }
 
   add(info: AttributeInfo): number {

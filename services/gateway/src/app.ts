@@ -85,6 +85,7 @@ export function createApp(deps: GatewayDeps): express.Express {
           params: validate(route.params, req.params, 'path') as Record<string, string>,
           query: validate(route.query, req.query ?? {}, 'query') as Record<string, unknown>,
           body: route.body ? validate(route.body, parseJson(req.body), 'body') : undefined,
+          headers: req.headers,
         };
         const subject = typeof route.subject === 'function' ? route.subject(ctx) : route.subject;
         const reply = await client.request(route.service, subject, route.request, route.toRequest(ctx), route.reply, { requestId, timeoutMs: route.timeoutMs });

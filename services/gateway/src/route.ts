@@ -7,6 +7,8 @@ export interface RouteContext {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;
+  /** Lower-cased request headers. */
+  headers: Record<string, string | string[] | undefined>;
 }
 
 /** What a route answers with when it does not simply forward the reply's status and fields. */

@@ -30,6 +30,11 @@ export const jobInfo = z.object({
 export const dataFrame = z.object({
   attributeNames: z.array(z.string()),
   attributeTypes: z.array(z.string()).openapi({ description: 'C continuous, B binary 0/1, T categorical, S string key, L list, X ignore' }),
-  data: z.array(z.array(z.string())).default([]),
+  // A hand-written check: zod element-by-element validation of millions of cells would cost
+  // more than learning them. Non-string cells are turned into their text.
+  data: z.custom<string[][]>((v) => Array.isArray(v) && v.every(Array.isArray), { message: 'data must be an array of rows (arrays of strings)' })
+    .transform((rows) => rows.map((r) => (r.every((c) => typeof c === 'string') ? r : r.map((c) => (c === null || c === undefined ? '' : String(c))))))
+    .optional().default([])
+    .openapi({ type: 'array', items: { type: 'array', items: { type: 'string' } } }),
   errorHandling: z.coerce.number().int().min(0).max(1).default(0).openapi({ description: '0 strict (reject the whole frame), 1 lenient (skip bad rows, report)' }),
 }).openapi('DataFrame');

@@ -1,6 +1,7 @@
 import type { Route } from '../route';
 import { jobRoutes } from './jobs';
+import { projectRoutes } from './projects';
 import { userRoutes } from './users';
 
 /** Every REST route of the gateway, in matching order. */
-export const routes: Route<any, any>[] = [...jobRoutes, ...userRoutes];
+export const routes: Route<any, any>[] = [...jobRoutes, ...userRoutes, ...projectRoutes];

@@ -1,0 +1,71 @@
+// Gateway overhead benchmark: signed GET /{user}/jobs through the real gateway + jobs
+// service versus a plain express hello-world, same client, same machine. Run after a build:
+//   node bench/gateway.mjs        (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_CPU_PROF: see RESULTS.md)
+// Prints a markdown table and appends it, dated, to bench/RESULTS.md.
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { measure } from './lib/load.mjs';
+import { appendResults, machine, markdownTable } from './lib/results.mjs';
+import { signedGet } from './lib/signed-request.mjs';
+
+const require = createRequire(import.meta.url);
+const { startSystem } = require('../packages/testkit/dist/index.js');
+const { SmlClient } = require('../packages/sdk/dist/index.js');
+
+const TARGET_P50_OVERHEAD_MS = 2;
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connectionCounts = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map(Number);
+const profileDir = process.env.BENCH_CPU_PROF;
+const resultsFile = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+
+const sys = await startSystem({
+  services: ['users', 'jobs'],
+  env: { SML_LOG_LEVEL: 'warn', ...(profileDir && { NODE_OPTIONS: `--require ${fileURLToPath(new URL('./lib/cpu-profile.cjs', import.meta.url))}` }) },
+});
+const hello = fork(fileURLToPath(new URL('./lib/hello-server.mjs', import.meta.url)), { stdio: 'inherit' });
+try {
+  const user = 'bench';
+  const created = await new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret }).addUser(user);
+  if (created.status !== 201) throw new Error(`creating the bench customer answered ${created.status} ${created.body.statusString}`);
+  const secret = created.body.values.secretKey;
+  const path = `${sys.basePath}/${user}/jobs`;
+  const [{ port }] = await once(hello, 'message');
+
+  const targets = [
+    { target: 'express hello-world', url: `http://127.0.0.1:${port}` },
+    { target: 'gateway (auth + bus)', url: sys.url },
+  ];
+  const runs = [];
+  for (const connections of connectionCounts) {
+    for (const { target, url } of targets) {
+      // A fresh signer per run: the gateway's replay cache remembers the previous run's signatures.
+      const r = await measure({ url, connections, seconds, setupRequest: signedGet({ path, user, secret }) });
+      runs.push({ target, ...r });
+      console.error(`${target}, ${connections} connection(s): ${Math.round(r.reqPerSec)} req/s, p50 ${r.p50.toFixed(2)} ms`);
+    }
+  }
+
+  const overheads = connectionCounts.map((connections) => {
+    const [base, gw] = targets.map(({ target }) => runs.find((r) => r.target === target && r.connections === connections));
+    return { connections, p50: gw.p50 - base.p50 };
+  });
+  const verdict = overheads.map(({ connections, p50 }) => `- p50 overhead at ${connections} connection(s): **${p50.toFixed(2)} ms**`
+    + ` (target ≤ ${TARGET_P50_OVERHEAD_MS} ms: ${p50 <= TARGET_P50_OVERHEAD_MS ? 'met' : 'missed'})`).join('\n');
+  const m = machine();
+  const section = [
+    `## gateway — ${m.date}`,
+    '',
+    `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}. ${seconds} s per run after 1 s warm-up; client, gateway, jobs service and nats-server share the machine.`,
+    '',
+    markdownTable(runs),
+    '',
+    verdict,
+  ].join('\n');
+  console.log(section);
+  appendResults(resultsFile, section);
+} finally {
+  hello.disconnect();
+  await sys.stop();
+}

@@ -1,0 +1,36 @@
+// Formats a benchmark's figures as markdown and appends them, dated, to bench/RESULTS.md.
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+
+const HEADER = `# Benchmark results
+
+Each section below is one run, appended by the benchmark itself, with the machine it ran on.
+Figures from different machines are not comparable.
+
+| Benchmark | Command | What it measures |
+|---|---|---|
+| gateway | \`npm run build && node bench/gateway.mjs\` | Signed \`GET /symetry/rest/{user}/jobs\` through the gateway (HMAC auth, replay check, NATS request to the jobs service) versus a plain express hello-world answering the same envelope on the same machine. Same client for both: autocannon, every request freshly signed. Env: \`BENCH_SECONDS\` (default 10) per run, \`BENCH_CONNECTIONS\` (default \`1,10\`), \`BENCH_CPU_PROF=<dir>\` writes CPU profiles of the service processes. Target: p50 overhead ≤ 2 ms. |
+`;
+
+export function machine() {
+  const cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
+  const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? 'unknown CPU';
+  return { cores: availableParallelism(), cpu: model.trim(), node: process.version, date: new Date().toISOString() };
+}
+
+const ms = (v) => (Number.isFinite(v) ? v.toFixed(2) : 'n/a');
+
+/** One row per target and connection count, then the overhead of `subject` over `baseline`. */
+export function markdownTable(runs) {
+  const lines = [
+    '| Target | Connections | req/s | p50 ms | p90 ms | p99 ms | non-2xx | errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...runs.map((r) => `| ${r.target} | ${r.connections} | ${Math.round(r.reqPerSec)} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.non2xx} | ${r.errors} |`),
+  ];
+  return lines.join('\n');
+}
+
+export function appendResults(file, section) {
+  if (!existsSync(file)) writeFileSync(file, HEADER);
+  appendFileSync(file, `\n${section}\n`);
+}

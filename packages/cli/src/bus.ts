@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
+import { BusClient, connectBus } from '@sml/bus';
+import { createLogger, loadConfig } from '@sml/core';
+import type { Envelope } from '@sml/sdk';
+import type { sml } from '@sml/proto';
+import { CliError } from './errors';
+
+const NATS_PORT = 4222;
+const PROBE_TIMEOUT_MS = 3_000;
+
+export interface AdminBus {
+  client: BusClient;
+  /** Root caller: the bus trusts internal tools (ARCHITECTURE.md §2). */
+  caller: sml.v1.ICaller;
+}
+
+/** Runs `fn` with a bus connection to NATS_URL acting as SML_ROOT_USER, and closes it afterwards. */
+export async function withAdminBus<T>(env: NodeJS.ProcessEnv, fn: (bus: AdminBus) => Promise<T>): Promise<T> {
+  const config = loadConfig(env);
+  // connectBus waits for a first connection forever (right for a service under an
+  // orchestrator); a command must fail fast instead, so check a server answers first.
+  const servers = config.NATS_URL.split(',');
+  const reachable = await Promise.all(servers.map(accepts));
+  if (!reachable.includes(true)) throw new CliError(`cannot reach NATS at ${config.NATS_URL} (set NATS_URL)`);
+
+  const nc = await connectBus({ url: config.NATS_URL, name: 'sml-cli', log: createLogger('sml-cli', 'silent') });
+  const client = new BusClient(nc, { timeoutMs: config.SML_REQUEST_TIMEOUT_MS, resetMs: config.SML_BREAKER_RESET_MS });
+  try {
+    return await fn({ client, caller: { user: config.SML_ROOT_USER, root: true, requestId: randomUUID() } });
+  } finally {
+    client.close();
+    await nc.close();
+  }
+}
+
+/** The REST envelope of a bus reply, so that `--json` looks the same over the bus and over REST. */
+export function busEnvelope<V>(status: sml.v1.IStatus | null | undefined, values: V): Envelope<V> {
+  return { statusCode: status?.code ?? 200, statusString: status?.message ?? 'OK', values };
+}
+
+/** Whether a TCP connection to a NATS server URL (`nats://host:port`, `host:port`) succeeds. */
+function accepts(server: string): Promise<boolean> {
+  const text = server.includes('://') ? server : `nats://${server}`;
+  if (!URL.canParse(text)) return Promise.resolve(false);
+  const url = new URL(text);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = Number(url.port) || NATS_PORT;
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(PROBE_TIMEOUT_MS, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}

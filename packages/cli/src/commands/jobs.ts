@@ -1,0 +1,58 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import type { JobInfo } from '@sml/sdk';
+import { action, type CommandContext } from '../command';
+import { restClient } from '../rest';
+import { cell, fields, table } from '../table';
+
+const jobState = (j: JobInfo) => (j.isDone ? 'done' : j.isStarted ? 'running' : 'queued');
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!(n > 0)) throw new InvalidArgumentError('expected a positive number of seconds');
+  return n;
+}
+
+/** `sml jobs list|get|cancel`: the jobs of SML_USER, over REST (API.md §10). */
+export function registerJobs(program: Command, ctx: CommandContext): void {
+  const jobs = program.command('jobs').description('jobs of SML_USER (REST: SML_URL, SML_USER, SML_SECRET)');
+
+  jobs
+    .command('list')
+    .description('list jobs')
+    .option('--all', "every customer's jobs (root only)")
+    .action(action(ctx, async (out, opts: { all?: boolean }) => {
+      const res = await restClient(ctx.io.env).listJobs({ all: opts.all === true });
+      return out.envelope(res.body, (v) => (v.jobinfolist.length === 0 ? 'No jobs' : table(
+        ['JOB', 'TYPE', 'OWNER', 'STARTED', 'PROGRESS', 'STATE', 'PROJECT'],
+        v.jobinfolist.map((j) => [
+          String(j.jobId), j.jobType, j.owner, j.startingDate > 0 ? new Date(j.startingDate).toISOString() : '',
+          `${j.current}/${j.maximum}`, jobState(j), cell(j.details?.p_id),
+        ]),
+      )));
+    }));
+
+  jobs
+    .command('get')
+    .description("a job's state while it runs, its result once finished")
+    .argument('<id>', 'job id')
+    .option('--wait', 'poll until the job has finished or failed')
+    .option('--timeout <seconds>', 'with --wait: give up after this long', seconds, 600)
+    .action(action(ctx, async (out, id: string, opts: { wait?: boolean; timeout: number }) => {
+      const client = restClient(ctx.io.env);
+      const res = opts.wait ? await client.waitForJob(id, { timeoutMs: opts.timeout * 1000 }) : await client.getJob(id);
+      return out.envelope(res.body, (v) => {
+        const { jobinfo, ...result } = v as { jobinfo?: Record<string, unknown> };
+        const detail = jobinfo ? fields(jobinfo) : Object.keys(result).length > 0 ? JSON.stringify(result, null, 2) : '';
+        return [res.body.statusString, detail].filter(Boolean).join('\n');
+      });
+    }));
+
+  jobs
+    .command('cancel')
+    .description('cancel a queued or running job')
+    .argument('<id>', 'job id')
+    .action(action(ctx, async (out, id: string) => {
+      const res = await restClient(ctx.io.env).cancelJob(id);
+      return out.envelope(res.body, () => res.body.statusString);
+    }));
+}

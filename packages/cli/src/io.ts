@@ -1,0 +1,39 @@
+import type { Envelope } from '@sml/sdk';
+
+export interface Writer {
+  write(chunk: string): unknown;
+}
+
+/** What a command reads and writes; injected so that tests run commands in-process. */
+export interface CliIo {
+  stdout: Writer;
+  stderr: Writer;
+  env: NodeJS.ProcessEnv;
+}
+
+export const isSuccess = (statusCode: number): boolean => statusCode >= 200 && statusCode < 300;
+
+/** One command's output: the raw envelope with `--json`, human-readable text otherwise. */
+export class Output {
+  constructor(private readonly io: CliIo, readonly json: boolean) {}
+
+  /**
+   * Prints an answer and returns the exit code: 0 for a 2xx, otherwise 1 with the
+   * statusString on stderr (with `--json` the envelope still goes to stdout for scripts).
+   */
+  envelope<V>(body: Envelope<V>, human: (values: V) => string): number {
+    const ok = isSuccess(body.statusCode);
+    if (this.json) this.out(JSON.stringify(body));
+    else if (ok) this.out(human((body.values ?? {}) as V));
+    if (!ok) this.err(body.statusString);
+    return ok ? 0 : 1;
+  }
+
+  out(text: string): void {
+    if (text !== '') this.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  err(text: string): void {
+    this.io.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+}

@@ -1,0 +1,35 @@
+import { Command, CommanderError } from 'commander';
+import { registerAdmin } from './commands/admin';
+import { registerJobs } from './commands/jobs';
+import { registerProjects } from './commands/projects';
+import { describeError } from './errors';
+import type { CliIo } from './io';
+
+/**
+ * Runs one `sml` command line (arguments after the program name) and returns its exit
+ * code: 0 when the answer was a 2xx, 1 otherwise. Never calls process.exit, so that
+ * tests can run commands in-process.
+ */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  let exitCode = 0;
+  // Built per call: commander keeps parsed state on the Command objects.
+  const program = new Command('sml')
+    .description('SML command line: customers over the bus, jobs and projects over the REST API')
+    .option('--json', 'print the raw response envelope instead of a table')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  const ctx = { io, setExitCode: (code: number) => void (exitCode = code) };
+  registerAdmin(program, ctx);
+  registerJobs(program, ctx);
+  registerProjects(program, ctx);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (err) {
+    // Commander has already printed its own usage errors and help.
+    if (err instanceof CommanderError) return err.exitCode;
+    io.stderr.write(`sml: ${describeError(err)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,13 @@
+import { ConfigError } from '@sml/core';
+import { SmlClient } from '@sml/sdk';
+
+/**
+ * The signed REST client of SML_USER. Checks SML_URL here, because fetch would only say
+ * 'fetch failed' about a URL such as `localhost:8080`.
+ */
+export function restClient(env: NodeJS.ProcessEnv): SmlClient {
+  const client = SmlClient.fromEnv(env);
+  const protocol = URL.canParse(client.url) ? new URL(client.url).protocol : '';
+  if (protocol !== 'http:' && protocol !== 'https:') throw new ConfigError(`SML_URL must be an http(s) URL, got '${client.url}'`);
+  return client;
+}

@@ -1,0 +1,156 @@
+import { freePort, startSystem, type RunningSystem } from '@sml/testkit';
+import { SmlClient } from '@sml/sdk';
+import { sml } from './run';
+
+// End to end against nats-server, the gateway and the jobs service as real processes
+// (needs a prior build). Projects commands are covered in projects.test.ts against a stand-in.
+describe('sml command line', () => {
+  let sys: RunningSystem;
+  let adminEnv: NodeJS.ProcessEnv;
+  const restEnv = (user: string, secret: string): NodeJS.ProcessEnv => ({ SML_URL: sys.url, SML_USER: user, SML_SECRET: secret });
+
+  /** Adds a customer with `--json` and returns its secret key. */
+  const addCustomer = async (cid: string): Promise<string> => {
+    const r = await sml(['--json', 'admin', 'user', 'add', cid], adminEnv);
+    expect(r.code).toBe(0);
+    return JSON.parse(r.stdout).values.secretKey;
+  };
+
+  beforeAll(async () => {
+    sys = await startSystem({ services: ['users', 'jobs'] });
+    adminEnv = { NATS_URL: sys.nats.url, SML_ROOT_USER: sys.rootUser };
+  });
+  afterAll(() => sys?.stop());
+
+  describe('admin user (over the bus)', () => {
+    it('add prints the new secret key once, and the key signs requests', async () => {
+      const r = await sml(['admin', 'user', 'add', 'alice'], adminEnv);
+      expect(r).toEqual({ code: 0, stdout: expect.stringMatching(/^Customer \[alice\] created\nsecret key \(shown only once\): [A-Za-z0-9+/]{22}==\n$/), stderr: '' });
+      const secret = r.stdout.trim().split(' ').pop()!;
+      const jobs = await new SmlClient({ url: sys.url, user: 'alice', secret }).listJobs();
+      expect(jobs.status).toBe(200);
+    });
+
+    it('--json prints the envelope with statusCode 201 and values.secretKey', async () => {
+      const r = await sml(['--json', 'admin', 'user', 'add', 'bob', '--root'], adminEnv);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ statusCode: 201, statusString: 'Customer [bob] created', values: { secretKey: expect.stringMatching(/^[A-Za-z0-9+/]{22}==$/) } });
+    });
+
+    it('adding an existing customer exits 1 with the statusString on stderr', async () => {
+      await addCustomer('carol');
+      const r = await sml(['admin', 'user', 'add', 'carol'], adminEnv);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: 'Customer [carol] already exists\n' });
+    });
+
+    it('list shows every customer with its root flag', async () => {
+      await addCustomer('dave');
+      const r = await sml(['admin', 'user', 'list'], adminEnv);
+      expect(r.code).toBe(0);
+      const lines = r.stdout.trim().split('\n');
+      expect(lines[0]).toMatch(/^CUSTOMER\s+ROOT\s+CREATED$/);
+      expect(lines).toContainEqual(expect.stringMatching(/^dave\s+no\s+\d{4}-\d\d-\d\dT/));
+      expect(lines).toContainEqual(expect.stringMatching(/^root\s+yes\s+/));
+      const json = JSON.parse((await sml(['--json', 'admin', 'user', 'list'], adminEnv)).stdout);
+      expect(json.values.users).toContainEqual({ cid: 'dave', root: false, created: expect.any(Number) });
+    });
+
+    it('rotate prints a new key; the old key then gets 401 and the new one 200', async () => {
+      const old = await addCustomer('erin');
+      const r = await sml(['--json', 'admin', 'user', 'rotate', 'erin'], adminEnv);
+      expect(r.code).toBe(0);
+      const rotated: string = JSON.parse(r.stdout).values.secretKey;
+      expect(rotated).not.toBe(old);
+      const withOld = await new SmlClient({ url: sys.url, user: 'erin', secret: old }).listJobs();
+      expect(withOld.status).toBe(401);
+      const withNew = await new SmlClient({ url: sys.url, user: 'erin', secret: rotated }).listJobs();
+      expect(withNew.status).toBe(200);
+    });
+
+    it('delete removes the customer from the list and from authentication', async () => {
+      const secret = await addCustomer('frank');
+      const r = await sml(['admin', 'user', 'delete', 'frank'], adminEnv);
+      expect(r).toEqual({ code: 0, stdout: 'Customer [frank] deleted\n', stderr: '' });
+      expect((await sml(['admin', 'user', 'list'], adminEnv)).stdout).not.toMatch(/^frank\s/m);
+      expect((await new SmlClient({ url: sys.url, user: 'frank', secret }).listJobs()).status).toBe(401);
+    });
+
+    it('deleting an unknown customer exits 1 naming it', async () => {
+      const r = await sml(['admin', 'user', 'delete', 'nobody'], adminEnv);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: 'Unknown customer [nobody]\n' });
+    });
+
+    it('an unreachable NATS_URL is one clear line and exit 1, without waiting', async () => {
+      const url = `nats://127.0.0.1:${await freePort()}`;
+      const r = await sml(['admin', 'user', 'list'], { NATS_URL: url });
+      expect(r).toEqual({ code: 1, stdout: '', stderr: `sml: cannot reach NATS at ${url} (set NATS_URL)\n` });
+    });
+  });
+
+  describe('jobs (over REST)', () => {
+    let env: NodeJS.ProcessEnv;
+    beforeAll(async () => {
+      env = restEnv('gina', await addCustomer('gina'));
+    });
+
+    it('list of a customer without jobs says so', async () => {
+      expect(await sml(['jobs', 'list'], env)).toEqual({ code: 0, stdout: 'No jobs\n', stderr: '' });
+    });
+
+    it('--json list prints the raw envelope', async () => {
+      const r = await sml(['--json', 'jobs', 'list'], env);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ statusCode: 200, statusString: 'OK', values: { jobinfolist: [] } });
+    });
+
+    it('get of an unknown job exits 1 with No such job on stderr', async () => {
+      expect(await sml(['jobs', 'get', '987654'], env)).toEqual({ code: 1, stdout: '', stderr: 'No such job\n' });
+    });
+
+    it('--json get of an unknown job still prints the envelope on stdout', async () => {
+      const r = await sml(['--json', 'jobs', 'get', '987654'], env);
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stdout)).toEqual({ statusCode: 400, statusString: 'No such job', values: {} });
+      expect(r.stderr).toBe('No such job\n');
+    });
+
+    it('list --all is refused for a customer that is not root', async () => {
+      const r = await sml(['jobs', 'list', '--all'], env);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: 'Generic Exception [java.lang.Exception: Cannot specify all=true for non root user]\n' });
+    });
+
+    it('list --all is allowed for root', async () => {
+      const r = await sml(['jobs', 'list', '--all'], restEnv(sys.rootUser, sys.rootSecret));
+      expect(r.code).toBe(0);
+    });
+
+    it('a wrong secret exits 1 with the 401 statusString', async () => {
+      const r = await sml(['jobs', 'list'], restEnv('gina', 'VLmAm+WkpnA5zp2wXiSYkw=='));
+      expect(r).toEqual({ code: 1, stdout: '', stderr: 'Invalid Signature\n' });
+    });
+  });
+
+  describe('configuration errors', () => {
+    it('missing SML_URL/SML_USER/SML_SECRET is one line naming them, exit 1', async () => {
+      const r = await sml(['jobs', 'list'], {});
+      expect(r).toEqual({ code: 1, stdout: '', stderr: 'sml: Missing environment variable(s): SML_URL, SML_USER, SML_SECRET\n' });
+    });
+
+    it('an SML_URL without scheme is named, exit 1', async () => {
+      const r = await sml(['jobs', 'list'], { SML_URL: 'localhost:8080', SML_USER: 'a', SML_SECRET: 'b' });
+      expect(r).toEqual({ code: 1, stdout: '', stderr: "sml: SML_URL must be an http(s) URL, got 'localhost:8080'\n" });
+    });
+
+    it('a gateway that does not listen is one line with the network cause, exit 1', async () => {
+      const r = await sml(['jobs', 'list'], { SML_URL: `http://127.0.0.1:${await freePort()}`, SML_USER: 'a', SML_SECRET: 'b' });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^sml: cannot reach the gateway \(SML_URL\): .*ECONNREFUSED.*\n$/);
+    });
+
+    it('an unknown command is a usage error with exit 1', async () => {
+      const r = await sml(['jobz'], {});
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/unknown command 'jobz'/);
+    });
+  });
+});

@@ -1,0 +1,11 @@
+/**
+ * @sml/stats — pure numerics (STATS.md): the project summary and everything computed from
+ * it. No I/O, no dependency on other @sml packages.
+ */
+export { FrameError, SummaryError } from './errors';
+export { type ColumnType, type DataFrame, type LearnReport, MAX_REPORTED_ERRORS, categoryOf, cellText } from './frame';
+export { DEFAULT_EXACT_HISTOGRAM_CAP, DEFAULT_HISTOGRAM_BINS, Histogram, type HistogramBin, type HistogramMode } from './histogram';
+export { DEFAULT_MAX_ATTRIBUTES, type ResolvedOptions, type SummaryOptions } from './options';
+export { type NgramCount, ROWS_LAYOUT_VARIABLE, SequenceCounts, type SequenceLayout } from './sequence';
+export { type AttributeMoments, type AttributeRef, type ConditionalMoments, type PairMoments, Summary } from './summary';
+export { type SurvivalColumns, SurvivalCounts, type SurvivalRow } from './survival';

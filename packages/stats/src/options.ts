@@ -1,0 +1,97 @@
+import { SummaryError } from './errors';
+import { DEFAULT_EXACT_HISTOGRAM_CAP, DEFAULT_HISTOGRAM_BINS, type HistogramMode } from './histogram';
+import type { SequenceLayout } from './sequence';
+
+/** Default attribute limit per project (API.md §1, Limits). */
+export const DEFAULT_MAX_ATTRIBUTES = 2000;
+
+/**
+ * How a summary is built. Names follow the project parameters of API.md §4 where one
+ * exists (`partitionSplit`, `km_*`); `sequenceOrder` is `sml_project_order`.
+ */
+export interface SummaryOptions {
+  /** Separator of expanded categorical names `<name><separator><value>` (default `$`). */
+  categorySeparator?: string;
+  /** Attributes (after categorical expansion) the summary may hold (default 2000). */
+  maxAttributes?: number;
+  /** Per-attribute histograms; none when undefined. */
+  histogram?: HistogramMode;
+  /** Bins of a streaming histogram (default 256). */
+  histogramBins?: number;
+  /** Distinct values an exact histogram holds before it degrades to streaming (default 10 000). */
+  exactHistogramCap?: number;
+  /** Keep one full sub-summary per value of this column. */
+  partitionSplit?: string;
+  km_time_column?: string;
+  km_event_column?: string;
+  km_group_column?: string;
+  /** Keep sequence counts of this order (≥ 1). */
+  sequenceOrder?: number;
+  /** Default `steps`. */
+  sequenceLayout?: SequenceLayout;
+}
+
+/** Options with defaults filled in and keys in a fixed order, so equal options serialize equally. */
+export type ResolvedOptions = SummaryOptions & {
+  readonly categorySeparator: string;
+  readonly maxAttributes: number;
+  readonly histogramBins: number;
+  readonly exactHistogramCap: number;
+};
+
+export function resolveOptions(options: SummaryOptions): ResolvedOptions {
+  const invalid = (what: string) => new SummaryError(`invalid summary option: ${what}`);
+  const positiveInteger = (v: unknown, min: number) => typeof v === 'number' && Number.isInteger(v) && v >= min;
+  const name = (v: unknown) => v === undefined || (typeof v === 'string' && v !== '');
+
+  const resolved: ResolvedOptions = {
+    categorySeparator: options.categorySeparator ?? '$',
+    maxAttributes: options.maxAttributes ?? DEFAULT_MAX_ATTRIBUTES,
+    histogramBins: options.histogramBins ?? DEFAULT_HISTOGRAM_BINS,
+    exactHistogramCap: options.exactHistogramCap ?? DEFAULT_EXACT_HISTOGRAM_CAP,
+  };
+  if (typeof resolved.categorySeparator !== 'string' || resolved.categorySeparator === '') throw invalid('categorySeparator must be a non-empty string');
+  if (!positiveInteger(resolved.maxAttributes, 1)) throw invalid('maxAttributes must be an integer ≥ 1');
+  if (!positiveInteger(resolved.histogramBins, 2)) throw invalid('histogramBins must be an integer ≥ 2');
+  if (!positiveInteger(resolved.exactHistogramCap, 1)) throw invalid('exactHistogramCap must be an integer ≥ 1');
+  if (options.histogram !== undefined) {
+    if (options.histogram !== 'streaming' && options.histogram !== 'exact') throw invalid(`histogram must be streaming or exact, not ${String(options.histogram)}`);
+    resolved.histogram = options.histogram;
+  }
+  if (!name(options.partitionSplit)) throw invalid('partitionSplit must be a column name');
+  if (options.partitionSplit !== undefined) resolved.partitionSplit = options.partitionSplit;
+
+  const km = [options.km_time_column, options.km_event_column, options.km_group_column];
+  if (!km.every(name)) throw invalid('km_* options must be column names');
+  if ((options.km_time_column === undefined) !== (options.km_event_column === undefined)) {
+    throw invalid('km_time_column and km_event_column go together');
+  }
+  if (options.km_group_column !== undefined && options.km_time_column === undefined) throw invalid('km_group_column needs km_time_column and km_event_column');
+  if (options.km_time_column !== undefined) {
+    resolved.km_time_column = options.km_time_column;
+    resolved.km_event_column = options.km_event_column;
+    if (options.km_group_column !== undefined) resolved.km_group_column = options.km_group_column;
+  }
+
+  if (options.sequenceOrder !== undefined) {
+    if (!positiveInteger(options.sequenceOrder, 1)) throw invalid(`sequenceOrder must be an integer ≥ 1, not ${String(options.sequenceOrder)}`);
+    const layout = options.sequenceLayout ?? 'steps';
+    if (layout !== 'steps' && layout !== 'rows') throw invalid(`sequenceLayout must be steps or rows, not ${String(layout)}`);
+    resolved.sequenceOrder = options.sequenceOrder;
+    resolved.sequenceLayout = layout;
+  } else if (options.sequenceLayout !== undefined) {
+    throw invalid('sequenceLayout needs sequenceOrder');
+  }
+  return resolved;
+}
+
+/** A partition's sub-summary: the same attributes and histograms, without partitions, survival or sequences. */
+export function partitionOptions(options: ResolvedOptions): ResolvedOptions {
+  return resolveOptions({
+    categorySeparator: options.categorySeparator,
+    maxAttributes: options.maxAttributes,
+    ...(options.histogram !== undefined ? { histogram: options.histogram } : {}),
+    histogramBins: options.histogramBins,
+    exactHistogramCap: options.exactHistogramCap,
+  });
+}

@@ -1,0 +1,643 @@
+import { Matrix } from 'ml-matrix';
+import { ByteReader, ByteWriter } from './binary';
+import { compensatedValue } from './compensated';
+import { FrameError, SummaryError } from './errors';
+import { categoryOf, type DataFrame, type LearnReport, type ParsedFrame, parseFrame } from './frame';
+import { hash53 } from './hash';
+import { Histogram } from './histogram';
+import { type Alignment, ATTR, type AttributeSource, MomentStore, PAIR, pairCount, pairOffset } from './moments';
+import { partitionOptions, type ResolvedOptions, resolveOptions, type SummaryOptions } from './options';
+import { type AttributeInfo, type AttributeKind, Schema } from './schema';
+import { SequenceCounts } from './sequence';
+import { SurvivalCounts } from './survival';
+
+/** An attribute by index or by (expanded) name. */
+export type AttributeRef = number | string;
+
+/** Sums over the rows where the attribute is present. */
+export interface AttributeMoments {
+  readonly count: number;
+  readonly sum: number;
+  readonly sumSquares: number;
+  readonly sumCubes: number;
+  readonly sumFourths: number;
+  /** Extremes ever learned (forget cannot undo them); NaN when nothing was learned. */
+  readonly min: number;
+  readonly max: number;
+}
+
+/** Sums over the rows where both x and y are present (pairwise-complete). */
+export interface PairMoments {
+  readonly count: number;
+  readonly sumX: number;
+  readonly sumY: number;
+  readonly sumXX: number;
+  readonly sumYY: number;
+  readonly sumXY: number;
+  readonly sumXXYY: number;
+}
+
+export interface ConditionalMoments {
+  readonly count: number;
+  readonly mean: number;
+  /** Population variance. */
+  readonly variance: number;
+}
+
+const MAGIC = [0x53, 0x4d, 0x4c, 0x53]; // "SMLS"
+const FORMAT_VERSION = 1;
+const KIND_CODES: readonly AttributeKind[] = ['C', 'B', 'T'];
+
+/**
+ * The project summary (STATS.md §1): everything a project keeps about the rows it learned,
+ * of a size that depends on the number of attributes, never on the number of rows.
+ *
+ * Attributes are appended on the fly, in order of first appearance (new categorical levels
+ * of one frame in sorted order); an attribute absent from a frame is missing in its rows.
+ * A categorical level first seen after other levels of its attribute is 0 in every earlier
+ * row where the attribute was present: its statistics start as a copy of a sibling level's
+ * counts with zero sums, which is exact, so learning and merging in any order agree.
+ *
+ * learn/merge add, forget/subtract remove, exactly up to floating-point rounding of the
+ * compensated sums; counts are exact. Extremes (min/max per attribute) are not
+ * subtractable: forget keeps the extremes ever learned. A forget or subtract that would make
+ * any count negative throws SummaryError and changes nothing.
+ */
+export class Summary {
+  readonly options: ResolvedOptions;
+  private readonly schema = new Schema();
+  private readonly store = new MomentStore();
+  /** One per attribute when histograms are enabled, else empty. */
+  private histograms: Histogram[] = [];
+  private rows = 0;
+  private readonly partitions = new Map<string, Summary>();
+  private readonly survivalCounts: SurvivalCounts | null;
+  private readonly sequenceCounts: SequenceCounts | null;
+
+  constructor(options: SummaryOptions = {}) {
+    this.options = resolveOptions(options);
+    const o = this.options;
+    this.survivalCounts =
+      o.km_time_column !== undefined && o.km_event_column !== undefined
+        ? new SurvivalCounts({ time: o.km_time_column, event: o.km_event_column, ...(o.km_group_column !== undefined ? { group: o.km_group_column } : {}) })
+        : null;
+    this.sequenceCounts = o.sequenceOrder !== undefined ? new SequenceCounts(o.sequenceOrder, o.sequenceLayout ?? 'steps') : null;
+  }
+
+  /** Learns the rows of a frame. Strict frames learn all rows or throw FrameError and learn nothing. */
+  learn(frame: DataFrame): LearnReport {
+    const parsed = this.parse(frame);
+    this.learnParsed(parsed, 'learn');
+    return parsed.report;
+  }
+
+  /** The exact inverse of learn (see SequenceCounts for sequences in `steps` layout). */
+  forget(frame: DataFrame): LearnReport {
+    const parsed = this.parse(frame);
+    const delta = new Summary(this.options);
+    delta.learnParsed(parsed, 'forget');
+    this.prepareSubtract(delta)();
+    return parsed.report;
+  }
+
+  /** Adds another summary's statistics (built with the same options). */
+  merge(other: Summary): this {
+    const source = other === this ? other.clone() : other;
+    this.checkSameOptions(source);
+    this.prepareMerge(source)();
+    return this;
+  }
+
+  /** Removes another summary's statistics; throws SummaryError and changes nothing if a count would go negative. */
+  subtract(other: Summary): this {
+    const source = other === this ? other.clone() : other;
+    this.prepareSubtract(source)();
+    return this;
+  }
+
+  /** A deep copy (through the serialization, which is exact). */
+  clone(): Summary {
+    return Summary.deserialize(this.serialize());
+  }
+
+  // ---- reading ----
+
+  /** Rows learned minus rows forgotten. */
+  get rowCount(): number {
+    return this.rows;
+  }
+
+  get attributeNames(): string[] {
+    return Array.from({ length: this.schema.size }, (_, i) => this.schema.info(i).name);
+  }
+
+  /** `B` or `C` per attribute; categorical levels are `B`. */
+  get attributeTypes(): ('B' | 'C')[] {
+    return Array.from({ length: this.schema.size }, (_, i) => (this.schema.info(i).kind === 'C' ? 'C' : 'B'));
+  }
+
+  /** The index of an attribute, or -1. */
+  indexOf(name: string): number {
+    return this.schema.indexOf(name);
+  }
+
+  count(attribute: AttributeRef): number {
+    return this.attr(this.resolve(attribute), ATTR.N);
+  }
+
+  /** Rows learned where the attribute was missing (or absent from the frame). */
+  missing(attribute: AttributeRef): number {
+    return this.rows - this.count(attribute);
+  }
+
+  mean(attribute: AttributeRef): number {
+    const i = this.resolve(attribute);
+    return this.sum(i, ATTR.S1) / this.attr(i, ATTR.N);
+  }
+
+  /** Population variance (÷n, STATS.md §2) unless `unbiased` (÷(n−1)). */
+  variance(attribute: AttributeRef, options: { unbiased?: boolean } = {}): number {
+    const i = this.resolve(attribute);
+    return centred(this.attr(i, ATTR.N), this.sum(i, ATTR.S1), this.sum(i, ATTR.S1), this.sum(i, ATTR.S2), options.unbiased === true, true);
+  }
+
+  /**
+   * The smallest value: exact with an exact histogram; with a streaming histogram the
+   * larger of the lowest occupied bin's edge and the extreme ever learned; without
+   * histograms the extreme ever learned. NaN when nothing was learned.
+   */
+  min(attribute: AttributeRef): number {
+    const i = this.resolve(attribute);
+    const ever = this.attr(i, ATTR.MIN);
+    const h = this.histograms[i];
+    if (h === undefined || h.count === 0) return Number.isFinite(ever) ? ever : NaN;
+    return h.mode === 'exact' ? h.min() : Math.max(h.min(), ever);
+  }
+
+  /** The largest value, as `min`. */
+  max(attribute: AttributeRef): number {
+    const i = this.resolve(attribute);
+    const ever = this.attr(i, ATTR.MAX);
+    const h = this.histograms[i];
+    if (h === undefined || h.count === 0) return Number.isFinite(ever) ? ever : NaN;
+    return h.mode === 'exact' ? h.max() : Math.min(h.max(), ever);
+  }
+
+  /** From the histogram (exact, or within one bin width); NaN without histograms. */
+  median(attribute: AttributeRef): number {
+    return this.histogram(attribute)?.median() ?? NaN;
+  }
+
+  histogram(attribute: AttributeRef): Histogram | undefined {
+    return this.histograms[this.resolve(attribute)];
+  }
+
+  moments(attribute: AttributeRef): AttributeMoments {
+    const i = this.resolve(attribute);
+    const min = this.attr(i, ATTR.MIN);
+    const max = this.attr(i, ATTR.MAX);
+    return {
+      count: this.attr(i, ATTR.N),
+      sum: this.sum(i, ATTR.S1),
+      sumSquares: this.sum(i, ATTR.S2),
+      sumCubes: this.sum(i, ATTR.S3),
+      sumFourths: this.sum(i, ATTR.S4),
+      min: Number.isFinite(min) ? min : NaN,
+      max: Number.isFinite(max) ? max : NaN,
+    };
+  }
+
+  comoments(x: AttributeRef, y: AttributeRef): PairMoments {
+    const i = this.resolve(x);
+    const j = this.resolve(y);
+    const p = this.store.pairs;
+    const k = i <= j ? pairOffset(i, j) : pairOffset(j, i);
+    // The lower index is stored as side i.
+    const [sx, sxx, sy, syy] = i <= j ? [PAIR.SI, PAIR.SII, PAIR.SJ, PAIR.SJJ] : [PAIR.SJ, PAIR.SJJ, PAIR.SI, PAIR.SII];
+    return {
+      count: p[k + PAIR.N]!,
+      sumX: compensatedValue(p, k + sx),
+      sumY: compensatedValue(p, k + sy),
+      sumXX: compensatedValue(p, k + sxx),
+      sumYY: compensatedValue(p, k + syy),
+      sumXY: compensatedValue(p, k + PAIR.SIJ),
+      sumXXYY: compensatedValue(p, k + PAIR.SIIJJ),
+    };
+  }
+
+  /** Pairwise-complete covariance matrix: each entry over the rows where both attributes are present. */
+  covariance(attributes: readonly AttributeRef[], options: { unbiased?: boolean } = {}): Matrix {
+    return this.pairwise(attributes, (m, diagonal) => centred(m.count, m.sumX, m.sumY, m.sumXY, options.unbiased === true, diagonal));
+  }
+
+  /** Pairwise-complete Pearson correlation matrix (numpy corrcoef on each pair's co-present rows). */
+  correlation(attributes: readonly AttributeRef[]): Matrix {
+    return this.pairwise(attributes, (m, diagonal) => {
+      const vx = centred(m.count, m.sumX, m.sumX, m.sumXX, false, true);
+      const vy = centred(m.count, m.sumY, m.sumY, m.sumYY, false, true);
+      if (diagonal) return vx > 0 ? 1 : NaN;
+      const r = centred(m.count, m.sumX, m.sumY, m.sumXY, false, false) / Math.sqrt(vx * vy);
+      return Math.min(1, Math.max(-1, r));
+    });
+  }
+
+  /**
+   * Count, mean and population variance of x over the rows where binary b = 1 and x is
+   * present, from Σb, Σx·b and Σx²·b² (STATS.md §1: valid because b² = b for 0/1 values).
+   */
+  conditionalMoments(x: AttributeRef, b: AttributeRef): ConditionalMoments {
+    const m = this.comoments(x, b);
+    const mean = m.sumXY / m.sumY;
+    return { count: m.sumY, mean, variance: Math.max(0, m.sumXXYY / m.sumY - mean * mean) };
+  }
+
+  /** Values of the `partitionSplit` column (trimmed, lower-cased), sorted. */
+  partitionValues(): string[] {
+    return [...this.partitions.keys()].sort();
+  }
+
+  /** The sub-summary of the rows whose `partitionSplit` value is `value`. */
+  partition(value: string): Summary | undefined {
+    return this.partitions.get(value);
+  }
+
+  get survival(): SurvivalCounts | undefined {
+    return this.survivalCounts ?? undefined;
+  }
+
+  get sequences(): SequenceCounts | undefined {
+    return this.sequenceCounts ?? undefined;
+  }
+
+  // ---- serialization ----
+
+  /** Versioned binary form (magic "SMLS", u32 version, body); deserialize(serialize()) is exact. */
+  serialize(): Uint8Array {
+    const w = new ByteWriter();
+    for (const b of MAGIC) w.u8(b);
+    w.u32(FORMAT_VERSION);
+    this.writeBody(w);
+    return w.bytes();
+  }
+
+  static deserialize(bytes: Uint8Array): Summary {
+    const r = new ByteReader(bytes);
+    try {
+      if (!MAGIC.every((b) => r.u8() === b)) throw new SummaryError('not a serialized summary (bad magic)');
+      const version = r.u32();
+      if (version !== FORMAT_VERSION) throw new SummaryError(`unsupported summary format version ${version}`);
+      const summary = Summary.readBody(r);
+      if (!r.done) throw new SummaryError('damaged summary serialization: trailing bytes');
+      return summary;
+    } catch (e) {
+      if (e instanceof SummaryError) throw e;
+      throw new SummaryError('damaged summary serialization', '', { cause: e });
+    }
+  }
+
+  /** A 53-bit hash of the serialized statistics: equal summaries hash equal. */
+  hash(): number {
+    return hash53(this.serialize());
+  }
+
+  // ---- learning ----
+
+  private parse(frame: DataFrame): ParsedFrame {
+    const checks = this.survivalCounts === null ? undefined : SurvivalCounts.cellChecks(this.survivalCounts.columns);
+    return parseFrame(frame, checks === undefined ? {} : { columnChecks: checks });
+  }
+
+  private learnParsed(parsed: ParsedFrame, purpose: 'learn' | 'forget'): void {
+    // Everything that can fail (attribute conflicts, the attribute limit) is checked before anything changes.
+    const commits = [this.prepareLearn(parsed, null)];
+    for (const [value, rows] of partitionRows(parsed, this.options.partitionSplit)) {
+      const sub = this.partitions.get(value) ?? new Summary(partitionOptions(this.options));
+      const commit = sub.prepareLearn(parsed, rows);
+      commits.push(() => {
+        this.partitions.set(value, sub);
+        commit();
+      });
+    }
+    for (const commit of commits) commit();
+    this.survivalCounts?.learn(parsed);
+    this.sequenceCounts?.learn(parsed, purpose);
+  }
+
+  /** Plans the new attributes of learning `rows` (all when null) of a frame; returns the learning itself. */
+  private prepareLearn(parsed: ParsedFrame, rows: Int32Array | null): () => void {
+    const separator = this.options.categorySeparator;
+    const planned = new Map<string, AttributeInfo>();
+    const plan = (info: AttributeInfo) => {
+      const conflict = this.schema.conflict(info);
+      if (conflict !== null) throw new FrameError(-1, info.name, conflict);
+      if (planned.has(info.name)) throw new FrameError(-1, info.name, 'two columns of the frame expand to this attribute name');
+      if (this.schema.indexOf(info.name) < 0) planned.set(info.name, info);
+    };
+    for (const column of parsed.numeric) plan({ name: column.name, kind: column.kind, base: '' });
+    const count = rows === null ? parsed.rows.length : rows.length;
+    for (const column of parsed.categorical) {
+      // Only levels occurring in the learned rows become attributes, so the attribute set
+      // depends on the rows alone, not on how they were split into frames.
+      const used = new Uint8Array(column.levels.length);
+      for (let t = 0; t < count; t++) {
+        const code = column.codes[rows === null ? t : rows[t]!]!;
+        if (code >= 0) used[code] = 1;
+      }
+      column.levels.forEach((level, code) => {
+        if (used[code] === 1) plan({ name: column.name + separator + level, kind: 'T', base: column.name });
+      });
+    }
+    this.checkAttributeLimit(planned.size, (i) => [...planned.keys()][i]!, (name, reason) => new FrameError(-1, name, reason));
+    return () => {
+      for (const info of planned.values()) this.append(info);
+      this.accumulate(parsed, rows, count);
+    };
+  }
+
+  private checkAttributeLimit(added: number, nameOf: (i: number) => string, error: (name: string, reason: string) => Error): void {
+    const limit = this.options.maxAttributes;
+    if (this.schema.size + added <= limit) return;
+    const firstOver = nameOf(limit - this.schema.size);
+    throw error(firstOver, `too many attributes: ${this.schema.size + added} would exceed the limit of ${limit}`);
+  }
+
+  private append(info: AttributeInfo): void {
+    const siblings = info.kind === 'T' ? this.schema.levelsOf(info.base) : [];
+    const sibling = siblings.length > 0 ? siblings[0]! : -1;
+    const index = this.schema.add(info);
+    this.store.grow(1, this.options.maxAttributes);
+    if (sibling >= 0) this.store.fillLevelFromSibling(index, sibling);
+    if (this.options.histogram !== undefined) {
+      const h = this.newHistogram();
+      if (sibling >= 0) h.add(0, this.attr(sibling, ATTR.N));
+      this.histograms.push(h);
+    }
+  }
+
+  private accumulate(parsed: ParsedFrame, rows: Int32Array | null, count: number): void {
+    const sources: AttributeSource[] = [];
+    for (const column of parsed.numeric) {
+      sources.push({ index: this.schema.indexOf(column.name), values: column.values, codes: null, level: 0 });
+    }
+    const prefix = this.options.categorySeparator.length;
+    for (const column of parsed.categorical) {
+      const codeOf = new Map(column.levels.map((level, code) => [level, code]));
+      for (const index of this.schema.levelsOf(column.name)) {
+        const level = this.schema.info(index).name.slice(column.name.length + prefix);
+        // A known level absent from this frame never matches a code (-2), so it is 0 where the attribute is present.
+        sources.push({ index, values: null, codes: column.codes, level: codeOf.get(level) ?? -2 });
+      }
+    }
+    sources.sort((a, b) => a.index - b.index);
+    this.store.accumulate(sources, count, rows);
+    if (this.options.histogram !== undefined) {
+      for (const source of sources) this.addToHistogram(source, count, rows);
+    }
+    this.rows += count;
+  }
+
+  private addToHistogram(source: AttributeSource, count: number, rows: Int32Array | null): void {
+    const h = this.histograms[source.index]!;
+    if (source.values !== null) {
+      for (let t = 0; t < count; t++) {
+        const v = source.values[rows === null ? t : rows[t]!]!;
+        if (v === v) h.add(v);
+      }
+      return;
+    }
+    let present = 0;
+    let ones = 0;
+    for (let t = 0; t < count; t++) {
+      const code = source.codes![rows === null ? t : rows[t]!]!;
+      if (code >= 0) present++;
+      if (code === source.level) ones++;
+    }
+    h.add(1, ones);
+    h.add(0, present - ones);
+  }
+
+  private newHistogram(): Histogram {
+    return new Histogram(this.options.histogram!, this.options.histogramBins, this.options.exactHistogramCap);
+  }
+
+  // ---- combining ----
+
+  private checkSameOptions(other: Summary): void {
+    if (JSON.stringify(this.options) !== JSON.stringify(other.options)) {
+      throw new SummaryError(`summaries built with different options cannot be combined: ${JSON.stringify(this.options)} vs ${JSON.stringify(other.options)}`);
+    }
+  }
+
+  /** How `other`'s attributes line up with this summary's (see Alignment). */
+  private alignTo(other: Summary): Alignment {
+    const source = new Int32Array(this.schema.size).fill(-1);
+    const zero = new Uint8Array(this.schema.size);
+    for (let i = 0; i < this.schema.size; i++) {
+      const info = this.schema.info(i);
+      const j = other.schema.indexOf(info.name);
+      if (j >= 0) {
+        source[i] = j;
+      } else if (info.kind === 'T' && other.schema.levelsOf(info.base).length > 0) {
+        source[i] = other.schema.levelsOf(info.base)[0]!;
+        zero[i] = 1;
+      }
+    }
+    return { source, zero };
+  }
+
+  private prepareMerge(other: Summary): () => void {
+    const planned: AttributeInfo[] = [];
+    for (let j = 0; j < other.schema.size; j++) {
+      const info = other.schema.info(j);
+      const conflict = this.schema.conflict(info);
+      if (conflict !== null) throw new SummaryError(conflict, info.name);
+      if (this.schema.indexOf(info.name) < 0) planned.push(info);
+    }
+    this.checkAttributeLimit(planned.length, (i) => planned[i]!.name, (name, reason) => new SummaryError(reason, name));
+    const subCommits = [...other.partitions].map(([value, otherSub]) => {
+      const sub = this.partitions.get(value) ?? new Summary(partitionOptions(this.options));
+      const commit = sub.prepareMerge(otherSub);
+      return () => {
+        this.partitions.set(value, sub);
+        commit();
+      };
+    });
+    return () => {
+      for (const info of planned) this.append(info);
+      const alignment = this.alignTo(other);
+      this.store.combine(other.store, alignment, 1);
+      this.histograms.forEach((h, i) => {
+        const s = alignment.source[i]!;
+        if (s < 0) return;
+        if (alignment.zero[i] === 1) h.add(0, other.attr(s, ATTR.N));
+        else h.merge(other.histograms[s]!);
+      });
+      this.rows += other.rows;
+      for (const commit of subCommits) commit();
+      if (other.survivalCounts !== null) this.survivalCounts!.merge(other.survivalCounts);
+      if (other.sequenceCounts !== null) this.sequenceCounts!.merge(other.sequenceCounts);
+    };
+  }
+
+  /** Checks everything a subtraction could violate; returns the subtraction itself, which cannot fail. */
+  private prepareSubtract(other: Summary): () => void {
+    this.checkSameOptions(other);
+    const never = (name: string) => new SummaryError('cannot forget rows that were never learned', name);
+    if (other.rows > this.rows) throw never('');
+    for (let j = 0; j < other.schema.size; j++) {
+      const info = other.schema.info(j);
+      const conflict = this.schema.conflict(info);
+      if (conflict !== null) throw new SummaryError(conflict, info.name);
+      if (this.schema.indexOf(info.name) >= 0 || other.attr(j, ATTR.N) === 0) continue;
+      // A level this summary lacks is fine if it is 0 wherever present, and this summary knows a sibling.
+      const zeroLevel = info.kind === 'T' && other.sum(j, ATTR.S1) === 0 && this.schema.levelsOf(info.base).length > 0;
+      if (!zeroLevel) throw never(info.name);
+    }
+    const alignment = this.alignTo(other);
+    const negative = this.store.firstNegative(other.store, alignment, (i) => this.schema.info(i).kind !== 'C');
+    if (negative >= 0) throw never(this.schema.info(negative).name);
+
+    const histograms = this.histograms.map((h, i) => {
+      const s = alignment.source[i]!;
+      if (s < 0) return h;
+      let removed = other.histograms[s]!;
+      if (alignment.zero[i] === 1) {
+        removed = this.newHistogram();
+        removed.add(0, other.attr(s, ATTR.N));
+      }
+      try {
+        return h.subtracted(removed);
+      } catch (e) {
+        throw e instanceof SummaryError ? new SummaryError(e.reason, this.schema.info(i).name) : e;
+      }
+    });
+    const subCommits = [...other.partitions].flatMap(([value, otherSub]) => {
+      const sub = this.partitions.get(value);
+      if (sub !== undefined) return [sub.prepareSubtract(otherSub)];
+      if (otherSub.rows > 0) throw never(`${this.options.partitionSplit ?? ''}=${value}`);
+      return [];
+    });
+    const survivalCommit = other.survivalCounts !== null ? this.survivalCounts!.prepareSubtract(other.survivalCounts) : null;
+    const sequenceCommit = other.sequenceCounts !== null ? this.sequenceCounts!.prepareSubtract(other.sequenceCounts) : null;
+    return () => {
+      this.store.combine(other.store, alignment, -1);
+      this.histograms = histograms;
+      this.rows -= other.rows;
+      for (const commit of subCommits) commit();
+      survivalCommit?.();
+      sequenceCommit?.();
+    };
+  }
+
+  // ---- storage helpers ----
+
+  private resolve(attribute: AttributeRef): number {
+    const i = typeof attribute === 'number' ? attribute : this.schema.indexOf(attribute);
+    if (!Number.isInteger(i) || i < 0 || i >= this.schema.size) throw new SummaryError('unknown attribute', String(attribute));
+    return i;
+  }
+
+  private attr(i: number, field: number): number {
+    return this.store.attrs[i * ATTR.STRIDE + field]!;
+  }
+
+  private sum(i: number, field: number): number {
+    return compensatedValue(this.store.attrs, i * ATTR.STRIDE + field);
+  }
+
+  private pairwise(attributes: readonly AttributeRef[], entry: (m: PairMoments, diagonal: boolean) => number): Matrix {
+    const indexes = attributes.map((a) => this.resolve(a));
+    const out = new Matrix(indexes.length, indexes.length);
+    indexes.forEach((i, a) => {
+      for (let b = a; b < indexes.length; b++) {
+        const v = entry(this.comoments(i, indexes[b]!), i === indexes[b]);
+        out.set(a, b, v);
+        out.set(b, a, v);
+      }
+    });
+    return out;
+  }
+
+  private writeBody(w: ByteWriter): void {
+    w.string(JSON.stringify(this.options));
+    w.f64(this.rows);
+    const size = this.schema.size;
+    w.u32(size);
+    for (let i = 0; i < size; i++) {
+      const info = this.schema.info(i);
+      w.string(info.name);
+      w.u8(KIND_CODES.indexOf(info.kind));
+      w.string(info.base);
+    }
+    w.f64s(this.store.attrs.subarray(0, size * ATTR.STRIDE));
+    w.f64s(this.store.pairs.subarray(0, pairCount(size) * PAIR.STRIDE));
+    for (const h of this.histograms) h.write(w);
+    const values = this.partitionValues();
+    w.u32(values.length);
+    for (const value of values) {
+      w.string(value);
+      this.partitions.get(value)!.writeBody(w);
+    }
+    this.survivalCounts?.write(w);
+    this.sequenceCounts?.write(w);
+  }
+
+  private static readBody(r: ByteReader): Summary {
+    const summary = new Summary(JSON.parse(r.string()) as SummaryOptions);
+    summary.rows = r.f64();
+    const size = r.u32();
+    for (let i = 0; i < size; i++) {
+      const name = r.string();
+      const kind = KIND_CODES[r.u8()];
+      const base = r.string();
+      if (kind === undefined || summary.schema.indexOf(name) >= 0) throw new SummaryError('damaged summary serialization: attribute table');
+      summary.schema.add({ name, kind, base });
+    }
+    summary.store.grow(size, Math.max(size, summary.options.maxAttributes));
+    const attrs = r.f64s();
+    const pairs = r.f64s();
+    if (attrs.length !== size * ATTR.STRIDE || pairs.length !== pairCount(size) * PAIR.STRIDE) {
+      throw new SummaryError('damaged summary serialization: statistics size');
+    }
+    summary.store.attrs.set(attrs);
+    summary.store.pairs.set(pairs);
+    if (summary.options.histogram !== undefined) {
+      summary.histograms = Array.from({ length: size }, () => Histogram.read(r, summary.options.histogramBins, summary.options.exactHistogramCap));
+    }
+    for (let n = r.u32(); n > 0; n--) {
+      const value = r.string();
+      summary.partitions.set(value, Summary.readBody(r));
+    }
+    summary.survivalCounts?.readInto(r);
+    summary.sequenceCounts?.readInto(r);
+    return summary;
+  }
+}
+
+/**
+ * (Σxy − Σx·Σy/n) / n, or / (n − 1) when unbiased: a centred second moment from raw sums.
+ * A diagonal entry (a variance) is clamped at 0 against rounding. NaN without enough rows.
+ */
+function centred(n: number, sx: number, sy: number, sxy: number, unbiased: boolean, diagonal: boolean): number {
+  const divisor = unbiased ? n - 1 : n;
+  if (n === 0 || divisor <= 0) return NaN;
+  const c = (sxy - (sx * sy) / n) / divisor;
+  return diagonal ? Math.max(0, c) : c;
+}
+
+/** Row indexes per trimmed, lower-cased value of the partition column (rows with a missing value go to no partition). */
+function partitionRows(parsed: ParsedFrame, column: string | undefined): Map<string, Int32Array> {
+  const out = new Map<string, Int32Array>();
+  const c = column === undefined ? -1 : parsed.names.indexOf(column);
+  if (c < 0) return out;
+  const groups = new Map<string, number[]>();
+  parsed.rows.forEach((row, r) => {
+    const value = categoryOf(row[c]);
+    if (value === null) return;
+    const rows = groups.get(value);
+    if (rows) rows.push(r);
+    else groups.set(value, [r]);
+  });
+  for (const [value, rows] of groups) out.set(value, Int32Array.from(rows));
+  return out;
+}

@@ -1,0 +1,116 @@
+/**
+ * Algebraic laws of the summary (STATS.md §1, STYLE.md river-style): additive, subtractive,
+ * independent of row order and chunking, exactly serializable. Frames mix continuous,
+ * binary and categorical columns with every missing-cell spelling; the summaries carry
+ * histograms, partitions, survival counts and (rows layout) sequence counts.
+ */
+import fc from 'fast-check';
+import { type DataFrame, Summary, type SummaryOptions } from '@sml/stats';
+import { expectSameStatistics } from './helpers';
+
+const NAMES = ['x', 'y', 'flag', 'color', 'group', 'time', 'event'];
+const TYPES = ['C', 'C', 'B', 'T', 'T', 'C', 'C'];
+const missing = fc.constantFrom('', 'NA', 'nan', 'NULL', '?', ' na ');
+const withMissing = (cell: fc.Arbitrary<string>) => fc.oneof({ arbitrary: cell, weight: 4 }, { arbitrary: missing, weight: 1 });
+const row = fc.tuple(
+  withMissing(fc.oneof(fc.integer({ min: -1000, max: 1000 }).map(String), fc.double({ min: -1e4, max: 1e4, noNaN: true }).map(String))),
+  withMissing(fc.integer({ min: -50000, max: 50000 }).map((v) => String(v / 100))),
+  withMissing(fc.constantFrom('0', '1')),
+  withMissing(fc.constantFrom('red', ' Blue', 'RED ', 'green', 'yellow')),
+  withMissing(fc.constantFrom('a', 'B', ' a')),
+  withMissing(fc.integer({ min: 0, max: 6 }).map(String)),
+  withMissing(fc.constantFrom('0', '1', '2')),
+);
+const rows = fc.array(row, { minLength: 1, maxLength: 25 });
+
+const toFrame = (data: string[][]): DataFrame => ({ attributeNames: NAMES, attributeTypes: TYPES, data });
+
+const CONFIGS: [string, SummaryOptions][] = [
+  ['streaming histograms, partitions, survival', { histogram: 'streaming', histogramBins: 8, partitionSplit: 'group', km_time_column: 'time', km_event_column: 'event', km_group_column: 'group' }],
+  ['exact histograms degrading at 6 values, rows-layout sequences', { histogram: 'exact', exactHistogramCap: 6, sequenceOrder: 2, sequenceLayout: 'rows' }],
+  ['no options', {}],
+];
+
+function learned(options: SummaryOptions, ...frames: string[][][]): Summary {
+  const s = new Summary(options);
+  for (const data of frames) s.learn(toFrame(data));
+  return s;
+}
+
+const TOLERANCE = 1e-12;
+
+describe.each(CONFIGS)('summary laws with %s', (_, options) => {
+  test('learn(A ∪ B) equals learn(A) merged with learn(B)', () => {
+    fc.assert(
+      fc.property(rows, rows, (a, b) => {
+        expectSameStatistics(learned(options, a).merge(learned(options, b)), learned(options, [...a, ...b]), { tolerance: TOLERANCE, extremes: true });
+      }),
+    );
+  });
+
+  test('forget(B) after learn(A ∪ B) equals learn(A)', () => {
+    fc.assert(
+      fc.property(rows, rows, (a, b) => {
+        const s = learned(options, [...a, ...b]);
+        s.forget(toFrame(b));
+        expectSameStatistics(s, learned(options, a), { tolerance: TOLERANCE });
+      }),
+    );
+  });
+
+  test('row order and chunking do not change the statistics', () => {
+    fc.assert(
+      fc.property(
+        rows.chain((data) => fc.tuple(fc.constant(data), fc.shuffledSubarray(data.map((_, i) => i), { minLength: data.length }), fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1 }))),
+        ([data, order, chunkSizes]) => {
+          const shuffled = order.map((i) => data[i]!);
+          const chunks: string[][][] = [];
+          for (let at = 0, c = 0; at < shuffled.length; c++) {
+            const size = chunkSizes[c % chunkSizes.length]!;
+            chunks.push(shuffled.slice(at, at + size));
+            at += size;
+          }
+          expectSameStatistics(learned(options, ...chunks), learned(options, data), { tolerance: TOLERANCE, extremes: true });
+        },
+      ),
+    );
+  });
+
+  test('subtract undoes merge', () => {
+    fc.assert(
+      fc.property(rows, rows, (a, b) => {
+        const sb = learned(options, b);
+        expectSameStatistics(learned(options, a).merge(sb).subtract(sb), learned(options, a), { tolerance: TOLERANCE });
+      }),
+    );
+  });
+
+  test('serialize then deserialize gives the same bytes, hash and statistics', () => {
+    fc.assert(
+      fc.property(rows, rows, (a, b) => {
+        const s = learned(options, a, b);
+        s.forget(toFrame(b.slice(0, 1)));
+        const bytes = s.serialize();
+        const copy = Summary.deserialize(bytes);
+        expect(copy.serialize()).toEqual(bytes);
+        expect(copy.hash()).toBe(s.hash());
+        expect(s.clone().hash()).toBe(s.hash());
+        expectSameStatistics(copy, s, { tolerance: 0, extremes: true });
+      }),
+    );
+  });
+});
+
+test('merge and subtract accept the summary itself', () => {
+  const s = learned(CONFIGS[0]![1], [['1', '2', '1', 'red', 'a', '3', '1']]);
+  const doubled = learned(CONFIGS[0]![1], [['1', '2', '1', 'red', 'a', '3', '1']], [['1', '2', '1', 'red', 'a', '3', '1']]);
+  expectSameStatistics(s.merge(s), doubled, { tolerance: 0, extremes: true });
+  expect(s.subtract(s).rowCount).toBe(0);
+});
+
+test('the hash is a safe integer, equal for equal statistics and different for different ones', () => {
+  const data = [['1', '2', '1', 'red', 'a', '3', '1'], ['4', '', '0', 'blue', 'b', '5', '0']];
+  expect(learned({}, data).hash()).toBe(learned({}, data).hash());
+  expect(learned({}, data).hash()).not.toBe(learned({}, data.slice(0, 1)).hash());
+  expect(Number.isSafeInteger(learned({}, data).hash())).toBe(true);
+});

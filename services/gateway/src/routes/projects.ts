@@ -1,0 +1,129 @@
+import { dataFrameToProto, type RestDataFrame } from '@sml/core';
+import { subjects } from '@sml/bus';
+import { sml } from '@sml/proto';
+import { defineRoute, type RouteContext } from '../route';
+import { boolParam, dataFrame, name, userParam, z } from '../schemas';
+
+const projectParams = userParam.extend({ pid: name('project') });
+const asyncQuery = z.object({ async: boolParam.optional() });
+const s = (op: string) => subjects.projects(op);
+
+const smlInfo = z.object({
+  pid: z.string(), isDirty: z.boolean(), modelsList: z.array(z.string()), modelTypeList: z.array(z.string()),
+  attributeNames: z.array(z.string()), attributeIndexes: z.array(z.number().int()), attributeTypes: z.array(z.enum(['B', 'C'])),
+  modelAssessments: z.record(z.string(), z.object({ scores: z.record(z.string(), z.number()) })), modelPredictions: z.record(z.string(), z.string()),
+  params: z.record(z.string(), z.string()), autoSave: z.boolean(),
+  hash: z.number().int().openapi({ description: 'hash of the statistics with hash=1, else -1' }),
+  categorySeparator: z.string(), type: z.string(), creationDate: z.number().int(), lastModificationDate: z.number().int(),
+  loaded: z.boolean().openapi({ description: 'the project was in memory before this request' }), persisted: z.boolean(), histogramEnabled: z.boolean(),
+}).openapi('SmlInfo');
+
+const learnReport = z.object({ rowsLearned: z.number().int(), rowsSkipped: z.number().int(), errors: z.array(z.string()) }).openapi('LearnReport');
+
+/** Flat string map of type-specific create parameters; numbers and booleans are taken as their text. */
+const createParams = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional();
+
+const projectOp = (op: string, summary: string, extra: Partial<Parameters<typeof defineRoute>[0]> = {}) =>
+  defineRoute({
+    method: 'get', path: `/:user/projects/:pid/${op}`, operationId: `${op}Project`, tags: ['projects'], summary,
+    service: 'projects', subject: s(op), request: sml.v1.ProjectRequest, reply: sml.v1.Empty,
+    params: projectParams, success: { status: 200, description: summary }, errors: ['PROJECT_NOT_FOUND'],
+    toRequest: ({ caller, params }: RouteContext) => ({ caller, pid: params.pid }),
+    ...extra,
+  });
+
+const learnRoute = (op: 'learn' | 'forget') => defineRoute({
+  method: 'post', path: `/:user/projects/:pid/${op}`, operationId: `${op}Project`, tags: ['projects'],
+  summary: op === 'learn' ? 'Learn a DataFrame into the project summary (new attributes are appended)' : 'Forget a DataFrame: the exact inverse of learn',
+  description: 'Answers 200 only once the batch is in the project\'s durable log. Header `Idempotency-Key` (ours): a retried batch with the same key is applied once.',
+  service: 'projects', subject: s(op), request: sml.v1.LearnRequest, reply: sml.v1.LearnReply,
+  params: projectParams, query: asyncQuery, body: dataFrame,
+  values: z.object({ learnReport: learnReport.optional() }),
+  success: { status: 200, description: 'OK (values.learnReport when errorHandling=1)' }, createsJob: true,
+  errors: ['PROJECT_NOT_FOUND', 'PROJECT_FROZEN', 'INVALID_FRAME', 'FORGET_NOT_LEARNED', 'NOT_PERSISTED', 'EXECUTOR_FULL'],
+  toRequest: ({ caller, params, query, body, headers }) => ({
+    caller, pid: params.pid, async: query.async === true,
+    frame: dataFrameToProto(body as RestDataFrame),
+    idempotencyKey: typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : '',
+  }),
+});
+
+export const projectRoutes = [
+  defineRoute({
+    method: 'post', path: '/:user/projects', operationId: 'createProject', tags: ['projects'],
+    summary: 'Create a project', description: 'Body (optional): flat string map of type-specific parameters (partitionSplit, sml_project_order, sml_sequence_layout, km_time_column, km_event_column, km_group_column, cluster_*, rf_*, categorySeparator).',
+    service: 'projects', subject: s('create'), request: sml.v1.ProjectCreateRequest, reply: sml.v1.Empty,
+    params: userParam,
+    query: z.object({
+      pid: name('project'),
+      type: z.string().optional().openapi({ description: 'cpu (default), gpu, mgpuf, mgpud, sequence, partition, fed, dynamic' }),
+      persist: boolParam.optional().openapi({ description: 'default true; false = memory only, gone on restart' }),
+      enableHistogram: boolParam.optional(),
+      histogramType: z.string().optional().openapi({ description: 'streaming (default) or exact' }),
+    }),
+    body: createParams,
+    success: { status: 201, description: 'Project Created with id:<pid>' },
+    errors: ['PROJECT_EXISTS', 'INVALID_SEQUENCE_ORDER', 'INVALID_PROJECT_TYPE', 'INVALID_PARAMETER', 'GENERIC_EXCEPTION', 'INVALID_NAME'],
+    toRequest: ({ caller, query, body }) => ({
+      caller, pid: String(query.pid), type: (query.type as string | undefined) ?? '',
+      ...(query.persist === undefined ? {} : { persist: query.persist as boolean }),
+      enableHistogram: query.enableHistogram === true, histogramType: (query.histogramType as string | undefined) ?? '',
+      params: (body as Record<string, string> | undefined) ?? {},
+    }),
+  }),
+  defineRoute({
+    method: 'get', path: '/:user/projects', operationId: 'listProjects', tags: ['projects'], summary: "List the caller's project ids",
+    service: 'projects', subject: s('list'), request: sml.v1.ProjectListRequest, reply: sml.v1.ProjectListReply,
+    params: userParam, values: z.object({ stringList: z.object({ values: z.array(z.string()) }) }),
+    success: { status: 200, description: 'values.stringList.values' },
+    toRequest: ({ caller }) => ({ caller }),
+  }),
+  defineRoute({
+    method: 'get', path: '/:user/projects/:pid/info', operationId: 'projectInfo', tags: ['projects'], summary: 'Project information (smlInfo)',
+    service: 'projects', subject: s('info'), request: sml.v1.ProjectRequest, reply: sml.v1.ProjectInfoReply,
+    params: projectParams, query: z.object({ async: boolParam.optional(), hash: boolParam.optional() }),
+    values: z.object({ smlInfo }), success: { status: 200, description: 'values.smlInfo' }, createsJob: true,
+    errors: ['PROJECT_NOT_FOUND', 'EXECUTOR_FULL'],
+    toRequest: ({ caller, params, query }) => ({ caller, pid: params.pid, async: query.async === true, hash: query.hash === true }),
+  }),
+  defineRoute({
+    method: 'delete', path: '/:user/projects/:pid', operationId: 'deleteProject', tags: ['projects'], summary: 'Delete a project, its models and its state',
+    service: 'projects', subject: s('delete'), request: sml.v1.ProjectRequest, reply: sml.v1.Empty,
+    params: projectParams, success: { status: 200, description: 'deleted' }, errors: ['PROJECT_NOT_FOUND'],
+    toRequest: ({ caller, params }) => ({ caller, pid: params.pid }),
+  }),
+  learnRoute('learn'),
+  learnRoute('forget'),
+  projectOp('save', 'Write a snapshot now', { errors: ['PROJECT_NOT_FOUND', 'PROJECT_NOT_PERSISTENT'] }),
+  projectOp('unload', 'Snapshot and drop from memory; reloaded on next access', { errors: ['PROJECT_NOT_FOUND', 'PROJECT_NOT_PERSISTENT'] }),
+  projectOp('freeze', 'Refuse learn and forget until unfreeze'),
+  projectOp('unfreeze', 'Allow learn and forget again'),
+  defineRoute({
+    method: 'get', path: '/:user/projects/:pid/merge', operationId: 'mergeProject', tags: ['projects'],
+    summary: "Add another project's statistics to this one (made durable by a snapshot before answering)",
+    service: 'projects', subject: s('merge'), request: sml.v1.MergeRequest, reply: sml.v1.Empty,
+    params: projectParams, query: z.object({ otherProjectName: name('project') }),
+    success: { status: 200, description: 'merged' }, errors: ['PROJECT_NOT_FOUND', 'MERGE_SELF', 'MERGE_INCOMPATIBLE'],
+    toRequest: ({ caller, params, query }) => ({ caller, pid: params.pid, otherProjectName: String(query.otherProjectName) }),
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/projects/:pid/histogramEnable', operationId: 'histogramEnable', tags: ['projects'],
+    summary: 'Switch histograms on or off', description: 'Histograms are always kept (in the histogramType of the project), so enabling them later covers every row already learned.',
+    service: 'projects', subject: s('histogramEnable'), request: sml.v1.HistogramEnableRequest, reply: sml.v1.Empty,
+    params: projectParams, query: z.object({ enable: boolParam }),
+    success: { status: 200, description: 'switched' }, errors: ['PROJECT_NOT_FOUND'],
+    toRequest: ({ caller, params, query }) => ({ caller, pid: params.pid, enable: query.enable === true }),
+  }),
+  ...(['learn', 'forget'] as const).map((op) => defineRoute({
+    method: 'post', path: `/:user/projects/:pid/dss/:ds/${op}`, operationId: `${op}FromDataSource`, tags: ['projects'],
+    summary: `${op === 'learn' ? 'Learn' : 'Forget'} the rows of a registered data source (always a job)`,
+    service: 'projects', subject: s('dsLearn'), request: sml.v1.DsLearnRequest, reply: sml.v1.Empty,
+    params: projectParams.extend({ ds: name('data source') }),
+    body: z.object({ attributeNames: z.array(z.string()), attributeTypes: z.array(z.string()) }),
+    success: { status: 202, description: 'Job Created' }, createsJob: true, errors: ['PROJECT_NOT_FOUND', 'DS_NOT_FOUND'],
+    toRequest: ({ caller, params, body }) => ({
+      caller, pid: params.pid, ds: params.ds, forget: op === 'forget',
+      frame: { attributeNames: (body as { attributeNames: string[] }).attributeNames, attributeTypes: (body as { attributeTypes: string[] }).attributeTypes },
+    }),
+  })),
+];

@@ -1,0 +1,69 @@
+import { checkName, smlError } from '@sml/core';
+import type { sml } from '@sml/proto';
+
+export const PROJECT_TYPES = ['cpu', 'gpu', 'mgpuf', 'mgpud', 'sequence', 'partition', 'fed', 'dynamic'] as const;
+export const HISTOGRAM_TYPES = ['streaming', 'exact'] as const;
+
+const positiveInt = (v: string) => /^\d+$/.test(v.trim()) && Number(v) > 0;
+
+function param(name: string, value: string, ok: boolean, reason: string): void {
+  if (!ok) throw smlError('INVALID_PARAMETER', { name, value, reason });
+}
+
+/**
+ * Validates a create request (API.md §4, STATS.md) and returns the project's metadata.
+ * Invalid combinations answer 400 naming the parameter, except the seed's 500 for a
+ * clustering warm-up that is not greater than the number of centroids.
+ */
+export function projectMetaFromCreate(user: string, req: sml.v1.IProjectCreateRequest, now = Date.now()): sml.v1.IProjectMeta {
+  const pid = checkName('project', req.pid);
+  const type = req.type || 'cpu';
+  if (!(PROJECT_TYPES as readonly string[]).includes(type)) throw smlError('INVALID_PROJECT_TYPE', { type, expected: PROJECT_TYPES.join(', ') });
+  const histogramType = req.histogramType || 'streaming';
+  param('histogramType', histogramType, (HISTOGRAM_TYPES as readonly string[]).includes(histogramType), 'expected streaming or exact');
+  const params: Record<string, string> = { ...(req.params ?? {}) };
+
+  if (type === 'sequence') {
+    const order = params.sml_project_order ?? '1';
+    if (!positiveInt(order)) throw smlError('INVALID_SEQUENCE_ORDER', { order });
+    params.sml_project_order = String(Number(order));
+    const layout = (params.sml_sequence_layout ??= 'steps');
+    param('sml_sequence_layout', layout, layout === 'steps' || layout === 'rows', 'expected steps or rows');
+  }
+  if (type === 'partition') {
+    param('partitionSplit', params.partitionSplit ?? '', Boolean(params.partitionSplit?.trim()), 'partition projects need the name of the column to split on');
+  }
+  const time = params.km_time_column;
+  const event = params.km_event_column;
+  if (time !== undefined || event !== undefined || params.km_group_column !== undefined) {
+    param('km_time_column', time ?? '', Boolean(time?.trim()), 'survival projects need km_time_column and km_event_column');
+    param('km_event_column', event ?? '', Boolean(event?.trim()), 'survival projects need km_time_column and km_event_column');
+    params.sml_project_km = 'true';
+  }
+  if (Object.keys(params).some((k) => k.startsWith('cluster_'))) {
+    const centroids = params.cluster_num_centroids ?? '100';
+    const warmup = params.cluster_warmup_period ?? '101';
+    param('cluster_num_centroids', centroids, positiveInt(centroids), 'expected an integer greater than 0');
+    param('cluster_warmup_period', warmup, positiveInt(warmup), 'expected an integer greater than 0');
+    if (Number(warmup) <= Number(centroids)) {
+      throw smlError('GENERIC_EXCEPTION', { detail: `cluster_warmup_period (${warmup}) must be greater than cluster_num_centroids (${centroids})` });
+    }
+  }
+  const separator = params.categorySeparator ?? '$';
+  param('categorySeparator', separator, separator.length === 1, 'expected a single character');
+  params.sml_project_is_freeze = 'false';
+
+  return {
+    pid,
+    user,
+    type,
+    persist: req.persist ?? true,
+    histogramEnabled: req.enableHistogram ?? false,
+    histogramType,
+    params,
+    creationDate: now,
+    lastModificationDate: now,
+    frozen: false,
+    categorySeparator: separator,
+  };
+}

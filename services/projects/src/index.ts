@@ -1,0 +1,3 @@
+export { startProjects } from './projects';
+export { projectMetaFromCreate, PROJECT_TYPES } from './create';
+export { ProjectState, summaryOptions } from './project';

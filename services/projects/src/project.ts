@@ -1,0 +1,112 @@
+import { Summary, type DataFrame, type LearnReport, type SummaryOptions } from '@sml/stats';
+import { dataFrameFromProto, smlError } from '@sml/core';
+import { sml } from '@sml/proto';
+import { toSmlError } from './errors';
+
+/**
+ * Summary options of a project. Histograms are always kept (in the project's histogramType):
+ * `histogramEnabled` only gates what reads them, so enabling histograms later covers every
+ * row already learned.
+ */
+export function summaryOptions(meta: sml.v1.IProjectMeta, maxAttributes: number): SummaryOptions {
+  const p = meta.params ?? {};
+  return {
+    categorySeparator: meta.categorySeparator || '$',
+    maxAttributes,
+    histogram: meta.histogramType === 'exact' ? 'exact' : 'streaming',
+    ...(meta.type === 'partition' && p.partitionSplit ? { partitionSplit: p.partitionSplit } : {}),
+    ...(p.km_time_column && p.km_event_column
+      ? { km_time_column: p.km_time_column, km_event_column: p.km_event_column, ...(p.km_group_column ? { km_group_column: p.km_group_column } : {}) }
+      : {}),
+    ...(meta.type === 'sequence' ? { sequenceOrder: Number(p.sml_project_order ?? 1), sequenceLayout: p.sml_sequence_layout === 'rows' ? 'rows' : 'steps' } : {}),
+  };
+}
+
+/** One project in memory: its metadata, its summary and where it stands against the log. */
+export class ProjectState {
+  /** Log sequence of the last batch applied (0 = none). */
+  logSeq = 0;
+  batchesSinceSnapshot = 0;
+  private dirty = false;
+  private snapshotted: boolean;
+
+  private constructor(readonly meta: sml.v1.ProjectMeta, readonly summary: Summary, snapshotted: boolean) {
+    this.snapshotted = snapshotted;
+  }
+
+  static fresh(meta: sml.v1.IProjectMeta, maxAttributes: number): ProjectState {
+    return new ProjectState(sml.v1.ProjectMeta.fromObject(meta), new Summary(summaryOptions(meta, maxAttributes)), false);
+  }
+
+  static restore(meta: sml.v1.IProjectMeta, snapshot: sml.v1.IProjectSnapshot, _maxAttributes: number): ProjectState {
+    const p = new ProjectState(sml.v1.ProjectMeta.fromObject(meta), Summary.deserialize(snapshot.summary!), true);
+    p.logSeq = Number(snapshot.logSeq ?? 0);
+    return p;
+  }
+
+  get memoryOnly(): boolean {
+    return !this.meta.persist;
+  }
+
+  /** In-memory state newer than the last snapshot (always false for memory-only projects' snapshots). */
+  get isDirty(): boolean {
+    return this.dirty;
+  }
+
+  get persisted(): boolean {
+    return this.snapshotted;
+  }
+
+  /**
+   * Applies a learn or forget to the summary. Atomic: a bad frame (FrameError) or a forget of
+   * rows never learned (SummaryError) throws a 400 and changes nothing.
+   */
+  apply(op: 'learn' | 'forget', frame: DataFrame): LearnReport {
+    try {
+      return op === 'learn' ? this.summary.learn(frame) : this.summary.forget(frame);
+    } catch (err) {
+      throw toSmlError(err);
+    }
+  }
+
+  /** Marks a batch as logged at `seq` (0 for memory-only projects). */
+  logged(seq: number): void {
+    if (seq > 0) this.logSeq = seq;
+    this.dirty = true;
+    this.batchesSinceSnapshot++;
+    this.meta.lastModificationDate = Date.now();
+  }
+
+  /** Re-applies a logged batch while loading. A batch that fails now failed when logged too. */
+  replay(entry: sml.v1.IProjectLogEntry, seq: number): void {
+    const op = entry.op === 'forget' ? 'forget' : 'learn';
+    try {
+      this.apply(op, dataFrameFromProto(entry.frame ?? {}));
+    } catch {
+      // Logged batches were applied successfully before being logged; nothing to redo.
+    }
+    this.logSeq = seq;
+    this.dirty = true;
+    this.batchesSinceSnapshot++;
+  }
+
+  merge(other: Summary, otherPid: string): void {
+    try {
+      this.summary.merge(other);
+    } catch (err) {
+      throw smlError('MERGE_INCOMPATIBLE', { other: otherPid, pid: this.meta.pid, reason: (err as Error).message });
+    }
+    this.dirty = true;
+    this.meta.lastModificationDate = Date.now();
+  }
+
+  summaryBytes(): Uint8Array {
+    return this.summary.serialize();
+  }
+
+  markSaved(): void {
+    this.dirty = false;
+    this.snapshotted = true;
+    this.batchesSinceSnapshot = 0;
+  }
+}

@@ -1,0 +1,171 @@
+import { BoundedExecutor, JobRunner, jobResult, kvBucket, okStatus, subjects, type ServiceRuntime } from '@sml/bus';
+import { dataFrameFromProto, nameToken, smlError, checkName } from '@sml/core';
+import { sml } from '@sml/proto';
+import { projectMetaFromCreate } from './create';
+import { smlInfo } from './info';
+import { ProjectRegistry } from './registry';
+import { ProjectStore } from './store';
+
+const SNAPSHOT_EVERY_BATCHES = Number(process.env.SML_SNAPSHOT_EVERY_BATCHES ?? 50);
+const SNAPSHOT_EVERY_MS = Number(process.env.SML_SNAPSHOT_EVERY_MS ?? 30_000);
+
+/**
+ * The projects service: project lifecycle and learning (API.md §4). Thin: decode, call the
+ * registry and the project, encode. Durability rules live in the registry and the store.
+ */
+export async function startProjects({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+  const store = await ProjectStore.open(nc);
+  const registry = new ProjectRegistry(store, log, {
+    snapshotEveryBatches: SNAPSHOT_EVERY_BATCHES,
+    snapshotEveryMs: SNAPSHOT_EVERY_MS,
+    maxAttributes: config.SML_MAX_ATTRIBUTES,
+  });
+  registry.start();
+  const dss = await kvBucket(nc, 'sml_dss');
+  const runner = new JobRunner(nc, client, new BoundedExecutor('projects', config.SML_EXECUTOR_CONCURRENCY, config.SML_EXECUTOR_QUEUE), 'projects', log);
+  runner.start();
+  const s = (op: string) => subjects.projects(op);
+  const pidOf = (pid: string | null | undefined) => checkName('project', pid);
+
+  const info = async (user: string, pid: string, hash: boolean): Promise<sml.v1.IProjectInfoReply> => {
+    const wasLoaded = registry.isLoaded(user, pid);
+    return { smlInfo: await registry.with(user, pid, (p) => smlInfo(p, { hash, wasLoaded })) };
+  };
+
+  /** One learn/forget batch: applied (atomically validated), then logged; 200 only once durable. */
+  const learnBatch = (user: string, req: sml.v1.ILearnRequest, op: 'learn' | 'forget'): Promise<sml.v1.ILearnReply> => {
+    const pid = pidOf(req.pid);
+    return registry.with(user, pid, async (p) => {
+      if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });
+      const frame = req.frame ?? {};
+      const report = p.apply(op, dataFrameFromProto(frame));
+      let seq = 0;
+      if (!p.memoryOnly) {
+        const msgId = req.idempotencyKey ? `${ProjectStore.key(user, pid)}.${nameToken(req.idempotencyKey)}` : undefined;
+        try {
+          const ack = await store.append(user, pid, { op, frame }, msgId);
+          if (ack.duplicate) {
+            // Already logged by an earlier attempt: reload the durable state, which has it once.
+            registry.evict(user, pid);
+            return frame.errorHandling === 1 ? { learnReport: report } : {};
+          }
+          seq = ack.seq;
+        } catch (err) {
+          registry.evict(user, pid);
+          throw smlError('NOT_PERSISTED', { detail: (err as Error).message }, err);
+        }
+      }
+      p.logged(seq);
+      await registry.afterBatch(p);
+      return frame.errorHandling === 1 ? { learnReport: report } : {};
+    });
+  };
+
+  const learnEndpoint = (op: 'learn' | 'forget') =>
+    service.endpoint(s(op), sml.v1.LearnRequest, sml.v1.LearnReply, async (req, { caller }) => {
+      if (!req.async) return learnBatch(caller.user!, req, op);
+      const pid = pidOf(req.pid);
+      await registry.with(caller.user!, pid, () => undefined); // 400 now for an unknown project
+      const jobId = await runner.submit(caller, 'learn', { p_id: pid, update_type: op }, async () =>
+        jobResult(sml.v1.LearnReply, { status: okStatus(), ...(await learnBatch(caller.user!, req, op)) }));
+      return { status: okStatus('JOB_CREATED'), jobId };
+    });
+
+  service.endpoint(s('create'), sml.v1.ProjectCreateRequest, sml.v1.Empty, async (req, { caller }) => {
+    const meta = projectMetaFromCreate(caller.user!, req);
+    await registry.create(meta);
+    return { status: okStatus('PROJECT_CREATED', { pid: meta.pid }) };
+  });
+
+  service.endpoint(s('info'), sml.v1.ProjectRequest, sml.v1.ProjectInfoReply, async (req, { caller }) => {
+    const pid = pidOf(req.pid);
+    const user = caller.user!;
+    if (!req.async) return info(user, pid, req.hash === true);
+    await registry.with(user, pid, () => undefined);
+    const jobId = await runner.submit(caller, 'projectInfo', { p_id: pid }, async () =>
+      jobResult(sml.v1.ProjectInfoReply, { status: okStatus(), ...(await info(user, pid, req.hash === true)) }));
+    return { status: okStatus('JOB_CREATED'), jobId };
+  });
+
+  service.endpoint(s('list'), sml.v1.ProjectListRequest, sml.v1.ProjectListReply, async (_req, { caller }) => ({
+    stringList: { values: await registry.list(caller.user!) },
+  }));
+
+  service.endpoint(s('delete'), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
+    const pid = pidOf(req.pid);
+    await registry.delete(caller.user!, pid);
+    return { status: okStatus('PROJECT_DELETED', { pid }) };
+  });
+
+  learnEndpoint('learn');
+  learnEndpoint('forget');
+
+  service.endpoint(s('save'), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
+    const pid = pidOf(req.pid);
+    await registry.with(caller.user!, pid, async (p) => {
+      if (p.memoryOnly) throw smlError('PROJECT_NOT_PERSISTENT', { pid });
+      await registry.save(p);
+    });
+    return { status: okStatus('PROJECT_SAVED', { pid }) };
+  });
+
+  service.endpoint(s('unload'), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
+    const pid = pidOf(req.pid);
+    await registry.with(caller.user!, pid, (p) => {
+      if (p.memoryOnly) throw smlError('PROJECT_NOT_PERSISTENT', { pid });
+    });
+    await registry.unload(caller.user!, pid);
+    return { status: okStatus('PROJECT_UNLOADED', { pid }) };
+  });
+
+  for (const [op, frozen] of [['freeze', true], ['unfreeze', false]] as const) {
+    service.endpoint(s(op), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
+      const pid = pidOf(req.pid);
+      await registry.with(caller.user!, pid, async (p) => {
+        p.meta.frozen = frozen;
+        if (!p.memoryOnly) await store.putMeta(p.meta);
+      });
+      return { status: okStatus(frozen ? 'PROJECT_FROZEN_OK' : 'PROJECT_UNFROZEN', { pid }) };
+    });
+  }
+
+  service.endpoint(s('histogramEnable'), sml.v1.HistogramEnableRequest, sml.v1.Empty, async (req, { caller }) => {
+    const pid = pidOf(req.pid);
+    await registry.with(caller.user!, pid, async (p) => {
+      p.meta.histogramEnabled = req.enable === true;
+      if (!p.memoryOnly) await store.putMeta(p.meta);
+    });
+    return { status: okStatus('HISTOGRAMS_SWITCHED', { pid, state: req.enable ? 'enabled' : 'disabled' }) };
+  });
+
+  service.endpoint(s('merge'), sml.v1.MergeRequest, sml.v1.Empty, async (req, { caller }) => {
+    const pid = pidOf(req.pid);
+    const other = checkName('project', req.otherProjectName);
+    if (other === pid) throw smlError('MERGE_SELF', { pid });
+    const user = caller.user!;
+    const source = await registry.with(user, other, (o) => o.summary.clone());
+    await registry.with(user, pid, async (p) => {
+      p.merge(source, other);
+      // A merge is not in the log: it is made durable by a snapshot before answering.
+      await registry.save(p);
+    });
+    return { status: okStatus('PROJECT_MERGED', { pid, other }) };
+  });
+
+  service.endpoint(s('dsLearn'), sml.v1.DsLearnRequest, sml.v1.Empty, async (req, { caller }) => {
+    const pid = pidOf(req.pid);
+    await registry.with(caller.user!, pid, () => undefined);
+    const ds = checkName('data source', req.ds);
+    const entry = await dss.get(`${nameToken(caller.user!)}.${nameToken(ds)}`);
+    if (!entry || entry.operation !== 'PUT') throw smlError('DS_NOT_FOUND', { ds });
+    // Data sources cannot be registered yet (no dss/create); see README "Known gaps".
+    throw smlError('DS_NOT_FOUND', { ds });
+  });
+
+  return {
+    onStop: async () => {
+      runner.stop();
+      await registry.stop();
+    },
+  };
+}

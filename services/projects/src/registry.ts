@@ -1,0 +1,137 @@
+import type { Logger } from '@sml/core';
+import { smlError } from '@sml/core';
+import type { sml } from '@sml/proto';
+import { ProjectState } from './project';
+import { ProjectStore } from './store';
+
+export interface RegistryOptions {
+  /** Snapshot a dirty project after this many logged batches. */
+  snapshotEveryBatches: number;
+  /** Snapshot dirty projects at least this often. */
+  snapshotEveryMs: number;
+  maxAttributes: number;
+}
+
+/**
+ * The projects this process has in memory. A project is loaded lazily (snapshot + replay of
+ * the log after it) and every operation on it runs under its own lock, so batches are logged
+ * and applied in one order. Memory-only projects (persist=false) live only here.
+ */
+export class ProjectRegistry {
+  private readonly loaded = new Map<string, ProjectState>();
+  private readonly loading = new Map<string, Promise<ProjectState>>();
+  private readonly locks = new Map<string, Promise<unknown>>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly store: ProjectStore, private readonly log: Logger, private readonly opts: RegistryOptions) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.snapshotDirty(), this.opts.snapshotEveryMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.snapshotDirty();
+  }
+
+  isLoaded(user: string, pid: string): boolean {
+    return this.loaded.has(ProjectStore.key(user, pid));
+  }
+
+  async create(meta: sml.v1.IProjectMeta): Promise<ProjectState> {
+    const key = ProjectStore.key(meta.user!, meta.pid!);
+    if (this.loaded.get(key)?.memoryOnly || (await this.store.getMeta(meta.user!, meta.pid!))) {
+      throw smlError('PROJECT_EXISTS', { user: meta.user, pid: meta.pid });
+    }
+    // kv.create refuses an existing key too, so two racing creates cannot both succeed.
+    if (meta.persist) await this.store.createMeta(meta);
+    const project = ProjectState.fresh(meta, this.opts.maxAttributes);
+    this.loaded.set(key, project);
+    return project;
+  }
+
+  /** Runs `fn` on the project under its lock, loading it first if needed. */
+  async with<T>(user: string, pid: string, fn: (p: ProjectState) => Promise<T> | T): Promise<T> {
+    const key = ProjectStore.key(user, pid);
+    const previous = this.locks.get(key) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(async () => fn(await this.get(user, pid)));
+    const tail = run.catch(() => undefined);
+    this.locks.set(key, tail);
+    void tail.then(() => {
+      if (this.locks.get(key) === tail) this.locks.delete(key);
+    });
+    return run;
+  }
+
+  async list(user: string): Promise<string[]> {
+    const pids = new Set(await this.store.listPids(user));
+    for (const p of this.loaded.values()) if (p.memoryOnly && p.meta.user === user) pids.add(p.meta.pid);
+    return [...pids].sort();
+  }
+
+  private async get(user: string, pid: string): Promise<ProjectState> {
+    const key = ProjectStore.key(user, pid);
+    const hit = this.loaded.get(key);
+    if (hit) return hit;
+    let pending = this.loading.get(key);
+    if (!pending) {
+      pending = this.load(user, pid).finally(() => this.loading.delete(key));
+      this.loading.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async load(user: string, pid: string): Promise<ProjectState> {
+    const meta = await this.store.getMeta(user, pid);
+    if (!meta) throw smlError('PROJECT_NOT_FOUND', { pid, user });
+    const snapshot = await this.store.loadSnapshot(user, pid);
+    const project = snapshot ? ProjectState.restore(meta, snapshot, this.opts.maxAttributes) : ProjectState.fresh(meta, this.opts.maxAttributes);
+    let replayed = 0;
+    for await (const { seq, entry } of this.store.replay(user, pid, project.logSeq)) {
+      project.replay(entry, seq);
+      replayed++;
+    }
+    this.log.info({ user, pid, snapshotSeq: Number(snapshot?.logSeq ?? 0), replayed }, 'project loaded');
+    this.loaded.set(ProjectStore.key(user, pid), project);
+    return project;
+  }
+
+  /** Writes a snapshot now when the project is persistent and has unsaved state. */
+  async save(project: ProjectState): Promise<void> {
+    if (project.memoryOnly || !project.isDirty) return;
+    await this.store.snapshot(project.meta.user, project.meta.pid, project.summaryBytes(), project.logSeq);
+    project.markSaved();
+  }
+
+  /** After a logged batch: snapshot when enough batches piled up since the last one. */
+  async afterBatch(project: ProjectState): Promise<void> {
+    if (project.batchesSinceSnapshot >= this.opts.snapshotEveryBatches) await this.save(project);
+  }
+
+  /** Drops the in-memory state without saving: the next access reloads what is durable. */
+  evict(user: string, pid: string): void {
+    this.loaded.delete(ProjectStore.key(user, pid));
+  }
+
+  async unload(user: string, pid: string): Promise<void> {
+    await this.with(user, pid, async (p) => {
+      await this.save(p);
+      this.loaded.delete(ProjectStore.key(user, pid));
+    });
+  }
+
+  async delete(user: string, pid: string): Promise<void> {
+    await this.with(user, pid, async (p) => {
+      if (!p.memoryOnly) await this.store.delete(user, pid);
+      this.loaded.delete(ProjectStore.key(user, pid));
+    });
+  }
+
+  private async snapshotDirty(): Promise<void> {
+    for (const p of [...this.loaded.values()]) {
+      if (p.memoryOnly || !p.isDirty) continue;
+      await this.with(p.meta.user, p.meta.pid, (q) => this.save(q)).catch((err) => this.log.error({ err, pid: p.meta.pid }, 'snapshot failed'));
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import { DeliverPolicy, type KV, type NatsConnection, type ObjectStore } from 'nats';
+import { nameToken, smlError } from '@sml/core';
+import { sml } from '@sml/proto';
+import { ensureStream, kvBucket, objectStore } from '@sml/bus';
+
+export const PROJECT_LOG_STREAM = 'SML_PROJECT_LOG';
+
+/**
+ * Durable state of projects (ARCHITECTURE.md §3): metadata in KV `sml_projects`, learn/forget
+ * batches in the write-ahead stream SML_PROJECT_LOG (one subject per project), snapshots in
+ * object store `sml_project_snapshots`. Keys are `<customer token>.<project token>`.
+ */
+export class ProjectStore {
+  private constructor(private readonly nc: NatsConnection, private readonly kv: KV, private readonly snapshots: ObjectStore) {}
+
+  static async open(nc: NatsConnection): Promise<ProjectStore> {
+    await ensureStream(nc, { name: PROJECT_LOG_STREAM, subjects: ['sml.plog.>'] });
+    return new ProjectStore(nc, await kvBucket(nc, 'sml_projects'), await objectStore(nc, 'sml_project_snapshots'));
+  }
+
+  static key(user: string, pid: string): string {
+    return `${nameToken(user)}.${nameToken(pid)}`;
+  }
+
+  private static subject(user: string, pid: string): string {
+    return `sml.plog.${ProjectStore.key(user, pid)}`;
+  }
+
+  async createMeta(meta: sml.v1.IProjectMeta): Promise<void> {
+    try {
+      await this.kv.create(ProjectStore.key(meta.user!, meta.pid!), sml.v1.ProjectMeta.encode(meta).finish());
+    } catch {
+      throw smlError('PROJECT_EXISTS', { user: meta.user, pid: meta.pid });
+    }
+  }
+
+  async putMeta(meta: sml.v1.IProjectMeta): Promise<void> {
+    await this.kv.put(ProjectStore.key(meta.user!, meta.pid!), sml.v1.ProjectMeta.encode(meta).finish());
+  }
+
+  async getMeta(user: string, pid: string): Promise<sml.v1.ProjectMeta | undefined> {
+    const e = await this.kv.get(ProjectStore.key(user, pid));
+    return e && e.operation === 'PUT' ? sml.v1.ProjectMeta.decode(e.value) : undefined;
+  }
+
+  async listPids(user: string): Promise<string[]> {
+    const pids: string[] = [];
+    for await (const k of await this.kv.keys(`${nameToken(user)}.*`)) {
+      const e = await this.kv.get(k);
+      if (e && e.operation === 'PUT') pids.push(sml.v1.ProjectMeta.decode(e.value).pid);
+    }
+    return pids;
+  }
+
+  /** Appends one batch to the project's log; resolves once JetStream has stored it. */
+  async append(user: string, pid: string, entry: sml.v1.IProjectLogEntry, msgId?: string): Promise<{ seq: number; duplicate: boolean }> {
+    const ack = await this.nc.jetstream().publish(ProjectStore.subject(user, pid), sml.v1.ProjectLogEntry.encode(entry).finish(), msgId ? { msgID: msgId } : undefined);
+    return { seq: ack.seq, duplicate: ack.duplicate };
+  }
+
+  /** Log entries after `afterSeq`, in order. */
+  async *replay(user: string, pid: string, afterSeq: number): AsyncGenerator<{ seq: number; entry: sml.v1.ProjectLogEntry }> {
+    const subject = ProjectStore.subject(user, pid);
+    const jsm = await this.nc.jetstreamManager();
+    let last: number;
+    try {
+      last = (await jsm.streams.getMessage(PROJECT_LOG_STREAM, { last_by_subj: subject })).seq;
+    } catch {
+      return; // no entry at all
+    }
+    if (last <= afterSeq) return;
+    const consumer = await this.nc.jetstream().consumers.get(PROJECT_LOG_STREAM, {
+      filterSubjects: [subject],
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: afterSeq + 1,
+    });
+    const messages = await consumer.consume();
+    try {
+      for await (const m of messages) {
+        yield { seq: m.seq, entry: sml.v1.ProjectLogEntry.decode(m.data) };
+        if (m.seq >= last) break;
+      }
+    } finally {
+      messages.stop();
+    }
+  }
+
+  /** Stores a snapshot as of log sequence `logSeq`, then trims the log up to it. */
+  async snapshot(user: string, pid: string, summary: Uint8Array, logSeq: number): Promise<void> {
+    const blob = sml.v1.ProjectSnapshot.encode({ logSeq, summary }).finish();
+    await this.snapshots.putBlob({ name: ProjectStore.key(user, pid) }, blob);
+    if (logSeq > 0) {
+      const jsm = await this.nc.jetstreamManager();
+      await jsm.streams.purge(PROJECT_LOG_STREAM, { filter: ProjectStore.subject(user, pid), seq: logSeq + 1 });
+    }
+  }
+
+  async loadSnapshot(user: string, pid: string): Promise<sml.v1.ProjectSnapshot | undefined> {
+    const blob = await this.snapshots.getBlob(ProjectStore.key(user, pid));
+    return blob ? sml.v1.ProjectSnapshot.decode(blob) : undefined;
+  }
+
+  async hasSnapshot(user: string, pid: string): Promise<boolean> {
+    return (await this.snapshots.info(ProjectStore.key(user, pid))) !== null;
+  }
+
+  /** Removes metadata, log and snapshot of a project. */
+  async delete(user: string, pid: string): Promise<void> {
+    const jsm = await this.nc.jetstreamManager();
+    await jsm.streams.purge(PROJECT_LOG_STREAM, { filter: ProjectStore.subject(user, pid) });
+    await this.snapshots.delete(ProjectStore.key(user, pid)).catch(() => undefined);
+    await this.kv.delete(ProjectStore.key(user, pid));
+  }
+}
