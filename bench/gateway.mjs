@@ -20,6 +20,7 @@ const connectionCounts = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').ma
 const profileDir = process.env.BENCH_CPU_PROF;
 const resultsFile = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 
+const m = machine();
 const sys = await startSystem({
   services: ['users', 'jobs'],
   env: { SML_LOG_LEVEL: 'warn', ...(profileDir && { NODE_OPTIONS: `--require ${fileURLToPath(new URL('./lib/cpu-profile.cjs', import.meta.url))}` }) },
@@ -53,11 +54,11 @@ try {
   });
   const verdict = overheads.map(({ connections, p50 }) => `- p50 overhead at ${connections} connection(s): **${p50.toFixed(2)} ms**`
     + ` (target ≤ ${TARGET_P50_OVERHEAD_MS} ms: ${p50 <= TARGET_P50_OVERHEAD_MS ? 'met' : 'missed'})`).join('\n');
-  const m = machine();
   const section = [
     `## gateway — ${m.date}`,
     '',
-    `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}. ${seconds} s per run after 1 s warm-up; client, gateway, jobs service and nats-server share the machine.`,
+    `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}, load average ${m.load} before the run. ${seconds} s per run after 1 s warm-up;`
+      + ' client, gateway, jobs service and nats-server share the machine.',
     '',
     markdownTable(runs),
     '',

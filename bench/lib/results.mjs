@@ -1,6 +1,6 @@
 // Formats a benchmark's figures as markdown and appends them, dated, to bench/RESULTS.md.
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 
 const HEADER = `# Benchmark results
 
@@ -15,7 +15,8 @@ Figures from different machines are not comparable.
 export function machine() {
   const cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
   const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? 'unknown CPU';
-  return { cores: availableParallelism(), cpu: model.trim(), node: process.version, date: new Date().toISOString() };
+  // The 1-minute load average before the run shows whether other work shared the machine.
+  return { cores: availableParallelism(), cpu: model.trim(), node: process.version, date: new Date().toISOString(), load: loadavg()[0].toFixed(2) };
 }
 
 const ms = (v) => (Number.isFinite(v) ? v.toFixed(2) : 'n/a');

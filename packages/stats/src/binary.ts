@@ -2,6 +2,8 @@ import { SummaryError } from './errors';
 
 /** Float64 arrays are copied as raw bytes only when the platform is little-endian (the wire order). */
 const LITTLE_ENDIAN = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Little-endian binary writer for the summary's serialization format. */
 export class ByteWriter {
@@ -55,7 +57,7 @@ export class ByteWriter {
   }
 
   string(s: string): void {
-    const bytes = new TextEncoder().encode(s);
+    const bytes = encoder.encode(s);
     this.u32(bytes.length);
     this.reserve(bytes.length);
     this.buffer.set(bytes, this.length);
@@ -103,9 +105,13 @@ export class ByteReader {
     const n = this.u32();
     while (this.offset % 8 !== 0) this.take(1);
     const at = this.take(8 * n);
-    // slice() copies into a fresh, aligned buffer.
-    if (LITTLE_ENDIAN) return new Float64Array(this.buffer.slice(at, at + 8 * n).buffer);
     const out = new Float64Array(n);
+    // Copy the bytes into the fresh, aligned array (the input may be a view into a larger
+    // buffer, e.g. a Node Buffer from the pool, whose slice() does not copy).
+    if (LITTLE_ENDIAN) {
+      new Uint8Array(out.buffer).set(this.buffer.subarray(at, at + 8 * n));
+      return out;
+    }
     for (let i = 0; i < n; i++) out[i] = this.view.getFloat64(at + 8 * i, true);
     return out;
   }
@@ -113,7 +119,7 @@ export class ByteReader {
   string(): string {
     const n = this.u32();
     const at = this.take(n);
-    return new TextDecoder('utf-8', { fatal: true }).decode(this.buffer.subarray(at, at + n));
+    return decoder.decode(this.buffer.subarray(at, at + n));
   }
 
   get done(): boolean {

@@ -13,7 +13,7 @@ const TYPES = ['C', 'C', 'B', 'T', 'T', 'C', 'C'];
 const missing = fc.constantFrom('', 'NA', 'nan', 'NULL', '?', ' na ');
 const withMissing = (cell: fc.Arbitrary<string>) => fc.oneof({ arbitrary: cell, weight: 4 }, { arbitrary: missing, weight: 1 });
 const row = fc.tuple(
-  withMissing(fc.oneof(fc.integer({ min: -1000, max: 1000 }).map(String), fc.double({ min: -1e4, max: 1e4, noNaN: true }).map(String))),
+  withMissing(fc.oneof(fc.integer({ min: -1000, max: 1000 }).map(String), fc.double({ min: -1e4, max: 1e4, noNaN: true }).map((v) => String(Math.abs(v) < 1e-100 ? 0 : v)))),
   withMissing(fc.integer({ min: -50000, max: 50000 }).map((v) => String(v / 100))),
   withMissing(fc.constantFrom('0', '1')),
   withMissing(fc.constantFrom('red', ' Blue', 'RED ', 'green', 'yellow')),
@@ -21,6 +21,7 @@ const row = fc.tuple(
   withMissing(fc.integer({ min: 0, max: 6 }).map(String)),
   withMissing(fc.constantFrom('0', '1', '2')),
 );
+// Values below 1e-100 would make squares and products underflow, where no relative bound holds.
 const rows = fc.array(row, { minLength: 1, maxLength: 25 });
 
 const toFrame = (data: string[][]): DataFrame => ({ attributeNames: NAMES, attributeTypes: TYPES, data });
@@ -52,8 +53,9 @@ describe.each(CONFIGS)('summary laws with %s', (_, options) => {
     fc.assert(
       fc.property(rows, rows, (a, b) => {
         const s = learned(options, [...a, ...b]);
+        const before = s.clone();
         s.forget(toFrame(b));
-        expectSameStatistics(s, learned(options, a), { tolerance: TOLERANCE });
+        expectSameStatistics(s, learned(options, a), { tolerance: TOLERANCE, scaleFrom: before });
       }),
     );
   });
@@ -80,7 +82,8 @@ describe.each(CONFIGS)('summary laws with %s', (_, options) => {
     fc.assert(
       fc.property(rows, rows, (a, b) => {
         const sb = learned(options, b);
-        expectSameStatistics(learned(options, a).merge(sb).subtract(sb), learned(options, a), { tolerance: TOLERANCE });
+        const merged = learned(options, a).merge(sb);
+        expectSameStatistics(merged.clone().subtract(sb), learned(options, a), { tolerance: TOLERANCE, scaleFrom: merged });
       }),
     );
   });
@@ -92,9 +95,8 @@ describe.each(CONFIGS)('summary laws with %s', (_, options) => {
         s.forget(toFrame(b.slice(0, 1)));
         const bytes = s.serialize();
         const copy = Summary.deserialize(bytes);
-        expect(copy.serialize()).toEqual(bytes);
-        expect(copy.hash()).toBe(s.hash());
-        expect(s.clone().hash()).toBe(s.hash());
+        if (!Buffer.from(copy.serialize()).equals(Buffer.from(bytes))) throw new Error('serialization round trip changed the bytes');
+        if (copy.hash() !== s.hash() || s.clone().hash() !== s.hash()) throw new Error('serialization round trip changed the hash');
         expectSameStatistics(copy, s, { tolerance: 0, extremes: true });
       }),
     );

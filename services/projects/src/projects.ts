@@ -3,6 +3,7 @@ import { dataFrameFromProto, nameToken, smlError, checkName } from '@sml/core';
 import { sml } from '@sml/proto';
 import { projectMetaFromCreate } from './create';
 import { smlInfo } from './info';
+import { summaryParts } from './parts';
 import { ProjectRegistry } from './registry';
 import { ProjectStore } from './store';
 
@@ -150,6 +151,11 @@ export async function startProjects({ nc, service, client, config, log }: Servic
       await registry.save(p);
     });
     return { status: okStatus('PROJECT_MERGED', { pid, other }) };
+  });
+
+  service.endpoint(s('summary'), sml.v1.SummaryRequest, sml.v1.SummaryReply, async (req, { caller }) => {
+    const pid = pidOf(req.pid);
+    return registry.with(caller.user!, pid, (p) => summaryParts(p, req));
   });
 
   service.endpoint(s('dsLearn'), sml.v1.DsLearnRequest, sml.v1.Empty, async (req, { caller }) => {

@@ -44,8 +44,10 @@ export class ProjectStore {
   }
 
   async listPids(user: string): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const k of await this.kv.keys(`${nameToken(user)}.*`)) keys.push(k);
     const pids: string[] = [];
-    for await (const k of await this.kv.keys(`${nameToken(user)}.*`)) {
+    for (const k of keys) {
       const e = await this.kv.get(k);
       if (e && e.operation === 'PUT') pids.push(sml.v1.ProjectMeta.decode(e.value).pid);
     }

@@ -1,16 +1,11 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { JobInfo } from '@sml/sdk';
+import { positiveSeconds } from '../args';
 import { action, type CommandContext } from '../command';
 import { restClient } from '../rest';
 import { cell, fields, table } from '../table';
 
 const jobState = (j: JobInfo) => (j.isDone ? 'done' : j.isStarted ? 'running' : 'queued');
-
-function seconds(value: string): number {
-  const n = Number(value);
-  if (!(n > 0)) throw new InvalidArgumentError('expected a positive number of seconds');
-  return n;
-}
 
 /** `sml jobs list|get|cancel`: the jobs of SML_USER, over REST (API.md §10). */
 export function registerJobs(program: Command, ctx: CommandContext): void {
@@ -36,7 +31,7 @@ export function registerJobs(program: Command, ctx: CommandContext): void {
     .description("a job's state while it runs, its result once finished")
     .argument('<id>', 'job id')
     .option('--wait', 'poll until the job has finished or failed')
-    .option('--timeout <seconds>', 'with --wait: give up after this long', seconds, 600)
+    .option('--timeout <seconds>', 'with --wait: give up after this long', positiveSeconds, 600)
     .action(action(ctx, async (out, id: string, opts: { wait?: boolean; timeout: number }) => {
       const client = restClient(ctx.io.env);
       const res = opts.wait ? await client.waitForJob(id, { timeoutMs: opts.timeout * 1000 }) : await client.getJob(id);

@@ -1,4 +1,5 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { keyValue, positiveInt, typeCodes } from '../args';
 import { action, type CommandContext } from '../command';
 import type { Output } from '../io';
 import { restClient } from '../rest';
@@ -6,25 +7,6 @@ import { fields } from '../table';
 import { transferCsv, type Direction, type TransferSummary } from '../transfer';
 
 const PROJECT_TYPES = ['cpu', 'gpu', 'mgpuf', 'mgpud', 'sequence', 'partition', 'fed', 'dynamic'];
-
-/** Repeatable `--param k=v`, collected into the flat string map the create body is. */
-function param(value: string, previous: Record<string, string> = {}): Record<string, string> {
-  const eq = value.indexOf('=');
-  if (eq <= 0) throw new InvalidArgumentError(`expected key=value, got '${value}'`);
-  return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
-}
-
-function typeCodes(value: string): string[] {
-  const codes = value.split(',').map((c) => c.trim());
-  if (codes.some((c) => c === '')) throw new InvalidArgumentError('expected comma-separated type codes, e.g. C,C,B');
-  return codes;
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
@@ -62,7 +44,7 @@ export function registerProjects(program: Command, ctx: CommandContext): void {
     .option('--histogram', 'keep histograms (density estimates)')
     .addOption(new Option('--histogram-type <kind>', 'histogram kind (server default: streaming)').choices(['streaming', 'exact']).implies({ histogram: true }))
     .option('--no-persist', 'keep the project in memory only (lost on restart)')
-    .option('--param <key=value>', 'type-specific build parameter, repeatable', param)
+    .option('--param <key=value>', 'type-specific build parameter, repeatable', keyValue)
     .action(action(ctx, async (out, pid: string, opts: {
       type?: string; histogram?: boolean; histogramType?: 'streaming' | 'exact'; persist: boolean; param?: Record<string, string>;
     }) => {

@@ -1,0 +1,26 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, startSystem, type RunningSystem } from '@sml/testkit';
+
+// The customer's black-box checks (../shared/conformance) for the capabilities built so far.
+const GROUPS = ['auth', 'jobs', 'projects'];
+const script = join(repoRoot(), '..', 'shared', 'conformance', 'seed-contract.mjs');
+
+(existsSync(script) ? describe : describe.skip)('seed contract', () => {
+  let sys: RunningSystem;
+  beforeAll(async () => {
+    sys = await startSystem({ services: ['users', 'jobs', 'projects'] });
+  });
+  afterAll(() => sys?.stop());
+
+  it(`groups ${GROUPS.join(', ')} pass`, async () => {
+    const child = spawn(process.execPath, [script, '--url', sys.url, '--user', sys.rootUser, '--secret', sys.rootSecret, '--groups', GROUPS.join(',')]);
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { out += d; });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const last = out.trim().split('\n').pop() ?? '';
+    expect({ code, last, failures: out.split('\n').filter((l) => l.startsWith('FAIL')) }).toEqual({ code: 0, last: expect.stringMatching(/^\d+ passed, 0 failed$/), failures: [] });
+  });
+});

@@ -1,0 +1,33 @@
+import { SummaryError } from '@sml/stats';
+import { smlError } from '@sml/core';
+import type { sml } from '@sml/proto';
+import type { ProjectState } from './project';
+
+/** The parts of a project's summary a `sml.projects.<partition>.summary` request asks for. */
+export function summaryParts(p: ProjectState, req: sml.v1.ISummaryRequest): sml.v1.ISummaryReply {
+  const summary = p.summary;
+  const names = req.attributeNames?.length ? req.attributeNames : summary.attributeNames;
+  const types = summary.attributeTypes;
+  try {
+    const indexes = names.map((n) => {
+      const i = summary.indexOf(n);
+      if (i < 0) throw new SummaryError('unknown attribute', n);
+      return i;
+    });
+    const reply: sml.v1.ISummaryReply = { rowCount: summary.rowCount, meta: p.meta };
+    if (req.moments) {
+      reply.moments = indexes.map((i) => ({ name: names[indexes.indexOf(i)], type: types[i], ...summary.moments(i) }));
+    }
+    if (req.comoments) {
+      reply.comoments = [];
+      for (let a = 0; a < indexes.length; a++) {
+        for (let b = a; b < indexes.length; b++) reply.comoments.push({ x: names[a], y: names[b], ...summary.comoments(indexes[a], indexes[b]) });
+      }
+    }
+    if (req.full) reply.summary = summary.serialize();
+    return reply;
+  } catch (err) {
+    if (err instanceof SummaryError) throw smlError('INVALID_PARAMETER', { name: 'attributeNames', value: err.attribute, reason: 'unknown attribute' });
+    throw err;
+  }
+}

@@ -1,0 +1,192 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SmlClient } from '@sml/sdk';
+import { startSystem, type RunningSystem } from '@sml/testkit';
+import { customer, expectClose, readCsv, SummaryReader } from './helpers';
+
+// Expected values: numpy on the same file (fixtures/gen_iris_moments.py).
+const iris = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'iris_moments.json'), 'utf8'));
+const IRIS_TYPES = ['C', 'C', 'C', 'C', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B'];
+const frame = (names: string[], types: string[], rows: (string | number)[][], errorHandling = 0) =>
+  ({ attributeNames: names, attributeTypes: types, data: rows.map((r) => r.map(String)), errorHandling });
+
+describe('projects end to end', () => {
+  let sys: RunningSystem;
+  let alice: SmlClient;
+  let bob: SmlClient;
+  let reader: SummaryReader;
+
+  beforeAll(async () => {
+    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_ATTRIBUTES: '40', SML_SNAPSHOT_EVERY_BATCHES: '3' } });
+    alice = await customer(sys, 'alice');
+    bob = await customer(sys, 'bob');
+    reader = await SummaryReader.open(sys.nats.url);
+  });
+  afterAll(async () => {
+    await reader?.close();
+    await sys?.stop();
+  });
+
+  it('Iris learned through REST has the moments numpy computes from the file', async () => {
+    expect((await alice.createProject('iris', { enableHistogram: true })).status).toBe(201);
+    const { names, rows } = readCsv('Iris_rtlm.csv');
+    // Two batches, so learning spans calls.
+    expect((await alice.learn('iris', frame(names, IRIS_TYPES, rows.slice(0, 70)))).status).toBe(200);
+    expect((await alice.learn('iris', frame(names, IRIS_TYPES, rows.slice(70)))).body).toEqual({ statusCode: 200, statusString: 'OK', values: {} });
+
+    const info = (await alice.projectInfo('iris')).body.values as { smlInfo: Record<string, unknown> };
+    expect(info.smlInfo).toEqual(expect.objectContaining({
+      pid: 'iris', attributeNames: iris.names, attributeTypes: IRIS_TYPES, attributeIndexes: iris.names.map((_: string, i: number) => i),
+      histogramEnabled: true, autoSave: true, hash: -1, type: 'cpu', categorySeparator: '$', isDirty: true, loaded: true,
+    }));
+
+    const parts = await reader.parts('alice', 'iris', { moments: true, comoments: true });
+    expect(Number(parts.rowCount)).toBe(150);
+    for (const m of parts.moments) {
+      const want = iris.moments[m.name];
+      expect(m.count).toBe(want.count);
+      for (const k of ['sum', 'sumSquares', 'sumCubes', 'sumFourths', 'min', 'max'] as const) expectClose(m[k], want[k]);
+    }
+    for (const p of parts.comoments) {
+      const want = iris.pairs[`${p.x}|${p.y}`];
+      expect(p.count).toBe(want.count);
+      expectClose(p.sumXY, want.sumXY);
+      expectClose(p.sumXXYY, want.sumXXYY);
+    }
+    const cov = (await reader.full('alice', 'iris')).covariance(iris.names).to2DArray();
+    cov.forEach((row: number[], i: number) => row.forEach((v, j) => expectClose(v, iris.populationCovariance[i][j])));
+  });
+
+  it('forget is the exact inverse of learn; forgetting rows never learned is a 400 that changes nothing', async () => {
+    await alice.createProject('inv');
+    const a = frame(['x', 'y'], ['C', 'C'], [[1.5, 2], [2.5, -1], [10, 3]]);
+    const b = frame(['x', 'y'], ['C', 'C'], [[7, 7], [-3.25, 0.5]]);
+    await alice.learn('inv', a);
+    const hashA = (await alice.projectInfo('inv', { hash: true })).body.values as { smlInfo: { hash: number } };
+    await alice.learn('inv', b);
+    expect((await alice.forget('inv', b)).status).toBe(200);
+    const after = (await reader.parts('alice', 'inv', { moments: true })).moments;
+    expect(after.map((m) => m.count)).toEqual([3, 3]);
+    expectClose(after[0].sum, 14);
+    expectClose(after[1].sumSquares, 14);
+    expect(hashA.smlInfo.hash).not.toBe(-1);
+
+    const before = (await alice.projectInfo('inv', { hash: true })).body.values as { smlInfo: { hash: number } };
+    const never = await alice.forget('inv', frame(['x', 'y'], ['C', 'C'], [[1, 1], [2, 2], [3, 3], [4, 4]]));
+    expect(never.status).toBe(400);
+    expect(never.body.statusString).toMatch(/^Cannot forget rows that were never learned/);
+    const unchanged = (await alice.projectInfo('inv', { hash: true })).body.values as { smlInfo: { hash: number } };
+    expect(unchanged.smlInfo.hash).toBe(before.smlInfo.hash);
+  });
+
+  it('categorical columns expand to <name>$<value> binaries, appended on the fly', async () => {
+    await alice.createProject('cat');
+    await alice.learn('cat', frame(['color', 'v'], ['T', 'C'], [[' Red', 1], ['blue ', 2]]));
+    await alice.learn('cat', frame(['color', 'w'], ['T', 'C'], [['GREEN', 3]]));
+    const info = (await alice.projectInfo('cat')).body.values as { smlInfo: { attributeNames: string[]; attributeTypes: string[] } };
+    // In order of first appearance; within one frame numeric columns first, then the levels sorted.
+    expect(info.smlInfo.attributeNames).toEqual(['v', 'color$blue', 'color$red', 'w', 'color$green']);
+    expect(info.smlInfo.attributeTypes).toEqual(['C', 'B', 'B', 'C', 'B']);
+  });
+
+  it('lenient frames skip bad rows and report them; strict frames name row and column and learn nothing', async () => {
+    await alice.createProject('len');
+    const lenient = await alice.learn('len', frame(['x', 'b'], ['C', 'B'], [[1, 0], ['abc', 1], [2, 5], [3, 1]], 1));
+    expect(lenient.status).toBe(200);
+    expect(lenient.body.values).toEqual({ learnReport: { rowsLearned: 2, rowsSkipped: 2, errors: [expect.stringContaining('row 2'), expect.stringContaining('row 3')] } });
+    const strict = await alice.learn('len', frame(['x', 'b'], ['C', 'B'], [[4, 0], ['abc', 1]]));
+    expect(strict.status).toBe(400);
+    expect(strict.body.statusString).toMatch(/row 2.*column \[x\]/);
+    expect(Number((await reader.parts('alice', 'len', {})).rowCount)).toBe(2);
+  });
+
+  describe('bad input answers 400 naming the problem and learns nothing', () => {
+    beforeAll(async () => {
+      await alice.createProject('bad');
+      await alice.learn('bad', frame(['x'], ['C'], [[1]]));
+    });
+    it.each([
+      ['an unknown type code', frame(['x'], ['Q'], [[1]]), /type/i],
+      ['a ragged row', frame(['x', 'y'], ['C', 'C'], [[1, 2], [3]]), /row 2/],
+      ['a non-numeric C cell', frame(['x'], ['C'], [['twelve']]), /row 1.*column \[x\]/],
+      ['a B cell that is not 0/1', frame(['b'], ['B'], [[2]]), /row 1.*column \[b\]/],
+      ['an empty frame', frame(['x'], ['C'], []), /no data rows/],
+      ['duplicate attribute names', frame(['x', 'x'], ['C', 'C'], [[1, 2]]), /duplicate/i],
+      ['more attributes than the limit', frame(Array.from({ length: 41 }, (_, i) => `a${i}`), Array(41).fill('C'), [Array(41).fill(1)]), /attribute/i],
+    ])('%s', async (_what, body, message) => {
+      const r = await alice.learn('bad', body);
+      expect(r.status).toBe(400);
+      expect(r.body.statusString).toMatch(message);
+      expect(Number((await reader.parts('alice', 'bad', {})).rowCount)).toBe(1);
+    });
+
+    it.each(['a/b', 'a..b', 'a b', 'a*', 'a>', '.hidden'])('a project name like %j', async (pid) => {
+      const r = await alice.request('POST', '/projects', { query: { pid }, json: {} });
+      expect(r.status).toBe(400);
+      expect(r.body.statusString).toMatch(/pid/);
+    });
+
+    it('malformed JSON', async () => {
+      const r = await alice.request('POST', '/projects/bad/learn', { raw: '{"attributeNames": [', headers: { 'content-type': 'application/json' } });
+      expect(r.status).toBe(400);
+      expect(r.body.statusString).toMatch(/^Malformed JSON body/);
+    });
+
+    it('learn on a frozen project, then unfreeze', async () => {
+      expect((await alice.request('GET', '/projects/bad/freeze')).status).toBe(200);
+      const frozen = await alice.learn('bad', frame(['x'], ['C'], [[2]]));
+      expect(frozen.body).toEqual({ statusCode: 400, statusString: 'Project [bad] is frozen: unfreeze it before learning or forgetting', values: {} });
+      const info = (await alice.projectInfo('bad')).body.values as { smlInfo: { params: Record<string, string> } };
+      expect(info.smlInfo.params.sml_project_is_freeze).toBe('true');
+      await alice.request('GET', '/projects/bad/unfreeze');
+      expect((await alice.learn('bad', frame(['x'], ['C'], [[2]]))).status).toBe(200);
+      await alice.forget('bad', frame(['x'], ['C'], [[2]]));
+    });
+
+    it("learn into another customer's project → 400 Cannot Find Project", async () => {
+      const r = await bob.learn('bad', frame(['x'], ['C'], [[1]]));
+      expect(r.body).toEqual({ statusCode: 400, statusString: 'Cannot Find Project id[bad] for Customer id [bob]', values: {} });
+    });
+  });
+
+  it('async learn is a job whose result reads 200 Job is finished', async () => {
+    await alice.createProject('asy');
+    const r = await alice.learn('asy', frame(['x'], ['C'], [[1], [2]]), { async: true });
+    expect(r.status).toBe(202);
+    expect(r.headers['sym-job-id']).toMatch(/^\d+$/);
+    expect(r.headers.location).toBe(`${sys.basePath}/alice/jobs/${r.headers['sym-job-id']}`);
+    const done = await alice.waitForJob(r);
+    expect(done.body).toEqual({ statusCode: 200, statusString: 'Job is finished', values: {} });
+    expect(Number((await reader.parts('alice', 'asy', {})).rowCount)).toBe(2);
+  });
+
+  it('merge adds the other project; list and delete', async () => {
+    await alice.createProject('m1');
+    await alice.createProject('m2');
+    await alice.learn('m1', frame(['x'], ['C'], [[1], [2]]));
+    await alice.learn('m2', frame(['x'], ['C'], [[10]]));
+    expect((await alice.request('GET', '/projects/m1/merge', { query: { otherProjectName: 'm2' } })).status).toBe(200);
+    const m = (await reader.parts('alice', 'm1', { moments: true })).moments[0];
+    expect([m.count, m.sum, m.sumSquares]).toEqual([3, 13, 105]);
+    const list = (await alice.listProjects()).body.values as { stringList: { values: string[] } };
+    expect(list.stringList.values).toEqual(expect.arrayContaining(['m1', 'm2', 'iris']));
+    expect((await alice.deleteProject('m2')).status).toBe(200);
+    expect((await alice.projectInfo('m2')).status).toBe(400);
+    expect(((await bob.listProjects()).body.values as { stringList: { values: string[] } }).stringList.values).toEqual([]);
+  });
+
+  it('unload drops a project from memory; the next access reloads it exactly; persist=false is gone after a restart', async () => {
+    await alice.createProject('mem', { persist: false });
+    await alice.learn('mem', frame(['x'], ['C'], [[1]]));
+    const before = (await alice.projectInfo('iris', { hash: true })).body.values as { smlInfo: { hash: number } };
+    expect((await alice.request('GET', '/projects/iris/unload')).status).toBe(200);
+    const reloaded = (await alice.projectInfo('iris', { hash: true })).body.values as { smlInfo: { hash: number; loaded: boolean; persisted: boolean; isDirty: boolean } };
+    expect(reloaded.smlInfo).toEqual(expect.objectContaining({ hash: before.smlInfo.hash, loaded: false, persisted: true, isDirty: false }));
+
+    await sys.kill('projects', 'SIGTERM');
+    await sys.start('projects');
+    expect((await alice.projectInfo('mem')).status).toBe(400);
+    const again = (await alice.projectInfo('iris', { hash: true })).body.values as { smlInfo: { hash: number } };
+    expect(again.smlInfo.hash).toBe(before.smlInfo.hash);
+  });
+});
