@@ -10,7 +10,8 @@
 export function addCompensated(a: Float64Array, k: number, v: number): void {
   const s = a[k]!;
   const t = s + v;
-  a[k + 1] += Math.abs(s) >= Math.abs(v) ? s - t + v : v - t + s;
+  // Inline |s| ≥ |v|: this runs per pair per row, and Math calls are not always inlined (e.g. in vm contexts).
+  a[k + 1] += (s < 0 ? -s : s) >= (v < 0 ? -v : v) ? s - t + v : v - t + s;
   a[k] = t;
 }
 

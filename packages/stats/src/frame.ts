@@ -64,7 +64,8 @@ const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 export function cellText(cell: unknown): string | null {
   if (cell === null || cell === undefined) return null;
   const text = (typeof cell === 'string' ? cell : String(cell)).trim();
-  return MISSING_TOKENS.has(text.toLowerCase()) ? null : text;
+  // Every missing token is at most 4 characters; skip lower-casing the (many) longer cells.
+  return text.length <= 4 && MISSING_TOKENS.has(text.toLowerCase()) ? null : text;
 }
 
 /** A categorical value as the summary names it: trimmed and lower-cased; null when missing. */

@@ -86,9 +86,12 @@ export class StreamingHistogram {
 
   add(value: number, count = 1): void {
     if (count === 0) return;
+    const k = binOf(value, this.exponentValue);
+    const fits = k > -INDEX_LIMIT && k < INDEX_LIMIT && (this.isEmpty || (k > this.kmax - this.bins && k < this.kmin + this.bins));
+    if (fits) return this.bump(k, count);
     const e = Math.max(this.exponentValue, exponentFor(value));
-    const k = binOf(value, e);
-    this.regrid(this.fittingExponent(e, k, k));
+    const at = binOf(value, e);
+    this.regrid(this.fittingExponent(e, at, at));
     this.bump(binOf(value, this.exponentValue), count);
   }
 

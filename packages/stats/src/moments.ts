@@ -133,24 +133,33 @@ export class MomentStore {
         const xi2 = xi * xi;
         const ak = i * ATTR.STRIDE;
         attrs[ak + ATTR.N] += 1;
-        addCompensated(attrs, ak + ATTR.S1, xi);
-        addCompensated(attrs, ak + ATTR.S2, xi2);
-        addCompensated(attrs, ak + ATTR.S3, xi2 * xi);
-        addCompensated(attrs, ak + ATTR.S4, xi2 * xi2);
         if (xi < attrs[ak + ATTR.MIN]!) attrs[ak + ATTR.MIN] = xi;
         if (xi > attrs[ak + ATTR.MAX]!) attrs[ak + ATTR.MAX] = xi;
+        // Adding 0 leaves a compensated sum unchanged, and most values of categorical
+        // expansions are 0: only the counts need updating for them.
+        if (xi !== 0) {
+          addCompensated(attrs, ak + ATTR.S1, xi);
+          addCompensated(attrs, ak + ATTR.S2, xi2);
+          addCompensated(attrs, ak + ATTR.S3, xi2 * xi);
+          addCompensated(attrs, ak + ATTR.S4, xi2 * xi2);
+        }
         for (let b = a; b < m; b++) {
           const j = present[b]!;
           const xj = x[b]!;
-          const xj2 = xj * xj;
           const pk = pairOffset(i, j);
           pairs[pk + PAIR.N] += 1;
-          addCompensated(pairs, pk + PAIR.SI, xi);
+          if (xi !== 0) {
+            addCompensated(pairs, pk + PAIR.SI, xi);
+            addCompensated(pairs, pk + PAIR.SII, xi2);
+          }
+          if (xj === 0) continue;
+          const xj2 = xj * xj;
           addCompensated(pairs, pk + PAIR.SJ, xj);
-          addCompensated(pairs, pk + PAIR.SII, xi2);
           addCompensated(pairs, pk + PAIR.SJJ, xj2);
-          addCompensated(pairs, pk + PAIR.SIJ, xi * xj);
-          addCompensated(pairs, pk + PAIR.SIIJJ, xi2 * xj2);
+          if (xi !== 0) {
+            addCompensated(pairs, pk + PAIR.SIJ, xi * xj);
+            addCompensated(pairs, pk + PAIR.SIIJJ, xi2 * xj2);
+          }
         }
       }
     }

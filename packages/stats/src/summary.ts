@@ -327,13 +327,14 @@ export class Summary {
   private prepareLearn(parsed: ParsedFrame, rows: Int32Array | null): () => void {
     const separator = this.options.categorySeparator;
     const planned = new Map<string, AttributeInfo>();
-    const plan = (info: AttributeInfo) => {
+    // Errors name the frame's column (for a categorical level, the categorical column).
+    const plan = (column: string, info: AttributeInfo) => {
       const conflict = this.schema.conflict(info);
-      if (conflict !== null) throw new FrameError(-1, info.name, conflict);
-      if (planned.has(info.name)) throw new FrameError(-1, info.name, 'two columns of the frame expand to this attribute name');
+      if (conflict !== null) throw new FrameError(-1, column, conflict);
+      if (planned.has(info.name)) throw new FrameError(-1, column, `two columns of the frame expand to attribute [${info.name}]`);
       if (this.schema.indexOf(info.name) < 0) planned.set(info.name, info);
     };
-    for (const column of parsed.numeric) plan({ name: column.name, kind: column.kind, base: '' });
+    for (const column of parsed.numeric) plan(column.name, { name: column.name, kind: column.kind, base: '' });
     const count = rows === null ? parsed.rows.length : rows.length;
     for (const column of parsed.categorical) {
       // Only levels occurring in the learned rows become attributes, so the attribute set
@@ -344,7 +345,7 @@ export class Summary {
         if (code >= 0) used[code] = 1;
       }
       column.levels.forEach((level, code) => {
-        if (used[code] === 1) plan({ name: column.name + separator + level, kind: 'T', base: column.name });
+        if (used[code] === 1) plan(column.name, { name: column.name + separator + level, kind: 'T', base: column.name });
       });
     }
     this.checkAttributeLimit(planned.size, (i) => [...planned.keys()][i]!, (name, reason) => new FrameError(-1, name, reason));

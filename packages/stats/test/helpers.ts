@@ -1,14 +1,15 @@
 import { type DataFrame, Histogram, type PairMoments, Summary } from '@sml/stats';
 
-/** Deterministic PRNG (mulberry32) so large generated data sets are reproducible. */
+/**
+ * Deterministic PRNG (Park-Miller minimal standard), so generated data sets are
+ * reproducible. Plain double arithmetic (exact: 48271 · 2³¹ < 2⁵³), no Math calls, which
+ * are slow inside jest's vm contexts.
+ */
 export function random(seed: number): () => number {
-  let a = seed >>> 0;
+  let x = (Math.floor(seed) % 2147483646) + 1;
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    x = (x * 48271) % 2147483647;
+    return (x - 1) / 2147483646;
   };
 }
 

@@ -72,7 +72,8 @@ export class ProjectStore {
     }
     if (last <= afterSeq) return;
     const consumer = await this.nc.jetstream().consumers.get(PROJECT_LOG_STREAM, {
-      filterSubjects: [subject],
+      // A string, not an array: nats-server 2.9 knows only the single filter_subject.
+      filterSubjects: subject,
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: afterSeq + 1,
     });

@@ -1,0 +1,142 @@
+/**
+ * Histograms (STATS.md §1): streaming histograms have exact counts on a power-of-two grid
+ * that depends only on the values held, so they merge and subtract exactly; exact
+ * histograms count each value and degrade to the same streaming histogram past their cap.
+ * Reference for medians and quantiles: numpy's default (linear) definitions, computed
+ * here on sorted arrays (the summary test compares medians with numpy itself).
+ */
+import fc from 'fast-check';
+import { Histogram, type HistogramMode } from '@sml/stats';
+
+const values = fc.array(
+  fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((v) => (Math.abs(v) < 1e-100 ? 0 : v))),
+  { maxLength: 60 },
+);
+
+function histogram(mode: HistogramMode, xs: readonly number[], bins = 16, cap = 20): Histogram {
+  const h = new Histogram(mode, bins, cap);
+  for (const x of xs) h.add(x);
+  return h;
+}
+
+function numpyQuantile(xs: readonly number[], q: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const h = (sorted.length - 1) * q;
+  const lo = sorted[Math.floor(h)]!;
+  return lo + (h - Math.floor(h)) * (sorted[Math.ceil(h)]! - lo);
+}
+
+describe.each<HistogramMode>(['streaming', 'exact'])('%s histogram laws', (mode) => {
+  test('histogram(A ∪ B) equals histogram(A) merged with histogram(B), bin for bin', () => {
+    fc.assert(
+      fc.property(values, values, (a, b) => {
+        const merged = histogram(mode, a);
+        merged.merge(histogram(mode, b));
+        const whole = histogram(mode, [...a, ...b]);
+        expect(merged.toBins()).toEqual(whole.toBins());
+        expect(merged.mode).toBe(whole.mode);
+      }),
+    );
+  });
+
+  test('the order values arrive in does not change the histogram', () => {
+    fc.assert(
+      fc.property(values, (a) => {
+        expect(histogram(mode, [...a].reverse()).toBins()).toEqual(histogram(mode, a).toBins());
+      }),
+    );
+  });
+
+  test('(A ∪ B) minus B equals A, on the grid of A ∪ B', () => {
+    fc.assert(
+      fc.property(values, values, (a, b) => {
+        const rest = histogram(mode, [...a, ...b]).subtracted(histogram(mode, b));
+        expect(rest.equals(histogram(mode, a))).toBe(true);
+        expect(rest.count).toBe(a.length);
+      }),
+    );
+  });
+
+  test('subtracting values never added throws and leaves the histogram unchanged', () => {
+    fc.assert(
+      fc.property(values, fc.integer({ min: 1, max: 10 }), (a, extra) => {
+        const h = histogram(mode, a);
+        const before = h.toBins();
+        expect(() => h.subtracted(histogram(mode, [...a, 2e6 + extra]))).toThrow(/never learned/);
+        expect(h.toBins()).toEqual(before);
+      }),
+    );
+  });
+
+  test('the median is within one bin width of numpy median (exact histograms: equal)', () => {
+    fc.assert(
+      fc.property(values.filter((a) => a.length > 0), (a) => {
+        const h = histogram(mode, a);
+        const expected = numpyQuantile(a, 0.5);
+        if (h.mode === 'exact') expect(h.median()).toBe(expected);
+        else expect(Math.abs(h.median() - expected)).toBeLessThanOrEqual(h.width);
+        expect(Math.abs(h.quantile(0.9) - numpyQuantile(a, 0.9))).toBeLessThanOrEqual(h.width);
+      }),
+    );
+  });
+
+  test('min and max bound the values within one bin width', () => {
+    fc.assert(
+      fc.property(values.filter((a) => a.length > 0), (a) => {
+        const h = histogram(mode, a);
+        const [lo, hi] = [Math.min(...a), Math.max(...a)];
+        expect(h.min()).toBeLessThanOrEqual(lo);
+        expect(h.max()).toBeGreaterThanOrEqual(hi);
+        expect(lo - h.min()).toBeLessThanOrEqual(h.width);
+        expect(h.max() - hi).toBeLessThanOrEqual(h.width);
+      }),
+    );
+  });
+
+  test('density counts every value in [lower, upper] once, the last bin closed', () => {
+    fc.assert(
+      fc.property(values.filter((a) => a.length > 0), fc.integer({ min: 1, max: 30 }), (a, bins) => {
+        const h = histogram(mode, a);
+        const density = h.density(bins, Math.min(...a), Math.max(...a));
+        expect(density).toHaveLength(bins);
+        expect(density.reduce((s, c) => s + c, 0)).toBe(a.length);
+      }),
+    );
+  });
+});
+
+test('a streaming histogram keeps at most its bin count and doubles its width to fit', () => {
+  const h = histogram('streaming', [0, 1], 4);
+  expect(h.width).toBe(0.5);
+  h.add(3.9);
+  expect(h.width).toBe(1);
+  expect(h.toBins()).toEqual([
+    { lower: 0, upper: 1, count: 1 },
+    { lower: 1, upper: 2, count: 1 },
+    { lower: 3, upper: 4, count: 1 },
+  ]);
+  h.add(-4);
+  expect(h.width).toBe(2);
+  expect(h.toBins()).toEqual([
+    { lower: -4, upper: -2, count: 1 },
+    { lower: 0, upper: 2, count: 2 },
+    { lower: 2, upper: 4, count: 1 },
+  ]);
+});
+
+test('an exact histogram degrades to streaming past its cap, identical to streaming from the start', () => {
+  const xs = Array.from({ length: 30 }, (_, i) => i * 0.37);
+  const h = histogram('exact', xs.slice(0, 20), 16, 20);
+  expect(h.mode).toBe('exact');
+  h.add(xs[20]!);
+  expect(h.mode).toBe('streaming');
+  for (const x of xs.slice(21)) h.add(x);
+  expect(h.toBins()).toEqual(histogram('streaming', xs, 16).toBins());
+});
+
+test('exact density matches a hand count, with the upper edge in the last bin', () => {
+  const h = histogram('exact', [0, 1, 1, 2.5, 4, 10]);
+  expect(h.density(4, 0, 4)).toEqual([1, 2, 1, 1]);
+  expect(h.median()).toBe(1.75);
+  expect([h.min(), h.max()]).toEqual([0, 10]);
+});
