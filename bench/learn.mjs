@@ -1,0 +1,120 @@
+// Learn throughput and summary cost. Run after a build:
+//   node --expose-gc bench/learn.mjs        (BENCH_ROWS, default 100000; BENCH_RUNS, default 3)
+// 1. End-to-end REST learn of BENCH_ROWS rows × 20 C columns in batches of 10 000 (signed
+//    requests through gateway → projects, each batch durable in JetStream before the 200),
+//    next to the rate at which one Node process only JSON.parses the same request bodies.
+// 2. Summary update cost per row for p = 10, 50, 200 attributes, and the summary's size.
+// 3. Memory after 10⁴, 10⁵ and 10⁶ learned rows (flat: the summary never keeps rows).
+// Prints markdown and appends it, dated, to bench/RESULTS.md.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { appendResults, machine } from './lib/results.mjs';
+
+const require = createRequire(import.meta.url);
+const { startSystem } = require('../packages/testkit/dist/index.js');
+const { SmlClient } = require('../packages/sdk/dist/index.js');
+const { Summary } = require('../packages/stats/dist/index.js');
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const BATCH = 10_000;
+const COLS = 20;
+const resultsFile = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const gc = () => globalThis.gc?.();
+
+// Deterministic pseudo-random cells so every run learns the same data.
+let seed = 42;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+function frame(rows, cols) {
+  const names = Array.from({ length: cols }, (_, j) => `x${j}`);
+  return { attributeNames: names, attributeTypes: names.map(() => 'C'), data: Array.from({ length: rows }, () => names.map(() => (rand() * 200 - 100).toFixed(6))), errorHandling: 0 };
+}
+
+const m = machine();
+const bodies = Array.from({ length: Math.ceil(ROWS / BATCH) }, () => JSON.stringify(frame(BATCH, COLS)));
+const bodyBytes = bodies.reduce((s, b) => s + b.length, 0);
+
+// 1a. JSON.parse only.
+const parseTimes = [];
+for (let r = 0; r < RUNS; r++) {
+  const t0 = process.hrtime.bigint();
+  for (const b of bodies) JSON.parse(b);
+  parseTimes.push(Number(process.hrtime.bigint() - t0) / 1e9);
+}
+const parseRate = ROWS / median(parseTimes);
+
+// 1b. End to end.
+const sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_LOG_LEVEL: 'warn' } });
+let e2eRate;
+try {
+  const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
+  const secret = (await root.addUser('bench')).body.values.secretKey;
+  const sdk = new SmlClient({ url: sys.url, user: 'bench', secret });
+  const times = [];
+  for (let r = 0; r < RUNS; r++) {
+    const pid = `learn${r}`;
+    await sdk.createProject(pid);
+    const t0 = process.hrtime.bigint();
+    for (const raw of bodies) {
+      const res = await sdk.request('POST', `/projects/${pid}/learn`, { raw, headers: { 'content-type': 'application/json' } });
+      if (res.status !== 200) throw new Error(`learn answered ${res.status} ${res.body.statusString}`);
+    }
+    times.push(Number(process.hrtime.bigint() - t0) / 1e9);
+  }
+  e2eRate = ROWS / median(times);
+} finally {
+  await sys.stop();
+}
+
+// 2. Summary update cost per row vs attribute count.
+const costRows = [];
+for (const p of [10, 50, 200]) {
+  const rows = p >= 200 ? 2_000 : 10_000;
+  const f = frame(rows, p);
+  const s = new Summary({ histogram: 'streaming' });
+  s.learn(f); // warm-up and schema growth
+  const t0 = process.hrtime.bigint();
+  s.learn(f);
+  const ns = Number(process.hrtime.bigint() - t0) / rows;
+  costRows.push({ p, nsPerRow: ns, nsPerPair: ns / ((p * (p + 1)) / 2), bytes: s.serialize().length });
+}
+
+// 3. Memory flat in rows learned (p = 20).
+const mem = [];
+{
+  const s = new Summary({ histogram: 'streaming' });
+  const f = frame(BATCH, COLS);
+  let learned = 0;
+  for (const target of [10_000, 100_000, 1_000_000]) {
+    while (learned < target) {
+      s.learn(f);
+      learned += BATCH;
+    }
+    gc();
+    mem.push({ rows: learned, heapMiB: process.memoryUsage().heapUsed / 2 ** 20, bytes: s.serialize().length });
+  }
+}
+
+const section = [
+  `## learn — ${m.date}`,
+  '',
+  `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}, load average ${m.load} before the run. ${ROWS} rows × ${COLS} C columns in batches of ${BATCH} (${(bodyBytes / 2 ** 20).toFixed(1)} MiB of JSON), median of ${RUNS} runs; client, gateway, services and nats-server share the machine.`,
+  '',
+  '| What | rows/s |',
+  '|---|---:|',
+  `| JSON.parse of the request bodies only (one process) | ${Math.round(parseRate)} |`,
+  `| end-to-end REST learn (signed, durable before 200) | ${Math.round(e2eRate)} |`,
+  '',
+  `- end-to-end / JSON.parse-only: **${(e2eRate / parseRate).toFixed(2)}** (target ≥ 0.5)`,
+  '',
+  '| attributes p | ns per row | ns per attribute pair | summary size (bytes) |',
+  '|---:|---:|---:|---:|',
+  ...costRows.map((c) => `| ${c.p} | ${Math.round(c.nsPerRow)} | ${c.nsPerPair.toFixed(1)} | ${c.bytes} |`),
+  '',
+  '| rows learned (p = 20) | heap used (MiB, after GC) | summary size (bytes) |',
+  '|---:|---:|---:|',
+  ...mem.map((x) => `| ${x.rows} | ${x.heapMiB.toFixed(1)} | ${x.bytes} |`),
+].join('\n');
+console.log(section);
+appendResults(resultsFile, section);

@@ -1,0 +1,34 @@
+import { Writable } from 'node:stream';
+import { ConfigError, createLogger, loadConfig } from '@sml/core';
+
+describe('config from the environment', () => {
+  it('fills defaults', () => {
+    const c = loadConfig({});
+    expect(c).toEqual(expect.objectContaining({ SML_PORT: 8080, SML_BASE_PATH: '/symetry/rest', SML_ROOT_USER: 'root', SML_BODY_LIMIT: 256 * 1024 * 1024 }));
+    expect(c.SML_ROOT_SECRET).toBeUndefined();
+  });
+
+  it.each([
+    ['SML_PORT', 'eighty'],
+    ['SML_PORT', '70000'],
+    ['SML_ROOT_SECRET', 'short'],
+    ['SML_BASE_PATH', 'no-slash'],
+    ['SML_LOG_LEVEL', 'loud'],
+  ])('a bad %s=%s stops boot with a message naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid environment: ${name}: `));
+  });
+});
+
+describe('logger', () => {
+  it('redacts secrets and credentials from every log line', () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write(chunk, _enc, done) { lines.push(chunk.toString()); done(); } });
+    const log = createLogger('t', 'info', sink);
+    log.info({ req: { headers: { authorization: 'SIGNATURE' } }, secretKey: 'S3CRET', dsinfo: { info: { s3secretKey: 'AWSKEY', rspasswd: 'PGPASS', path: 'data.csv' } } }, 'hello');
+    const out = lines.join('');
+    for (const secret of ['SIGNATURE', 'S3CRET', 'AWSKEY', 'PGPASS']) expect(out).not.toContain(secret);
+    expect(out).toContain('data.csv');
+    expect(out).toContain('[REDACTED]');
+  });
+});
