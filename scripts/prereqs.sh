@@ -15,7 +15,9 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# npm ci when node_modules is missing or older than the lockfile.
+# Install when node_modules is missing or older than the lockfile. `npm install` (pinned by
+# the lockfile) rather than `npm ci`: npm 11 writes lockfiles without the other platforms'
+# optional binaries (swc, turbo), and `npm ci` then refuses them as out of sync.
 if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
-  npm ci --no-audit --no-fund --loglevel=error
+  npm install --no-audit --no-fund --loglevel=error
 fi
