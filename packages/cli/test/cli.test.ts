@@ -1,9 +1,12 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort, startSystem, type RunningSystem } from '@sml/testkit';
 import { SmlClient } from '@sml/sdk';
 import { sml } from './run';
 
-// End to end against nats-server, the gateway and the jobs service as real processes
-// (needs a prior build). Projects commands are covered in projects.test.ts against a stand-in.
+// End to end against nats-server, the gateway, the jobs and projects services as real
+// processes (needs a prior build). projects.test.ts pins the transfer details against a stand-in.
 describe('sml command line', () => {
   let sys: RunningSystem;
   let adminEnv: NodeJS.ProcessEnv;
@@ -17,7 +20,7 @@ describe('sml command line', () => {
   };
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs'] });
+    sys = await startSystem({ services: ['users', 'jobs', 'projects'] });
     adminEnv = { NATS_URL: sys.nats.url, SML_ROOT_USER: sys.rootUser };
   });
   afterAll(() => sys?.stop());
@@ -127,6 +130,57 @@ describe('sml command line', () => {
     it('a wrong secret exits 1 with the 401 statusString', async () => {
       const r = await sml(['jobs', 'list'], restEnv('gina', 'VLmAm+WkpnA5zp2wXiSYkw=='));
       expect(r).toEqual({ code: 1, stdout: '', stderr: 'Invalid Signature\n' });
+    });
+  });
+
+  describe('projects (over REST)', () => {
+    let env: NodeJS.ProcessEnv;
+    let dir: string;
+    let path: string;
+    beforeAll(async () => {
+      env = restEnv('hank', await addCustomer('hank'));
+      dir = mkdtempSync(join(tmpdir(), 'sml-cli-e2e-'));
+      path = join(dir, 'data.csv');
+      writeFileSync(path, 'x,y,flag\r\n1,2,0\r\n2,4.5,1\r\n3,abc,1\r\n4,8,0\r\n5,10,1\r\n');
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('create, then create again exits 1 with the 409 statusString', async () => {
+      expect(await sml(['projects', 'create', 'p1', '--histogram'], env)).toEqual({ code: 0, stdout: 'Project Created with id:p1\n', stderr: '' });
+      expect(await sml(['projects', 'create', 'p1'], env)).toEqual({ code: 1, stdout: '', stderr: 'Customer [hank] already have pid with id[p1], \n' });
+    });
+
+    it('strict learn stops at the batch with a malformed cell and names the rows learned before it', async () => {
+      const r = await sml(['projects', 'learn', 'p1', path, '--types', 'C,C,B', '--batch', '2'], env);
+      expect(r.code).toBe(1);
+      expect(r.stderr.split('\n')).toEqual([
+        expect.stringContaining('[abc]'),
+        'stopped at the request with data rows 3-4: rows 1-2 had already been learned (2 accepted)',
+        '',
+      ]);
+    });
+
+    it('lenient learn and forget skip the malformed row and report it with its rows', async () => {
+      const learned = await sml(['projects', 'learn', 'p1', path, '--types', 'C,C,B', '--batch', '2', '--lenient'], env);
+      expect(learned.code).toBe(0);
+      expect(learned.stdout).toMatch(/^Learned 4 rows into project p1 \(3 requests, 1 row skipped\)\nrows 3-4: .*\[abc\].*\n$/);
+      const forgot = await sml(['projects', 'forget', 'p1', path, '--types', 'C,C,B', '--lenient'], env);
+      expect(forgot.code).toBe(0);
+      expect(forgot.stdout).toMatch(/^Forgot 4 rows from project p1 \(1 request, 1 row skipped\)\n/);
+    });
+
+    it('list and info show the project and its learned schema', async () => {
+      expect(await sml(['projects', 'list'], env)).toEqual({ code: 0, stdout: 'p1\n', stderr: '' });
+      const info = await sml(['projects', 'info', 'p1'], env);
+      expect(info.code).toBe(0);
+      expect(info.stdout).toMatch(/^attributeNames\s+\["x","y","flag"\]$/m);
+      expect(info.stdout).toMatch(/^histogramEnabled\s+true$/m);
+    });
+
+    it('delete removes the project; a second delete exits 1', async () => {
+      expect(await sml(['projects', 'delete', 'p1'], env)).toEqual({ code: 0, stdout: expect.any(String), stderr: '' });
+      const again = await sml(['projects', 'delete', 'p1'], env);
+      expect(again).toEqual({ code: 1, stdout: '', stderr: 'Cannot Find Project id[p1] for Customer id [hank]\n' });
     });
   });
 

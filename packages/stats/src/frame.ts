@@ -123,25 +123,25 @@ export function parseFrame(frame: DataFrame, options: ParseOptions = {}): Parsed
     }
     const cells = row as unknown[];
     const k = rows.length;
-    for (let n = 0; n < numericIndexes.length; n++) values[n]![k] = rowValues[n]!;
+    for (let n = 0; n < numericIndexes.length; n++) values[n][k] = rowValues[n];
     for (let t = 0; t < categoricalIndexes.length; t++) {
-      const level = categoryOf(cells[categoricalIndexes[t]!]);
-      const map = levelMaps[t]!;
+      const level = categoryOf(cells[categoricalIndexes[t]]);
+      const map = levelMaps[t];
       let code = -1;
       if (level !== null) {
         code = map.get(level) ?? map.size;
         if (code === map.size) map.set(level, code);
       }
-      codes[t]![k] = code;
+      codes[t][k] = code;
     }
     rows.push(cells);
   }
   report.rowsLearned = rows.length;
 
   const numeric = numericIndexes.map(
-    (c, n): NumericColumn => ({ kind: types[c] as 'C' | 'B', name: names[c]!, values: values[n]!.slice(0, rows.length) }),
+    (c, n): NumericColumn => ({ kind: types[c] as 'C' | 'B', name: names[c], values: values[n].slice(0, rows.length) }),
   );
-  const categorical = categoricalIndexes.map((c, t) => sortedLevels(names[c]!, levelMaps[t]!, codes[t]!.subarray(0, rows.length)));
+  const categorical = categoricalIndexes.map((c, t) => sortedLevels(names[c], levelMaps[t], codes[t].subarray(0, rows.length)));
   return { names, types, rows, numeric, categorical, report };
 }
 
@@ -181,21 +181,21 @@ function checkRow(
   if (!Array.isArray(row)) return { column: '', reason: 'a row must be an array of cells' };
   if (row.length !== width) return { column: '', reason: `the row has ${row.length} cells, expected ${width}` };
   for (let n = 0; n < numericIndexes.length; n++) {
-    const c = numericIndexes[n]!;
+    const c = numericIndexes[n];
     const text = cellText(row[c]);
     if (text === null) {
       out[n] = NaN;
       continue;
     }
     const value = parseDecimal(text);
-    if (Number.isNaN(value)) return { column: names[c]!, reason: `[${text}] is not a number` };
-    if (types[c] === 'B' && value !== 0 && value !== 1) return { column: names[c]!, reason: `[${text}] is not 0 or 1` };
+    if (Number.isNaN(value)) return { column: names[c], reason: `[${text}] is not a number` };
+    if (types[c] === 'B' && value !== 0 && value !== 1) return { column: names[c], reason: `[${text}] is not 0 or 1` };
     out[n] = value;
   }
   for (const [c, check] of checks) {
     const text = cellText(row[c]);
     const reason = text === null ? null : check(text);
-    if (reason !== null) return { column: names[c]!, reason };
+    if (reason !== null) return { column: names[c], reason };
   }
   return null;
 }
@@ -204,6 +204,6 @@ function sortedLevels(name: string, firstSeen: Map<string, number>, codes: Int32
   const levels = [...firstSeen.keys()].sort();
   const remap = new Int32Array(levels.length);
   levels.forEach((level, sortedIndex) => (remap[firstSeen.get(level)!] = sortedIndex));
-  const sortedCodes = codes.map((code) => (code < 0 ? -1 : remap[code]!));
+  const sortedCodes = codes.map((code) => (code < 0 ? -1 : remap[code]));
   return { kind: 'T', name, levels, codes: sortedCodes };
 }

@@ -55,7 +55,7 @@ function coarser(k: number, m: number): number {
  * merge or subtract exactly after widening to the larger width. Widths never shrink, so
  * after a subtraction the grid may be coarser than the remaining values need.
  */
-export class StreamingHistogram {
+class StreamingHistogram {
   private exponentValue = MIN_EXPONENT;
   /** Absolute bin index of counts[0]; the window holds 2·bins slots around the occupied span. */
   private lo = 0;
@@ -111,7 +111,7 @@ export class StreamingHistogram {
     for (const [k, c] of other.entries()) {
       const bin = coarser(k, out.exponentValue - other.exponentValue);
       const slot = bin - out.lo;
-      if (out.isEmpty || bin < out.kmin || bin > out.kmax || out.counts[slot]! < c) {
+      if (out.isEmpty || bin < out.kmin || bin > out.kmax || out.counts[slot] < c) {
         throw new SummaryError('cannot forget values that were never learned: a histogram bin would become negative');
       }
       out.counts[slot] -= c;
@@ -145,7 +145,7 @@ export class StreamingHistogram {
   /** Occupied bins as [absolute index, count], ascending. */
   *entries(): IterableIterator<[number, number]> {
     for (let k = this.kmin; k <= this.kmax; k++) {
-      const c = this.counts[k - this.lo]!;
+      const c = this.counts[k - this.lo];
       if (c !== 0) yield [k, c];
     }
   }
@@ -191,7 +191,7 @@ export class StreamingHistogram {
     const lo = kmin - Math.floor((this.counts.length - (kmax - kmin + 1)) / 2);
     const next = new Float64Array(this.counts.length);
     for (let k = this.kmin; k <= this.kmax; k++) {
-      const c = this.counts[k - this.lo]!;
+      const c = this.counts[k - this.lo];
       if (c !== 0) next[coarser(k, m) - lo] += c;
     }
     this.counts = next;
@@ -210,7 +210,7 @@ export class StreamingHistogram {
       const high = Math.max(this.kmax, k);
       const lo = low - Math.floor((this.counts.length - (high - low + 1)) / 2);
       const next = new Float64Array(this.counts.length);
-      for (let j = this.kmin; j <= this.kmax; j++) next[j - lo] = this.counts[j - this.lo]!;
+      for (let j = this.kmin; j <= this.kmax; j++) next[j - lo] = this.counts[j - this.lo];
       this.counts = next;
       this.lo = lo;
     }
@@ -225,7 +225,7 @@ export class StreamingHistogram {
     let kmin = Infinity;
     let kmax = -Infinity;
     for (let k = this.kmin; k <= this.kmax; k++) {
-      if (this.counts[k - this.lo]! !== 0) {
+      if (this.counts[k - this.lo] !== 0) {
         kmin = Math.min(kmin, k);
         kmax = k;
       }
@@ -351,13 +351,13 @@ export class Histogram {
   /** Exact: the smallest value; streaming: the lower edge of the lowest occupied bin. NaN when empty. */
   min(): number {
     const bins = this.toBins();
-    return bins.length === 0 ? NaN : bins[0]!.lower;
+    return bins.length === 0 ? NaN : bins[0].lower;
   }
 
   /** Exact: the largest value; streaming: the upper edge of the highest occupied bin. NaN when empty. */
   max(): number {
     const bins = this.toBins();
-    return bins.length === 0 ? NaN : bins[bins.length - 1]!.upper;
+    return bins.length === 0 ? NaN : bins[bins.length - 1].upper;
   }
 
   /** numpy's default (linear) quantile; exact for exact histograms, within one bin width for streaming. */
@@ -378,7 +378,8 @@ export class Histogram {
    * Counts in `bins` equal-width bins over [lower, upper], the last bin closed (STATS.md §3,
    * densityEstimate). A streaming bin counts where its midpoint falls (clamped into the range).
    */
-  density(bins: number, lower: number, upper: number): number[] {
+  density(bins: number, range: readonly [lower: number, upper: number]): number[] {
+    const [lower, upper] = range;
     const out = new Array<number>(bins).fill(0);
     const width = (upper - lower) / bins;
     const binOf = (v: number) => (width > 0 ? Math.min(bins - 1, Math.floor((v - lower) / width)) : 0);
@@ -434,7 +435,7 @@ export class Histogram {
       const values = r.f64s();
       const counts = r.f64s();
       if (values.length !== counts.length) throw new SummaryError('damaged summary serialization: exact histogram');
-      values.forEach((v, i) => out.exact!.set(v, counts[i]!));
+      values.forEach((v, i) => out.exact!.set(v, counts[i]));
     }
     return out;
   }

@@ -76,7 +76,7 @@ export class MomentStore {
    */
   fillLevelFromSibling(level: number, sibling: number): void {
     const a = this.attrs;
-    const n = a[sibling * ATTR.STRIDE + ATTR.N]!;
+    const n = a[sibling * ATTR.STRIDE + ATTR.N];
     const k = level * ATTR.STRIDE;
     a[k + ATTR.N] = n;
     if (n > 0) a[k + ATTR.MIN] = a[k + ATTR.MAX] = 0;
@@ -87,7 +87,7 @@ export class MomentStore {
       const side = other <= sibling ? PAIR.SI : PAIR.SJ;
       const sideSquares = other <= sibling ? PAIR.SII : PAIR.SJJ;
       const to = pairOffset(j, level);
-      this.pairs[to + PAIR.N] = this.pairs[from + PAIR.N]!;
+      this.pairs[to + PAIR.N] = this.pairs[from + PAIR.N];
       if (j === level) continue;
       this.copySum(to + PAIR.SI, from + side);
       this.copySum(to + PAIR.SII, from + sideSquares);
@@ -95,8 +95,8 @@ export class MomentStore {
   }
 
   private copySum(to: number, from: number): void {
-    this.pairs[to] = this.pairs[from]!;
-    this.pairs[to + 1] = this.pairs[from + 1]!;
+    this.pairs[to] = this.pairs[from];
+    this.pairs[to + 1] = this.pairs[from + 1];
   }
 
   /**
@@ -110,16 +110,16 @@ export class MomentStore {
     const attrs = this.attrs;
     const pairs = this.pairs;
     for (let t = 0; t < rowCount; t++) {
-      const r = rows === null ? t : rows[t]!;
+      const r = rows === null ? t : rows[t];
       let m = 0;
       for (let k = 0; k < q; k++) {
-        const s = sources[k]!;
+        const s = sources[k];
         let v: number;
         if (s.codes !== null) {
-          const code = s.codes[r]!;
+          const code = s.codes[r];
           v = code < 0 ? NaN : code === s.level ? 1 : 0;
         } else {
-          v = s.values![r]!;
+          v = s.values![r];
         }
         if (v === v) {
           present[m] = s.index;
@@ -128,13 +128,13 @@ export class MomentStore {
         }
       }
       for (let a = 0; a < m; a++) {
-        const i = present[a]!;
-        const xi = x[a]!;
+        const i = present[a];
+        const xi = x[a];
         const xi2 = xi * xi;
         const ak = i * ATTR.STRIDE;
         attrs[ak + ATTR.N] += 1;
-        if (xi < attrs[ak + ATTR.MIN]!) attrs[ak + ATTR.MIN] = xi;
-        if (xi > attrs[ak + ATTR.MAX]!) attrs[ak + ATTR.MAX] = xi;
+        if (xi < attrs[ak + ATTR.MIN]) attrs[ak + ATTR.MIN] = xi;
+        if (xi > attrs[ak + ATTR.MAX]) attrs[ak + ATTR.MAX] = xi;
         // Adding 0 leaves a compensated sum unchanged, and most values of categorical
         // expansions are 0: only the counts need updating for them.
         if (xi !== 0) {
@@ -144,8 +144,8 @@ export class MomentStore {
           addCompensated(attrs, ak + ATTR.S4, xi2 * xi2);
         }
         for (let b = a; b < m; b++) {
-          const j = present[b]!;
-          const xj = x[b]!;
+          const j = present[b];
+          const xj = x[b];
           const pk = pairOffset(i, j);
           pairs[pk + PAIR.N] += 1;
           if (xi !== 0) {
@@ -173,21 +173,21 @@ export class MomentStore {
   firstNegative(other: MomentStore, alignment: Alignment, binary: (i: number) => boolean): number {
     const { source, zero } = alignment;
     for (let i = 0; i < this.size; i++) {
-      const s = source[i]!;
+      const s = source[i];
       if (s < 0) continue;
       const k = i * ATTR.STRIDE;
       const ks = s * ATTR.STRIDE;
-      if (this.attrs[k + ATTR.N]! < other.attrs[ks + ATTR.N]!) return i;
+      if (this.attrs[k + ATTR.N] < other.attrs[ks + ATTR.N]) return i;
       if (binary(i) && zero[i] === 0 && compensatedValue(this.attrs, k + ATTR.S1) < compensatedValue(other.attrs, ks + ATTR.S1)) return i;
     }
     for (let j = 0; j < this.size; j++) {
-      const b = source[j]!;
+      const b = source[j];
       if (b < 0) continue;
       for (let i = 0; i <= j; i++) {
-        const a = source[i]!;
+        const a = source[i];
         if (a < 0) continue;
         const from = a <= b ? pairOffset(a, b) : pairOffset(b, a);
-        if (this.pairs[pairOffset(i, j) + PAIR.N]! < other.pairs[from + PAIR.N]!) return j;
+        if (this.pairs[pairOffset(i, j) + PAIR.N] < other.pairs[from + PAIR.N]) return j;
       }
     }
     return -1;
@@ -197,35 +197,35 @@ export class MomentStore {
   combine(other: MomentStore, alignment: Alignment, sign: 1 | -1): void {
     const { source, zero } = alignment;
     for (let i = 0; i < this.size; i++) {
-      const s = source[i]!;
+      const s = source[i];
       if (s < 0) continue;
       const k = i * ATTR.STRIDE;
       const ks = s * ATTR.STRIDE;
-      const n = other.attrs[ks + ATTR.N]!;
+      const n = other.attrs[ks + ATTR.N];
       this.attrs[k + ATTR.N] += sign * n;
       if (zero[i] === 0) {
         for (const sum of [ATTR.S1, ATTR.S2, ATTR.S3, ATTR.S4]) combineCompensated(this.attrs, k + sum, other.attrs, ks + sum, sign);
       }
       // Extremes are not subtractable: forget keeps the extremes ever learned.
       if (sign === 1 && n > 0) {
-        const min = zero[i] === 1 ? 0 : other.attrs[ks + ATTR.MIN]!;
-        const max = zero[i] === 1 ? 0 : other.attrs[ks + ATTR.MAX]!;
-        this.attrs[k + ATTR.MIN] = Math.min(this.attrs[k + ATTR.MIN]!, min);
-        this.attrs[k + ATTR.MAX] = Math.max(this.attrs[k + ATTR.MAX]!, max);
+        const min = zero[i] === 1 ? 0 : other.attrs[ks + ATTR.MIN];
+        const max = zero[i] === 1 ? 0 : other.attrs[ks + ATTR.MAX];
+        this.attrs[k + ATTR.MIN] = Math.min(this.attrs[k + ATTR.MIN], min);
+        this.attrs[k + ATTR.MAX] = Math.max(this.attrs[k + ATTR.MAX], max);
       }
     }
     for (let j = 0; j < this.size; j++) {
-      const b = source[j]!;
+      const b = source[j];
       if (b < 0) continue;
       for (let i = 0; i <= j; i++) {
-        const a = source[i]!;
+        const a = source[i];
         if (a < 0) continue;
         const swapped = a > b;
         const from = swapped ? pairOffset(b, a) : pairOffset(a, b);
         const to = pairOffset(i, j);
         const p = this.pairs;
         const o = other.pairs;
-        p[to + PAIR.N] += sign * o[from + PAIR.N]!;
+        p[to + PAIR.N] += sign * o[from + PAIR.N];
         if (zero[i] === 0) {
           combineCompensated(p, to + PAIR.SI, o, from + (swapped ? PAIR.SJ : PAIR.SI), sign);
           combineCompensated(p, to + PAIR.SII, o, from + (swapped ? PAIR.SJJ : PAIR.SII), sign);

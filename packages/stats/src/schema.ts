@@ -22,7 +22,7 @@ export class Schema {
   }
 
   info(i: number): AttributeInfo {
-    return this.infos[i]!;
+    return this.infos[i];
   }
 
   indexOf(name: string): number {
@@ -42,7 +42,7 @@ export class Schema {
   conflict(info: AttributeInfo): string | null {
     const existing = this.indexOf(info.name);
     if (existing >= 0) {
-      const old = this.infos[existing]!;
+      const old = this.infos[existing];
       if (old.kind === info.kind && old.base === info.base) return null;
       return `[${info.name}] is already learned as ${describe(old)}, cannot learn it as ${describe(info)}`;
     }
@@ -50,7 +50,7 @@ export class Schema {
       return `[${info.name}] is already learned as a categorical (T) attribute, cannot learn it as ${info.kind}`;
     }
     if (info.kind === 'T' && this.indexOf(info.base) >= 0) {
-      return `[${info.base}] is already learned as ${this.infos[this.indexOf(info.base)]!.kind}, cannot learn it as T`;
+      return `[${info.base}] is already learned as ${this.infos[this.indexOf(info.base)].kind}, cannot learn it as T`;
     }
     return null;
   }

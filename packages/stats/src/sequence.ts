@@ -77,7 +77,7 @@ export class SequenceCounts {
 
   private learnSteps(parsed: ParsedFrame, countStarts: boolean): void {
     parsed.types.forEach((type, c) => {
-      if (type === 'T' || type === 'S' || type === 'B') this.variable(parsed.names[c]!);
+      if (type === 'T' || type === 'S' || type === 'B') this.variable(parsed.names[c]);
     });
     // Variables absent from the frame are missing at each of its steps.
     const names = [...this.variables.keys()].sort();
@@ -94,13 +94,15 @@ export class SequenceCounts {
     const states = new Array<string | null>(names.length);
     for (const row of parsed.rows) {
       for (let a = 0; a < names.length; a++) {
-        states[a] = columns[a]! < 0 ? null : categoryOf(row[columns[a]!]);
-        this.step(counts[a]!, running[a]!, states[a]!, countStarts);
+        states[a] = columns[a] < 0 ? null : categoryOf(row[columns[a]]);
+        this.step(counts[a], running[a], states[a], countStarts);
       }
       for (let a = 0; a < names.length; a++) {
-        if (states[a] === null) continue;
+        const sa = states[a];
+        if (sa === null) continue;
         for (let b = a + 1; b < names.length; b++) {
-          if (states[b] !== null) increment(this.cooccurrence(names[a]!, names[b]!), tupleKey([states[a]!, states[b]!]));
+          const sb = states[b];
+          if (sb !== null) increment(this.cooccurrence(names[a], names[b]), tupleKey([sa, sb]));
         }
       }
     }
@@ -116,12 +118,12 @@ export class SequenceCounts {
         running.started = true;
       }
       for (let k = 1; k <= n; k++) {
-        const before = h[n - k]!;
-        if (before !== null) increment(counts.lagPairs[k - 1]!, tupleKey([before, state]));
+        const before = h[n - k];
+        if (before !== null) increment(counts.lagPairs[k - 1], tupleKey([before, state]));
       }
       for (let len = 3; len <= n + 1; len++) {
         const run = h.slice(n - len + 1);
-        if (run.every((s) => s !== null)) increment(counts.ngrams[len - 3]!, tupleKey([...run, state]));
+        if (run.every((s) => s !== null)) increment(counts.ngrams[len - 3], tupleKey([...run, state]));
       }
     }
     h.shift();
@@ -156,7 +158,7 @@ export class SequenceCounts {
   merge(other: SequenceCounts): void {
     for (const [name, source] of other.variables) {
       const target = countMaps(this.variable(name));
-      countMaps(source).forEach((s, i) => addCounts(target[i]!, s, 1));
+      countMaps(source).forEach((s, i) => addCounts(target[i], s, 1));
     }
     for (const [key, source] of other.pairCounts) {
       const [v, w] = fromTupleKey(key) as [string, string];
@@ -174,7 +176,7 @@ export class SequenceCounts {
     return () => {
       for (const [name, source] of other.variables) {
         const target = this.variables.get(name);
-        if (target) countMaps(source).forEach((s, i) => addCounts(countMaps(target)[i]!, s, -1));
+        if (target) countMaps(source).forEach((s, i) => addCounts(countMaps(target)[i], s, -1));
       }
       for (const [key, source] of other.pairCounts) {
         const target = this.pairCounts.get(key);
@@ -199,7 +201,7 @@ export class SequenceCounts {
   /** from → to → count of `to` following `from` k steps later, 1 ≤ k ≤ order. */
   lagPairs(variable: string, k: number): Map<string, Map<string, number>> {
     if (!Number.isInteger(k) || k < 1 || k > this.order) throw new SummaryError(`lag must be an integer in 1..${this.order}`, variable);
-    return nest(this.counts(variable).lagPairs[k - 1]!);
+    return nest(this.counts(variable).lagPairs[k - 1]);
   }
 
   /** Runs of `length` contiguous states, 2 ≤ length ≤ order + 1 (an order-`length − 1` Markov chain's transitions). */
@@ -208,7 +210,7 @@ export class SequenceCounts {
       throw new SummaryError(`n-gram length must be an integer in 2..${this.order + 1}`, variable);
     }
     const counts = this.counts(variable);
-    const source = length === 2 ? counts.lagPairs[0]! : counts.ngrams[length - 3]!;
+    const source = length === 2 ? counts.lagPairs[0] : counts.ngrams[length - 3];
     return [...source.keys()].sort().map((key) => ({ states: fromTupleKey(key) as string[], count: source.get(key)! }));
   }
 

@@ -215,7 +215,7 @@ export class Summary {
     // The lower index is stored as side i.
     const [sx, sxx, sy, syy] = i <= j ? [PAIR.SI, PAIR.SII, PAIR.SJ, PAIR.SJJ] : [PAIR.SJ, PAIR.SJJ, PAIR.SI, PAIR.SII];
     return {
-      count: p[k + PAIR.N]!,
+      count: p[k + PAIR.N],
       sumX: compensatedValue(p, k + sx),
       sumY: compensatedValue(p, k + sy),
       sumXX: compensatedValue(p, k + sxx),
@@ -341,14 +341,14 @@ export class Summary {
       // depends on the rows alone, not on how they were split into frames.
       const used = new Uint8Array(column.levels.length);
       for (let t = 0; t < count; t++) {
-        const code = column.codes[rows === null ? t : rows[t]!]!;
+        const code = column.codes[rows === null ? t : rows[t]];
         if (code >= 0) used[code] = 1;
       }
       column.levels.forEach((level, code) => {
         if (used[code] === 1) plan(column.name, { name: column.name + separator + level, kind: 'T', base: column.name });
       });
     }
-    this.checkAttributeLimit(planned.size, (i) => [...planned.keys()][i]!, (name, reason) => new FrameError(-1, name, reason));
+    this.checkAttributeLimit(planned.size, (i) => [...planned.keys()][i], (name, reason) => new FrameError(-1, name, reason));
     return () => {
       for (const info of planned.values()) this.append(info);
       this.accumulate(parsed, rows, count);
@@ -364,7 +364,7 @@ export class Summary {
 
   private append(info: AttributeInfo): void {
     const siblings = info.kind === 'T' ? this.schema.levelsOf(info.base) : [];
-    const sibling = siblings.length > 0 ? siblings[0]! : -1;
+    const sibling = siblings.length > 0 ? siblings[0] : -1;
     const index = this.schema.add(info);
     this.store.grow(1, this.options.maxAttributes);
     if (sibling >= 0) this.store.fillLevelFromSibling(index, sibling);
@@ -398,10 +398,10 @@ export class Summary {
   }
 
   private addToHistogram(source: AttributeSource, count: number, rows: Int32Array | null): void {
-    const h = this.histograms[source.index]!;
+    const h = this.histograms[source.index];
     if (source.values !== null) {
       for (let t = 0; t < count; t++) {
-        const v = source.values[rows === null ? t : rows[t]!]!;
+        const v = source.values[rows === null ? t : rows[t]];
         if (v === v) h.add(v);
       }
       return;
@@ -409,7 +409,7 @@ export class Summary {
     let present = 0;
     let ones = 0;
     for (let t = 0; t < count; t++) {
-      const code = source.codes![rows === null ? t : rows[t]!]!;
+      const code = source.codes![rows === null ? t : rows[t]];
       if (code >= 0) present++;
       if (code === source.level) ones++;
     }
@@ -439,7 +439,7 @@ export class Summary {
       if (j >= 0) {
         source[i] = j;
       } else if (info.kind === 'T' && other.schema.levelsOf(info.base).length > 0) {
-        source[i] = other.schema.levelsOf(info.base)[0]!;
+        source[i] = other.schema.levelsOf(info.base)[0];
         zero[i] = 1;
       }
     }
@@ -454,7 +454,7 @@ export class Summary {
       if (conflict !== null) throw new SummaryError(conflict, info.name);
       if (this.schema.indexOf(info.name) < 0) planned.push(info);
     }
-    this.checkAttributeLimit(planned.length, (i) => planned[i]!.name, (name, reason) => new SummaryError(reason, name));
+    this.checkAttributeLimit(planned.length, (i) => planned[i].name, (name, reason) => new SummaryError(reason, name));
     const subCommits = [...other.partitions].map(([value, otherSub]) => {
       const sub = this.partitions.get(value) ?? new Summary(partitionOptions(this.options));
       const commit = sub.prepareMerge(otherSub);
@@ -468,10 +468,10 @@ export class Summary {
       const alignment = this.alignTo(other);
       this.store.combine(other.store, alignment, 1);
       this.histograms.forEach((h, i) => {
-        const s = alignment.source[i]!;
+        const s = alignment.source[i];
         if (s < 0) return;
         if (alignment.zero[i] === 1) h.add(0, other.attr(s, ATTR.N));
-        else h.merge(other.histograms[s]!);
+        else h.merge(other.histograms[s]);
       });
       this.rows += other.rows;
       for (const commit of subCommits) commit();
@@ -499,9 +499,9 @@ export class Summary {
     if (negative >= 0) throw never(this.schema.info(negative).name);
 
     const histograms = this.histograms.map((h, i) => {
-      const s = alignment.source[i]!;
+      const s = alignment.source[i];
       if (s < 0) return h;
-      let removed = other.histograms[s]!;
+      let removed = other.histograms[s];
       if (alignment.zero[i] === 1) {
         removed = this.newHistogram();
         removed.add(0, other.attr(s, ATTR.N));
@@ -539,7 +539,7 @@ export class Summary {
   }
 
   private attr(i: number, field: number): number {
-    return this.store.attrs[i * ATTR.STRIDE + field]!;
+    return this.store.attrs[i * ATTR.STRIDE + field];
   }
 
   private sum(i: number, field: number): number {
@@ -551,7 +551,7 @@ export class Summary {
     const out = new Matrix(indexes.length, indexes.length);
     indexes.forEach((i, a) => {
       for (let b = a; b < indexes.length; b++) {
-        const v = entry(this.comoments(i, indexes[b]!), i === indexes[b]);
+        const v = entry(this.comoments(i, indexes[b]), i === indexes[b]);
         out.set(a, b, v);
         out.set(b, a, v);
       }

@@ -17,7 +17,7 @@ test('learn 10⁶ rows then forget them returns counts to 0 and moments to ≤ 1
   const columns: (() => number)[] = [() => decimals(1e4 + next()), () => decimals((next() - 0.5) * 1e6), () => (next() < 0.1 ? NaN : decimals(next() * 3 - 1))];
   const values = columns.map((draw) => Float64Array.from({ length: ROWS }, draw));
   // Each row's cells are built once and shared by the learn and forget frames.
-  const rows = Array.from({ length: ROWS }, (_, r) => values.map((column) => (Number.isNaN(column[r]!) ? 'NA' : String(column[r]))));
+  const rows = Array.from({ length: ROWS }, (_, r) => values.map((column) => (Number.isNaN(column[r]) ? 'NA' : String(column[r]))));
   const frame = (from: number, to: number) => ({ attributeNames: NAMES, attributeTypes: ['C', 'C', 'C'], data: rows.slice(from, to) });
 
   const summary = new Summary();
@@ -36,7 +36,7 @@ test('learn 10⁶ rows then forget them returns counts to 0 and moments to ≤ 1
     }
     return sums;
   });
-  const scale = (i: number, power: number) => scales[i]![power]!;
+  const scale = (i: number, power: number) => scales[i][power];
   NAMES.forEach((x, i) => {
     const m = summary.moments(x);
     expect(m.count).toBe(0);

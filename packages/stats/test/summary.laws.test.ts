@@ -65,10 +65,10 @@ describe.each(CONFIGS)('summary laws with %s', (_, options) => {
       fc.property(
         rows.chain((data) => fc.tuple(fc.constant(data), fc.shuffledSubarray(data.map((_, i) => i), { minLength: data.length }), fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1 }))),
         ([data, order, chunkSizes]) => {
-          const shuffled = order.map((i) => data[i]!);
+          const shuffled = order.map((i) => data[i]);
           const chunks: string[][][] = [];
           for (let at = 0, c = 0; at < shuffled.length; c++) {
-            const size = chunkSizes[c % chunkSizes.length]!;
+            const size = chunkSizes[c % chunkSizes.length];
             chunks.push(shuffled.slice(at, at + size));
             at += size;
           }
@@ -104,8 +104,8 @@ describe.each(CONFIGS)('summary laws with %s', (_, options) => {
 });
 
 test('merge and subtract accept the summary itself', () => {
-  const s = learned(CONFIGS[0]![1], [['1', '2', '1', 'red', 'a', '3', '1']]);
-  const doubled = learned(CONFIGS[0]![1], [['1', '2', '1', 'red', 'a', '3', '1']], [['1', '2', '1', 'red', 'a', '3', '1']]);
+  const s = learned(CONFIGS[0][1], [['1', '2', '1', 'red', 'a', '3', '1']]);
+  const doubled = learned(CONFIGS[0][1], [['1', '2', '1', 'red', 'a', '3', '1']], [['1', '2', '1', 'red', 'a', '3', '1']]);
   expectSameStatistics(s.merge(s), doubled, { tolerance: 0, extremes: true });
   expect(s.subtract(s).rowCount).toBe(0);
 });

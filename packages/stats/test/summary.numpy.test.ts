@@ -38,7 +38,7 @@ describe.each(['summary_random.json', 'summary_iris.json'])('statistics equal nu
   const summary = new Summary();
   summary.learn(frame);
   const names = expected.attributeNames;
-  const sd = names.map((_, i) => Math.sqrt(expected.variance[i]!));
+  const sd = names.map((_, i) => Math.sqrt(expected.variance[i]));
 
   test('attribute names and types follow the frame, categorical levels expanded in sorted order', () => {
     expect(summary.attributeNames).toEqual(names);
@@ -49,14 +49,14 @@ describe.each(['summary_random.json', 'summary_iris.json'])('statistics equal nu
   test('count, mean, population and unbiased variance, extremes, third and fourth power sums', () => {
     names.forEach((name, i) => {
       expect([name, summary.count(name)]).toEqual([name, expected.count[i]]);
-      expect(summary.missing(name)).toBe(frame.data.length - expected.count[i]!);
-      expectClose(summary.mean(name), expected.mean[i]!, TOLERANCE, sd[i], `mean ${name}`);
-      expectClose(summary.variance(name), expected.variance[i]!, TOLERANCE, 0, `variance ${name}`);
-      expectClose(summary.variance(name, { unbiased: true }), expected.varianceUnbiased[i]!, TOLERANCE, 0, `unbiased variance ${name}`);
+      expect(summary.missing(name)).toBe(frame.data.length - expected.count[i]);
+      expectClose(summary.mean(name), expected.mean[i], TOLERANCE, sd[i], `mean ${name}`);
+      expectClose(summary.variance(name), expected.variance[i], TOLERANCE, 0, `variance ${name}`);
+      expectClose(summary.variance(name, { unbiased: true }), expected.varianceUnbiased[i], TOLERANCE, 0, `unbiased variance ${name}`);
       expect([name, summary.min(name), summary.max(name)]).toEqual([name, expected.min[i], expected.max[i]]);
       const m = summary.moments(name);
-      expectClose(m.sumCubes, expected.sumCubes[i]!, TOLERANCE, 0, `Σx³ ${name}`);
-      expectClose(m.sumFourths, expected.sumFourths[i]!, TOLERANCE, 0, `Σx⁴ ${name}`);
+      expectClose(m.sumCubes, expected.sumCubes[i], TOLERANCE, 0, `Σx³ ${name}`);
+      expectClose(m.sumFourths, expected.sumFourths[i], TOLERANCE, 0, `Σx⁴ ${name}`);
     });
   });
 
@@ -66,11 +66,11 @@ describe.each(['summary_random.json', 'summary_iris.json'])('statistics equal nu
     const corr = summary.correlation(names);
     names.forEach((x, i) =>
       names.forEach((y, j) => {
-        expect([x, y, summary.comoments(x, y).count]).toEqual([x, y, expected.pairCount[i]![j]]);
-        const scale = sd[i]! * sd[j]!;
-        expectClose(cov.get(i, j), expected.covariance[i]![j]!, TOLERANCE, scale, `cov ${x},${y}`);
-        expectClose(covUnbiased.get(i, j), expected.covarianceUnbiased[i]![j]!, TOLERANCE, scale, `unbiased cov ${x},${y}`);
-        expectClose(corr.get(i, j), expected.correlation[i]![j]!, TOLERANCE, 1, `corr ${x},${y}`);
+        expect([x, y, summary.comoments(x, y).count]).toEqual([x, y, expected.pairCount[i][j]]);
+        const scale = sd[i] * sd[j];
+        expectClose(cov.get(i, j), expected.covariance[i][j], TOLERANCE, scale, `cov ${x},${y}`);
+        expectClose(covUnbiased.get(i, j), expected.covarianceUnbiased[i][j], TOLERANCE, scale, `unbiased cov ${x},${y}`);
+        expectClose(corr.get(i, j), expected.correlation[i][j], TOLERANCE, 1, `corr ${x},${y}`);
       }),
     );
   });
@@ -92,7 +92,7 @@ describe.each(['summary_random.json', 'summary_iris.json'])('statistics equal nu
     names.forEach((name, i) => {
       expect([name, exact.median(name)]).toEqual([name, expected.median[i]]);
       const width = streaming.histogram(name)!.width;
-      expect(Math.abs(streaming.median(name) - expected.median[i]!)).toBeLessThanOrEqual(width);
+      expect(Math.abs(streaming.median(name) - expected.median[i])).toBeLessThanOrEqual(width);
       expect([name, streaming.min(name), streaming.max(name)]).toEqual([name, expected.min[i], expected.max[i]]);
     });
   });

@@ -62,8 +62,11 @@ export class UserDirectory {
   }
 
   async list(): Promise<sml.v1.IUserInfo[]> {
+    // Collect the keys first: awaiting a get inside the keys iteration ends it early.
+    const keys: string[] = [];
+    for await (const k of await this.kv.keys()) keys.push(k);
     const out: sml.v1.IUserInfo[] = [];
-    for await (const k of await this.kv.keys()) {
+    for (const k of keys) {
       const e = await this.kv.get(k);
       if (!e || e.operation !== 'PUT') continue;
       const { cid, root, created } = sml.v1.UserRecord.decode(e.value);
