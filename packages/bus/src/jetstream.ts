@@ -43,21 +43,37 @@ export async function consumeDurable(
   handle: (msg: JsMsg) => Promise<void>,
 ): Promise<{ stop(): Promise<void> }> {
   const jsm = await nc.jetstreamManager();
-  await jsm.consumers.add(cfg.stream, {
+  const config = {
     durable_name: cfg.durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     max_ack_pending: 1,
-    ack_wait: 30e9,
+    // A message delivered to a replica that died is redelivered after ack_wait; with
+    // max_ack_pending 1 nothing else moves meanwhile, so keep it short (handlers take ms).
+    ack_wait: 3e9,
     ...(cfg.filterSubject ? { filter_subject: cfg.filterSubject } : {}),
-  });
+  };
+  // add() updates the durable when it exists with other settings.
+  await jsm.consumers.add(cfg.stream, config).catch(() => jsm.consumers.update(cfg.stream, cfg.durable, config));
   const consumer = await nc.jetstream().consumers.get(cfg.stream, cfg.durable);
-  const messages = await consumer.consume({ max_messages: 64 });
+  // One message per pull, acked (and confirmed) before the next: with max_ack_pending 1 a
+  // batched pull stalls on nats-server 2.9 until the pull expires.
+  let running = true;
   const done = (async () => {
-    for await (const m of messages) {
+    while (running) {
+      let m: JsMsg | null;
+      try {
+        m = await consumer.next({ expires: 1000 });
+      } catch (err) {
+        if (!running || nc.isClosed()) break;
+        cfg.log.warn({ err }, 'event pull failed; retrying');
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      if (!m) continue;
       try {
         await handle(m);
-        m.ack();
+        await m.ackAck();
       } catch (err) {
         cfg.log.error({ err, seq: m.seq, subject: m.subject }, 'event handling failed; will be redelivered');
         m.nak(1000);
@@ -66,7 +82,7 @@ export async function consumeDurable(
   })();
   return {
     async stop() {
-      messages.stop();
+      running = false;
       await done;
     },
   };

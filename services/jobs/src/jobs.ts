@@ -10,6 +10,7 @@ export async function startJobs({ nc, service, log }: ServiceRuntime): Promise<{
   await ensureStream(nc, { name: JOB_IDS_STREAM, subjects: ['sml.jobids'], maxAgeMs: 24 * 3600 * 1000 });
   await ensureStream(nc, { name: JOB_EVENTS_STREAM, subjects: [subjects.jobEvents], maxAgeMs: JOB_TTL_MS });
   const store = new JobStore(nc, await kvBucket(nc, 'sml_jobs', { ttl: JOB_TTL_MS }));
+  await store.start();
 
   const folding = await consumeDurable(nc, { stream: JOB_EVENTS_STREAM, durable: 'jobs-fold', log }, async (m) => {
     await store.fold(sml.v1.JobEvent.decode(m.data), m.seq);
@@ -34,8 +35,7 @@ export async function startJobs({ nc, service, log }: ServiceRuntime): Promise<{
 
   service.endpoint(subjects.jobs.list, sml.v1.JobListRequest, sml.v1.JobListReply, async (req, { caller }) => {
     if (req.all && !caller.root) throw smlError('JOBS_ALL_NOT_ROOT');
-    const records = await store.list(req.all ? undefined : caller.user!);
-    return { jobinfolist: records.map((r) => r.info!) };
+    return { jobinfolist: store.list(req.all ? undefined : caller.user!) };
   });
 
   service.endpoint(subjects.jobs.cancel, sml.v1.JobCancelRequest, sml.v1.Empty, async (req, { caller }) => {
@@ -48,5 +48,10 @@ export async function startJobs({ nc, service, log }: ServiceRuntime): Promise<{
   });
 
   log.info('jobs endpoints registered');
-  return { onStop: () => folding.stop() };
+  return {
+    onStop: async () => {
+      await folding.stop();
+      store.stop();
+    },
+  };
 }

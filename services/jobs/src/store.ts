@@ -11,7 +11,30 @@ const Kind = sml.v1.JobEventKind;
  * integers, increasing, never reused (a stream sequence never goes back, even after purge).
  */
 export class JobStore {
+  /** Every job's info by KV key, kept current by a KV watch, so listing never scans the bucket. */
+  private readonly index = new Map<string, sml.v1.IJobInfo>();
+  private watching?: { stop(): void };
+
   constructor(private readonly nc: NatsConnection, private readonly kv: KV) {}
+
+  /** Loads the index and follows updates (from this replica and any other). */
+  async start(): Promise<void> {
+    let ready!: () => void;
+    const initialized = new Promise<void>((resolve) => { ready = resolve; });
+    const watch = await this.kv.watch({ key: '>', initializedFn: () => ready() });
+    this.watching = watch;
+    void (async () => {
+      for await (const e of watch) {
+        if (e.operation === 'PUT') this.index.set(e.key, sml.v1.JobRecord.decode(e.value).info ?? {});
+        else this.index.delete(e.key);
+      }
+    })();
+    await initialized;
+  }
+
+  stop(): void {
+    this.watching?.stop();
+  }
 
   private key(user: string, jobId: number): string {
     return `${nameToken(user)}.${jobId}`;
@@ -48,14 +71,11 @@ export class JobStore {
   }
 
   /** The caller's jobs, or every customer's when `user` is undefined; oldest first. */
-  async list(user?: string): Promise<sml.v1.JobRecord[]> {
-    const keys: string[] = [];
-    for await (const k of await this.kv.keys(user === undefined ? '>' : `${nameToken(user)}.*`)) keys.push(k);
-    const records = await Promise.all(keys.map(async (k) => {
-      const e = await this.kv.get(k);
-      return e && e.operation === 'PUT' ? sml.v1.JobRecord.decode(e.value) : undefined;
-    }));
-    return records.filter((r): r is sml.v1.JobRecord => r !== undefined).sort((a, b) => Number(a.info!.jobId) - Number(b.info!.jobId));
+  list(user?: string): sml.v1.IJobInfo[] {
+    const prefix = user === undefined ? '' : `${nameToken(user)}.`;
+    const out: sml.v1.IJobInfo[] = [];
+    for (const [key, info] of this.index) if (key.startsWith(prefix)) out.push(info);
+    return out.sort((a, b) => Number(a.jobId) - Number(b.jobId));
   }
 
   /**
@@ -99,7 +119,10 @@ export class JobStore {
   }
 
   private async put(record: sml.v1.IJobRecord): Promise<void> {
-    await this.kv.put(this.key(record.user!, Number(record.info!.jobId)), sml.v1.JobRecord.encode(record).finish());
+    const key = this.key(record.user!, Number(record.info!.jobId));
+    await this.kv.put(key, sml.v1.JobRecord.encode(record).finish());
+    // The watch will deliver it too; setting it now lets this replica list it at once.
+    this.index.set(key, record.info!);
   }
 }
 
