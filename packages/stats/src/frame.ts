@@ -58,7 +58,6 @@ export interface ParseOptions {
 }
 
 const MISSING_TOKENS: ReadonlySet<string> = new Set(['', 'na', 'nan', 'null', '?']);
-const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** The trimmed text of a cell, or null when the cell is missing. JSON numbers are accepted as text. */
 export function cellText(cell: unknown): string | null {
@@ -76,9 +75,15 @@ export function categoryOf(cell: unknown): string | null {
 
 /** A decimal number (no hex, no Infinity); NaN when the text is not one. */
 export function parseDecimal(text: string): number {
-  if (!DECIMAL.test(text)) return NaN;
-  const value = Number(text);
-  return Number.isFinite(value) ? value : NaN;
+  // Number() does the parsing (fast); it also accepts what is not a decimal: radix prefixes
+  // (0x, 0b, 0o), "Infinity" (not finite) and "" (handled as missing before we get here).
+  const value = +text;
+  if (value !== value || value === Infinity || value === -Infinity || text.length === 0) return NaN;
+  if (text.length > 1 && text.charCodeAt(0) === 48 /* 0 */) {
+    const second = text.charCodeAt(1) | 0x20; // lower-case
+    if (second === 120 /* x */ || second === 98 /* b */ || second === 111 /* o */) return NaN;
+  }
+  return value;
 }
 
 /**

@@ -57,6 +57,8 @@ function coarser(k: number, m: number): number {
  */
 class StreamingHistogram {
   private exponentValue = MIN_EXPONENT;
+  /** 2^exponentValue, cached: add() runs per learned cell and Math.pow is not free. */
+  private binWidth = 2 ** MIN_EXPONENT;
   /** Absolute bin index of counts[0]; the window holds 2·bins slots around the occupied span. */
   private lo = 0;
   private counts: Float64Array;
@@ -86,7 +88,8 @@ class StreamingHistogram {
 
   add(value: number, count = 1): void {
     if (count === 0) return;
-    const k = binOf(value, this.exponentValue);
+    const q = value / this.binWidth;
+    const k = q === 0 && value < 0 ? -1 : Math.floor(q);
     const fits = k > -INDEX_LIMIT && k < INDEX_LIMIT && (this.isEmpty || (k > this.kmax - this.bins && k < this.kmin + this.bins));
     if (fits) return this.bump(k, count);
     const e = Math.max(this.exponentValue, exponentFor(value));
@@ -134,6 +137,7 @@ class StreamingHistogram {
   clone(): StreamingHistogram {
     const out = new StreamingHistogram(this.bins);
     out.exponentValue = this.exponentValue;
+    out.binWidth = this.binWidth;
     out.lo = this.lo;
     out.counts = this.counts.slice();
     out.kmin = this.kmin;
@@ -185,6 +189,7 @@ class StreamingHistogram {
     const m = e - this.exponentValue;
     if (m === 0) return;
     this.exponentValue = e;
+    this.binWidth = 2 ** e;
     if (this.isEmpty) return;
     const kmin = coarser(this.kmin, m);
     const kmax = coarser(this.kmax, m);
@@ -243,6 +248,7 @@ class StreamingHistogram {
   static read(r: ByteReader, bins: number): StreamingHistogram {
     const out = new StreamingHistogram(bins);
     out.exponentValue = r.i32();
+    out.binWidth = 2 ** out.exponentValue;
     const kmin = r.f64();
     const counts = r.f64s();
     if (counts.length > bins) throw new SummaryError('damaged summary serialization: histogram wider than its bin count');

@@ -84,7 +84,7 @@ export function createApp(deps: GatewayDeps): express.Express {
           caller,
           params: validate(route.params, req.params, 'path') as Record<string, string>,
           query: validate(route.query, req.query ?? {}, 'query') as Record<string, unknown>,
-          body: route.body ? validate(route.body, parseJson(req.body), 'body') : undefined,
+          body: route.rawBody ? (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)) : route.body ? validate(route.body, parseJson(req.body), 'body') : undefined,
           headers: req.headers,
         };
         const subject = typeof route.subject === 'function' ? route.subject(ctx) : route.subject;

@@ -36,6 +36,12 @@ export interface Route<Req = unknown, Rep = unknown> {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /**
+   * The body is forwarded as raw bytes (ctx.body is the Buffer) and parsed by the service:
+   * for large learn batches, parsing once instead of JSON → protobuf → objects again.
+   * `body` then only documents it.
+   */
+  rawBody?: boolean;
   /** Schema of `values` on success, for the OpenAPI document. */
   values?: z.ZodType;
   /** Success status and its meaning, for the OpenAPI document. */

@@ -22,6 +22,25 @@ export function summaryOptions(meta: sml.v1.IProjectMeta, maxAttributes: number)
   };
 }
 
+/**
+ * The DataFrame of a learn request or log entry: raw JSON when the gateway forwarded the
+ * body as is (parsed here, once), else the protobuf DataFrame. The shape is checked by
+ * packages/stats when the frame is learned.
+ */
+export function frameOf(msg: { frameJson?: Uint8Array | null; frame?: sml.v1.IDataFrame | null }): DataFrame {
+  if (msg.frameJson && msg.frameJson.length > 0) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.from(msg.frameJson.buffer, msg.frameJson.byteOffset, msg.frameJson.byteLength).toString('utf8'));
+    } catch (err) {
+      throw smlError('MALFORMED_JSON', { detail: (err as Error).message });
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw smlError('INVALID_FRAME', { detail: 'the body must be a DataFrame object' });
+    return parsed as DataFrame;
+  }
+  return dataFrameFromProto(msg.frame ?? {});
+}
+
 /** One project in memory: its metadata, its summary and where it stands against the log. */
 export class ProjectState {
   /** Log sequence of the last batch applied (0 = none). */
@@ -81,7 +100,7 @@ export class ProjectState {
   replay(entry: sml.v1.IProjectLogEntry, seq: number): void {
     const op = entry.op === 'forget' ? 'forget' : 'learn';
     try {
-      this.apply(op, dataFrameFromProto(entry.frame ?? {}));
+      this.apply(op, frameOf(entry));
     } catch {
       // Logged batches were applied successfully before being logged; nothing to redo.
     }

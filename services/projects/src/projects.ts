@@ -1,7 +1,8 @@
 import { BoundedExecutor, JobRunner, jobResult, kvBucket, okStatus, subjects, type ServiceRuntime } from '@sml/bus';
-import { dataFrameFromProto, nameToken, smlError, checkName } from '@sml/core';
+import { nameToken, smlError, checkName } from '@sml/core';
 import { sml } from '@sml/proto';
 import { projectMetaFromCreate } from './create';
+import { frameOf } from './project';
 import { smlInfo } from './info';
 import { summaryParts } from './parts';
 import { ProjectRegistry } from './registry';
@@ -38,13 +39,14 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     const pid = pidOf(req.pid);
     return registry.with(user, pid, async (p) => {
       if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });
-      const frame = req.frame ?? {};
-      const report = p.apply(op, dataFrameFromProto(frame));
+      const frame = frameOf(req);
+      const report = p.apply(op, frame);
       let seq = 0;
       if (!p.memoryOnly) {
         const msgId = req.idempotencyKey ? `${ProjectStore.key(user, pid)}.${nameToken(req.idempotencyKey)}` : undefined;
         try {
-          const ack = await store.append(user, pid, { op, frame }, msgId);
+          // The log keeps the batch as it came (raw JSON bytes are copied, not re-encoded).
+          const ack = await store.append(user, pid, { op, frame: req.frameJson?.length ? null : req.frame, frameJson: req.frameJson }, msgId);
           if (ack.duplicate) {
             // Already logged by an earlier attempt: reload the durable state, which has it once.
             registry.evict(user, pid);

@@ -1,4 +1,3 @@
-import { dataFrameToProto, type RestDataFrame } from '@sml/core';
 import { subjects } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { defineRoute, type RouteContext } from '../route';
@@ -37,13 +36,13 @@ const learnRoute = (op: 'learn' | 'forget') => defineRoute({
   summary: op === 'learn' ? 'Learn a DataFrame into the project summary (new attributes are appended)' : 'Forget a DataFrame: the exact inverse of learn',
   description: 'Answers 200 only once the batch is in the project\'s durable log. Header `Idempotency-Key` (ours): a retried batch with the same key is applied once.',
   service: 'projects', subject: s(op), request: sml.v1.LearnRequest, reply: sml.v1.LearnReply,
-  params: projectParams, query: asyncQuery, body: dataFrame,
+  params: projectParams, query: asyncQuery, body: dataFrame, rawBody: true,
   values: z.object({ learnReport: learnReport.optional() }),
   success: { status: 200, description: 'OK (values.learnReport when errorHandling=1)' }, createsJob: true,
-  errors: ['PROJECT_NOT_FOUND', 'PROJECT_FROZEN', 'INVALID_FRAME', 'FORGET_NOT_LEARNED', 'NOT_PERSISTED', 'EXECUTOR_FULL'],
+  errors: ['PROJECT_NOT_FOUND', 'PROJECT_FROZEN', 'INVALID_FRAME', 'MALFORMED_JSON', 'FORGET_NOT_LEARNED', 'NOT_PERSISTED', 'EXECUTOR_FULL'],
   toRequest: ({ caller, params, query, body, headers }) => ({
     caller, pid: params.pid, async: query.async === true,
-    frame: dataFrameToProto(body as RestDataFrame),
+    frameJson: body as Buffer,
     idempotencyKey: typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : '',
   }),
 });
