@@ -150,7 +150,7 @@ export function parseFrame(frame: DataFrame, options: ParseOptions = {}): Parsed
   return { names, types, rows, numeric, categorical, report };
 }
 
-function checkStructure(frame: DataFrame): { names: string[]; types: ColumnType[] } {
+export function checkStructure(frame: DataFrame): { names: string[]; types: ColumnType[] } {
   const names: unknown = frame?.attributeNames;
   const types: unknown = frame?.attributeTypes;
   if (!Array.isArray(names) || !Array.isArray(types) || !Array.isArray(frame.data)) {
@@ -205,7 +205,7 @@ function checkRow(
   return null;
 }
 
-function sortedLevels(name: string, firstSeen: Map<string, number>, codes: Int32Array): CategoricalColumn {
+export function sortedLevels(name: string, firstSeen: Map<string, number>, codes: Int32Array): CategoricalColumn {
   const levels = [...firstSeen.keys()].sort();
   const remap = new Int32Array(levels.length);
   levels.forEach((level, sortedIndex) => (remap[firstSeen.get(level)!] = sortedIndex));

@@ -3,6 +3,7 @@ import { ByteReader, ByteWriter } from './binary';
 import { compensatedValue } from './compensated';
 import { FrameError, SummaryError } from './errors';
 import { categoryOf, type DataFrame, type LearnReport, type ParsedFrame, parseFrame } from './frame';
+import { parseFrameJson } from './frame-json';
 import { hash53 } from './hash';
 import { Histogram } from './histogram';
 import { type Alignment, ATTR, type AttributeSource, MomentStore, PAIR, pairCount, pairOffset } from './moments';
@@ -63,6 +64,12 @@ const KIND_CODES: readonly AttributeKind[] = ['C', 'B', 'T'];
  * subtractable: forget keeps the extremes ever learned. A forget or subtract that would make
  * any count negative throws SummaryError and changes nothing.
  */
+export interface JsonLearnResult {
+  report: LearnReport;
+  /** The frame asked for errorHandling 1 (its bad rows were skipped and reported). */
+  lenient: boolean;
+}
+
 export class Summary {
   readonly options: ResolvedOptions;
   private readonly schema = new Schema();
@@ -98,6 +105,35 @@ export class Summary {
     delta.learnParsed(parsed, 'forget');
     this.prepareSubtract(delta)();
     return parsed.report;
+  }
+
+  /**
+   * learn() of a DataFrame given as JSON text (a request body). Common frames are read
+   * straight from the bytes (frame-json.ts); others through JSON.parse, whose SyntaxError
+   * propagates for malformed JSON. `lenient` tells whether the frame asked for errorHandling 1.
+   */
+  learnJson(json: Uint8Array): JsonLearnResult {
+    const { parsed, lenient } = this.parseJson(json);
+    this.learnParsed(parsed, 'learn');
+    return { report: parsed.report, lenient };
+  }
+
+  /** forget() of a DataFrame given as JSON text. */
+  forgetJson(json: Uint8Array): JsonLearnResult {
+    const { parsed, lenient } = this.parseJson(json);
+    const delta = new Summary(this.options);
+    delta.learnParsed(parsed, 'forget');
+    this.prepareSubtract(delta)();
+    return { report: parsed.report, lenient };
+  }
+
+  private parseJson(json: Uint8Array): { parsed: ParsedFrame; lenient: boolean } {
+    // Partitions, survival and sequence counts read the rows' cells: general path.
+    const plain = this.options.partitionSplit === undefined && this.survivalCounts === null && this.sequenceCounts === null;
+    const fast = plain ? parseFrameJson(json) : null;
+    if (fast !== null) return { parsed: fast, lenient: false };
+    const frame = JSON.parse(new TextDecoder().decode(json)) as DataFrame;
+    return { parsed: this.parse(frame), lenient: frame?.errorHandling === 1 };
   }
 
   /** Adds another summary's statistics (built with the same options). */

@@ -1,4 +1,4 @@
-import { Summary, type DataFrame, type LearnReport, type SummaryOptions } from '@sml/stats';
+import { Summary, type DataFrame, type JsonLearnResult, type SummaryOptions } from '@sml/stats';
 import { dataFrameFromProto, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { toSmlError } from './errors';
@@ -22,23 +22,11 @@ export function summaryOptions(meta: sml.v1.IProjectMeta, maxAttributes: number)
   };
 }
 
-/**
- * The DataFrame of a learn request or log entry: raw JSON when the gateway forwarded the
- * body as is (parsed here, once), else the protobuf DataFrame. The shape is checked by
- * packages/stats when the frame is learned.
- */
-export function frameOf(msg: { frameJson?: Uint8Array | null; frame?: sml.v1.IDataFrame | null }): DataFrame {
-  if (msg.frameJson && msg.frameJson.length > 0) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(Buffer.from(msg.frameJson.buffer, msg.frameJson.byteOffset, msg.frameJson.byteLength).toString('utf8'));
-    } catch (err) {
-      throw smlError('MALFORMED_JSON', { detail: (err as Error).message });
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw smlError('INVALID_FRAME', { detail: 'the body must be a DataFrame object' });
-    return parsed as DataFrame;
-  }
-  return dataFrameFromProto(msg.frame ?? {});
+/** A learn/forget batch: the REST body as raw JSON bytes (the gateway forwards it unparsed), or a protobuf DataFrame. */
+export type Batch = { json: Uint8Array } | { frame: DataFrame };
+
+export function batchOf(msg: { frameJson?: Uint8Array | null; frame?: sml.v1.IDataFrame | null }): Batch {
+  return msg.frameJson && msg.frameJson.length > 0 ? { json: msg.frameJson } : { frame: dataFrameFromProto(msg.frame ?? {}) };
 }
 
 /** One project in memory: its metadata, its summary and where it stands against the log. */
@@ -80,9 +68,11 @@ export class ProjectState {
    * Applies a learn or forget to the summary. Atomic: a bad frame (FrameError) or a forget of
    * rows never learned (SummaryError) throws a 400 and changes nothing.
    */
-  apply(op: 'learn' | 'forget', frame: DataFrame): LearnReport {
+  apply(op: 'learn' | 'forget', batch: Batch): JsonLearnResult {
     try {
-      return op === 'learn' ? this.summary.learn(frame) : this.summary.forget(frame);
+      if ('json' in batch) return op === 'learn' ? this.summary.learnJson(batch.json) : this.summary.forgetJson(batch.json);
+      const report = op === 'learn' ? this.summary.learn(batch.frame) : this.summary.forget(batch.frame);
+      return { report, lenient: batch.frame.errorHandling === 1 };
     } catch (err) {
       throw toSmlError(err);
     }
@@ -100,7 +90,7 @@ export class ProjectState {
   replay(entry: sml.v1.IProjectLogEntry, seq: number): void {
     const op = entry.op === 'forget' ? 'forget' : 'learn';
     try {
-      this.apply(op, frameOf(entry));
+      this.apply(op, batchOf(entry));
     } catch {
       // Logged batches were applied successfully before being logged; nothing to redo.
     }

@@ -2,7 +2,7 @@ import { BoundedExecutor, JobRunner, jobResult, kvBucket, okStatus, subjects, ty
 import { nameToken, smlError, checkName } from '@sml/core';
 import { sml } from '@sml/proto';
 import { projectMetaFromCreate } from './create';
-import { frameOf } from './project';
+import { batchOf } from './project';
 import { smlInfo } from './info';
 import { summaryParts } from './parts';
 import { ProjectRegistry } from './registry';
@@ -39,8 +39,11 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     const pid = pidOf(req.pid);
     return registry.with(user, pid, async (p) => {
       if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });
-      const frame = frameOf(req);
-      const report = p.apply(op, frame);
+      const t0 = performance.now();
+      const batch = batchOf(req);
+      const t1 = performance.now();
+      const { report, lenient } = p.apply(op, batch);
+      const t2 = performance.now();
       let seq = 0;
       if (!p.memoryOnly) {
         const msgId = req.idempotencyKey ? `${ProjectStore.key(user, pid)}.${nameToken(req.idempotencyKey)}` : undefined;
@@ -50,7 +53,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
           if (ack.duplicate) {
             // Already logged by an earlier attempt: reload the durable state, which has it once.
             registry.evict(user, pid);
-            return frame.errorHandling === 1 ? { learnReport: report } : {};
+            return lenient ? { learnReport: report } : {};
           }
           seq = ack.seq;
         } catch (err) {
@@ -59,8 +62,10 @@ export async function startProjects({ nc, service, client, config, log }: Servic
         }
       }
       p.logged(seq);
+      const t3 = performance.now();
       await registry.afterBatch(p);
-      return frame.errorHandling === 1 ? { learnReport: report } : {};
+      log.debug({ pid, op, rows: report.rowsLearned, decodeMs: t1 - t0, applyMs: t2 - t1, logMs: t3 - t2, snapshotMs: performance.now() - t3 }, 'batch learned');
+      return lenient ? { learnReport: report } : {};
     });
   };
 

@@ -1,0 +1,354 @@
+import { checkStructure, sortedLevels, type CategoricalColumn, type ColumnType, type NumericColumn, type ParsedFrame } from './frame';
+
+/*
+ * A fast path for the common case of learning a DataFrame sent as JSON: the bytes are read
+ * once and numeric cells go straight into Float64Arrays, without the millions of strings
+ * JSON.parse would allocate and frame.ts would then parse again. It accepts only what it is
+ * sure to read exactly as `parseFrame(JSON.parse(text))` would; on anything else (escapes,
+ * a bad cell, a ragged row, keys in another order, non-ASCII spacing) it returns null and the
+ * caller takes the general path, which then produces the same result or the same error.
+ */
+
+const QUOTE = 0x22, BACKSLASH = 0x5c, COMMA = 0x2c, COLON = 0x3a;
+const OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d, OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 0x7d;
+const MINUS = 0x2d, PLUS = 0x2b, DOT = 0x2e, ZERO = 0x30, NINE = 0x39;
+/** Exact powers of ten: a double holds 10^k exactly up to k = 22. */
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+const decoder = new TextDecoder();
+
+class Bail extends Error {}
+const bail = (): never => {
+  throw new Bail();
+};
+
+function isSpace(b: number): boolean {
+  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+}
+
+export function parseFrameJson(bytes: Uint8Array): ParsedFrame | null {
+  try {
+    return new FrameJsonReader(bytes).read();
+  } catch (err) {
+    if (err instanceof Bail) return null;
+    throw err;
+  }
+}
+
+class FrameJsonReader {
+  private pos = 0;
+  constructor(private readonly b: Uint8Array) {}
+
+  read(): ParsedFrame {
+    this.expect(OPEN_OBJECT);
+    const small: Record<string, unknown> = {};
+    const seen = new Set<string>();
+    let parsed: ParsedFrame | null = null;
+    for (;;) {
+      this.skipSpace();
+      const key = this.key();
+      if (seen.has(key)) bail();
+      seen.add(key);
+      if (key === 'data') {
+        // Numeric cells need the types: they must come first.
+        if (!('attributeNames' in small) || !('attributeTypes' in small)) bail();
+        parsed = this.data(small.attributeNames, small.attributeTypes);
+      } else if (key === 'attributeNames' || key === 'attributeTypes' || key === 'errorHandling') {
+        const start = this.pos;
+        this.skipValue();
+        small[key] = JSON.parse(decoder.decode(this.b.subarray(start, this.pos)));
+      } else {
+        bail();
+      }
+      this.skipSpace();
+      const c = this.b[this.pos++];
+      if (c === CLOSE_OBJECT) break;
+      if (c !== COMMA) bail();
+    }
+    this.skipSpace();
+    // errorHandling 1 (lenient) reports bad rows: the general path does that.
+    if (this.pos !== this.b.length || parsed === null || (small.errorHandling !== undefined && small.errorHandling !== 0)) bail();
+    return parsed!;
+  }
+
+  private data(names: unknown, types: unknown): ParsedFrame {
+    let checked: { names: string[]; types: ColumnType[] };
+    try {
+      checked = checkStructure({ attributeNames: names as string[], attributeTypes: types as string[], data: [[]] });
+    } catch {
+      return bail();
+    }
+    const width = checked.names.length;
+    const kinds = checked.types;
+    const numericIndexes: number[] = [];
+    const categoricalIndexes: number[] = [];
+    kinds.forEach((t, c) => {
+      if (t === 'C' || t === 'B') numericIndexes.push(c);
+      else if (t === 'T') categoricalIndexes.push(c);
+    });
+    const slot = new Int32Array(width).fill(-1);
+    numericIndexes.forEach((c, n) => (slot[c] = n));
+    categoricalIndexes.forEach((c, t) => (slot[c] = t));
+
+    let capacity = 1024;
+    let values = numericIndexes.map(() => new Float64Array(capacity));
+    let codes = categoricalIndexes.map(() => new Int32Array(capacity));
+    const levelMaps = categoricalIndexes.map(() => new Map<string, number>());
+    let rows = 0;
+
+    this.expect(OPEN_ARRAY);
+    this.skipSpace();
+    if (this.b[this.pos] === CLOSE_ARRAY) return bail();
+    for (;;) {
+      if (rows === capacity) {
+        capacity *= 2;
+        values = values.map((v) => grow(v, capacity));
+        codes = codes.map((v) => grow(v, capacity));
+      }
+      this.expect(OPEN_ARRAY);
+      for (let c = 0; c < width; c++) {
+        if (c > 0) this.expect(COMMA);
+        this.skipSpace();
+        const kind = kinds[c];
+        if (kind === 'C' || kind === 'B') {
+          const v = this.numericCell();
+          if (kind === 'B' && v === v && v !== 0 && v !== 1) bail();
+          values[slot[c]][rows] = v;
+        } else if (kind === 'T') {
+          const level = this.categoryCell();
+          const map = levelMaps[slot[c]];
+          let code = -1;
+          if (level !== null) {
+            code = map.get(level) ?? map.size;
+            if (code === map.size) map.set(level, code);
+          }
+          codes[slot[c]][rows] = code;
+        } else {
+          this.skipValidValue();
+        }
+      }
+      this.expect(CLOSE_ARRAY);
+      rows++;
+      this.skipSpace();
+      const c = this.b[this.pos++];
+      if (c === CLOSE_ARRAY) break;
+      if (c !== COMMA) bail();
+      this.skipSpace();
+    }
+
+    const numeric = numericIndexes.map((c, n): NumericColumn => ({ kind: kinds[c] as 'C' | 'B', name: checked.names[c], values: values[n].slice(0, rows) }));
+    const categorical = categoricalIndexes.map((c, t): CategoricalColumn => sortedLevels(checked.names[c], levelMaps[t], codes[t].subarray(0, rows)));
+    // The cells of the rows are only read by partitions, survival and sequence counts, which
+    // take the general path; the summary needs the row count.
+    const rowsOut: unknown[][] = new Array(rows).fill(EMPTY_ROW);
+    return { names: checked.names, types: kinds, rows: rowsOut, numeric, categorical, report: { rowsLearned: rows, rowsSkipped: 0, errors: [] } };
+  }
+
+  /** A C/B cell: a JSON string holding a decimal or a missing token, a JSON number, or null. NaN = missing. */
+  private numericCell(): number {
+    const b = this.b;
+    const c = b[this.pos];
+    if (c === QUOTE) {
+      let start = ++this.pos;
+      let end = start;
+      while (end < b.length && b[end] !== QUOTE) {
+        if (b[end] === BACKSLASH || b[end] >= 0x80) bail();
+        end++;
+      }
+      if (end >= b.length) bail();
+      this.pos = end + 1;
+      while (start < end && isSpace(b[start])) start++;
+      while (end > start && isSpace(b[end - 1])) end--;
+      if (isMissing(b, start, end)) return NaN;
+      return decimal(b, start, end);
+    }
+    if (c === 0x6e /* n */ && b[this.pos + 1] === 0x75 && b[this.pos + 2] === 0x6c && b[this.pos + 3] === 0x6c) {
+      this.pos += 4;
+      return NaN;
+    }
+    if (c === MINUS || (c >= ZERO && c <= NINE)) {
+      const start = this.pos;
+      while (this.pos < b.length && !isDelimiter(b[this.pos])) this.pos++;
+      return decimal(b, start, this.pos);
+    }
+    return bail();
+  }
+
+  /** A T cell: trimmed, lower-cased text; null when missing. */
+  private categoryCell(): string | null {
+    const b = this.b;
+    const c = b[this.pos];
+    if (c === 0x6e && b[this.pos + 1] === 0x75 && b[this.pos + 2] === 0x6c && b[this.pos + 3] === 0x6c) {
+      this.pos += 4;
+      return null;
+    }
+    if (c !== QUOTE) return bail();
+    let start = ++this.pos;
+    let end = start;
+    while (end < b.length && b[end] !== QUOTE) {
+      // Non-ASCII text may hold spaces trim() knows and a byte scan does not: general path.
+      if (b[end] === BACKSLASH || b[end] >= 0x80) bail();
+      end++;
+    }
+    if (end >= b.length) bail();
+    this.pos = end + 1;
+    while (start < end && isSpace(b[start])) start++;
+    while (end > start && isSpace(b[end - 1])) end--;
+    if (isMissing(b, start, end)) return null;
+    return decoder.decode(b.subarray(start, end)).toLowerCase();
+  }
+
+  private key(): string {
+    this.expect(QUOTE);
+    const start = this.pos;
+    while (this.pos < this.b.length && this.b[this.pos] !== QUOTE) {
+      if (this.b[this.pos] === BACKSLASH) bail();
+      this.pos++;
+    }
+    const key = decoder.decode(this.b.subarray(start, this.pos));
+    this.pos++;
+    this.skipSpace();
+    if (this.b[this.pos++] !== COLON) bail();
+    this.skipSpace();
+    return key;
+  }
+
+  /** Moves past one JSON value (strings with escapes, nested arrays and objects). */
+  private skipValue(): void {
+    const b = this.b;
+    let depth = 0;
+    do {
+      if (this.pos >= b.length) bail();
+      const c = b[this.pos];
+      if (c === QUOTE) {
+        this.pos++;
+        while (this.pos < b.length && b[this.pos] !== QUOTE) this.pos += b[this.pos] === BACKSLASH ? 2 : 1;
+        if (this.pos >= b.length) bail();
+        this.pos++;
+      } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+        depth++;
+        this.pos++;
+      } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+        if (depth === 0) bail();
+        depth--;
+        this.pos++;
+      } else if (depth > 0) {
+        this.pos++;
+      } else {
+        // A bare literal (number, true, false, null).
+        const start = this.pos;
+        while (this.pos < b.length && !isDelimiter(b[this.pos])) this.pos++;
+        if (this.pos === start) bail();
+      }
+    } while (depth > 0);
+  }
+
+  /** Moves past one value and checks it is valid JSON (cells of ignored columns). */
+  private skipValidValue(): void {
+    const start = this.pos;
+    this.skipValue();
+    try {
+      JSON.parse(decoder.decode(this.b.subarray(start, this.pos)));
+    } catch {
+      bail();
+    }
+  }
+
+  private skipSpace(): void {
+    while (this.pos < this.b.length && isSpace(this.b[this.pos])) this.pos++;
+  }
+
+  private expect(byte: number): void {
+    this.skipSpace();
+    if (this.b[this.pos] !== byte) bail();
+    this.pos++;
+  }
+}
+
+const EMPTY_ROW: unknown[] = [];
+
+function isDelimiter(c: number): boolean {
+  return c === COMMA || c === CLOSE_ARRAY || c === CLOSE_OBJECT || isSpace(c);
+}
+
+function grow<T extends Float64Array | Int32Array>(a: T, capacity: number): T {
+  const out = new (a.constructor as new (n: number) => T)(capacity);
+  out.set(a);
+  return out;
+}
+
+/** '', NA, NaN, null, ? in any case (frame.ts MISSING_TOKENS). */
+function isMissing(b: Uint8Array, start: number, end: number): boolean {
+  const n = end - start;
+  if (n === 0) return true;
+  if (n === 1) return b[start] === 0x3f; // ?
+  const lower = (k: number) => b[start + k] | 0x20;
+  if (n === 2) return lower(0) === 0x6e && lower(1) === 0x61; // na
+  if (n === 3) return lower(0) === 0x6e && lower(1) === 0x61 && lower(2) === 0x6e; // nan
+  if (n === 4) return lower(0) === 0x6e && lower(1) === 0x75 && lower(2) === 0x6c && lower(3) === 0x6c; // null
+  return false;
+}
+
+/**
+ * A decimal in bytes [start, end). Up to 15 significant digits and a power of ten within
+ * ±22 (the common case), the value is one correctly rounded multiplication or division of
+ * two exact doubles, hence the same double Number() gives; anything else goes through
+ * Number() on the text. Text that is not a decimal bails out to the general path.
+ */
+function decimal(b: Uint8Array, start: number, end: number): number {
+  let i = start;
+  let negative = false;
+  if (b[i] === MINUS || b[i] === PLUS) {
+    negative = b[i] === MINUS;
+    i++;
+  }
+  let mantissa = 0;
+  let digits = 0;
+  let scale = 0;
+  let sawDigit = false;
+  while (i < end && b[i] >= ZERO && b[i] <= NINE) {
+    if (digits > 0 || b[i] !== ZERO) digits++;
+    mantissa = mantissa * 10 + (b[i] - ZERO);
+    sawDigit = true;
+    i++;
+  }
+  if (i < end && b[i] === DOT) {
+    i++;
+    while (i < end && b[i] >= ZERO && b[i] <= NINE) {
+      if (digits > 0 || b[i] !== ZERO) digits++;
+      mantissa = mantissa * 10 + (b[i] - ZERO);
+      scale--;
+      sawDigit = true;
+      i++;
+    }
+  }
+  if (!sawDigit) return bail();
+  if (i < end && (b[i] | 0x20) === 0x65 /* e */) {
+    i++;
+    let expNegative = false;
+    if (b[i] === MINUS || b[i] === PLUS) {
+      expNegative = b[i] === MINUS;
+      i++;
+    }
+    let exp = 0;
+    let expDigits = 0;
+    while (i < end && b[i] >= ZERO && b[i] <= NINE) {
+      exp = exp * 10 + (b[i] - ZERO);
+      expDigits++;
+      i++;
+      if (exp > 100000) return slowDecimal(b, start, end);
+    }
+    if (expDigits === 0) return bail();
+    scale += expNegative ? -exp : exp;
+  }
+  if (i !== end) return bail();
+  if (digits > 15 || scale < -22 || scale > 22) return slowDecimal(b, start, end);
+  const magnitude = scale < 0 ? mantissa / POW10[-scale] : mantissa * POW10[scale];
+  return negative ? -magnitude : magnitude;
+}
+
+function slowDecimal(b: Uint8Array, start: number, end: number): number {
+  const value = Number(decoder.decode(b.subarray(start, end)));
+  if (!Number.isFinite(value)) bail();
+  return value;
+}
+

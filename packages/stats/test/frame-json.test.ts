@@ -1,0 +1,112 @@
+import fc from 'fast-check';
+import { parseFrameJson, Summary } from '@sml/stats';
+import { parseFrame } from '../src/frame';
+
+// The fast JSON reader must read exactly what parseFrame(JSON.parse(text)) reads, or decline
+// (null) so that the general path answers. Reference: the general path itself, on the same text.
+const enc = new TextEncoder();
+
+const numberText = fc.oneof(
+  fc.integer({ min: -1e9, max: 1e9 }).map(String),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+  fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((v) => v.toFixed(6)),
+  fc.tuple(fc.integer({ min: -999, max: 999 }), fc.integer({ min: -30, max: 30 })).map(([m, e]) => `${m}e${e}`),
+  fc.constantFrom('0', '-0', '+5', '.5', '5.', '007', '1E3', '12345678901234567890', '0.1234567890123456789'),
+);
+const missing = fc.constantFrom('', 'NA', 'na', 'NaN', 'null', '?', ' NA ', 'NULL');
+const oddText = fc.constantFrom('abc', '0x10', 'Infinity', '1e', '--1', ' 12 ', '1 2', 'tab\there', 'é', 'quote"d', 'back\\slash');
+const cell = fc.oneof({ weight: 6, arbitrary: numberText }, { weight: 1, arbitrary: missing }, { weight: 1, arbitrary: oddText });
+const binaryCell = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('0', '1', ' 1', '1.0', '0e0') }, { weight: 1, arbitrary: missing }, { weight: 1, arbitrary: fc.constantFrom('2', 'x') });
+const categoryCell = fc.oneof(fc.constantFrom('Red', ' blue ', 'GREEN', 'red'), missing, fc.constantFrom('ünï', 'a\\"b'));
+
+const frameArb = fc.integer({ min: 1, max: 4 }).chain((width) =>
+  fc.record({
+    types: fc.array(fc.constantFrom('C', 'B', 'T', 'X', 'S'), { minLength: width, maxLength: width }),
+    rows: fc.integer({ min: 1, max: 12 }),
+    errorHandling: fc.constantFrom(0, 0, 0, 1),
+    raw: fc.boolean(),
+    seed: fc.integer(),
+  }).chain(({ types, rows, errorHandling, raw }) =>
+    fc.array(fc.tuple(...types.map((t) => (t === 'B' ? binaryCell : t === 'T' ? categoryCell : cell))), { minLength: rows, maxLength: rows })
+      .map((data) => ({ attributeNames: types.map((_, i) => `a${i}`), attributeTypes: types, data, errorHandling, raw }))));
+
+/** JSON text of a frame; with `raw`, numeric-looking cells are written as JSON numbers. */
+function text(f: { attributeNames: string[]; attributeTypes: string[]; data: string[][]; errorHandling: number; raw: boolean }): string {
+  const data = f.raw ? f.data.map((r) => r.map((c) => (/^-?\d+(\.\d+)?$/.test(c) && Number.isFinite(Number(c)) ? Number(c) : c))) : f.data;
+  return JSON.stringify({ attributeNames: f.attributeNames, attributeTypes: f.attributeTypes, data, errorHandling: f.errorHandling });
+}
+
+function outcome<T>(fn: () => T): { ok: T } | { error: string } {
+  try {
+    return { ok: fn() };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+describe('fast JSON frame reader', () => {
+  it('reads exactly what JSON.parse + parseFrame read, or declines', () => {
+    let fast = 0;
+    fc.assert(fc.property(frameArb, (f) => {
+      const json = text(f);
+      const got = outcome(() => parseFrameJson(enc.encode(json)));
+      const want = outcome(() => parseFrame(JSON.parse(json)));
+      if ('error' in got) throw new Error(`fast reader threw ${got.error}`);
+      if (got.ok === null) return;
+      fast++;
+      expect('ok' in want).toBe(true);
+      const w = (want as { ok: ReturnType<typeof parseFrame> }).ok;
+      const g = got.ok;
+      expect(g.names).toEqual(w.names);
+      expect(g.types).toEqual(w.types);
+      expect(g.rows.length).toBe(w.rows.length);
+      expect(g.report).toEqual(w.report);
+      expect(g.categorical).toEqual(w.categorical);
+      g.numeric.forEach((col, k) => {
+        expect(col.kind).toBe(w.numeric[k].kind);
+        // Object.is: the very same doubles (NaN for missing, signed zeros aside).
+        Array.from(col.values).forEach((v, r) => expect(v === w.numeric[k].values[r] || (Number.isNaN(v) && Number.isNaN(w.numeric[k].values[r]))).toBe(true));
+      });
+    }), { numRuns: 400 });
+    // The fast path must actually be taken for well-formed frames, or this test proves nothing.
+    expect(fast).toBeGreaterThan(50);
+  });
+
+  it('learnJson builds the same summary as learn, and forgetJson undoes it', () => {
+    fc.assert(fc.property(frameArb, (f) => {
+      const json = text(f);
+      const a = new Summary({ histogram: 'streaming' });
+      const b = new Summary({ histogram: 'streaming' });
+      const ra = outcome(() => a.learn(JSON.parse(json)));
+      const rb = outcome(() => b.learnJson(enc.encode(json)));
+      expect('error' in rb ? rb.error : 'ok').toBe('error' in ra ? ra.error : 'ok');
+      if ('ok' in rb) {
+        expect(rb.ok.report).toEqual((ra as { ok: unknown }).ok);
+        expect(rb.ok.lenient).toBe(f.errorHandling === 1);
+        expect(b.serialize()).toEqual(a.serialize());
+        b.forgetJson(enc.encode(json));
+        expect(b.rowCount).toBe(0);
+      }
+    }), { numRuns: 200 });
+  });
+
+  it('a common numeric frame takes the fast path', () => {
+    const json = JSON.stringify({ attributeNames: ['x', 'y'], attributeTypes: ['C', 'B'], data: [['1.5', '0'], ['-2e3', '1'], ['NA', '']], errorHandling: 0 });
+    const parsed = parseFrameJson(enc.encode(json));
+    expect(parsed).not.toBeNull();
+    expect(Array.from(parsed!.numeric[0].values)).toEqual([1.5, -2000, NaN]);
+  });
+
+  it.each([
+    ['data before attributeTypes (the API.md test vector)', '{"attributeNames":["x"],"data":[["1"]],"attributeTypes":["C"]}'],
+    ['an escaped cell', '{"attributeNames":["x"],"attributeTypes":["C"],"data":[["\\u0031"]]}'],
+    ['lenient frames', '{"attributeNames":["x"],"attributeTypes":["C"],"data":[["1"]],"errorHandling":1}'],
+  ])('declines %s', (_what, json) => {
+    expect(parseFrameJson(enc.encode(json))).toBeNull();
+    expect(new Summary().learnJson(enc.encode(json)).report.rowsLearned).toBe(1);
+  });
+
+  it('malformed JSON throws SyntaxError', () => {
+    expect(() => new Summary().learnJson(enc.encode('{"attributeNames": ['))).toThrow(SyntaxError);
+  });
+});
