@@ -1,5 +1,6 @@
 // Learn throughput and summary cost. Run after a build:
-//   node --expose-gc bench/learn.mjs        (BENCH_ROWS, default 100000; BENCH_RUNS, default 3)
+//   node --expose-gc bench/learn.mjs   (BENCH_ROWS default 100000; BENCH_RUNS default 3;
+//                                       BENCH_CONCURRENCY default "1,2": requests in flight)
 // 1. End-to-end REST learn of BENCH_ROWS rows × 20 C columns in batches of 10 000 (signed
 //    requests through gateway → projects, each batch durable in JetStream before the 200),
 //    next to the rate at which one Node process only JSON.parses the same request bodies.
@@ -17,6 +18,7 @@ const { Summary } = require('../packages/stats/dist/index.js');
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,2').split(',').map(Number);
 const BATCH = 10_000;
 const COLS = 20;
 const resultsFile = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
@@ -46,23 +48,29 @@ const parseRate = ROWS / median(parseTimes);
 
 // 1b. End to end.
 const sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_LOG_LEVEL: 'warn' } });
-let e2eRate;
+const e2eRates = new Map();
 try {
   const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
   const secret = (await root.addUser('bench')).body.values.secretKey;
   const sdk = new SmlClient({ url: sys.url, user: 'bench', secret });
-  const times = [];
-  for (let r = 0; r < RUNS; r++) {
-    const pid = `learn${r}`;
-    await sdk.createProject(pid);
-    const t0 = process.hrtime.bigint();
-    for (const raw of bodies) {
-      const res = await sdk.request('POST', `/projects/${pid}/learn`, { raw, headers: { 'content-type': 'application/json' } });
-      if (res.status !== 200) throw new Error(`learn answered ${res.status} ${res.body.statusString}`);
+  for (const concurrency of CONCURRENCY) {
+    const times = [];
+    for (let r = 0; r < RUNS; r++) {
+      const pid = `learn${concurrency}_${r}`;
+      await sdk.createProject(pid);
+      const queue = [...bodies];
+      const t0 = process.hrtime.bigint();
+      // `concurrency` clients, each sending its next batch when the previous one is acknowledged.
+      await Promise.all(Array.from({ length: concurrency }, async () => {
+        for (let raw = queue.shift(); raw !== undefined; raw = queue.shift()) {
+          const res = await sdk.request('POST', `/projects/${pid}/learn`, { raw, headers: { 'content-type': 'application/json' } });
+          if (res.status !== 200) throw new Error(`learn answered ${res.status} ${res.body.statusString}`);
+        }
+      }));
+      times.push(Number(process.hrtime.bigint() - t0) / 1e9);
     }
-    times.push(Number(process.hrtime.bigint() - t0) / 1e9);
+    e2eRates.set(concurrency, ROWS / median(times));
   }
-  e2eRate = ROWS / median(times);
 } finally {
   await sys.stop();
 }
@@ -104,9 +112,9 @@ const section = [
   '| What | rows/s |',
   '|---|---:|',
   `| JSON.parse of the request bodies only (one process) | ${Math.round(parseRate)} |`,
-  `| end-to-end REST learn (signed, durable before 200) | ${Math.round(e2eRate)} |`,
+  ...[...e2eRates].map(([c, rate]) => `| end-to-end REST learn (signed, durable before 200), ${c} request(s) in flight | ${Math.round(rate)} |`),
   '',
-  `- end-to-end / JSON.parse-only: **${(e2eRate / parseRate).toFixed(2)}** (target ≥ 0.5)`,
+  ...[...e2eRates].map(([c, rate]) => `- end-to-end / JSON.parse-only, ${c} in flight: **${(rate / parseRate).toFixed(2)}** (target ≥ 0.5)`),
   '',
   '| attributes p | ns per row | ns per attribute pair | summary size (bytes) |',
   '|---:|---:|---:|---:|',

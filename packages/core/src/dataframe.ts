@@ -8,12 +8,12 @@ export interface RestDataFrame {
   errorHandling?: number;
 }
 
-/** protobuf has no nested repeated fields, so rows travel as `Row {cells}`. */
+/** protobuf has no nested repeated fields, so rows travel as `Row {entries}`. */
 export function dataFrameToProto(df: RestDataFrame): sml.v1.IDataFrame {
   return {
     attributeNames: df.attributeNames,
     attributeTypes: df.attributeTypes,
-    data: df.data.map((cells) => ({ cells })),
+    data: df.data.map((entries) => ({ entries })),
     errorHandling: df.errorHandling ?? 0,
   };
 }
@@ -22,7 +22,7 @@ export function dataFrameFromProto(df: sml.v1.IDataFrame): RestDataFrame {
   return {
     attributeNames: df.attributeNames ?? [],
     attributeTypes: df.attributeTypes ?? [],
-    data: (df.data ?? []).map((r) => r.cells ?? []),
+    data: (df.data ?? []).map((r) => r.entries ?? []),
     errorHandling: df.errorHandling ?? 0,
   };
 }

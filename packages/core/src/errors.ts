@@ -60,6 +60,19 @@ export const catalogue = {
   PROJECT_NOT_PERSISTENT: { status: 400, message: 'Project [{pid}] was created with persist=false: it has no snapshot to save' },
   NOT_PERSISTED: { status: 503, message: 'The batch could not be made durable ({detail}); nothing was learned, retry', retryable: true },
 
+  // §6 exploration, §8 survival
+  BAD_METRIC: { status: 400, message: 'bad metric:[{metric}]' },
+  MISSING_KNOWN_VALUE: { status: 400, message: 'Metric {metric} needs extraParameters.{key}' },
+  EXPLORE_INPUT: { status: 400, message: '{detail}' },
+  UNKNOWN_ATTRIBUTE: { status: 400, message: 'Unknown attribute [{name}] in project [{pid}]' },
+  HISTOGRAMS_DISABLED: { status: 400, message: 'Histograms for project id[{pid}] for Customer id [{user}] are not enabled' },
+  SVD_NO_TARGET: { status: 400, message: 'Less than 1 target for svd' },
+  SVD_NO_VALUES: { status: 500, message: 'Error computing SVD, no values found' },
+  NOT_SURVIVAL: { status: 400, message: 'Project [{pid}] has no survival data: create it with km_time_column and km_event_column' },
+  KM_TYPE: { status: 400, message: 'Unsupported prediction type [{type}]: only survival is supported' },
+  KM_ALPHA: { status: 400, message: 'alpha must be strictly between 0 and 1, got [{alpha}]' },
+  SURVIVAL_INPUT: { status: 400, message: '{detail}' },
+
   // users (§11)
   USER_EXISTS: { status: 409, message: 'Customer [{cid}] already exists' },
   USER_NOT_FOUND: { status: 400, message: 'Unknown customer [{cid}]' },

@@ -131,3 +131,16 @@ describe('generateSecret', () => {
     expect(generateSecret()).not.toBe(s);
   });
 });
+
+describe('signParts', () => {
+  it('equals signature(stringToSign(...)) for text and Buffer bodies, with and without query', async () => {
+    const { signParts, signature, stringToSign } = await import('@sml/core');
+    const secret = 'VLmAm+WkpnA5zp2wXiSYkw==';
+    for (const body of [undefined, '', '{"a":"é"}', Buffer.from('{"attributeNames":["x"]}')]) {
+      for (const query of [undefined, 'async=true']) {
+        const parts = { method: 'post', contentMd5: 'md5', secret, symDate: '2024-01-02 03:04:05;1', customerId: 'c1', body, resource: '/symetry/rest/c1/x', query };
+        expect(signParts(parts)).toBe(signature(secret, stringToSign(parts)));
+      }
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConfigError, contentMd5, formatSymDate, signature, stringToSign, type RestDataFrame } from '@sml/core';
+import { ConfigError, contentMd5, formatSymDate, signParts, type RestDataFrame } from '@sml/core';
 import { JobTimeoutError, UnexpectedResponseError } from './errors';
 import type { CreateProjectOptions, Envelope, JobInfo, RequestOptions, SmlClientOptions, SmlResponse, WaitOptions } from './types';
 
@@ -51,7 +51,7 @@ export class SmlClient {
     const now = new Date();
     const symDate = formatSymDate(now, now.getUTCMilliseconds() * 1_000_000 + randomInt(1_000_000));
     // Sign exactly what goes on the wire: URL has already normalised path and query.
-    const toSign = stringToSign({
+    const authorization = signParts({
       method, contentMd5: md5, secret: this.#secret, symDate, customerId: this.user, body, resource: url.pathname, query: url.search.slice(1),
     });
     const headers: Record<string, string> = {
@@ -61,7 +61,7 @@ export class SmlClient {
       'sym-date': symDate,
       'content-md5': md5,
       'sym-version': SYM_VERSION,
-      authorization: signature(this.#secret, toSign),
+      authorization,
     };
     const res = await fetch(url, { method, headers, body });
     const text = await res.text();

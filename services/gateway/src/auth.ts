@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { bareSignature, contentMd5, parseSymDate, redactedStringToSign, signature, stringToSign, verifySignature, smlError } from '@sml/core';
+import { bareSignature, contentMd5, parseSymDate, redactedStringToSign, signParts, verifySignature, smlError } from '@sml/core';
 import type { ReplayCache } from './replay';
 import type { UserDirectory } from './users';
 
@@ -44,10 +44,9 @@ export async function authenticate(req: Request, pathUser: string, users: UserDi
   const cut = req.originalUrl.indexOf('?');
   const path = cut < 0 ? req.originalUrl : req.originalUrl.slice(0, cut);
   const query = cut < 0 ? undefined : req.originalUrl.slice(cut + 1) || undefined;
-  const body = raw?.toString('utf8');
-  const fields = { method: req.method, contentMd5: md5, symDate, customerId, body, query };
+  const fields = { method: req.method, contentMd5: md5, symDate, customerId, body: raw, query };
   const candidates = [path, `${req.protocol}://${header(req, 'host') ?? ''}${path}`];
-  const valid = candidates.some((resource) => verifySignature(signature(user.secretKey, stringToSign({ ...fields, secret: user.secretKey, resource })), authorization));
+  const valid = candidates.some((resource) => verifySignature(signParts({ ...fields, secret: user.secretKey, resource }), authorization));
   if (!valid) {
     throw smlError('INVALID_SIGNATURE').withValues({ stringToSign: redactedStringToSign({ ...fields, resource: path }) });
   }

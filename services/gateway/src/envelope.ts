@@ -9,7 +9,27 @@ export const TO_OBJECT = { longs: Number, enums: String, defaults: true, arrays:
 export function replyValues<T>(type: MessageType<T>, reply: T): Record<string, unknown> {
   const obj = type.toObject(reply, TO_OBJECT);
   delete obj.status;
-  for (const [k, v] of Object.entries(obj)) if (v === null) delete obj[k];
+  for (const [k, v] of Object.entries(obj)) {
+    if (v === null) delete obj[k];
+    else obj[k] = unwrapEntries(v);
+  }
+  return obj;
+}
+
+/**
+ * `{entries: X}` → X, recursively: the proto convention for what protobuf cannot nest
+ * (common.proto: Row, DoubleList, DoubleMap, StringMap).
+ */
+export function unwrapEntries(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = unwrapEntries(value[i]);
+    return value;
+  }
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  if (keys.length === 1 && keys[0] === 'entries') return unwrapEntries(obj.entries);
+  for (const k of keys) obj[k] = unwrapEntries(obj[k]);
   return obj;
 }
 

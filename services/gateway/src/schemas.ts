@@ -38,3 +38,15 @@ export const dataFrame = z.object({
     .openapi({ type: 'array', items: { type: 'array', items: { type: 'string' } } }),
   errorHandling: z.coerce.number().int().min(0).max(1).default(0).openapi({ description: '0 strict (reject the whole frame), 1 lenient (skip bad rows, report)' }),
 }).openapi('DataFrame');
+
+const text = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+
+export const mlContext = z.object({
+  inputAttributes: z.array(text).optional().default([]).openapi({ description: 'attribute indexes (smlInfo.attributeIndexes) as strings' }),
+  inputAttributeNames: z.array(z.string()).optional().default([]),
+  targets: z.array(text).optional().default([]),
+  targetAttributeNames: z.array(z.string()).optional().default([]),
+  extraParameters: z.record(z.string(), text).optional().default({}),
+}).openapi('MLContext');
+
+export const exploreContext = z.object({ values: z.array(mlContext).optional() }).openapi('ExploreContext');

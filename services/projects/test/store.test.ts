@@ -3,8 +3,8 @@ import { sml } from '@sml/proto';
 import { startNatsServer, type NatsServer } from '@sml/testkit';
 import { ProjectStore } from '../src/store';
 
-const entry = (x: number): sml.v1.IProjectLogEntry => ({ op: 'learn', frame: { attributeNames: ['x'], attributeTypes: ['C'], data: [{ cells: [String(x)] }] } });
-const xs = (entries: { entry: sml.v1.ProjectLogEntry }[]) => entries.map((e) => Number(e.entry.frame!.data[0].cells[0]));
+const entry = (x: number): sml.v1.IProjectLogEntry => ({ op: 'learn', frame: { attributeNames: ['x'], attributeTypes: ['C'], data: [{ entries: [String(x)] }] } });
+const xs = (entries: { entry: sml.v1.ProjectLogEntry }[]) => entries.map((e) => Number(e.entry.frame!.data[0].entries[0]));
 
 describe('ProjectStore against a real JetStream', () => {
   let nats: NatsServer;
