@@ -73,6 +73,13 @@ export const catalogue = {
   KM_ALPHA: { status: 400, message: 'alpha must be strictly between 0 and 1, got [{alpha}]' },
   SURVIVAL_INPUT: { status: 400, message: '{detail}' },
 
+  // §7 models
+  UNKNOWN_ALGORITHM: { status: 400, message: 'Unknown algorithm [{algo}]' },
+  ALGORITHM_NOT_AVAILABLE: { status: 400, message: 'Algorithm [{algo}] is not available in this build yet' },
+  MODEL_NOT_FOUND: { status: 400, message: 'Unknown model [{model}] in project [{pid}]' },
+  MODEL_INPUT: { status: 400, message: '{detail}' },
+  SELECTOR_NOT_AVAILABLE: { status: 400, message: 'selector_type [{selector}] is not available in this build yet; use selector_type_none' },
+
   // users (§11)
   USER_EXISTS: { status: 409, message: 'Customer [{cid}] already exists' },
   USER_NOT_FOUND: { status: 400, message: 'Unknown customer [{cid}]' },
@@ -90,6 +97,8 @@ export const ok = {
   USER_ROTATED: { status: 200, message: 'Secret key of customer [{cid}] rotated' },
   JOB_CANCEL_REQUESTED: { status: 200, message: 'Job {jobId} cancellation requested' },
   PROJECT_CREATED: { status: 201, message: 'Project Created with id:{pid}' },
+  SELECT_MODEL_JOB_CREATED: { status: 202, message: 'SelectModel Job Created' },
+  MODEL_DELETED: { status: 200, message: 'Model [{model}] deleted' },
   PROJECT_DELETED: { status: 200, message: 'Project [{pid}] deleted' },
   PROJECT_SAVED: { status: 200, message: 'Project [{pid}] saved' },
   PROJECT_UNLOADED: { status: 200, message: 'Project [{pid}] unloaded' },

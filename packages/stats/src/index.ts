@@ -10,3 +10,5 @@ export { type NgramCount, ROWS_LAYOUT_VARIABLE, SequenceCounts, type SequenceLay
 export { type AttributeMoments, type AttributeRef, type ConditionalMoments, type JsonLearnResult, type PairMoments, Summary } from './summary';
 export { parseFrameJson } from './frame-json';
 export { type SurvivalColumns, SurvivalCounts, type SurvivalRow } from './survival';
+export { resolveAttributes } from './attributes';
+export * from './models';

@@ -5,6 +5,8 @@ import { projectMetaFromCreate } from './create';
 import { batchOf } from './project';
 import { smlInfo } from './info';
 import { summaryParts } from './parts';
+import { ModelStore } from './models';
+import { registerModelEndpoints } from './model-endpoints';
 import { ProjectRegistry } from './registry';
 import { ProjectStore } from './store';
 
@@ -24,6 +26,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   });
   registry.start();
   const dss = await kvBucket(nc, 'sml_dss');
+  const models = await ModelStore.open(nc);
   const runner = new JobRunner(nc, client, new BoundedExecutor('projects', config.SML_EXECUTOR_CONCURRENCY, config.SML_EXECUTOR_QUEUE), 'projects', log);
   runner.start();
   const s = (op: string) => subjects.projects(op);
@@ -31,7 +34,8 @@ export async function startProjects({ nc, service, client, config, log }: Servic
 
   const info = async (user: string, pid: string, hash: boolean): Promise<sml.v1.IProjectInfoReply> => {
     const wasLoaded = registry.isLoaded(user, pid);
-    return { smlInfo: await registry.with(user, pid, (p) => smlInfo(p, { hash, wasLoaded })) };
+    const p = await registry.with(user, pid, (q) => q);
+    return { smlInfo: smlInfo(p, { hash, wasLoaded, models: await models.list(user, pid) }) };
   };
 
   /** One learn/forget batch: applied (atomically validated), then logged; 200 only once durable. */
@@ -102,6 +106,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   service.endpoint(s('delete'), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
     const pid = pidOf(req.pid);
     await registry.delete(caller.user!, pid);
+    await models.deleteAll(caller.user!, pid);
     return { status: okStatus('PROJECT_DELETED', { pid }) };
   });
 
@@ -174,6 +179,8 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     // Data sources cannot be registered yet (no dss/create); see README "Known gaps".
     throw smlError('DS_NOT_FOUND', { ds });
   });
+
+  registerModelEndpoints({ service, registry, runner, models });
 
   return {
     onStop: async () => {

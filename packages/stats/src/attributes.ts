@@ -1,0 +1,24 @@
+import { SummaryError } from './errors';
+import type { Summary } from './summary';
+
+/**
+ * Attribute references of an MLContext as summary indexes (API.md §1): an index (decimal
+ * text, as in smlInfo.attributeIndexes) or a name; a categorical base name (`color`) stands
+ * for all of its levels (`color$red`, …). An unknown reference throws SummaryError naming it.
+ */
+export function resolveAttributes(summary: Summary, refs: readonly string[], separator = summary.options.categorySeparator): number[] {
+  const names = summary.attributeNames;
+  return refs.flatMap((ref) => {
+    const text = ref.trim();
+    if (/^\d+$/.test(text)) {
+      const i = Number(text);
+      if (i < names.length) return [i];
+    } else {
+      const i = summary.indexOf(text);
+      if (i >= 0) return [i];
+      const levels = names.flatMap((n, k) => (n.startsWith(text + separator) ? [k] : []));
+      if (levels.length > 0) return levels;
+    }
+    throw new SummaryError('unknown attribute', ref);
+  });
+}

@@ -1,0 +1,53 @@
+import type { Summary } from '../summary';
+
+/** What to build: attributes as summary indexes, parameters as the MLContext's extraParameters. */
+export interface ModelSpec {
+  algo: string;
+  inputs: number[];
+  targets: number[];
+  params: Record<string, string>;
+}
+
+/** Rows to predict, as the REST DataFrame sends them (cells are text). */
+export interface PredictFrame {
+  names: string[];
+  rows: string[][];
+}
+
+/** One prediction: string values keyed as STATS.md §4 says for the algorithm. */
+export type Prediction = Record<string, string>;
+
+/**
+ * A built model: a snapshot of the summary's statistics it was built from, so it answers
+ * the same until rebuilt whatever the project learns afterwards.
+ */
+export interface Model {
+  readonly algo: string;
+  readonly inputNames: readonly string[];
+  readonly targetNames: readonly string[];
+  /** modelInfo.info: short facts (n, r2 …), as strings. */
+  info(): Record<string, string>;
+  /** modelInfo.extra: tables (coefficients, std errors …), as strings. */
+  extra(): Record<string, string>;
+  predict(frame: PredictFrame): Prediction[];
+  /** JSON-serializable state that `Algorithm.restore` turns back into the same model. */
+  state(): unknown;
+}
+
+export interface Algorithm {
+  readonly name: string;
+  /** binary | multiclass | regression | anomaly | other: how selectModel assesses it. */
+  readonly task: 'regression' | 'binary' | 'multiclass' | 'anomaly' | 'other';
+  build(summary: Summary, spec: ModelSpec): Model;
+  restore(state: unknown): Model;
+}
+
+/** Bad parameters, attributes or a singular system: the message says which (HTTP 400). */
+export class ModelInputError extends Error {
+  override readonly name = 'ModelInputError';
+}
+
+/** Algorithms the API names but this build does not implement yet (HTTP 400, never "unknown"). */
+export class ModelNotAvailableError extends Error {
+  override readonly name = 'ModelNotAvailableError';
+}

@@ -1,0 +1,64 @@
+import { dataFrameToProto, type RestDataFrame } from '@sml/core';
+import { subjects } from '@sml/bus';
+import { sml } from '@sml/proto';
+import { defineRoute } from '../route';
+import { dataFrame, mlContext, name, userParam, z } from '../schemas';
+
+const projectParams = userParam.extend({ pid: name('project') });
+const modelParams = projectParams.extend({ m: name('model') });
+const s = (op: string) => subjects.projects(op);
+
+const modelInfo = z.object({
+  modelId: z.string(), algo: z.string(), inputAttributeNames: z.array(z.string()), targetAttributeNames: z.array(z.string()),
+  info: z.record(z.string(), z.string()), extra: z.record(z.string(), z.string()), assessment: z.record(z.string(), z.number()),
+  params: z.record(z.string(), z.string()), creationDate: z.number().int(),
+}).openapi('ModelInfo');
+
+const buildQuery = z.object({ modelid: name('model'), algo: z.string().min(1) });
+type Ctx = z.infer<typeof mlContext>;
+
+export const modelRoutes = [
+  defineRoute({
+    method: 'post', path: '/:user/projects/:pid/selectModel', operationId: 'selectModel', tags: ['models'],
+    summary: 'Build a model from the summary (a job) and assess it on the request dataframe',
+    description: 'Body {mlcontext, dataframe}. extraParameters.selector_type: selector_type_none (default; the others are not built yet and answer 400). The finished job reads 200 Job is finished with values.modelInfo (assessment on the dataframe).',
+    service: 'projects', subject: s('selectModel'), request: sml.v1.SelectModelRequest, reply: sml.v1.ModelReply,
+    params: projectParams, query: buildQuery,
+    body: z.object({ mlcontext: mlContext, dataframe: dataFrame.optional() }),
+    success: { status: 202, description: 'SelectModel Job Created' }, createsJob: true,
+    errors: ['PROJECT_NOT_FOUND', 'UNKNOWN_ALGORITHM', 'ALGORITHM_NOT_AVAILABLE', 'SELECTOR_NOT_AVAILABLE', 'MODEL_INPUT', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'EXECUTOR_FULL'],
+    toRequest: ({ caller, params, query, body }) => {
+      const b = body as { mlcontext: Ctx; dataframe?: RestDataFrame };
+      return { caller, pid: params.pid, modelid: String(query.modelid), algo: String(query.algo), mlcontext: b.mlcontext, dataframe: b.dataframe ? dataFrameToProto(b.dataframe) : null };
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/projects/:pid/build', operationId: 'buildModel', tags: ['models'],
+    summary: 'Build a model from the summary (a job), without assessment', description: 'Body: MLContext.',
+    service: 'projects', subject: s('selectModel'), request: sml.v1.SelectModelRequest, reply: sml.v1.ModelReply,
+    params: projectParams, query: buildQuery, body: mlContext,
+    success: { status: 202, description: 'Job Created' }, createsJob: true,
+    errors: ['PROJECT_NOT_FOUND', 'UNKNOWN_ALGORITHM', 'ALGORITHM_NOT_AVAILABLE', 'MODEL_INPUT', 'UNKNOWN_ATTRIBUTE', 'EXECUTOR_FULL'],
+    toRequest: ({ caller, params, query, body }) => ({ caller, pid: params.pid, modelid: String(query.modelid), algo: String(query.algo), mlcontext: body as Ctx, buildOnly: true }),
+  }),
+  defineRoute({
+    method: 'get', path: '/:user/projects/:pid/models/:m', operationId: 'modelInfo', tags: ['models'], summary: 'A model\'s information',
+    service: 'projects', subject: s('modelInfo'), request: sml.v1.ModelRequest, reply: sml.v1.ModelReply,
+    params: modelParams, values: z.object({ modelInfo }), success: { status: 200, description: 'values.modelInfo' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND'],
+    toRequest: ({ caller, params }) => ({ caller, pid: params.pid, modelid: params.m }),
+  }),
+  defineRoute({
+    method: 'delete', path: '/:user/projects/:pid/models/:m', operationId: 'deleteModel', tags: ['models'], summary: 'Delete a model',
+    service: 'projects', subject: s('modelDelete'), request: sml.v1.ModelRequest, reply: sml.v1.Empty,
+    params: modelParams, success: { status: 200, description: 'deleted' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND'],
+    toRequest: ({ caller, params }) => ({ caller, pid: params.pid, modelid: params.m }),
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/projects/:pid/predict/:m', operationId: 'predict', tags: ['models'],
+    summary: 'Predict: one string map per row (keys per algorithm, STATS.md §4); missing inputs are imputed with the project mean at build time',
+    service: 'projects', subject: s('predict'), request: sml.v1.PredictRequest, reply: sml.v1.PredictReply,
+    params: modelParams, body: dataFrame, values: z.object({ KSVSMap: z.object({ values: z.array(z.record(z.string(), z.string())) }) }),
+    success: { status: 200, description: 'values.KSVSMap.values' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND'],
+    toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, modelid: params.m, frame: dataFrameToProto(body as RestDataFrame) }),
+  }),
+];
