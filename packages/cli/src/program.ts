@@ -1,7 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { registerAdmin } from './commands/admin';
+import { registerDensity } from './commands/density';
+import { registerExplore } from './commands/explore';
 import { registerJobs } from './commands/jobs';
+import { registerMatrix } from './commands/matrix';
 import { registerProjects } from './commands/projects';
+import { registerSurvival } from './commands/survival';
 import { describeError } from './errors';
 import type { CliIo } from './io';
 
@@ -14,7 +18,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode = 0;
   // Built per call: commander keeps parsed state on the Command objects.
   const program = new Command('sml')
-    .description('SML command line: customers over the bus, jobs and projects over the REST API')
+    .description('SML command line: customers over the bus; jobs, projects, exploration and survival over the REST API')
     .option('--json', 'print the raw response envelope instead of a table')
     .showHelpAfterError()
     .exitOverride()
@@ -23,6 +27,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   registerAdmin(program, ctx);
   registerJobs(program, ctx);
   registerProjects(program, ctx);
+  registerExplore(program, ctx);
+  registerDensity(program, ctx);
+  registerMatrix(program, ctx);
+  registerSurvival(program, ctx);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -13,5 +13,15 @@ export function table(headers: string[], rows: string[][]): string {
 
 /** One record as FIELD / VALUE rows. */
 export function fields(record: Record<string, unknown>): string {
-  return table(['FIELD', 'VALUE'], Object.entries(record).map(([k, v]) => [k, cell(v)]));
+  return keyValues(record, ['FIELD', 'VALUE']);
+}
+
+/** A computed number without floating-point noise (0.30000000000000004 → 0.3); NaN stays NaN. */
+export function decimal(n: number): string {
+  return String(Number(n.toPrecision(12)));
+}
+
+/** Key / value rows of one result map, in the server's order. */
+export function keyValues(map: Record<string, unknown>, headers: [string, string] = ['KEY', 'VALUE']): string {
+  return table(headers, Object.entries(map).map(([k, v]) => [k, cell(v)]));
 }

@@ -1,27 +1,13 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sml } from './run';
-
-interface Seen {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: unknown;
-}
-
-type Answer = (seen: Seen, index: number) => { status: number; statusString: string; values?: unknown; headers?: Record<string, string> };
-
-const ok: Answer = () => ({ status: 200, statusString: 'OK' });
+import { ok, StandInGateway } from './standin';
 
 // The projects service is not there yet: these tests run the projects commands against a
-// stand-in gateway that records each request and answers the envelopes of API.md §4.
+// stand-in gateway that checks the signature, records each request and answers the envelopes of API.md §4.
 describe('sml projects (against a stand-in gateway)', () => {
-  let server: Server;
-  let seen: Seen[];
-  let answer: Answer;
+  let gw: StandInGateway;
   let env: NodeJS.ProcessEnv;
   let dir: string;
 
@@ -34,28 +20,12 @@ describe('sml projects (against a stand-in gateway)', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sml-cli-'));
-    server = createServer((req, res: ServerResponse) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const url = new URL(req.url ?? '/', 'http://x');
-        const text = Buffer.concat(chunks).toString();
-        const s = { method: req.method!, path: url.pathname, query: url.searchParams, body: text ? JSON.parse(text) : undefined };
-        seen.push(s);
-        const a = answer(s, seen.length - 1);
-        res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers });
-        res.end(JSON.stringify({ statusCode: a.status, statusString: a.statusString, values: a.values ?? {} }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    env = { SML_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, SML_USER: 'c1', SML_SECRET: 'VLmAm+WkpnA5zp2wXiSYkw==' };
+    gw = await StandInGateway.start();
+    env = gw.env;
   });
-  beforeEach(() => {
-    seen = [];
-    answer = ok;
-  });
+  beforeEach(() => gw.reset());
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await gw.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -64,8 +34,8 @@ describe('sml projects (against a stand-in gateway)', () => {
       const path = csv('five.csv', `x,flag\r\n${dataRows(5)}`);
       const r = await sml(['projects', 'learn', 'p1', path, '--types', 'C,B', '--batch', '2'], env);
       expect(r).toEqual({ code: 0, stdout: 'Learned 5 rows into project p1 (3 requests)\n', stderr: '' });
-      expect(seen.map((s) => [s.method, s.path])).toEqual(Array(3).fill(['POST', '/symetry/rest/c1/projects/p1/learn']));
-      expect(seen.map((s) => s.body)).toEqual([
+      expect(gw.seen.map((s) => [s.method, s.path])).toEqual(Array(3).fill(['POST', '/symetry/rest/c1/projects/p1/learn']));
+      expect(gw.seen.map((s) => s.body)).toEqual([
         { attributeNames: ['x', 'flag'], attributeTypes: ['C', 'B'], data: [['1', '0'], ['2', '1']], errorHandling: 0 },
         { attributeNames: ['x', 'flag'], attributeTypes: ['C', 'B'], data: [['3', '0'], ['4', '1']], errorHandling: 0 },
         { attributeNames: ['x', 'flag'], attributeTypes: ['C', 'B'], data: [['5', '0']], errorHandling: 0 },
@@ -75,11 +45,11 @@ describe('sml projects (against a stand-in gateway)', () => {
     it('forget posts to /forget', async () => {
       const r = await sml(['projects', 'forget', 'p1', csv('one.csv', 'x\n7\n'), '--types', 'C'], env);
       expect(r).toEqual({ code: 0, stdout: 'Forgot 1 row from project p1 (1 request)\n', stderr: '' });
-      expect(seen.map((s) => s.path)).toEqual(['/symetry/rest/c1/projects/p1/forget']);
+      expect(gw.seen.map((s) => s.path)).toEqual(['/symetry/rest/c1/projects/p1/forget']);
     });
 
     it('a refused batch stops the transfer and says which rows were already learned', async () => {
-      answer = (_s, i) => (i === 1 ? { status: 400, statusString: "Row 2, column 'x': not a number [abc]" } : ok(_s, i));
+      gw.answer = (_s, i) => (i === 1 ? { status: 400, statusString: "Row 2, column 'x': not a number [abc]" } : ok(_s, i));
       const path = csv('bad.csv', `x,flag\n${dataRows(6)}`);
       const r = await sml(['projects', 'learn', 'p1', path, '--types', 'C,B', '--batch', '2'], env);
       expect(r).toEqual({
@@ -87,24 +57,24 @@ describe('sml projects (against a stand-in gateway)', () => {
         stdout: '',
         stderr: "Row 2, column 'x': not a number [abc]\nstopped at the request with data rows 3-4: rows 1-2 had already been learned (2 accepted)\n",
       });
-      expect(seen).toHaveLength(2);
+      expect(gw.seen).toHaveLength(2);
     });
 
     it('a refused first batch says nothing was learned', async () => {
-      answer = () => ({ status: 404, statusString: 'No route for POST /symetry/rest/c1/projects/p1/learn' });
+      gw.answer = () => ({ status: 404, statusString: 'No route for POST /symetry/rest/c1/projects/p1/learn' });
       const r = await sml(['projects', 'learn', 'p1', csv('any.csv', 'x\n1\n'), '--types', 'C'], env);
       expect(r.code).toBe(1);
       expect(r.stderr).toBe('No route for POST /symetry/rest/c1/projects/p1/learn\nstopped at the request with data rows 1-1: nothing was learned\n');
     });
 
     it('--lenient sends errorHandling 1 and adds up the learn reports, errors prefixed with their rows', async () => {
-      answer = (s) => ({
+      gw.answer = (s) => ({
         status: 200, statusString: 'OK',
         values: { learnReport: { rowsLearned: (s.body as { data: unknown[] }).data.length - 1, rowsSkipped: 1, errors: ['row 1: bad cell'] } },
       });
       const path = csv('lenient.csv', `x,flag\n${dataRows(4)}`);
       const r = await sml(['projects', 'learn', 'p1', path, '--types', 'C,B', '--batch', '2', '--lenient'], env);
-      expect(seen.every((s) => (s.body as { errorHandling: number }).errorHandling === 1)).toBe(true);
+      expect(gw.seen.every((s) => (s.body as { errorHandling: number }).errorHandling === 1)).toBe(true);
       expect(r).toEqual({
         code: 0,
         stdout: 'Learned 2 rows into project p1 (2 requests, 2 rows skipped)\nrows 1-2: row 1: bad cell\nrows 3-4: row 1: bad cell\n',
@@ -125,7 +95,7 @@ describe('sml projects (against a stand-in gateway)', () => {
       const r = await sml(['projects', 'learn', 'p1', join(dir, 'missing.csv'), '--types', 'C'], env);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^sml: ENOENT: no such file or directory, open '.*missing\.csv'\n$/);
-      expect(seen).toEqual([]);
+      expect(gw.seen).toEqual([]);
     });
 
     it('malformed CSV is one line naming the line, exit 1', async () => {
@@ -141,58 +111,58 @@ describe('sml projects (against a stand-in gateway)', () => {
 
   describe('create, info, list, delete', () => {
     it('create sends type, persist, histogram settings as query and --param pairs as a flat body map', async () => {
-      answer = () => ({ status: 201, statusString: 'Project Created with id:p2' });
+      gw.answer = () => ({ status: 201, statusString: 'Project Created with id:p2' });
       const r = await sml(['projects', 'create', 'p2', '--type', 'sequence', '--histogram-type', 'exact', '--no-persist',
         '--param', 'sml_project_order=2', '--param', 'note=a=b'], env);
       expect(r).toEqual({ code: 0, stdout: 'Project Created with id:p2\n', stderr: '' });
-      const [s] = seen;
+      const [s] = gw.seen;
       expect(s!.path).toBe('/symetry/rest/c1/projects');
       expect(Object.fromEntries(s!.query)).toEqual({ pid: 'p2', type: 'sequence', persist: 'false', enableHistogram: 'true', histogramType: 'exact' });
       expect(s!.body).toEqual({ sml_project_order: '2', note: 'a=b' });
     });
 
     it('create with no options sends only the pid and no body', async () => {
-      answer = () => ({ status: 201, statusString: 'Project Created with id:p3' });
+      gw.answer = () => ({ status: 201, statusString: 'Project Created with id:p3' });
       await sml(['projects', 'create', 'p3'], env);
-      expect(Object.fromEntries(seen[0]!.query)).toEqual({ pid: 'p3' });
-      expect(seen[0]!.body).toBeUndefined();
+      expect(Object.fromEntries(gw.seen[0]!.query)).toEqual({ pid: 'p3' });
+      expect(gw.seen[0]!.body).toBeUndefined();
     });
 
     it('create of an existing project exits 1 with the 409 statusString', async () => {
-      answer = () => ({ status: 409, statusString: 'Customer [c1] already have pid with id[p2], ' });
+      gw.answer = () => ({ status: 409, statusString: 'Customer [c1] already have pid with id[p2], ' });
       expect(await sml(['projects', 'create', 'p2'], env)).toEqual({ code: 1, stdout: '', stderr: 'Customer [c1] already have pid with id[p2], \n' });
     });
 
     it('info prints the smlInfo fields', async () => {
-      answer = () => ({ status: 200, statusString: 'OK', values: { smlInfo: { pid: 'p1', attributeNames: ['x', 'flag'], loaded: true } } });
+      gw.answer = () => ({ status: 200, statusString: 'OK', values: { smlInfo: { pid: 'p1', attributeNames: ['x', 'flag'], loaded: true } } });
       const r = await sml(['projects', 'info', 'p1', '--hash'], env);
-      expect(Object.fromEntries(seen[0]!.query)).toEqual({ hash: '1' });
+      expect(Object.fromEntries(gw.seen[0]!.query)).toEqual({ hash: '1' });
       expect(r.stdout).toBe('FIELD           VALUE\npid             p1\nattributeNames  ["x","flag"]\nloaded          true\n');
     });
 
     it('info --async prints the job id of the 202', async () => {
-      answer = () => ({ status: 202, statusString: 'Job Created', values: { jobId: 12 }, headers: { 'sym-job-id': '12' } });
+      gw.answer = () => ({ status: 202, statusString: 'Job Created', values: { jobId: 12 }, headers: { 'sym-job-id': '12' } });
       const r = await sml(['projects', 'info', 'p1', '--async'], env);
       expect(r).toEqual({ code: 0, stdout: 'Job Created: job 12 (sml jobs get <id> --wait)\n', stderr: '' });
     });
 
     it('list prints one project id per line', async () => {
-      answer = () => ({ status: 200, statusString: 'OK', values: { stringList: { values: ['p1', 'p2'] } } });
+      gw.answer = () => ({ status: 200, statusString: 'OK', values: { stringList: { values: ['p1', 'p2'] } } });
       expect(await sml(['projects', 'list'], env)).toEqual({ code: 0, stdout: 'p1\np2\n', stderr: '' });
     });
 
     it('delete of an unknown project exits 1 with the 400 statusString', async () => {
-      answer = () => ({ status: 400, statusString: 'Cannot Find Project id[p9] for Customer id [c1]' });
+      gw.answer = () => ({ status: 400, statusString: 'Cannot Find Project id[p9] for Customer id [c1]' });
       const r = await sml(['projects', 'delete', 'p9'], env);
       expect(r).toEqual({ code: 1, stdout: '', stderr: 'Cannot Find Project id[p9] for Customer id [c1]\n' });
-      expect(seen[0]!.method).toBe('DELETE');
+      expect(gw.seen[0]!.method).toBe('DELETE');
     });
 
     it('a --param without "=" is a usage error and sends nothing', async () => {
       const r = await sml(['projects', 'create', 'p4', '--param', 'oops'], env);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/expected key=value, got 'oops'/);
-      expect(seen).toEqual([]);
+      expect(gw.seen).toEqual([]);
     });
   });
 });

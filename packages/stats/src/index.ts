@@ -12,3 +12,5 @@ export { parseFrameJson } from './frame-json';
 export { type SurvivalColumns, SurvivalCounts, type SurvivalRow } from './survival';
 export { resolveAttributes } from './attributes';
 export * from './models';
+export * from './matrix';
+export * from './survival-models';

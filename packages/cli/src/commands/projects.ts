@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { keyValue, positiveInt, typeCodes } from '../args';
 import { action, type CommandContext } from '../command';
 import type { Output } from '../io';
-import { restClient } from '../rest';
+import { jobCreated, restClient } from '../rest';
 import { fields } from '../table';
 import { transferCsv, type Direction, type TransferSummary } from '../transfer';
 
@@ -66,9 +66,7 @@ export function registerProjects(program: Command, ctx: CommandContext): void {
     .option('--hash', "include a hash of the project's statistics")
     .action(action(ctx, async (out, pid: string, opts: { async?: boolean; hash?: boolean }) => {
       const res = await restClient(ctx.io.env).projectInfo(pid, { async: opts.async, hash: opts.hash });
-      return out.envelope(res.body, (v) => (res.status === 202
-        ? `${res.body.statusString}: job ${res.headers['sym-job-id'] ?? ''} (sml jobs get <id> --wait)`
-        : fields(v.smlInfo)));
+      return out.envelope(res.body, (v) => (res.status === 202 ? jobCreated(res) : fields(v.smlInfo)));
     }));
 
   projects
