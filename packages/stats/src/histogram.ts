@@ -18,6 +18,8 @@ export interface HistogramBin {
 }
 
 const MIN_EXPONENT = -1074;
+/** Slots of a streaming histogram's window before it first grows. */
+const INITIAL_WINDOW = 8;
 /** Bin indexes stay below 2^52 in magnitude so that index arithmetic is exact. */
 const INDEX_LIMIT = 2 ** 52;
 
@@ -59,7 +61,11 @@ class StreamingHistogram {
   private exponentValue = MIN_EXPONENT;
   /** 2^exponentValue, cached: add() runs per learned cell and Math.pow is not free. */
   private binWidth = 2 ** MIN_EXPONENT;
-  /** Absolute bin index of counts[0]; the window holds 2·bins slots around the occupied span. */
+  /**
+   * Absolute bin index of counts[0]. The window starts small and doubles (up to 2·bins slots)
+   * when a bin falls outside it, so a histogram of few distinct bins (a binary attribute, a
+   * sparse conditional histogram) stays small.
+   */
   private lo = 0;
   private counts: Float64Array;
   private kmin = Infinity;
@@ -67,7 +73,7 @@ class StreamingHistogram {
   private totalCount = 0;
 
   constructor(readonly bins: number) {
-    this.counts = new Float64Array(2 * bins);
+    this.counts = new Float64Array(Math.min(2 * bins, INITIAL_WINDOW));
   }
 
   get exponent(): number {
@@ -209,12 +215,16 @@ class StreamingHistogram {
   private bump(k: number, count: number): void {
     if (this.isEmpty) {
       this.counts.fill(0);
-      this.lo = k - this.bins;
+      this.lo = k - (this.counts.length >> 1);
     } else if (k < this.lo || k >= this.lo + this.counts.length) {
       const low = Math.min(this.kmin, k);
       const high = Math.max(this.kmax, k);
-      const lo = low - Math.floor((this.counts.length - (high - low + 1)) / 2);
-      const next = new Float64Array(this.counts.length);
+      // The span fits in bins slots (the caller widened the grid); leave room on both sides.
+      let size = this.counts.length;
+      while (size < 2 * (high - low + 1) && size < 2 * this.bins) size *= 2;
+      size = Math.min(size, 2 * this.bins);
+      const lo = low - Math.floor((size - (high - low + 1)) / 2);
+      const next = new Float64Array(size);
       for (let j = this.kmin; j <= this.kmax; j++) next[j - lo] = this.counts[j - this.lo];
       this.counts = next;
       this.lo = lo;

@@ -16,6 +16,12 @@ export interface SummaryOptions {
   maxAttributes?: number;
   /** Per-attribute histograms; none when undefined. */
   histogram?: HistogramMode;
+  /**
+   * With histograms: also keep, for every binary attribute c, the histogram of every other
+   * attribute over the rows where c = 1 (conditional density, gain of continuous inputs).
+   * Default true; their size grows with (binary attributes × attributes × bins).
+   */
+  conditionalHistograms?: boolean;
   /** Bins of a streaming histogram (default 256). */
   histogramBins?: number;
   /** Distinct values an exact histogram holds before it degrades to streaming (default 10 000). */
@@ -58,6 +64,8 @@ export function resolveOptions(options: SummaryOptions): ResolvedOptions {
     if (options.histogram !== 'streaming' && options.histogram !== 'exact') throw invalid(`histogram must be streaming or exact, not ${String(options.histogram)}`);
     resolved.histogram = options.histogram;
   }
+  // Only `false` is recorded, so summaries with the default serialize as before.
+  if (options.conditionalHistograms === false) resolved.conditionalHistograms = false;
   if (!name(options.partitionSplit)) throw invalid('partitionSplit must be a column name');
   if (options.partitionSplit !== undefined) resolved.partitionSplit = options.partitionSplit;
 
@@ -91,6 +99,7 @@ export function partitionOptions(options: ResolvedOptions): ResolvedOptions {
     categorySeparator: options.categorySeparator,
     maxAttributes: options.maxAttributes,
     ...(options.histogram !== undefined ? { histogram: options.histogram } : {}),
+    ...(options.conditionalHistograms === false ? { conditionalHistograms: false } : {}),
     histogramBins: options.histogramBins,
     exactHistogramCap: options.exactHistogramCap,
   });

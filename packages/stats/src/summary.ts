@@ -1,6 +1,7 @@
 import { Matrix } from 'ml-matrix';
 import { ByteReader, ByteWriter } from './binary';
 import { compensatedValue } from './compensated';
+import { ConditionalHistograms } from './conditional';
 import { FrameError, SummaryError } from './errors';
 import { categoryOf, type DataFrame, type LearnReport, type ParsedFrame, parseFrame } from './frame';
 import { parseFrameJson } from './frame-json';
@@ -46,7 +47,9 @@ export interface ConditionalMoments {
 }
 
 const MAGIC = [0x53, 0x4d, 0x4c, 0x53]; // "SMLS"
-const FORMAT_VERSION = 1;
+/** 2: conditional histograms after the per-attribute ones (version 1 summaries are read with none). */
+const FORMAT_VERSION = 2;
+const READABLE_VERSIONS: readonly number[] = [1, 2];
 const KIND_CODES: readonly AttributeKind[] = ['C', 'B', 'T'];
 
 /**
@@ -76,6 +79,8 @@ export class Summary {
   private readonly store = new MomentStore();
   /** One per attribute when histograms are enabled, else empty. */
   private histograms: Histogram[] = [];
+  /** Histogram of t over the rows where binary c = 1, when histograms are enabled (conditional.ts). */
+  private readonly conditional = new ConditionalHistograms(() => this.newHistogram());
   private rows = 0;
   private readonly partitions = new Map<string, Summary>();
   private readonly survivalCounts: SurvivalCounts | null;
@@ -228,6 +233,30 @@ export class Summary {
     return this.histograms[this.resolve(attribute)];
   }
 
+  /**
+   * The histogram of t's present values over the rows where the binary attribute c (B or a
+   * categorical level) is 1 (STATS.md §3, `conditional_pair[c,t]`), with the same mode, bins
+   * and cap as `histogram(t)`. Undefined when histograms are off, c is not binary, or no
+   * row has c = 1 and t present. For c = t it is derived: the rows where c = 1, all at 1.
+   * Like `histogram`, the live histogram: do not modify it. Throws SummaryError for an
+   * unknown attribute.
+   */
+  private get keepsConditional(): boolean {
+    return this.options.histogram !== undefined && this.options.conditionalHistograms !== false;
+  }
+
+  conditionalHistogram(c: AttributeRef, t: AttributeRef): Histogram | undefined {
+    const i = this.resolve(c);
+    const j = this.resolve(t);
+    if (this.options.histogram === undefined || this.schema.info(i).kind === 'C') return undefined;
+    if (i !== j) return this.conditional.get(i, j);
+    const ones = this.ones(i);
+    if (ones <= 0) return undefined;
+    const h = this.newHistogram();
+    h.add(1, ones);
+    return h;
+  }
+
   moments(attribute: AttributeRef): AttributeMoments {
     const i = this.resolve(attribute);
     const min = this.attr(i, ATTR.MIN);
@@ -307,7 +336,11 @@ export class Summary {
 
   // ---- serialization ----
 
-  /** Versioned binary form (magic "SMLS", u32 version, body); deserialize(serialize()) is exact. */
+  /**
+   * Versioned binary form (magic "SMLS", u32 version, body); deserialize(serialize()) is
+   * exact. Version 2 adds the conditional histograms; version 1 bytes still read (as a
+   * summary without conditional histograms).
+   */
   serialize(): Uint8Array {
     const w = new ByteWriter();
     for (const b of MAGIC) w.u8(b);
@@ -321,8 +354,8 @@ export class Summary {
     try {
       if (!MAGIC.every((b) => r.u8() === b)) throw new SummaryError('not a serialized summary (bad magic)');
       const version = r.u32();
-      if (version !== FORMAT_VERSION) throw new SummaryError(`unsupported summary format version ${version}`);
-      const summary = Summary.readBody(r);
+      if (!READABLE_VERSIONS.includes(version)) throw new SummaryError(`unsupported summary format version ${version}`);
+      const summary = Summary.readBody(r, version);
       if (!r.done) throw new SummaryError('damaged summary serialization: trailing bytes');
       return summary;
     } catch (e) {
@@ -408,6 +441,7 @@ export class Summary {
       const h = this.newHistogram();
       if (sibling >= 0) h.add(0, this.attr(sibling, ATTR.N));
       this.histograms.push(h);
+      if (sibling >= 0) this.conditional.addLevel(index, sibling, this.ones(sibling));
     }
   }
 
@@ -429,6 +463,7 @@ export class Summary {
     this.store.accumulate(sources, count, rows);
     if (this.options.histogram !== undefined) {
       for (const source of sources) this.addToHistogram(source, count, rows);
+      if (this.keepsConditional) this.conditional.learn(sources, count, rows, (i) => this.schema.info(i).kind !== 'C');
     }
     this.rows += count;
   }
@@ -509,6 +544,7 @@ export class Summary {
         if (alignment.zero[i] === 1) h.add(0, other.attr(s, ATTR.N));
         else h.merge(other.histograms[s]);
       });
+      if (this.keepsConditional) this.conditional.merge(this.conditionalFrom(other, alignment));
       this.rows += other.rows;
       for (const commit of subCommits) commit();
       if (other.survivalCounts !== null) this.survivalCounts!.merge(other.survivalCounts);
@@ -548,6 +584,10 @@ export class Summary {
         throw e instanceof SummaryError ? new SummaryError(e.reason, this.schema.info(i).name) : e;
       }
     });
+    const conditionalCommit =
+      this.keepsConditional
+        ? this.conditional.prepareSubtract(this.conditionalFrom(other, alignment), (c, t) => `${this.schema.info(t).name} given ${this.schema.info(c).name} = 1`)
+        : null;
     const subCommits = [...other.partitions].flatMap(([value, otherSub]) => {
       const sub = this.partitions.get(value);
       if (sub !== undefined) return [sub.prepareSubtract(otherSub)];
@@ -559,6 +599,7 @@ export class Summary {
     return () => {
       this.store.combine(other.store, alignment, -1);
       this.histograms = histograms;
+      conditionalCommit?.();
       this.rows -= other.rows;
       for (const commit of subCommits) commit();
       survivalCommit?.();
@@ -566,7 +607,17 @@ export class Summary {
     };
   }
 
+  /** `other`'s conditional histograms per pair of this summary's attributes. */
+  private conditionalFrom(other: Summary, alignment: Alignment): Array<[number, number, Histogram]> {
+    return this.conditional.contributions(other.conditional, alignment, other.schema.size, (j) => other.ones(j));
+  }
+
   // ---- storage helpers ----
+
+  /** Rows where the binary attribute i is 1 (its Σx, an exact integer). */
+  private ones(i: number): number {
+    return this.sum(i, ATTR.S1);
+  }
 
   private resolve(attribute: AttributeRef): number {
     const i = typeof attribute === 'number' ? attribute : this.schema.indexOf(attribute);
@@ -609,6 +660,7 @@ export class Summary {
     w.f64s(this.store.attrs.subarray(0, size * ATTR.STRIDE));
     w.f64s(this.store.pairs.subarray(0, pairCount(size) * PAIR.STRIDE));
     for (const h of this.histograms) h.write(w);
+    if (this.keepsConditional) this.conditional.write(w);
     const values = this.partitionValues();
     w.u32(values.length);
     for (const value of values) {
@@ -619,7 +671,7 @@ export class Summary {
     this.sequenceCounts?.write(w);
   }
 
-  private static readBody(r: ByteReader): Summary {
+  private static readBody(r: ByteReader, version: number): Summary {
     const summary = new Summary(JSON.parse(r.string()) as SummaryOptions);
     summary.rows = r.f64();
     const size = r.u32();
@@ -640,10 +692,14 @@ export class Summary {
     summary.store.pairs.set(pairs);
     if (summary.options.histogram !== undefined) {
       summary.histograms = Array.from({ length: size }, () => Histogram.read(r, summary.options.histogramBins, summary.options.exactHistogramCap));
+      if (version >= 2 && summary.keepsConditional) {
+        const binary = (i: number) => summary.schema.info(i).kind !== 'C';
+        summary.conditional.readInto(r, size, binary, summary.options.histogramBins, summary.options.exactHistogramCap);
+      }
     }
     for (let n = r.u32(); n > 0; n--) {
       const value = r.string();
-      summary.partitions.set(value, Summary.readBody(r));
+      summary.partitions.set(value, Summary.readBody(r, version));
     }
     summary.survivalCounts?.readInto(r);
     summary.sequenceCounts?.readInto(r);

@@ -52,6 +52,7 @@ export function projectMetaFromCreate(user: string, req: sml.v1.IProjectCreateRe
   const separator = params.categorySeparator ?? '$';
   param('categorySeparator', separator, separator.length === 1, 'expected a single character');
   params.sml_project_is_freeze = 'false';
+  params.sml_conditional_histograms = String(req.enableHistogram ?? false);
 
   return {
     pid,

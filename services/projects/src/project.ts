@@ -6,7 +6,9 @@ import { toSmlError } from './errors';
 /**
  * Summary options of a project. Histograms are always kept (in the project's histogramType):
  * `histogramEnabled` only gates what reads them, so enabling histograms later covers every
- * row already learned.
+ * row already learned. Conditional histograms (conditional density, gain of continuous
+ * inputs) grow with binary attributes × attributes, so they are kept only when the project
+ * was created with histograms enabled (recorded at creation in sml_conditional_histograms).
  */
 export function summaryOptions(meta: sml.v1.IProjectMeta, maxAttributes: number): SummaryOptions {
   const p = meta.params ?? {};
@@ -14,6 +16,7 @@ export function summaryOptions(meta: sml.v1.IProjectMeta, maxAttributes: number)
     categorySeparator: meta.categorySeparator || '$',
     maxAttributes,
     histogram: meta.histogramType === 'exact' ? 'exact' : 'streaming',
+    conditionalHistograms: p.sml_conditional_histograms === 'true',
     ...(meta.type === 'partition' && p.partitionSplit ? { partitionSplit: p.partitionSplit } : {}),
     ...(p.km_time_column && p.km_event_column
       ? { km_time_column: p.km_time_column, km_event_column: p.km_event_column, ...(p.km_group_column ? { km_group_column: p.km_group_column } : {}) }
