@@ -14,3 +14,4 @@ export { resolveAttributes } from './attributes';
 export * from './models';
 export * from './matrix';
 export * from './survival-models';
+export * from './explore';

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { repoRoot, startSystem, type RunningSystem } from '@sml/testkit';
 
 // The customer's black-box checks (../shared/conformance) for the capabilities built so far.
-const GROUPS = ['auth', 'jobs', 'projects'];
+const GROUPS = ['auth', 'jobs', 'projects', 'explore', 'density', 'svdfs', 'survival', 'models'];
 const script = join(repoRoot(), '..', 'shared', 'conformance', 'seed-contract.mjs');
 
 (existsSync(script) ? describe : describe.skip)('seed contract', () => {
   let sys: RunningSystem;
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'] });
+    sys = await startSystem({ services: ['users', 'jobs', 'projects', 'explore'] });
   });
   afterAll(() => sys?.stop());
 

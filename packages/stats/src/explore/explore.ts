@@ -1,0 +1,49 @@
+import type { Summary } from '../summary';
+import { anova } from './anova';
+import { Attributes } from './attributes';
+import { bivariate } from './bivariate';
+import { chi2 } from './chi2';
+import { ExploreInputError } from './errors';
+import { ftest, ftestSigma } from './ftest';
+import { gain } from './gain';
+import { ttest, ttestMu } from './ttest';
+import { EXPLORE_METRICS, type ExploreMetric, type ExploreOptions, type MetricInput, type MetricMap } from './types';
+import { univariate } from './univariate';
+import { ztest, ztestMu, ztestProportions } from './ztest';
+
+/**
+ * One exploration (one MLContext) of the summary (STATS.md §3): one map, except `gain`, which
+ * gives one map per input attribute (categorical levels grouped under their categorical).
+ * Bad input throws ExploreInputError; degenerate data gives NaN values.
+ */
+export function explore(summary: Summary, metric: ExploreMetric, input: MetricInput, options: ExploreOptions): MetricMap[] {
+  if (!(EXPLORE_METRICS as readonly string[]).includes(metric)) throw new ExploreInputError(`bad metric:[${metric}]`);
+  const attributes = new Attributes(summary);
+  attributes.check([...input.inputs, ...input.targets]);
+  switch (metric) {
+    case 'uni':
+      return [univariate(attributes, input, options)];
+    case 'bi':
+      return [bivariate(attributes, input)];
+    case 'gain':
+      return gain(attributes, input, options);
+    case 'anova':
+      return [anova(attributes, input)];
+    case 'ztest':
+      return [ztest(attributes, input)];
+    case 'ztestp':
+      return [ztestProportions(attributes, input)];
+    case 'ztestmu':
+      return [ztestMu(attributes, input)];
+    case 'ttest':
+      return [ttest(attributes, input)];
+    case 'ttestmu':
+      return [ttestMu(attributes, input)];
+    case 'ftest':
+      return [ftest(attributes, input)];
+    case 'ftestsigma':
+      return [ftestSigma(attributes, input)];
+    case 'chi2':
+      return [chi2(attributes, input)];
+  }
+}

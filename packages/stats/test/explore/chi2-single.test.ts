@@ -1,0 +1,26 @@
+import { explore, Summary } from '@sml/stats';
+
+// A single binary target (or input) stands for its two values. Reference: the same table
+// built from an explicit complement column, whose k × 2 path is checked against
+// scipy chi2_contingency in chi2.test.ts.
+describe('chi2 with one binary side', () => {
+  const rows = Array.from({ length: 60 }, (_, i) => [i % 2, (i + 1) % 2, i % 3 === 0 ? 1 : 0]).map((r) => [...r, 1 - r[2]].map(String));
+  const s = new Summary();
+  s.learn({ attributeNames: ['b1', 'b2', 'b3', 'not_b3'], attributeTypes: ['B', 'B', 'B', 'B'], data: rows });
+
+  it('one target column = the table with its complement as a second column', () => {
+    const [single] = explore(s, 'chi2', { inputs: [0, 1], targets: [2], extra: {} }, { histograms: false });
+    const [explicit] = explore(s, 'chi2', { inputs: [0, 1], targets: [2, 3], extra: {} }, { histograms: false });
+    for (const key of ['chiStat', 'df', 'pval', 'coef']) expect(single[key]).toBeCloseTo(explicit[key], 12);
+    expect(single['obs$b1:!b3']).toBe(explicit['obs$b1:not_b3']);
+    expect(single['obs$b2:b3']).toBe(explicit['obs$b2:b3']);
+  });
+
+  it('one input row and one target = the 2 × 2 table', () => {
+    const [m] = explore(s, 'chi2', { inputs: [0], targets: [2], extra: {} }, { histograms: false });
+    expect(m.df).toBe(1);
+    const cells = ['obs$b1:b3', 'obs$b1:!b3', 'obs$!b1:b3', 'obs$!b1:!b3'].map((k) => m[k]);
+    expect(cells.reduce((a, b) => a + b, 0)).toBe(60);
+    expect(cells).toEqual([10, 20, 10, 20]);
+  });
+});

@@ -1,0 +1,2 @@
+export { startExplore } from './explore';
+export { resolveContext } from './resolve';
