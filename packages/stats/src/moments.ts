@@ -17,7 +17,7 @@ export function pairOffset(i: number, j: number): number {
   return ((j * (j + 1)) / 2 + i) * PAIR.STRIDE;
 }
 
-/** Rows summed in plain doubles before a block total is added to a compensated sum. */
+/** Rows summed (compensated, in local variables) before a block total is added to a stored sum. */
 const BLOCK = 256;
 
 /** One attribute's values over the learned rows: NaN marks a missing cell. */
@@ -41,48 +41,73 @@ function isComplete(x: Float64Array): boolean {
   return true;
 }
 
-/** Σxy and Σx²y² of two complete columns, blocked. */
+/**
+ * Neumaier summation in local variables within a block: the block's exact-ish total is its
+ * sum plus its compensation, both handed to the stored compensated sum. Without it, learning
+ * large values and forgetting them again would leave an error of an ulp of the large values
+ * in what remains (the laws test catches this with values near 1e-100 next to 1e-98).
+ */
 function accumulateProducts(pairs: Float64Array, pk: number, xi: Float64Array, xj: Float64Array): void {
   for (let start = 0; start < xi.length; start += BLOCK) {
     const end = Math.min(xi.length, start + BLOCK);
-    let sij = 0, siijj = 0;
+    let sij = 0, cij = 0, siijj = 0, ciijj = 0;
     for (let r = start; r < end; r++) {
       const p = xi[r] * xj[r];
-      sij += p;
-      siijj += p * p;
+      let t = sij + p;
+      cij += (sij < 0 ? -sij : sij) >= (p < 0 ? -p : p) ? sij - t + p : p - t + sij;
+      sij = t;
+      const q = p * p;
+      t = siijj + q;
+      ciijj += siijj >= q ? siijj - t + q : q - t + siijj;
+      siijj = t;
     }
-    addCompensated(pairs, pk + PAIR.SIJ, sij);
-    addCompensated(pairs, pk + PAIR.SIIJJ, siijj);
+    addBlock(pairs, pk + PAIR.SIJ, sij, cij);
+    addBlock(pairs, pk + PAIR.SIIJJ, siijj, ciijj);
   }
 }
 
-/** Every pair sum over the rows where both columns are present, blocked. */
+/** Adds a block total (sum + its compensation) to the compensated sum at `a[k]`. */
+function addBlock(a: Float64Array, k: number, sum: number, compensation: number): void {
+  addCompensated(a, k, sum);
+  a[k + 1] += compensation;
+}
+
+/** Every pair sum over the rows where both columns are present, blocked and compensated. */
 function accumulateCoPresent(pairs: Float64Array, pk: number, xi: Float64Array, xj: Float64Array): void {
   let n = 0;
+  const acc = new Float64Array(12); // six (sum, compensation) pairs
   for (let start = 0; start < xi.length; start += BLOCK) {
     const end = Math.min(xi.length, start + BLOCK);
-    let si = 0, sj = 0, sii = 0, sjj = 0, sij = 0, siijj = 0;
+    acc.fill(0);
     for (let r = start; r < end; r++) {
       const a = xi[r];
       const b = xj[r];
       if (a !== a || b !== b) continue;
       n++;
       const p = a * b;
-      si += a;
-      sj += b;
-      sii += a * a;
-      sjj += b * b;
-      sij += p;
-      siijj += p * p;
+      neumaier(acc, 0, a);
+      neumaier(acc, 2, b);
+      neumaier(acc, 4, a * a);
+      neumaier(acc, 6, b * b);
+      neumaier(acc, 8, p);
+      neumaier(acc, 10, p * p);
     }
-    addCompensated(pairs, pk + PAIR.SI, si);
-    addCompensated(pairs, pk + PAIR.SJ, sj);
-    addCompensated(pairs, pk + PAIR.SII, sii);
-    addCompensated(pairs, pk + PAIR.SJJ, sjj);
-    addCompensated(pairs, pk + PAIR.SIJ, sij);
-    addCompensated(pairs, pk + PAIR.SIIJJ, siijj);
+    addBlock(pairs, pk + PAIR.SI, acc[0], acc[1]);
+    addBlock(pairs, pk + PAIR.SJ, acc[2], acc[3]);
+    addBlock(pairs, pk + PAIR.SII, acc[4], acc[5]);
+    addBlock(pairs, pk + PAIR.SJJ, acc[6], acc[7]);
+    addBlock(pairs, pk + PAIR.SIJ, acc[8], acc[9]);
+    addBlock(pairs, pk + PAIR.SIIJJ, acc[10], acc[11]);
   }
   pairs[pk + PAIR.N] += n;
+}
+
+/** One Neumaier step on the (sum, compensation) pair at acc[k], acc[k + 1]. */
+function neumaier(acc: Float64Array, k: number, v: number): void {
+  const s = acc[k];
+  const t = s + v;
+  acc[k + 1] += (s < 0 ? -s : s) >= (v < 0 ? -v : v) ? s - t + v : v - t + s;
+  acc[k] = t;
 }
 
 export function pairCount(attributes: number): number {
@@ -172,11 +197,10 @@ export class MomentStore {
    * summary index. O(rows · q²) for q sources.
    *
    * Column-major and blocked, for speed: each attribute's values are first laid out densely,
-   * then every sum is accumulated over blocks of BLOCK rows in plain doubles and each block
-   * total is added to the compensated sum once. A block's rounding error is a few ulps of
-   * the block's magnitude, so the contract (learn and forget in any chunking agree to far
-   * better than 1e-9 relative) holds, and the inner loops are plain multiply-adds over
-   * contiguous arrays. Pairs whose two attributes have no missing cell in the frame take
+   * then every sum is accumulated over blocks of BLOCK rows with Neumaier compensation in
+   * local variables, and each block's (sum, compensation) is added to the stored
+   * compensated sum once: the inner loops run over contiguous arrays without touching the
+   * stored sums, and forgetting stays the exact inverse of learning. Pairs whose two attributes have no missing cell in the frame take
    * their counts and single sums from the column totals and only accumulate Σxy, Σx²y².
    */
   accumulate(sources: readonly AttributeSource[], rowCount: number, rows: Int32Array | null): void {
@@ -196,18 +220,18 @@ export class MomentStore {
           // A pair of an attribute with itself: every sum is one of the attribute's own.
           const t = totals[a];
           pairs[pk + PAIR.N] += t.n;
-          addCompensated(pairs, pk + PAIR.SI, t.s1);
-          addCompensated(pairs, pk + PAIR.SJ, t.s1);
-          addCompensated(pairs, pk + PAIR.SII, t.s2);
-          addCompensated(pairs, pk + PAIR.SJJ, t.s2);
-          addCompensated(pairs, pk + PAIR.SIJ, t.s2);
-          addCompensated(pairs, pk + PAIR.SIIJJ, t.s4);
+          addBlock(pairs, pk + PAIR.SI, t.sums[0], t.sums[1]);
+          addBlock(pairs, pk + PAIR.SJ, t.sums[0], t.sums[1]);
+          addBlock(pairs, pk + PAIR.SII, t.sums[2], t.sums[3]);
+          addBlock(pairs, pk + PAIR.SJJ, t.sums[2], t.sums[3]);
+          addBlock(pairs, pk + PAIR.SIJ, t.sums[2], t.sums[3]);
+          addBlock(pairs, pk + PAIR.SIIJJ, t.sums[6], t.sums[7]);
         } else if (complete[a] && complete[b]) {
           pairs[pk + PAIR.N] += rowCount;
-          addCompensated(pairs, pk + PAIR.SI, totals[a].s1);
-          addCompensated(pairs, pk + PAIR.SII, totals[a].s2);
-          addCompensated(pairs, pk + PAIR.SJ, totals[b].s1);
-          addCompensated(pairs, pk + PAIR.SJJ, totals[b].s2);
+          addBlock(pairs, pk + PAIR.SI, totals[a].sums[0], totals[a].sums[1]);
+          addBlock(pairs, pk + PAIR.SII, totals[a].sums[2], totals[a].sums[3]);
+          addBlock(pairs, pk + PAIR.SJ, totals[b].sums[0], totals[b].sums[1]);
+          addBlock(pairs, pk + PAIR.SJJ, totals[b].sums[2], totals[b].sums[3]);
           accumulateProducts(pairs, pk, columns[a], xj);
         } else {
           accumulateCoPresent(pairs, pk, columns[a], xj);
@@ -216,17 +240,21 @@ export class MomentStore {
     }
   }
 
-  /** Adds one attribute's dense values (NaN = missing); returns its sums over the frame. */
-  private learnAttribute(i: number, x: Float64Array): { n: number; s1: number; s2: number; s4: number } {
+  /**
+   * Adds one attribute's dense values (NaN = missing); returns its count and its sums of
+   * x, x², x³, x⁴ over the frame as (sum, compensation) pairs.
+   */
+  private learnAttribute(i: number, x: Float64Array): { n: number; sums: Float64Array } {
     const a = this.attrs;
     const ak = i * ATTR.STRIDE;
     let n = 0;
     let min = a[ak + ATTR.MIN];
     let max = a[ak + ATTR.MAX];
-    const total = { n: 0, s1: 0, s2: 0, s4: 0 };
+    const sums = new Float64Array(8);
+    const acc = new Float64Array(8); // (sum, compensation) of x, x², x³, x⁴
     for (let start = 0; start < x.length; start += BLOCK) {
       const end = Math.min(x.length, start + BLOCK);
-      let s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+      acc.fill(0);
       for (let r = start; r < end; r++) {
         const v = x[r];
         if (v !== v) continue;
@@ -234,24 +262,24 @@ export class MomentStore {
         if (v < min) min = v;
         if (v > max) max = v;
         const v2 = v * v;
-        s1 += v;
-        s2 += v2;
-        s3 += v2 * v;
-        s4 += v2 * v2;
+        neumaier(acc, 0, v);
+        neumaier(acc, 2, v2);
+        neumaier(acc, 4, v2 * v);
+        neumaier(acc, 6, v2 * v2);
       }
-      addCompensated(a, ak + ATTR.S1, s1);
-      addCompensated(a, ak + ATTR.S2, s2);
-      addCompensated(a, ak + ATTR.S3, s3);
-      addCompensated(a, ak + ATTR.S4, s4);
-      total.s1 += s1;
-      total.s2 += s2;
-      total.s4 += s4;
+      addBlock(a, ak + ATTR.S1, acc[0], acc[1]);
+      addBlock(a, ak + ATTR.S2, acc[2], acc[3]);
+      addBlock(a, ak + ATTR.S3, acc[4], acc[5]);
+      addBlock(a, ak + ATTR.S4, acc[6], acc[7]);
+      for (let k = 0; k < 8; k += 2) {
+        neumaier(sums, k, acc[k]);
+        sums[k + 1] += acc[k + 1];
+      }
     }
     a[ak + ATTR.N] += n;
     a[ak + ATTR.MIN] = min;
     a[ak + ATTR.MAX] = max;
-    total.n = n;
-    return total;
+    return { n, sums };
   }
 
   /**

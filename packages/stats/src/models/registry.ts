@@ -1,3 +1,4 @@
+import { linearFamily } from './linear-family';
 import { mlr } from './mlr';
 import type { Algorithm } from './types';
 
@@ -8,4 +9,4 @@ export const ALGORITHM_NAMES = [
 ] as const;
 
 /** The algorithms this build implements, by name. */
-export const ALGORITHMS: Readonly<Record<string, Algorithm>> = { mlr };
+export const ALGORITHMS: Readonly<Record<string, Algorithm>> = { mlr, ...linearFamily };

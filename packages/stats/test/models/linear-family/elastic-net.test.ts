@@ -1,0 +1,55 @@
+// Reference: scikit-learn Lasso(alpha=λ) and ElasticNet(alpha=λ, l1_ratio=η)
+// (fixtures/gen_linear_family.py), run with scikit-learn's defaults (tol 1e-4, max_iter
+// 1000: the same sweeps and stopping rule here) and tightly (tol 1e-12). Iterative: 1e-6.
+import { ModelInputError } from '@sml/stats';
+import { linearFamily } from '../../../src/models/linear-family';
+import { DATASETS, expectReference, referenceCases, specOf, summaryOf } from './fixture';
+
+describe.each(['lasso', 'elasticnet'])('%s equals scikit-learn', (algo) => {
+  it.each(referenceCases(algo).map((c) => [c.name, c] as const))('%s, after as many sweeps', (_, c) => {
+    const summary = summaryOf(DATASETS[c.data]);
+    const model = linearFamily[algo].build(summary, specOf(summary, algo, c.inputs, c.target, c.params));
+    expectReference(model, c, 1e-6);
+    expect(model.info()).toMatchObject({ converged: 'true', iterations: String(c.iterations) });
+  });
+});
+
+describe('penalised regression parameters and convergence', () => {
+  const summary = summaryOf(DATASETS.iris);
+  const inputs = ['sepal_width', 'petal_length', 'petal_width'];
+  const build = (algo: string, params: Record<string, string>) => linearFamily[algo].build(summary, specOf(summary, algo, inputs, 'sepal_length', params));
+
+  it('a large penalty zeroes every coefficient: the model predicts the target mean', () => {
+    const model = build('lasso', { lambda: '100' });
+    expect(model.extra()).toMatchObject({ coef_sepal_width: '0', coef_petal_length: '0', coef_petal_width: '0' });
+    expect(Number(model.predict({ names: inputs, rows: [['1', '2', '3']] })[0].res)).toBeCloseTo(summary.mean('sepal_length'), 12);
+  });
+
+  it('elasticnet with eta = 1 is lasso', () => {
+    const a = build('lasso', { lambda: '0.02' });
+    const b = build('elasticnet', { lambda: '0.02', eta: '1' });
+    for (const name of ['const', ...inputs]) expect(b.extra()[`coef_${name}`]).toBe(a.extra()[`coef_${name}`]);
+  });
+
+  it('a constant target is fitted at once: every coefficient 0, converged', () => {
+    const s = summaryOf({ names: ['x', 'y'], types: ['C', 'C'], rows: [['1', '2'], ['2', '2'], ['4', '2']] });
+    const model = linearFamily.lasso.build(s, specOf(s, 'lasso', ['x'], 'y', {}));
+    expect(model.info()).toMatchObject({ iterations: '1', converged: 'true' });
+    expect(model.extra()).toEqual({ coef_const: '2', coef_x: '0' });
+  });
+
+  it('max_iter running out is reported as not converged', () => {
+    const model = build('lasso', { lambda: '0.001', max_iter: '2' });
+    expect(model.info()).toMatchObject({ iterations: '2', converged: 'false' });
+  });
+
+  it.each([
+    ['lasso', { lambda: '0' }, /lasso: parameter lambda must be a number > 0, got "0"/],
+    ['elasticnet', { eta: '1.5' }, /elasticnet: parameter eta must be a number in \[0, 1\], got "1.5"/],
+    ['lasso', { max_iter: '10.5' }, /lasso: parameter max_iter must be an integer ≥ 1, got "10.5"/],
+    ['elasticnet', { tol: '-1e-4' }, /elasticnet: parameter tol must be a number > 0, got "-1e-4"/],
+  ])('%s refuses %j naming the parameter', (algo, params, message) => {
+    expect(() => build(algo, params)).toThrow(ModelInputError);
+    expect(() => build(algo, params)).toThrow(message);
+  });
+});
