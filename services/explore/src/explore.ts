@@ -2,9 +2,11 @@ import { BoundedExecutor, JobRunner, jobResult, okStatus, type ServiceRuntime } 
 import { checkName, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import {
-  EXPLORE_METRICS, type ExploreMetric, conditionalDensityEstimate, cumulativeIncidence, densityEstimate, explore,
+  EXPLORE_METRICS, type ExploreMetric, cumulativeIncidence, explore,
   kaplanMeier, pca, svd, svdFeatureSelection, vif, type Summary,
 } from '@sml/stats';
+import { DensityPool } from './density-pool';
+import type { DensityTask } from './density-task';
 import { domain } from './errors';
 import { numberFrame } from './frames';
 import { resolveContext } from './resolve';
@@ -28,6 +30,7 @@ const positiveInt = (name: string, value: string | undefined, fallback: number):
  * summary from `projects` and computes with packages/stats.
  */
 export async function startExplore({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+  const densityPool = new DensityPool();
   const runner = new JobRunner(nc, client, new BoundedExecutor('explore', config.SML_EXECUTOR_CONCURRENCY, config.SML_EXECUTOR_QUEUE), 'explore', log);
   runner.start();
   const s = (op: string) => `sml.explore.${op}`;
@@ -62,7 +65,7 @@ export async function startExplore({ nc, service, client, config, log }: Service
       if (req.noValues) return { densityList: { values: [] } };
       const view = await project(caller, pid);
       if (!view.meta.histogramEnabled) throw smlError('HISTOGRAMS_DISABLED', { pid, user: caller.user });
-      const values = await domain(() => contexts(req.context).map((ctx) => {
+      const tasks = contexts(req.context).map((ctx): DensityTask => {
         const names = ctx.inputAttributeNames ?? [];
         if (names.length !== arity) {
           throw smlError('GENERIC_EXCEPTION', { detail: `There should be ${arity} and only ${arity} attribute${arity === 1 ? '' : 's'} specified [${names.length}]` });
@@ -70,8 +73,9 @@ export async function startExplore({ nc, service, client, config, log }: Service
         const [a, b] = names.map((n) => indexOf(view.summary, n, pid));
         const extra = ctx.extraParameters ?? {};
         const opts = { bins: positiveInt('hist_bins', extra.hist_bins, 20), normalized: extra.hist_is_normalized === 'true' };
-        return arity === 1 ? densityEstimate(view.summary, a, opts) : conditionalDensityEstimate(view.summary, a, b, opts);
-      }));
+        return arity === 1 ? { attribute: a, ...opts } : { attribute: b, given: a, ...opts };
+      });
+      const values = await domain(() => densityPool.run(view.summary, view.bytes, tasks, req.tps || 10));
       return { densityList: { values } };
     });
   densityEndpoint('density', 1);
@@ -175,7 +179,12 @@ export async function startExplore({ nc, service, client, config, log }: Service
     }
   }
 
-  return { onStop: async () => runner.stop() };
+  return {
+    onStop: async () => {
+      runner.stop();
+      await densityPool.stop();
+    },
+  };
 }
 
 function indexOf(summary: Summary, name: string, pid: string): number {

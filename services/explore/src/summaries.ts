@@ -4,6 +4,8 @@ import { Summary } from '@sml/stats';
 
 export interface ProjectView {
   summary: Summary;
+  /** The summary as serialized by projects (what the density workers are sent). */
+  bytes: Uint8Array;
   meta: sml.v1.ProjectMeta;
 }
 
@@ -14,7 +16,8 @@ export interface ProjectView {
  */
 export async function fetchProject(client: BusClient, caller: sml.v1.ICaller, pid: string): Promise<ProjectView> {
   const reply = unwrap(await client.request('projects', subjects.projects('summary'), sml.v1.SummaryRequest, { caller, pid, full: true }, sml.v1.SummaryReply));
-  return { summary: Summary.deserialize(reply.summary ?? new Uint8Array()), meta: sml.v1.ProjectMeta.fromObject(reply.meta ?? {}) };
+  const bytes = reply.summary ?? new Uint8Array();
+  return { summary: Summary.deserialize(bytes), bytes, meta: sml.v1.ProjectMeta.fromObject(reply.meta ?? {}) };
 }
 
 export async function fetchInfo(client: BusClient, caller: sml.v1.ICaller, pid: string): Promise<sml.v1.ISmlInfo | null | undefined> {

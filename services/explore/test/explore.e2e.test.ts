@@ -84,6 +84,16 @@ describe('explore end to end', () => {
     await alice.request('POST', '/projects/iris/histogramEnable', { query: { enable: 'true' } });
   });
 
+  it('tps spreads entries over worker threads with the same results as inline', async () => {
+    const values = ['sepal_length', 'sepal_width', 'petal_length', 'petal_width'].map((n) => ({ inputAttributeNames: [n], extraParameters: { hist_bins: '7' } }));
+    const inline = await alice.request('POST', '/projects/iris/densityEstimate', { query: { tps: '1' }, json: { values } });
+    const pooled = await alice.request('POST', '/projects/iris/densityEstimate', { query: { tps: '4' }, json: { values } });
+    expect(inline.status).toBe(200);
+    expect(pooled.body).toEqual(inline.body);
+    const bad = await alice.request('POST', '/projects/iris/densityEstimate', { query: { tps: '4' }, json: { values: [...values, { inputAttributeNames: ['nope'], extraParameters: {} }] } });
+    expect(bad.body.statusString).toBe('Unknown attribute [nope] in project [iris]');
+  });
+
   it('conditional density: conditional_pair naming; 3 names → the seed 500', async () => {
     const r = await alice.request('POST', '/projects/iris/conditionalDensityEstimate', { json: { values: [{ inputAttributeNames: ['Iris_setosa', 'sepal_length'], extraParameters: { hist_bins: '5' } }] } });
     expect(r.status).toBe(200);

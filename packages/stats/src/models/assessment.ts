@@ -1,5 +1,5 @@
 import { targetValues } from './rows';
-import type { Algorithm, Model, PredictFrame } from './types';
+import type { Algorithm, Model, PredictFrame, Prediction } from './types';
 
 /**
  * How well a model does on a scoring frame (STATS.md §4, selectModel): regression rmse,
@@ -30,7 +30,8 @@ export function assess(task: Algorithm['task'], model: Model, frame: PredictFram
     predictions.forEach((p, r) => {
       const t = y[r];
       const label = Number(p.res);
-      const score = Number(p.prob ?? p.score ?? p.res);
+      // The model's own confidence when it has one (lr prob, bayes Prob, lsvm score, lda resZ).
+      const score = Number(p.prob ?? p.Prob ?? p.score ?? p.resZ ?? p.res);
       if (!Number.isNaN(t) && !Number.isNaN(label)) pairs.push([t, label, score]);
     });
     let tp = 0, tn = 0, fp = 0, fn = 0;
@@ -45,7 +46,35 @@ export function assess(task: Algorithm['task'], model: Model, frame: PredictFram
     const mcc = (tp * tn - fp * fn) / Math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn));
     return { n: pairs.length, auc: auc(pairs), accuracy: (tp + tn) / pairs.length, precision, recall, f1: (2 * precision * recall) / (precision + recall), mcc };
   }
+  if (task === 'multiclass') return multiclass(model, frame, predictions);
   return {};
+}
+
+/**
+ * Multiclass (one-hot targets): the actual class of a row is the target that is 1 in it.
+ * accuracy, macro-averaged F1, Cohen's kappa.
+ */
+function multiclass(model: Model, frame: PredictFrame, predictions: Prediction[]): Record<string, number> {
+  const columns = model.targetNames.map((t) => targetValues(frame, t));
+  const classes = [...model.targetNames];
+  const pairs: Array<[string, string]> = [];
+  predictions.forEach((p, r) => {
+    const k = columns.findIndex((c) => c[r] === 1);
+    if (k >= 0) pairs.push([classes[k], String(p.res)]);
+  });
+  const n = pairs.length;
+  const correct = pairs.filter(([a, b]) => a === b).length;
+  let f1 = 0;
+  let chance = 0;
+  for (const c of classes) {
+    const tp = pairs.filter(([a, b]) => a === c && b === c).length;
+    const actual = pairs.filter(([a]) => a === c).length;
+    const predicted = pairs.filter(([, b]) => b === c).length;
+    f1 += actual + predicted > 0 ? (2 * tp) / (actual + predicted) : 0;
+    chance += (actual / n) * (predicted / n);
+  }
+  const accuracy = correct / n;
+  return { n, accuracy, f1_macro: f1 / classes.length, kappa: (accuracy - chance) / (1 - chance) };
 }
 
 /** Area under the ROC curve by the rank-sum (Mann-Whitney) formula, ties averaged. */

@@ -1,3 +1,5 @@
+import { anomalyDetectors } from './anomaly';
+import { classifiers } from './classifiers';
 import { linearFamily } from './linear-family';
 import { mlr } from './mlr';
 import type { Algorithm } from './types';
@@ -9,4 +11,4 @@ export const ALGORITHM_NAMES = [
 ] as const;
 
 /** The algorithms this build implements, by name. */
-export const ALGORITHMS: Readonly<Record<string, Algorithm>> = { mlr, ...linearFamily };
+export const ALGORITHMS: Readonly<Record<string, Algorithm>> = { mlr, ...linearFamily, ...classifiers, ...anomalyDetectors };
