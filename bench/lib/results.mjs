@@ -10,6 +10,8 @@ Figures from different machines are not comparable.
 | Benchmark | Command | What it measures |
 |---|---|---|
 | gateway | \`npm run build && node bench/gateway.mjs\` | Signed \`GET /symetry/rest/{user}/jobs\` through the gateway (HMAC auth, replay check, NATS request to the jobs service) versus a plain express hello-world answering the same envelope on the same machine. Same client for both: autocannon, every request freshly signed. Env: \`BENCH_SECONDS\` (default 10) per run, \`BENCH_CONNECTIONS\` (default \`1,10\`), \`BENCH_CPU_PROF=<dir>\` writes CPU profiles of the service processes. Target: p50 overhead ≤ 2 ms. |
+| learn | \`npm run build && node --expose-gc bench/learn.mjs\` | End-to-end REST learn of 100 000 rows × 20 C columns in batches of 10 000 (signed, durable before the 200) next to a single process only JSON.parsing the same bodies; requests in flight \`BENCH_CONCURRENCY\` (default 1,2). Also summary update cost per row for p = 10, 50, 200 and heap/summary size after 10⁴–10⁶ rows. Target: ≥ 0.5 × the JSON.parse rate. |
+| explore | \`npm run build && node bench/explore.mjs\` | \`uni\` and \`bi\` p50/p90/p99 end to end on a 50-attribute project after 10⁴ and after 10⁶ learned rows (\`BENCH_ROWS\`, \`BENCH_REQUESTS\`). Target: flat in rows, bi ≤ 20 ms p50. |
 `;
 
 export function machine() {

@@ -78,6 +78,8 @@ export const catalogue = {
   ALGORITHM_NOT_AVAILABLE: { status: 400, message: 'Algorithm [{algo}] is not available in this build yet' },
   MODEL_NOT_FOUND: { status: 400, message: 'Unknown model [{model}] in project [{pid}]' },
   MODEL_INPUT: { status: 400, message: '{detail}' },
+  EVT_PROJECT_NOT_FOUND: { status: 400, message: 'Cannot find project [{pid}] for user:[{user}]' },
+  EVT_NOT_FOUND: { status: 400, message: 'Model [{model}] has no EVT wrapper' },
   SELECTOR_NOT_AVAILABLE: { status: 400, message: 'selector_type [{selector}] is not available in this build yet; use selector_type_none' },
 
   // users (§11)
@@ -99,6 +101,8 @@ export const ok = {
   PROJECT_CREATED: { status: 201, message: 'Project Created with id:{pid}' },
   SELECT_MODEL_JOB_CREATED: { status: 202, message: 'SelectModel Job Created' },
   MODEL_DELETED: { status: 200, message: 'Model [{model}] deleted' },
+  EVT_CREATED: { status: 200, message: 'EVT Wrapper created for model [{model}]' },
+  EVT_DELETED: { status: 200, message: 'EVT Wrapper of model [{model}] deleted' },
   PROJECT_DELETED: { status: 200, message: 'Project [{pid}] deleted' },
   PROJECT_SAVED: { status: 200, message: 'Project [{pid}] saved' },
   PROJECT_UNLOADED: { status: 200, message: 'Project [{pid}] unloaded' },

@@ -61,6 +61,14 @@ describe('explore end to end', () => {
     expect(r.body).toEqual({ statusCode: 400, statusString: message, values: {} });
   });
 
+  it('an empty ExploreContext answers an empty list; a non-numeric known value is a 400 naming the key', async () => {
+    const empty = await explore('uni', [], { returnProjectInfo: 'false' });
+    expect(empty.body).toEqual({ statusCode: 200, statusString: 'OK', values: { KSVDMap: { values: [] } } });
+    const bad = await explore('ttestmu', [ctx([0], [], { sml_explore_ttest_known_mu: 'five' })]);
+    expect(bad.status).toBe(400);
+    expect(bad.body.statusString).toContain('sml_explore_ttest_known_mu');
+  });
+
   it('too few attributes and a continuous attribute where a binary is required → 400', async () => {
     expect((await explore('bi', [ctx([0])])).status).toBe(400);
     expect((await explore('ztestp', [ctx([0, 1])])).status).toBe(400);
@@ -138,6 +146,8 @@ describe('explore end to end', () => {
       expect((await alice.request('POST', '/projects/surv/km/kaplanmeier', { json: { values: [{ type, times: [5], alpha }] } })).status).toBe(400);
     }
     expect((await alice.request('POST', '/projects/iris/km/kaplanmeier', { json: { values: [{ type: 'survival', times: [5] }] } })).status).toBe(400);
+    const negative = await alice.request('POST', '/projects/surv/km/kaplanmeier', { json: { values: [{ type: 'survival', times: [-1] }] } });
+    expect(negative.status).toBe(400);
 
     const cif = await alice.request('POST', '/projects/surv/cif/predictEvent', { json: { values: [{ k: 1, group: 'a', times: [5, 10] }, { k: 2, group: 'b', times: [7] }] } });
     expect(cif.status).toBe(200);

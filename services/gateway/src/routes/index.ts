@@ -1,9 +1,9 @@
 import type { Route } from '../route';
 import { exploreRoutes } from './explore';
 import { jobRoutes } from './jobs';
-import { modelRoutes } from './models';
+import { evtRoutes, modelRoutes } from './models';
 import { projectRoutes } from './projects';
 import { userRoutes } from './users';
 
 /** Every REST route of the gateway, in matching order. */
-export const routes: Route<any, any>[] = [...jobRoutes, ...userRoutes, ...projectRoutes, ...exploreRoutes, ...modelRoutes];
+export const routes: Route<any, any>[] = [...jobRoutes, ...userRoutes, ...projectRoutes, ...exploreRoutes, ...modelRoutes, ...evtRoutes];

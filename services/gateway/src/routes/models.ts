@@ -62,3 +62,21 @@ export const modelRoutes = [
     toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, modelid: params.m, frame: dataFrameToProto(body as RestDataFrame) }),
   }),
 ];
+
+export const evtRoutes = [
+  defineRoute({
+    method: 'post', path: '/:user/projects/:pid/:m/evtwrapper', operationId: 'createEvtWrapper', tags: ['models'],
+    summary: 'Wrap a model\'s predictions with extreme-value thresholds (synchronous)',
+    description: 'Body: flat map sml_evt_wrapper_res_key (which prediction key to threshold, default res), evt_warmup_size, evt_alpha, evt_quantile, evt_tdigest, evt_window_size, evt_max_exceedances, evt_grimshaw (STATS.md §5). Afterwards predict adds evt_is_anomaly, evt_threshold, evt_anomaly_confidence.',
+    service: 'projects', subject: s('evtWrapper'), request: sml.v1.EvtWrapperRequest, reply: sml.v1.Empty,
+    params: modelParams, body: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)),
+    success: { status: 200, description: 'EVT Wrapper created for model [<m>]' }, errors: ['EVT_PROJECT_NOT_FOUND', 'GENERIC_EXCEPTION', 'MODEL_INPUT'],
+    toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, modelid: params.m, params: body as Record<string, string> }),
+  }),
+  defineRoute({
+    method: 'delete', path: '/:user/projects/:pid/:m/evtwrapper', operationId: 'deleteEvtWrapper', tags: ['models'], summary: 'Remove a model\'s EVT wrapper',
+    service: 'projects', subject: s('evtDelete'), request: sml.v1.ModelRequest, reply: sml.v1.Empty,
+    params: modelParams, success: { status: 200, description: 'removed' }, errors: ['EVT_PROJECT_NOT_FOUND', 'EVT_NOT_FOUND'],
+    toRequest: ({ caller, params }) => ({ caller, pid: params.pid, modelid: params.m }),
+  }),
+];
