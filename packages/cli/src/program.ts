@@ -4,6 +4,7 @@ import { registerDensity } from './commands/density';
 import { registerExplore } from './commands/explore';
 import { registerJobs } from './commands/jobs';
 import { registerMatrix } from './commands/matrix';
+import { registerModel } from './commands/model';
 import { registerProjects } from './commands/projects';
 import { registerSurvival } from './commands/survival';
 import { describeError } from './errors';
@@ -18,7 +19,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode = 0;
   // Built per call: commander keeps parsed state on the Command objects.
   const program = new Command('sml')
-    .description('SML command line: customers over the bus; jobs, projects, exploration and survival over the REST API')
+    .description('SML command line: customers over the bus; jobs, projects, exploration, survival and models over the REST API')
     .option('--json', 'print the raw response envelope instead of a table')
     .showHelpAfterError()
     .exitOverride()
@@ -31,6 +32,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   registerDensity(program, ctx);
   registerMatrix(program, ctx);
   registerSurvival(program, ctx);
+  registerModel(program, ctx);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -80,7 +80,6 @@ export const catalogue = {
   MODEL_INPUT: { status: 400, message: '{detail}' },
   EVT_PROJECT_NOT_FOUND: { status: 400, message: 'Cannot find project [{pid}] for user:[{user}]' },
   EVT_NOT_FOUND: { status: 400, message: 'Model [{model}] has no EVT wrapper' },
-  SELECTOR_NOT_AVAILABLE: { status: 400, message: 'selector_type [{selector}] is not available in this build yet; use selector_type_none' },
 
   // users (§11)
   USER_EXISTS: { status: 409, message: 'Customer [{cid}] already exists' },

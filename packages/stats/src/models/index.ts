@@ -7,3 +7,4 @@ export { classifiers } from './classifiers';
 export { anomalyDetectors } from './anomaly';
 export { assess } from './assessment';
 export { ALGORITHM_NAMES, ALGORITHMS } from './registry';
+export * from './selection';

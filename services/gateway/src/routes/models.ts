@@ -21,12 +21,12 @@ export const modelRoutes = [
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/selectModel', operationId: 'selectModel', tags: ['models'],
     summary: 'Build a model from the summary (a job) and assess it on the request dataframe',
-    description: 'Body {mlcontext, dataframe}. extraParameters.selector_type: selector_type_none (default; the others are not built yet and answer 400). The finished job reads 200 Job is finished with values.modelInfo (assessment on the dataframe).',
+    description: 'Body {mlcontext, dataframe}. extraParameters.selector_type: selector_type_none (default), selector_type_fw_bw, selector_type_simple, selector_type_brute (≤ 16 inputs), selector_type_iteration (selector_iterations, selector_seed); sml_model_assessment_type picks the criterion (rmse, mae, r2 | auc, accuracy, precision, recall, f1, mcc | accuracy, f1_macro, kappa). Candidate models are rebuilt from the summary and scored on the dataframe. The finished job reads 200 Job is finished with values.modelInfo (assessment on the dataframe).',
     service: 'projects', subject: s('selectModel'), request: sml.v1.SelectModelRequest, reply: sml.v1.ModelReply,
     params: projectParams, query: buildQuery,
     body: z.object({ mlcontext: mlContext, dataframe: dataFrame.optional() }),
     success: { status: 202, description: 'SelectModel Job Created' }, createsJob: true,
-    errors: ['PROJECT_NOT_FOUND', 'UNKNOWN_ALGORITHM', 'ALGORITHM_NOT_AVAILABLE', 'SELECTOR_NOT_AVAILABLE', 'MODEL_INPUT', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'EXECUTOR_FULL'],
+    errors: ['PROJECT_NOT_FOUND', 'UNKNOWN_ALGORITHM', 'ALGORITHM_NOT_AVAILABLE', 'MODEL_INPUT', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'EXECUTOR_FULL'],
     toRequest: ({ caller, params, query, body }) => {
       const b = body as { mlcontext: Ctx; dataframe?: RestDataFrame };
       return { caller, pid: params.pid, modelid: String(query.modelid), algo: String(query.algo), mlcontext: b.mlcontext, dataframe: b.dataframe ? dataFrameToProto(b.dataframe) : null };

@@ -1,0 +1,164 @@
+import { createReadStream } from 'node:fs';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { RestDataFrame } from '@sml/core';
+import type { SmlClient, SmlResponse } from '@sml/sdk';
+import { attributeList, isIndex, keyValue, positiveInt, positiveSeconds, typeCodes } from '../args';
+import { action, type CommandContext } from '../command';
+import { csvRecords } from '../csv';
+import { CliError } from '../errors';
+import { mlContext, type MLContext } from '../exploration';
+import { frameBatches } from '../frames';
+import { isSuccess, type Output } from '../io';
+import { deleteModel, describeModel, modelInfo, predict, predictionTable, submitBuild, submitSelect, type ModelReply } from '../models';
+import { jobCreated, restClient } from '../rest';
+
+const SELECTORS = ['none', 'fw_bw', 'simple', 'brute', 'iteration'];
+
+/** `fw_bw` or `selector_type_fw_bw` → `selector_type_fw_bw`. */
+function selectorType(value: string): string {
+  const short = value.startsWith('selector_type_') ? value.slice('selector_type_'.length) : value;
+  if (!SELECTORS.includes(short)) throw new InvalidArgumentError(`expected one of ${SELECTORS.join(', ')}`);
+  return `selector_type_${short}`;
+}
+
+function integer(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isSafeInteger(n)) throw new InvalidArgumentError('expected an integer');
+  return n;
+}
+
+/** Every --inputs (or --targets) occurrence as one list, all names or all indexes. */
+function oneList(lists: string[][] | undefined, option: string): string[] {
+  const list = (lists ?? []).flat();
+  const indexes = list.filter(isIndex).length;
+  if (indexes > 0 && indexes < list.length) throw new CliError(`${option} mixes attribute indexes and names; give all of them one way`);
+  return list;
+}
+
+/**
+ * extraParameters: the --param pairs plus the options that name a parameter; the same
+ * parameter given both ways with different values is refused.
+ */
+function extraParameters(params: Record<string, string> = {}, named: Record<string, string | number | undefined> = {}): Record<string, string> {
+  const out = { ...params };
+  for (const [key, value] of Object.entries(named)) {
+    if (value === undefined) continue;
+    if (out[key] !== undefined && out[key] !== String(value)) throw new CliError(`${key} is given twice: --param ${key}=${out[key]} and ${value}`);
+    out[key] = String(value);
+  }
+  return out;
+}
+
+/** The whole CSV file (header row first) as one DataFrame. */
+async function readFrame(path: string, types: string[]): Promise<RestDataFrame> {
+  const records = csvRecords(createReadStream(path, { encoding: 'utf8' }));
+  for await (const { frame } of frameBatches(records, { types, batchSize: Number.POSITIVE_INFINITY, errorHandling: 0 })) return frame;
+  throw new CliError(`${path} has a header row but no data rows`);
+}
+
+interface JobOptions {
+  wait: boolean;
+  timeout: number;
+}
+
+/** Follows a build or selectModel job to its end and prints the model, or prints the job id with --no-wait. */
+async function finish(out: Output, client: SmlClient, submitted: SmlResponse<unknown>, opts: JobOptions): Promise<number> {
+  if (!isSuccess(submitted.status) || !opts.wait) return out.envelope(submitted.body, () => jobCreated(submitted));
+  const res = await client.waitForJob<ModelReply>(submitted, { timeoutMs: opts.timeout * 1000 });
+  return out.envelope(res.body, (v) => describeModel(v.modelInfo));
+}
+
+interface ContextOptions {
+  algo: string;
+  inputs: string[][];
+  targets?: string[][];
+  param?: Record<string, string>;
+}
+
+const context = (opts: ContextOptions, named?: Record<string, string | number | undefined>): MLContext =>
+  mlContext(oneList(opts.inputs, '--inputs'), oneList(opts.targets, '--targets'), extraParameters(opts.param, named));
+
+/** `sml model build|select|info|predict|delete`: models of a project, over REST (API.md §7). */
+export function registerModel(program: Command, ctx: CommandContext): void {
+  const model = program.command('model').description("a project's models: build, select inputs, predict (REST: SML_URL, SML_USER, SML_SECRET)");
+  const common = (c: Command) => c
+    .argument('<pid>', 'project id')
+    .argument('<modelid>', 'model id (an existing model of that id is replaced)')
+    .requiredOption('--algo <algo>', 'algorithm, e.g. mlr, lr, lda, covest (API.md §7)')
+    .requiredOption('--inputs <attributes>', 'input attributes, all names or all indexes, e.g. x1,x2 or 0,1', attributeList)
+    .option('--param <key=value>', 'extraParameters entry, repeatable (e.g. lambda=0.5)', keyValue)
+    .option('--no-wait', 'print the job id instead of waiting for the model')
+    .option('--timeout <seconds>', 'give up waiting for the job after this long', positiveSeconds, 600);
+
+  common(model.command('build').description('build a model from the given inputs (a job), waited for; prints its modelInfo'))
+    .option('--targets <attributes>', 'target attributes, all names or all indexes', attributeList)
+    .action(action(ctx, async (out, pid: string, modelid: string, opts: ContextOptions & JobOptions) => {
+      const client = restClient(ctx.io.env);
+      return finish(out, client, await submitBuild(client, pid, modelid, opts.algo, context(opts)), opts);
+    }));
+
+  common(model.command('select').description('select the inputs that score best on a CSV file of scoring rows (selectModel, a job), waited for; prints the chosen model and its assessment'))
+    .requiredOption('--targets <attributes>', 'target attributes, all names or all indexes', attributeList)
+    .requiredOption('--data <csv>', 'CSV file (header row first) of scoring rows, with the inputs and targets')
+    .requiredOption('--types <codes>', 'attribute type codes of the CSV columns, e.g. C,C,B', typeCodes)
+    .option('--selector <type>', `selector_type: ${SELECTORS.join(', ')} (server default: none)`, selectorType)
+    .option('--criterion <name>', 'sml_model_assessment_type: rmse, mae, r2 | auc, accuracy, precision, recall, f1, mcc | accuracy, f1_macro, kappa')
+    .option('--iterations <n>', 'selector_iterations of the iteration selector (server default: 50)', positiveInt)
+    .option('--seed <n>', 'selector_seed of the iteration selector', integer)
+    .action(action(ctx, async (out, pid: string, modelid: string, opts: ContextOptions & JobOptions & {
+      data: string; types: string[]; selector?: string; criterion?: string; iterations?: number; seed?: number;
+    }) => {
+      const client = restClient(ctx.io.env);
+      const mlcontext = context(opts, {
+        selector_type: opts.selector, sml_model_assessment_type: opts.criterion, selector_iterations: opts.iterations, selector_seed: opts.seed,
+      });
+      const dataframe = await readFrame(opts.data, opts.types);
+      return finish(out, client, await submitSelect(client, pid, modelid, opts.algo, mlcontext, dataframe), opts);
+    }));
+
+  model
+    .command('info')
+    .description("a model's modelInfo: inputs, targets, assessment, info and extra")
+    .argument('<pid>', 'project id')
+    .argument('<modelid>', 'model id')
+    .action(action(ctx, async (out, pid: string, modelid: string) => {
+      const res = await modelInfo(restClient(ctx.io.env), pid, modelid);
+      return out.envelope(res.body, (v) => describeModel(v.modelInfo));
+    }));
+
+  model
+    .command('predict')
+    .description('predict the rows of a CSV file (header row first): one output row per data row, keys per algorithm; with --json one envelope per request, one per line')
+    .argument('<pid>', 'project id')
+    .argument('<modelid>', 'model id')
+    .argument('<csv>', 'path of the CSV file')
+    .requiredOption('--types <codes>', 'attribute type codes, one per column, e.g. C,C,B', typeCodes)
+    .option('--batch <rows>', 'rows per request', positiveInt, 10_000)
+    .action(action(ctx, async (out, pid: string, modelid: string, path: string, opts: { types: string[]; batch: number }) => {
+      const client = restClient(ctx.io.env);
+      const rows: Array<{ row: number; values: Record<string, string> }> = [];
+      const records = csvRecords(createReadStream(path, { encoding: 'utf8' }));
+      for await (const { frame, firstRow } of frameBatches(records, { types: opts.types, batchSize: opts.batch, errorHandling: 0 })) {
+        const res = await predict(client, pid, modelid, frame);
+        if (out.json) out.out(JSON.stringify(res.body));
+        if (!isSuccess(res.status)) {
+          out.err(res.body.statusString);
+          if (firstRow > 1) out.err(`stopped at the request with data rows ${firstRow}-${firstRow + frame.data.length - 1}; rows 1-${firstRow - 1} were predicted`);
+          return 1;
+        }
+        (res.body.values?.KSVSMap?.values ?? []).forEach((values, k) => rows.push({ row: firstRow + k, values }));
+      }
+      if (!out.json) out.out(rows.length === 0 ? 'No rows' : predictionTable(rows));
+      return 0;
+    }));
+
+  model
+    .command('delete')
+    .description('delete a model')
+    .argument('<pid>', 'project id')
+    .argument('<modelid>', 'model id')
+    .action(action(ctx, async (out, pid: string, modelid: string) => {
+      const res = await deleteModel(restClient(ctx.io.env), pid, modelid);
+      return out.envelope(res.body, () => res.body.statusString);
+    }));
+}

@@ -1,0 +1,77 @@
+import type { RestDataFrame } from '@sml/core';
+import type { SmlClient } from '@sml/sdk';
+import type { MLContext, Num } from './exploration';
+import { cell, fields, keyValues, table } from './table';
+
+// The REST calls of API.md §7 (models) and the shapes they answer.
+
+/** `values.modelInfo` of a built model. */
+export interface ModelInfo {
+  modelId: string;
+  algo: string;
+  inputAttributeNames: string[];
+  targetAttributeNames: string[];
+  info: Record<string, string>;
+  extra: Record<string, string>;
+  /** Assessment on the selectModel dataframe (STATS.md §4); NaN arrives as "NaN". */
+  assessment: Record<string, Num>;
+  params: Record<string, string>;
+  creationDate: number;
+}
+
+export interface ModelReply {
+  modelInfo: ModelInfo;
+}
+
+/** One string map per predicted row, keys per algorithm (STATS.md §4). */
+export interface Predictions {
+  KSVSMap: { values: Array<Record<string, string>> };
+}
+
+const seg = encodeURIComponent;
+const projectPath = (pid: string, op: string) => `/projects/${seg(pid)}/${op}`;
+
+/** `POST /projects/{p}/build`: builds from the given inputs, as a job. */
+export function submitBuild(client: SmlClient, pid: string, modelid: string, algo: string, context: MLContext) {
+  return client.request('POST', projectPath(pid, 'build'), { query: { modelid, algo }, json: context });
+}
+
+/** `POST /projects/{p}/selectModel`: feature selection scored on `dataframe` (`selector_type`), as a job. */
+export function submitSelect(client: SmlClient, pid: string, modelid: string, algo: string, context: MLContext, dataframe: RestDataFrame) {
+  return client.request('POST', projectPath(pid, 'selectModel'), { query: { modelid, algo }, json: { mlcontext: context, dataframe } });
+}
+
+export function modelInfo(client: SmlClient, pid: string, modelid: string) {
+  return client.request<ModelReply>('GET', projectPath(pid, `models/${seg(modelid)}`));
+}
+
+export function deleteModel(client: SmlClient, pid: string, modelid: string) {
+  return client.request('DELETE', projectPath(pid, `models/${seg(modelid)}`));
+}
+
+export function predict(client: SmlClient, pid: string, modelid: string, frame: RestDataFrame) {
+  return client.request<Predictions>('POST', projectPath(pid, `predict/${seg(modelid)}`), { json: frame });
+}
+
+/** A modelInfo as blocks: its identity, then assessment, info and extra as key/value tables (empty ones left out). */
+export function describeModel(m: ModelInfo): string {
+  const identity = fields({
+    modelId: m.modelId,
+    algo: m.algo,
+    inputs: (m.inputAttributeNames ?? []).join(','),
+    targets: (m.targetAttributeNames ?? []).join(','),
+    created: m.creationDate > 0 ? new Date(m.creationDate).toISOString() : '',
+  });
+  const blocks: Array<[string, Record<string, unknown> | undefined]> = [['ASSESSMENT', m.assessment], ['INFO', m.info], ['EXTRA', m.extra]];
+  return [identity, ...blocks.filter(([, map]) => map && Object.keys(map).length > 0).map(([title, map]) => keyValues(map!, [title, 'VALUE']))].join('\n\n');
+}
+
+/**
+ * Predictions as one table: a ROW column (1-based data row of the CSV file), then every key
+ * in order of first appearance (the keys of one model are the same on every row).
+ */
+export function predictionTable(rows: Array<{ row: number; values: Record<string, string> }>): string {
+  const keys: string[] = [];
+  for (const { values } of rows) for (const k of Object.keys(values)) if (!keys.includes(k)) keys.push(k);
+  return table(['ROW', ...keys], rows.map(({ row, values }) => [String(row), ...keys.map((k) => cell(values[k]))]));
+}

@@ -1,0 +1,230 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sml } from './run';
+import { type Reply, type Seen, StandInGateway } from './standin';
+
+// The model commands against a stand-in gateway that checks the signature, records each
+// request and answers the envelopes of API.md §7 (the routes of services/gateway/src/routes/models.ts).
+describe('sml model (against a stand-in gateway)', () => {
+  let gw: StandInGateway;
+  let dir: string;
+  const base = '/symetry/rest/c1/projects';
+
+  const csv = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  const modelInfo = {
+    modelId: 'm1', algo: 'mlr', inputAttributeNames: ['x1', 'x3'], targetAttributeNames: ['y'],
+    info: { n: '120', r2: '0.8' }, extra: { coef_const: '2', coef_x1: '1.5', coef_x3: '0.8' },
+    assessment: { n: 3, rmse: 1.25, mae: 1, r2: 'NaN' }, params: {}, creationDate: Date.UTC(2024, 5, 11, 12),
+  };
+  const printed = [
+    'FIELD    VALUE',
+    'modelId  m1',
+    'algo     mlr',
+    'inputs   x1,x3',
+    'targets  y',
+    'created  2024-06-11T12:00:00.000Z',
+    '',
+    'ASSESSMENT  VALUE',
+    'n           3',
+    'rmse        1.25',
+    'mae         1',
+    'r2          NaN',
+    '',
+    'INFO  VALUE',
+    'n     120',
+    'r2    0.8',
+    '',
+    'EXTRA       VALUE',
+    'coef_const  2',
+    'coef_x1     1.5',
+    'coef_x3     0.8',
+    '',
+  ].join('\n');
+
+  /** The submission answers 202 with job 9; the job runs for `running` polls, then finishes with the modelInfo. */
+  const job = (running = 1, finished: Reply = { status: 200, statusString: 'Job is finished', values: { modelInfo } }) => (s: Seen, i: number): Reply => {
+    if (s.method === 'POST') return { status: 202, statusString: 'SelectModel Job Created', headers: { 'sym-job-id': '9' } };
+    return i <= running ? { status: 202, statusString: 'Job still running', values: { jobinfo: { jobId: 9 } } } : finished;
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sml-cli-model-'));
+    gw = await StandInGateway.start();
+  });
+  beforeEach(() => gw.reset());
+  afterAll(async () => {
+    await gw.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('build', () => {
+    it('posts the MLContext to /build with modelid and algo, waits for the job and prints the model', async () => {
+      gw.answer = job(2);
+      const r = await sml(['model', 'build', 'p1', 'm1', '--algo', 'mlr', '--inputs', 'x1,x3', '--targets', 'y', '--param', 'lambda=0.5'], gw.env);
+      expect(gw.seen.map((s) => `${s.method} ${s.path}`)).toEqual([`POST ${base}/p1/build`, 'GET /symetry/rest/c1/jobs/9', 'GET /symetry/rest/c1/jobs/9', 'GET /symetry/rest/c1/jobs/9']);
+      expect(Object.fromEntries(gw.seen[0]!.query)).toEqual({ modelid: 'm1', algo: 'mlr' });
+      expect(gw.seen[0]!.body).toEqual({ inputAttributeNames: ['x1', 'x3'], targetAttributeNames: ['y'], extraParameters: { lambda: '0.5' } });
+      expect(r).toEqual({ code: 0, stdout: printed, stderr: '' });
+    });
+
+    it('indexes go as inputAttributes/targets; repeated --inputs are one list; no --targets sends none', async () => {
+      gw.answer = job(0);
+      await sml(['model', 'build', 'p1', 'm2', '--algo', 'covest', '--inputs', '0,1', '--inputs', '3'], gw.env);
+      expect(gw.seen[0]!.body).toEqual({ inputAttributes: ['0', '1', '3'], extraParameters: {} });
+    });
+
+    it('--no-wait prints the job id and does not poll', async () => {
+      gw.answer = job();
+      const r = await sml(['model', 'build', 'p1', 'm1', '--algo', 'mlr', '--inputs', 'x1', '--targets', 'y', '--no-wait'], gw.env);
+      expect(r).toEqual({ code: 0, stdout: 'SelectModel Job Created: job 9 (sml jobs get <id> --wait)\n', stderr: '' });
+      expect(gw.seen).toHaveLength(1);
+    });
+
+    it('a refused submission exits 1 with its statusString, without polling', async () => {
+      gw.answer = () => ({ status: 400, statusString: 'Unknown algorithm [mlp]' });
+      const r = await sml(['model', 'build', 'p1', 'm1', '--algo', 'mlp', '--inputs', 'x1'], gw.env);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: 'Unknown algorithm [mlp]\n' });
+      expect(gw.seen).toHaveLength(1);
+    });
+
+    it('a failed job exits 1 with the job\'s statusString', async () => {
+      gw.answer = job(0, { status: 400, statusString: 'singular or ill-conditioned system: collinear attributes [a, b]' });
+      const r = await sml(['model', 'build', 'p1', 'm1', '--algo', 'mlr', '--inputs', 'a,b', '--targets', 'y'], gw.env);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: 'singular or ill-conditioned system: collinear attributes [a, b]\n' });
+    });
+
+    it('--inputs mixing names and indexes across occurrences is refused before sending', async () => {
+      const r = await sml(['model', 'build', 'p1', 'm1', '--algo', 'mlr', '--inputs', 'x1', '--inputs', '2', '--targets', 'y'], gw.env);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: 'sml: --inputs mixes attribute indexes and names; give all of them one way\n' });
+      expect(gw.seen).toEqual([]);
+    });
+  });
+
+  describe('select', () => {
+    const data = () => csv('score.csv', 'x1,x3,y\r\n1,2,3\r\n4,5,6\r\n7,8,9\r\n');
+
+    it('posts {mlcontext, dataframe} to /selectModel with the selector options as extraParameters and prints the chosen model', async () => {
+      gw.answer = job(1);
+      const r = await sml(['model', 'select', 'p1', 'm1', '--algo', 'mlr', '--inputs', 'x1,x2,x3', '--targets', 'y', '--data', data(), '--types', 'C,C,C',
+        '--selector', 'fw_bw', '--criterion', 'mae', '--param', 'matrix_use_pseudoinv=true'], gw.env);
+      expect(gw.seen.map((s) => `${s.method} ${s.path}`)).toEqual([`POST ${base}/p1/selectModel`, 'GET /symetry/rest/c1/jobs/9', 'GET /symetry/rest/c1/jobs/9']);
+      expect(Object.fromEntries(gw.seen[0]!.query)).toEqual({ modelid: 'm1', algo: 'mlr' });
+      expect(gw.seen[0]!.body).toEqual({
+        mlcontext: {
+          inputAttributeNames: ['x1', 'x2', 'x3'], targetAttributeNames: ['y'],
+          extraParameters: { matrix_use_pseudoinv: 'true', selector_type: 'selector_type_fw_bw', sml_model_assessment_type: 'mae' },
+        },
+        dataframe: { attributeNames: ['x1', 'x3', 'y'], attributeTypes: ['C', 'C', 'C'], data: [['1', '2', '3'], ['4', '5', '6'], ['7', '8', '9']], errorHandling: 0 },
+      });
+      expect(r).toEqual({ code: 0, stdout: printed, stderr: '' });
+    });
+
+    it('--iterations and --seed become selector_iterations and selector_seed; full selector names are accepted', async () => {
+      gw.answer = job(0);
+      await sml(['model', 'select', 'p1', 'm1', '--algo', 'lr', '--inputs', 'x1,x3', '--targets', 'y', '--data', data(), '--types', 'C,C,B',
+        '--selector', 'selector_type_iteration', '--iterations', '200', '--seed', '-3'], gw.env);
+      expect((gw.seen[0]!.body as { mlcontext: { extraParameters: unknown } }).mlcontext.extraParameters)
+        .toEqual({ selector_type: 'selector_type_iteration', selector_iterations: '200', selector_seed: '-3' });
+    });
+
+    it('the same parameter as --param and as an option with different values is refused', async () => {
+      const r = await sml(['model', 'select', 'p1', 'm1', '--algo', 'mlr', '--inputs', 'x1', '--targets', 'y', '--data', data(), '--types', 'C,C,C',
+        '--param', 'selector_type=selector_type_brute', '--selector', 'simple'], gw.env);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: 'sml: selector_type is given twice: --param selector_type=selector_type_brute and selector_type_simple\n' });
+      expect(gw.seen).toEqual([]);
+    });
+
+    it('an unknown --selector is a usage error', async () => {
+      const r = await sml(['model', 'select', 'p1', 'm1', '--algo', 'mlr', '--inputs', 'x1', '--targets', 'y', '--data', data(), '--types', 'C,C,C', '--selector', 'greedy'], gw.env);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/option '--selector <type>' argument 'greedy' is invalid. expected one of none, fw_bw, simple, brute, iteration/);
+      expect(gw.seen).toEqual([]);
+    });
+
+    it('--data is required; a header-only file is refused', async () => {
+      const missing = await sml(['model', 'select', 'p1', 'm1', '--algo', 'mlr', '--inputs', 'x1', '--targets', 'y', '--types', 'C'], gw.env);
+      expect(missing.stderr).toMatch(/required option '--data <csv>' not specified/);
+      const empty = csv('header.csv', 'x1,y\n');
+      const r = await sml(['model', 'select', 'p1', 'm1', '--algo', 'mlr', '--inputs', 'x1', '--targets', 'y', '--data', empty, '--types', 'C,C'], gw.env);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: `sml: ${empty} has a header row but no data rows\n` });
+      expect(gw.seen).toEqual([]);
+    });
+
+    it('a refused selection (400) exits 1 with its statusString', async () => {
+      gw.answer = () => ({ status: 400, statusString: 'selector_type_brute supports at most 16 inputs, got 17' });
+      const r = await sml(['model', 'select', 'p1', 'm1', '--algo', 'mlr', '--inputs', 'x1', '--targets', 'y', '--data', data(), '--types', 'C,C,C', '--selector', 'brute'], gw.env);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: 'selector_type_brute supports at most 16 inputs, got 17\n' });
+    });
+  });
+
+  describe('info, delete', () => {
+    it('info GETs the model and prints it', async () => {
+      gw.answer = () => ({ status: 200, statusString: 'OK', values: { modelInfo } });
+      const r = await sml(['model', 'info', 'p1', 'm1'], gw.env);
+      expect(gw.seen.map((s) => `${s.method} ${s.path}`)).toEqual([`GET ${base}/p1/models/m1`]);
+      expect(r).toEqual({ code: 0, stdout: printed, stderr: '' });
+    });
+
+    it('info leaves out empty blocks', async () => {
+      gw.answer = () => ({ status: 200, statusString: 'OK', values: { modelInfo: { ...modelInfo, assessment: {}, extra: {}, targetAttributeNames: [] } } });
+      const r = await sml(['model', 'info', 'p1', 'm1'], gw.env);
+      expect(r.stdout).not.toMatch(/ASSESSMENT|EXTRA/);
+      expect(r.stdout).toMatch(/\nINFO  VALUE\n/);
+    });
+
+    it('info of an unknown model exits 1 with the 400 statusString', async () => {
+      gw.answer = () => ({ status: 400, statusString: 'Cannot find model [m9] in project [p1]' });
+      expect(await sml(['model', 'info', 'p1', 'm9'], gw.env)).toEqual({ code: 1, stdout: '', stderr: 'Cannot find model [m9] in project [p1]\n' });
+    });
+
+    it('delete sends DELETE to the model', async () => {
+      const r = await sml(['model', 'delete', 'p1', 'm1'], gw.env);
+      expect(gw.seen.map((s) => `${s.method} ${s.path}`)).toEqual([`DELETE ${base}/p1/models/m1`]);
+      expect(r).toEqual({ code: 0, stdout: 'OK\n', stderr: '' });
+    });
+  });
+
+  describe('predict', () => {
+    /** Answers each request with one prediction per row: res = the row's first cell × 10. */
+    const predictions = (s: Seen): Reply => ({
+      status: 200, statusString: 'OK',
+      values: { KSVSMap: { values: (s.body as { data: string[][] }).data.map((r) => ({ res: String(Number(r[0]) * 10), prob: '0.5' })) } },
+    });
+
+    it('posts the CSV in DataFrames of --batch rows and prints one row per prediction, numbered by data row', async () => {
+      gw.answer = predictions;
+      const path = csv('rows.csv', 'x1,x3\n1,2\n3,4\n5,6\n');
+      const r = await sml(['model', 'predict', 'p1', 'm1', path, '--types', 'C,C', '--batch', '2'], gw.env);
+      expect(gw.seen.map((s) => `${s.method} ${s.path}`)).toEqual(Array(2).fill(`POST ${base}/p1/predict/m1`));
+      expect(gw.seen.map((s) => s.body)).toEqual([
+        { attributeNames: ['x1', 'x3'], attributeTypes: ['C', 'C'], data: [['1', '2'], ['3', '4']], errorHandling: 0 },
+        { attributeNames: ['x1', 'x3'], attributeTypes: ['C', 'C'], data: [['5', '6']], errorHandling: 0 },
+      ]);
+      expect(r).toEqual({ code: 0, stdout: 'ROW  res  prob\n1    10   0.5\n2    30   0.5\n3    50   0.5\n', stderr: '' });
+    });
+
+    it('--json prints one envelope per request, one per line', async () => {
+      gw.answer = predictions;
+      const r = await sml(['--json', 'model', 'predict', 'p1', 'm1', csv('two.csv', 'x1\n1\n2\n'), '--types', 'C', '--batch', '1'], gw.env);
+      expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).values.KSVSMap.values)).toEqual([[{ res: '10', prob: '0.5' }], [{ res: '20', prob: '0.5' }]]);
+    });
+
+    it('a refused request stops and says which rows were predicted', async () => {
+      gw.answer = (s, i) => (i === 1 ? { status: 400, statusString: 'Cannot find model [m1] in project [p1]' } : predictions(s));
+      const r = await sml(['model', 'predict', 'p1', 'm1', csv('three.csv', 'x1\n1\n2\n3\n'), '--types', 'C', '--batch', '2'], gw.env);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: 'Cannot find model [m1] in project [p1]\nstopped at the request with data rows 3-3; rows 1-2 were predicted\n' });
+    });
+
+    it('--types must match the header', async () => {
+      const r = await sml(['model', 'predict', 'p1', 'm1', csv('bad.csv', 'a,b\n1,2\n'), '--types', 'C'], gw.env);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: 'sml: --types lists 1 type code(s) but the CSV header has 2 column(s)\n' });
+      expect(gw.seen).toEqual([]);
+    });
+  });
+});
