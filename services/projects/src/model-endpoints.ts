@@ -1,15 +1,44 @@
 import { jobResult, okStatus, subjects, type BusService, type JobRunner } from '@sml/bus';
 import { checkName, dataFrameFromProto, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
-import { ALGORITHM_NAMES, ALGORITHMS, ModelInputError, SummaryError, assess, resolveAttributes, type PredictFrame } from '@sml/stats';
+import {
+  ALGORITHM_NAMES, ALGORITHMS, ModelInputError, SELECTOR_TYPES, SummaryError, checkSelection, resolveAttributes, selectFeatures,
+  type PredictFrame, type SelectionOptions, type SelectorType,
+} from '@sml/stats';
 import type { ModelStore } from './models';
 import type { ProjectRegistry } from './registry';
-
-const SELECTORS = ['selector_type_none', 'selector_type_fw_bw', 'selector_type_simple', 'selector_type_brute', 'selector_type_iteration'];
 
 function frameOf(df: sml.v1.IDataFrame | null | undefined): PredictFrame {
   const f = dataFrameFromProto(df ?? {});
   return { names: f.attributeNames, rows: f.data };
+}
+
+/** An integer extraParameter, or undefined when absent; INVALID_PARAMETER when it is not an integer (≥ `min`). */
+function integerParam(params: Record<string, string>, name: string, min?: number): number | undefined {
+  const text = params[name]?.trim();
+  if (text === undefined || text === '') return undefined;
+  const v = Number(text);
+  if (!Number.isSafeInteger(v) || (min !== undefined && v < min)) {
+    throw smlError('INVALID_PARAMETER', { name, value: params[name], reason: min === undefined ? 'expected an integer' : `expected an integer ≥ ${min}` });
+  }
+  return v;
+}
+
+/**
+ * selectModel's feature selection from the MLContext's extraParameters (STATS.md §4):
+ * `selector_type`, `sml_model_assessment_type`, `selector_iterations` and `selector_seed`.
+ */
+function selectionOptions(params: Record<string, string>): SelectionOptions {
+  const selector = params.selector_type?.trim() || 'selector_type_none';
+  if (!(SELECTOR_TYPES as readonly string[]).includes(selector)) {
+    throw smlError('INVALID_PARAMETER', { name: 'selector_type', value: selector, reason: `expected one of ${SELECTOR_TYPES.join(', ')}` });
+  }
+  return {
+    selector: selector as SelectorType,
+    criterion: params.sml_model_assessment_type,
+    iterations: integerParam(params, 'selector_iterations', 1),
+    seed: integerParam(params, 'selector_seed'),
+  };
 }
 
 /** Model build, info, delete and predict (API.md §7); models belong to their project. */
@@ -26,33 +55,46 @@ export function registerModelEndpoints(deps: { service: BusService; registry: Pr
     const algorithm = ALGORITHMS[algo];
     if (!algorithm) throw smlError('ALGORITHM_NOT_AVAILABLE', { algo });
     const params = { ...(req.mlcontext?.extraParameters ?? {}) };
-    const selector = params.selector_type ?? 'selector_type_none';
-    if (!SELECTORS.includes(selector)) throw smlError('INVALID_PARAMETER', { name: 'selector_type', value: selector, reason: `expected one of ${SELECTORS.join(', ')}` });
-    if (selector !== 'selector_type_none') throw smlError('SELECTOR_NOT_AVAILABLE', { selector });
+    // build takes the given inputs and scores nothing; selectModel selects and assesses.
+    const selection = req.buildOnly ? undefined : selectionOptions(params);
+    if (selection) {
+      try {
+        checkSelection(algorithm, selection);
+      } catch (err) {
+        if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
+        throw err;
+      }
+    }
     await registry.with(user, pid, () => undefined); // 400 now for an unknown project
 
     const jobId = await runner.submit(caller, req.buildOnly ? 'build' : 'selectModel', { p_id: pid, model_id: modelId }, async () => {
-      const model = await registry.with(user, pid, (p) => {
+      // Under the project's lock: every candidate subset is built from the same summary.
+      const { model, assessment, tried, criterion } = await registry.with(user, pid, (p) => {
         try {
           const ctx = req.mlcontext ?? {};
           const separator = p.meta.categorySeparator || '$';
           const inputs = resolveAttributes(p.summary, [...(ctx.inputAttributes ?? []), ...(ctx.inputAttributeNames ?? [])], separator);
           const targets = resolveAttributes(p.summary, [...(ctx.targets ?? []), ...(ctx.targetAttributeNames ?? [])], separator);
-          return algorithm.build(p.summary, { algo, inputs, targets, params });
+          const spec = { algo, inputs, targets, params };
+          if (!selection) return { model: algorithm.build(p.summary, spec), assessment: {}, tried: 1, criterion: undefined };
+          return selectFeatures(algorithm, p.summary, spec, frameOf(req.dataframe), selection);
         } catch (err) {
           if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
           if (err instanceof SummaryError) throw smlError('UNKNOWN_ATTRIBUTE', { name: err.attribute, pid }, err);
           throw err;
         }
       });
+      const selected: Record<string, string> = selection
+        ? { selector_type: selection.selector, selector_tried: String(tried), ...(criterion ? { sml_model_assessment_type: criterion } : {}) }
+        : {};
       const info: sml.v1.IModelInfo = {
         modelId,
         algo,
         inputAttributeNames: [...model.inputNames],
         targetAttributeNames: [...model.targetNames],
-        info: model.info(),
+        info: { ...model.info(), ...selected },
         extra: model.extra(),
-        assessment: req.buildOnly ? {} : assess(algorithm.task, model, frameOf(req.dataframe)),
+        assessment,
         params,
         creationDate: Date.now(),
       };
