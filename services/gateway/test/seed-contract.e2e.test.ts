@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { repoRoot, startSystem, type RunningSystem } from '@sml/testkit';
 
 // The customer's black-box checks (../shared/conformance) for the capabilities built so far.
-const GROUPS = ['auth', 'jobs', 'projects', 'explore', 'density', 'svdfs', 'survival', 'models'];
+const GROUPS = ['auth', 'jobs', 'projects', 'explore', 'density', 'svdfs', 'survival', 'models', 'evt'];
 const script = join(repoRoot(), '..', 'shared', 'conformance', 'seed-contract.mjs');
 
 (existsSync(script) ? describe : describe.skip)('seed contract', () => {

@@ -8,6 +8,14 @@ import {
 import type { ModelStore } from './models';
 import type { ProjectRegistry } from './registry';
 
+/** mc: `variable` = the input's name; hmm: `observed` = the input's, `hidden` = the target's. */
+function sequenceParams(algo: string, ctx: sml.v1.IMLContext): Record<string, string> {
+  const input = ctx.inputAttributeNames?.[0];
+  const target = ctx.targetAttributeNames?.[0];
+  if (algo === 'mc') return input ? { variable: input } : {};
+  return { ...(input ? { observed: input } : {}), ...(target ? { hidden: target } : {}) };
+}
+
 function frameOf(df: sml.v1.IDataFrame | null | undefined): PredictFrame {
   const f = dataFrameFromProto(df ?? {});
   return { names: f.attributeNames, rows: f.data };
@@ -73,9 +81,13 @@ export function registerModelEndpoints(deps: { service: BusService; registry: Pr
         try {
           const ctx = req.mlcontext ?? {};
           const separator = p.meta.categorySeparator || '$';
-          const inputs = resolveAttributes(p.summary, [...(ctx.inputAttributes ?? []), ...(ctx.inputAttributeNames ?? [])], separator);
-          const targets = resolveAttributes(p.summary, [...(ctx.targets ?? []), ...(ctx.targetAttributeNames ?? [])], separator);
-          const spec = { algo, inputs, targets, params };
+          const inputRefs = [...(ctx.inputAttributes ?? []), ...(ctx.inputAttributeNames ?? [])];
+          const targetRefs = [...(ctx.targets ?? []), ...(ctx.targetAttributeNames ?? [])];
+          // Sequence models name sequence variables, which are not summary attributes.
+          const sequence = algo === 'mc' || algo === 'hmm';
+          const spec = sequence
+            ? { algo, inputs: [], targets: [], params: { ...sequenceParams(algo, ctx), ...params } }
+            : { algo, inputs: resolveAttributes(p.summary, inputRefs, separator), targets: resolveAttributes(p.summary, targetRefs, separator), params };
           if (!selection) return { model: algorithm.build(p.summary, spec), assessment: {}, tried: 1, criterion: undefined };
           return selectFeatures(algorithm, p.summary, spec, frameOf(req.dataframe), selection);
         } catch (err) {
@@ -119,10 +131,23 @@ export function registerModelEndpoints(deps: { service: BusService; registry: Pr
   });
 
   service.endpoint(s('predict'), sml.v1.PredictRequest, sml.v1.PredictReply, async (req, { caller }) => {
+    const user = caller.user!;
     const pid = checkName('project', req.pid);
-    await registry.with(caller.user!, pid, () => undefined);
-    const model = await models.model(caller.user!, pid, checkName('model', req.modelid));
-    const predictions = model.predict(frameOf(req.frame));
+    const modelId = checkName('model', req.modelid);
+    // Under the project lock: stateful models and EVT wrappers must see predictions in order.
+    const predictions = await registry.with(user, pid, async () => {
+      const model = await models.model(user, pid, modelId);
+      let out;
+      try {
+        out = model.predict(frameOf(req.frame));
+      } catch (err) {
+        if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
+        throw err;
+      }
+      if (model.stateful) await models.saveState(user, pid, modelId, model);
+      await models.applyEvt(user, pid, modelId, out);
+      return out;
+    });
     return { KSVSMap: { values: predictions.map((entries) => ({ entries })) } };
   });
 }

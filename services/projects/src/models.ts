@@ -2,7 +2,7 @@ import { KvWatchInclude, type KV, type NatsConnection } from 'nats';
 import { nameToken, smlError } from '@sml/core';
 import { kvBucket } from '@sml/bus';
 import { sml } from '@sml/proto';
-import { ALGORITHMS, type Model } from '@sml/stats';
+import { ALGORITHMS, EvtWrapper, type Model, type Prediction } from '@sml/stats';
 
 /**
  * Built models (API.md §7) in KV bucket `sml_models`, key `<customer>.<project>.<model>`:
@@ -61,6 +61,39 @@ export class ModelStore {
       if (e && e.operation === 'PUT') out.push(sml.v1.ModelRecord.decode(e.value).info!);
     }
     return out.sort((a, b) => Number(a.creationDate) - Number(b.creationDate));
+  }
+
+  /** Stores a stateful model's state after it changed (evt predictions). */
+  async saveState(user: string, pid: string, model: string, built: Model): Promise<void> {
+    const record = await this.record(user, pid, model);
+    record.stateJson = JSON.stringify(built.state());
+    await this.kv.put(ModelStore.key(user, pid, model), sml.v1.ModelRecord.encode(record).finish());
+  }
+
+  /** Attaches (or replaces) the EVT wrapper of a model; `key` names the prediction it reads. */
+  async setEvt(user: string, pid: string, model: string, key: string, wrapper: EvtWrapper | null): Promise<void> {
+    const record = await this.record(user, pid, model);
+    record.evtJson = wrapper ? JSON.stringify(wrapper.state()) : '';
+    record.evtKey = wrapper ? key : '';
+    await this.kv.put(ModelStore.key(user, pid, model), sml.v1.ModelRecord.encode(record).finish());
+  }
+
+  async hasEvt(user: string, pid: string, model: string): Promise<boolean> {
+    return (await this.record(user, pid, model)).evtJson !== '';
+  }
+
+  /**
+   * Runs the model's EVT wrapper (if any) over its predictions, adding evt_is_anomaly,
+   * evt_threshold and evt_anomaly_confidence to each, and stores the wrapper's new state:
+   * the wrapper is stateful, so the caller must not run two of these at once per model.
+   */
+  async applyEvt(user: string, pid: string, model: string, predictions: Prediction[]): Promise<void> {
+    const record = await this.record(user, pid, model);
+    if (!record.evtJson) return;
+    const wrapper = EvtWrapper.restore(JSON.parse(record.evtJson));
+    wrapper.annotate(predictions).forEach((annotated, i) => Object.assign(predictions[i], annotated));
+    record.evtJson = JSON.stringify(wrapper.state());
+    await this.kv.put(ModelStore.key(user, pid, model), sml.v1.ModelRecord.encode(record).finish());
   }
 
   async delete(user: string, pid: string, model: string): Promise<void> {

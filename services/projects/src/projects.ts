@@ -7,6 +7,7 @@ import { smlInfo } from './info';
 import { summaryParts } from './parts';
 import { ModelStore } from './models';
 import { registerModelEndpoints } from './model-endpoints';
+import { registerEvtEndpoints } from './evt-endpoints';
 import { ProjectRegistry } from './registry';
 import { ProjectStore } from './store';
 
@@ -181,6 +182,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   });
 
   registerModelEndpoints({ service, registry, runner, models });
+  registerEvtEndpoints({ service, registry, models });
 
   return {
     onStop: async () => {

@@ -7,7 +7,7 @@ import type { Algorithm, Model, PredictFrame, Prediction } from './types';
  * are left out.
  */
 export function assess(task: Algorithm['task'], model: Model, frame: PredictFrame): Record<string, number> {
-  if (model.targetNames.length === 0) return {};
+  if (model.targetNames.length === 0 || task === 'other' || task === 'anomaly') return {};
   const y = targetValues(frame, model.targetNames[0]);
   const predictions = model.predict(frame);
   if (task === 'regression') {

@@ -8,3 +8,6 @@ export { anomalyDetectors } from './anomaly';
 export { assess } from './assessment';
 export { ALGORITHM_NAMES, ALGORITHMS } from './registry';
 export * from './selection';
+export * from './evt';
+export * from './sequence';
+export * from './survival';

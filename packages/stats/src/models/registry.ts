@@ -1,7 +1,10 @@
 import { anomalyDetectors } from './anomaly';
 import { classifiers } from './classifiers';
+import { evt } from './evt';
 import { linearFamily } from './linear-family';
 import { mlr } from './mlr';
+import { sequenceModels } from './sequence';
+import { survivalModels } from './survival';
 import type { Algorithm } from './types';
 
 /** Every algorithm name of API.md §7 (selectModel's `algo`). */
@@ -11,4 +14,4 @@ export const ALGORITHM_NAMES = [
 ] as const;
 
 /** The algorithms this build implements, by name. */
-export const ALGORITHMS: Readonly<Record<string, Algorithm>> = { mlr, ...linearFamily, ...classifiers, ...anomalyDetectors };
+export const ALGORITHMS: Readonly<Record<string, Algorithm>> = { mlr, ...linearFamily, ...classifiers, ...anomalyDetectors, ...sequenceModels, evt, ...survivalModels };

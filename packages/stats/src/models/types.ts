@@ -30,6 +30,8 @@ export interface Model {
   /** modelInfo.extra: tables (coefficients, std errors …), as strings. */
   extra(): Record<string, string>;
   predict(frame: PredictFrame): Prediction[];
+  /** Predicting changes the model (evt): its state must be stored again after each predict. */
+  readonly stateful?: boolean;
   /** JSON-serializable state that `Algorithm.restore` turns back into the same model. */
   state(): unknown;
 }
