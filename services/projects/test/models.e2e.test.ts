@@ -1,0 +1,146 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SmlClient } from '@sml/sdk';
+import { repoRoot, startSystem, type RunningSystem } from '@sml/testkit';
+import { customer } from './helpers';
+
+// Every algorithm this build implements, built (selectModel or build) and used (predict)
+// through the gateway. Numbers are checked against references in packages/stats tests.
+type Frame = { attributeNames: string[]; attributeTypes: string[]; data: string[][]; errorHandling: number };
+const frame = (names: string[], types: string[], rows: (string | number)[][]): Frame =>
+  ({ attributeNames: names, attributeTypes: types, data: rows.map((r) => r.map(String)), errorHandling: 0 });
+
+describe('models end to end', () => {
+  let sys: RunningSystem;
+  let sdk: SmlClient;
+
+  const build = async (pid: string, modelid: string, algo: string, mlcontext: Record<string, unknown>, dataframe?: Frame) => {
+    const r = dataframe
+      ? await sdk.request('POST', `/projects/${pid}/selectModel`, { query: { modelid, algo }, json: { mlcontext: { extraParameters: {}, ...mlcontext }, dataframe } })
+      : await sdk.request('POST', `/projects/${pid}/build`, { query: { modelid, algo }, json: { extraParameters: {}, ...mlcontext } });
+    expect({ algo, status: r.status }).toEqual({ algo, status: 202 });
+    const done = await sdk.waitForJob(r);
+    expect({ algo, status: done.status, message: done.body.statusString }).toEqual({ algo, status: 200, message: 'Job is finished' });
+    return (done.body.values as { modelInfo: { algo: string; assessment: Record<string, number> } }).modelInfo;
+  };
+  const predict = async (pid: string, modelid: string, f: Frame) => {
+    const r = await sdk.request('POST', `/projects/${pid}/predict/${modelid}`, { json: f });
+    expect({ modelid, status: r.status }).toEqual({ modelid, status: 200 });
+    return (r.body.values as { KSVSMap: { values: Array<Record<string, string>> } }).KSVSMap.values;
+  };
+
+  // y = 1 + 2·x1 − x2 + noise; b = y > 3; partition column `cls` = a/b.
+  const rows = Array.from({ length: 120 }, (_, i) => {
+    const x1 = (i % 17) / 3;
+    const x2 = ((i * 7) % 11) / 2;
+    const y = 1 + 2 * x1 - x2 + ((i % 5) - 2) * 0.1;
+    return [x1, x2, (i % 3) * 0.5, y, y > 3 ? 1 : 0, y > 3 ? 'a' : 'b'];
+  });
+  const data = frame(['x1', 'x2', 'x3', 'y', 'b', 'cls'], ['C', 'C', 'C', 'C', 'B', 'T'], rows);
+  const inputs = ['x1', 'x2', 'x3'];
+
+  beforeAll(async () => {
+    sys = await startSystem({ services: ['users', 'jobs', 'projects'] });
+    sdk = await customer(sys, 'modeler');
+    await sdk.createProject('p', { enableHistogram: true });
+    expect((await sdk.learn('p', data)).status).toBe(200);
+  });
+  afterAll(() => sys?.stop());
+
+  it.each(['mlr', 'ridge', 'lasso', 'elasticnet', 'pcr', 'plsq', 'lsvr'])('%s regresses y and predicts res', async (algo) => {
+    const info = await build('p', `m_${algo}`, algo, { inputAttributeNames: inputs, targetAttributeNames: ['y'] }, data);
+    expect(info.assessment.r2).toBeGreaterThan(0.8);
+    const [row] = await predict('p', `m_${algo}`, frame(inputs, ['C', 'C', 'C'], [[3, 2, 0.5]]));
+    expect(Math.abs(Number(row.res) - 5)).toBeLessThan(0.6);
+  });
+
+  it.each(['lsvm', 'lr', 'lda', 'bayes'])('%s classifies b and is assessed by auc', async (algo) => {
+    const info = await build('p', `m_${algo}`, algo, { inputAttributeNames: inputs, targetAttributeNames: ['b'] }, data);
+    expect(info.assessment.auc).toBeGreaterThan(0.9);
+    const [high, low] = await predict('p', `m_${algo}`, frame(inputs, ['C', 'C', 'C'], [[5, 0, 0], [0, 5, 0]]));
+    expect([high.res, low.res]).toEqual(['1', '0']);
+  });
+
+  it('mlda picks among one-hot classes', async () => {
+    await build('p', 'm_mlda', 'mlda', { inputAttributeNames: inputs, targetAttributeNames: ['cls$a', 'cls$b'] }, data);
+    const [high] = await predict('p', 'm_mlda', frame(inputs, ['C', 'C', 'C'], [[5, 0, 0]]));
+    expect(high.res).toBe('cls$a');
+  });
+
+  it('mqda classifies on a partition project', async () => {
+    await sdk.createProject('part', { type: 'partition', params: { partitionSplit: 'cls' } });
+    expect((await sdk.learn('part', data)).status).toBe(200);
+    await build('part', 'q', 'mqda', { inputAttributeNames: inputs });
+    const [high] = await predict('part', 'q', frame(inputs, ['C', 'C', 'C'], [[5, 0, 0]]));
+    expect(high.res).toBe('a');
+  });
+
+  it.each([['covest', 'score'], ['repca', 'score'], ['oospca', 'score'], ['hba', 'score'], ['ecod', 'ecodscore']])('%s scores anomalies (%s)', async (algo, key) => {
+    await build('p', `a_${algo}`, algo, { inputAttributeNames: inputs }, data);
+    const [normal, outlier] = await predict('p', `a_${algo}`, frame(inputs, ['C', 'C', 'C'], [[2, 2, 0.5], [40, -30, 9]]));
+    expect(Number(outlier[key])).toBeGreaterThan(Number(normal[key]));
+    // oospca's threshold is a first-order approximation that fails when the two leading
+    // eigenvalues are close, as here (README Known gaps): only its score is checked.
+    if (algo !== 'oospca') expect(outlier.res).toBe('1');
+  });
+
+  it('evt flags the extreme values of an attribute after its warm-up, and an EVT wrapper thresholds another model', async () => {
+    await build('p', 'e', 'evt', { inputAttributeNames: ['x1'], extraParameters: { evt_warmup_size: '50', evt_quantile: '0.9', evt_alpha: '0.01' } });
+    const stream = Array.from({ length: 120 }, (_, i) => [((i * 37) % 101) / 20]);
+    const out = await predict('p', 'e', frame(['x1'], ['C'], [...stream, [1000]]));
+    expect(out[0]).toEqual({ evt_is_anomaly: '0', evt_threshold: 'NaN', evt_anomaly_confidence: '0' });
+    expect(out.at(-1)!.evt_is_anomaly).toBe('1');
+    const wrap = await sdk.request('POST', '/projects/p/a_covest/evtwrapper', { json: { sml_evt_wrapper_res_key: 'score', evt_warmup_size: '20', evt_quantile: '0.9' } });
+    expect(wrap.body.statusString).toBe('EVT Wrapper created for model [a_covest]');
+    const wrapped = await predict('p', 'a_covest', frame(inputs, ['C', 'C', 'C'], rows.slice(0, 30).map((r) => r.slice(0, 3) as number[])));
+    expect(Object.keys(wrapped[0]).sort()).toEqual(['evt_anomaly_confidence', 'evt_is_anomaly', 'evt_threshold', 'res', 'score']);
+    expect((await sdk.request('DELETE', '/projects/p/a_covest/evtwrapper')).status).toBe(200);
+  });
+
+  it('mc scores weather.seq on a rows-layout sequence project', async () => {
+    const tokens = readFileSync(join(repoRoot(), '..', 'shared', 'data', 'weather.seq'), 'utf8').split(',');
+    await sdk.createProject('seq', { type: 'sequence', params: { sml_project_order: '1', sml_sequence_layout: 'rows' } });
+    const names = tokens.map((_, i) => `t${i + 1}`);
+    expect((await sdk.learn('seq', frame(names, names.map(() => 'T'), [tokens]))).status).toBe(200);
+    await build('seq', 'chain', 'mc', {});
+    const [scored] = await predict('seq', 'chain', frame(['a', 'b', 'c'], ['T', 'T', 'T'], [['sunny', 'sunny', 'cloudy']]));
+    expect(Object.keys(scored).sort()).toEqual(['next', 'next.p', 'seq.like']);
+    expect(Number(scored['seq.like'])).toBeLessThan(0);
+  });
+
+  it('hmm decodes hidden states on a steps-layout sequence project', async () => {
+    await sdk.createProject('hmm', { type: 'sequence', params: { sml_project_order: '1' } });
+    const steps = Array.from({ length: 60 }, (_, i) => (Math.floor(i / 5) % 2 ? ['rest', 'bed'] : ['work', 'desk']));
+    expect((await sdk.learn('hmm', frame(['Activity', 'Place'], ['T', 'T'], steps))).status).toBe(200);
+    await build('hmm', 'h', 'hmm', { inputAttributeNames: ['Place'], targetAttributeNames: ['Activity'] });
+    const decoded = await predict('hmm', 'h', frame(['Place'], ['T'], [['desk'], ['desk'], ['bed']]));
+    expect(decoded.map((d) => d.state)).toEqual(['work', 'work', 'rest']);
+    expect(decoded[0].seq).toBe('work,work,rest');
+  });
+
+  it('km reports survival per group from a survival project', async () => {
+    await sdk.createProject('surv', { params: { km_time_column: 't', km_event_column: 'e', km_group_column: 'g' } });
+    const survival = Array.from({ length: 30 }, (_, i) => [i + 1, i % 3 === 0 ? 0 : 1, i % 2 ? 'a' : 'b']);
+    expect((await sdk.learn('surv', frame(['t', 'e', 'g'], ['C', 'C', 'T'], survival))).status).toBe(200);
+    const info = await build('surv', 'k', 'km', {});
+    expect(info.algo).toBe('km');
+    const model = await sdk.request('GET', '/projects/surv/models/k');
+    expect(Object.keys((model.body.values as { modelInfo: { extra: Record<string, string> } }).modelInfo.extra)).toEqual(expect.arrayContaining(['survival_a', 'hazard_a']));
+  });
+
+  it('smlInfo lists the models; an unknown model is a 400; delete removes it', async () => {
+    const info = (await sdk.projectInfo('p')).body.values as { smlInfo: { modelsList: string[]; modelTypeList: string[]; modelAssessments: Record<string, unknown> } };
+    expect(info.smlInfo.modelsList).toEqual(expect.arrayContaining(['m_mlr', 'm_lda', 'e']));
+    expect(info.smlInfo.modelTypeList).toEqual(expect.arrayContaining(['mlr', 'lda', 'evt']));
+    expect(info.smlInfo.modelAssessments.m_mlr).toEqual({ scores: expect.objectContaining({ rmse: expect.any(Number) }) });
+    expect((await sdk.request('POST', '/projects/p/predict/nope', { json: frame(inputs, ['C', 'C', 'C'], [[1, 1, 1]]) })).body.statusString).toBe('Unknown model [nope] in project [p]');
+    expect((await sdk.request('DELETE', '/projects/p/models/m_ridge')).status).toBe(200);
+    expect((await sdk.request('GET', '/projects/p/models/m_ridge')).status).toBe(400);
+  });
+
+  it('a model is a snapshot: learning more does not change its predictions until rebuilt', async () => {
+    const before = await predict('p', 'm_mlr', frame(inputs, ['C', 'C', 'C'], [[1, 1, 1]]));
+    await sdk.learn('p', frame(['x1', 'x2', 'x3', 'y', 'b', 'cls'], ['C', 'C', 'C', 'C', 'B', 'T'], [[1, 1, 1, 100, 1, 'a'], [2, 1, 1, 200, 1, 'a']]));
+    expect(await predict('p', 'm_mlr', frame(inputs, ['C', 'C', 'C'], [[1, 1, 1]]))).toEqual(before);
+  });
+});
