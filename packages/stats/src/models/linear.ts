@@ -2,6 +2,7 @@ import { Matrix } from 'ml-matrix';
 import type { Summary } from '../summary';
 import { numericRows } from './rows';
 import { type Model, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from './types';
+import { StateModel } from './base';
 
 /**
  * The moments a linear model of `target` on `inputs` is built from: means, population
@@ -55,38 +56,12 @@ export interface LinearState {
 }
 
 /** A model predicting `res` = intercept + coef·x (the whole linear regression family). */
-export class LinearModel implements Model {
-  constructor(private readonly s: LinearState) {}
-
-  get algo(): string {
-    return this.s.algo;
-  }
-
-  get inputNames(): readonly string[] {
-    return this.s.inputNames;
-  }
-
-  get targetNames(): readonly string[] {
-    return this.s.targetNames;
-  }
-
-  info(): Record<string, string> {
-    return this.s.info;
-  }
-
-  extra(): Record<string, string> {
-    return this.s.extra;
-  }
-
+export class LinearModel extends StateModel<LinearState> {
   predict(frame: PredictFrame): Prediction[] {
     return numericRows(frame, this.s.inputNames, this.s.means).map((x) => {
       let y = this.s.intercept;
       for (let k = 0; k < x.length; k++) y += this.s.coef[k] * x[k];
       return { res: String(y) };
     });
-  }
-
-  state(): LinearState {
-    return this.s;
   }
 }

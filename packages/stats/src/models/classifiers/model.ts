@@ -1,6 +1,7 @@
 import type { Summary } from '../../summary';
 import { numericRows } from '../rows';
 import { type Model, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
+import { StateModel } from '../base';
 
 /**
  * What every classifier and anomaly detector keeps besides its own numbers: the names it
@@ -19,38 +20,16 @@ export interface SnapshotState {
  * A model that is a JSON snapshot of the numbers it was built from plus a per-row rule,
  * so `restore(JSON.parse(JSON.stringify(state())))` predicts exactly as the original.
  */
-export class SnapshotModel<S extends SnapshotState> implements Model {
+export class SnapshotModel<S extends SnapshotState> extends StateModel<S> {
   constructor(
-    private readonly s: S,
+    s: S,
     private readonly predictRow: (x: Float64Array, state: S) => Prediction,
-  ) {}
-
-  get algo(): string {
-    return this.s.algo;
-  }
-
-  get inputNames(): readonly string[] {
-    return this.s.inputNames;
-  }
-
-  get targetNames(): readonly string[] {
-    return this.s.targetNames;
-  }
-
-  info(): Record<string, string> {
-    return this.s.info;
-  }
-
-  extra(): Record<string, string> {
-    return this.s.extra;
+  ) {
+    super(s);
   }
 
   predict(frame: PredictFrame): Prediction[] {
     return numericRows(frame, this.s.inputNames, this.s.means).map((x) => this.predictRow(x, this.s));
-  }
-
-  state(): S {
-    return this.s;
   }
 }
 

@@ -5,6 +5,7 @@ import { numberParam } from '../classifiers/model';
 import { num } from '../rows';
 import { type Algorithm, type Model, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
 import { countPairs, type Initial, initialParam, type Named, resolveRole, sequenceCounts } from './variables';
+import { StateModel } from '../base';
 
 /** Default `hmm_var_smoothing`: Gaussian emission variances get this × the observed variable's variance (sklearn GaussianNB's var_smoothing). */
 export const DEFAULT_HMM_VAR_SMOOTHING = 1e-9;
@@ -141,13 +142,14 @@ function logRow(counts: readonly number[]): Float64Array {
   return Float64Array.from(counts, (c) => (total > 0 ? Math.log(c / total) : -Infinity));
 }
 
-class HmmModel implements Model {
+class HmmModel extends StateModel<HmmState> {
   private readonly logInitial: Float64Array;
   private readonly logTransitions: Float64Array[];
   /** Categorical: per symbol, the log emission of each state. */
   private readonly logEmissions = new Map<string, Float64Array>();
 
-  constructor(private readonly s: HmmState) {
+  constructor(s: HmmState) {
+    super(s);
     this.logInitial = logRow(s.initial);
     this.logTransitions = s.transitions.map(logRow);
     const e = s.emission;
@@ -155,26 +157,6 @@ class HmmModel implements Model {
       const rows = e.counts.map(logRow);
       e.symbols.forEach((o, m) => this.logEmissions.set(o, Float64Array.from(rows, (row) => row[m])));
     }
-  }
-
-  get algo(): string {
-    return this.s.algo;
-  }
-
-  get inputNames(): readonly string[] {
-    return this.s.inputNames;
-  }
-
-  get targetNames(): readonly string[] {
-    return this.s.targetNames;
-  }
-
-  info(): Record<string, string> {
-    return this.s.info;
-  }
-
-  extra(): Record<string, string> {
-    return this.s.extra;
   }
 
   /** The frame is one observation sequence, rows = steps; one map per row. */
@@ -238,9 +220,5 @@ class HmmModel implements Model {
     path[steps - 1] = last;
     for (let t = steps - 1; t > 0; t--) path[t - 1] = back[t * n + path[t]];
     return path;
-  }
-
-  state(): HmmState {
-    return this.s;
   }
 }

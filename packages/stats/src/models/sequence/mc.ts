@@ -4,6 +4,7 @@ import type { Summary } from '../../summary';
 import { num } from '../rows';
 import { type Algorithm, type Model, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
 import { countPairs, type Initial, initialParam, resolveRole, sequenceCounts } from './variables';
+import { StateModel } from '../base';
 
 /** One row of an order-k chain: a history of k states and the counts of the state after it. */
 type ChainRow = [history: string[], next: [string, number][]];
@@ -110,34 +111,15 @@ function distribution(counts: [string, number][]): Distribution {
   return { total: sum(counts), counts, byState: new Map(counts) };
 }
 
-class McModel implements Model {
+class McModel extends StateModel<McState> {
   private readonly initial: Distribution;
   /** chains[k − 1]: JSON of a k-state history → the distribution of the state after it. */
   private readonly chains: Map<string, Distribution>[];
 
-  constructor(private readonly s: McState) {
+  constructor(s: McState) {
+    super(s);
     this.initial = distribution(s.initial);
     this.chains = s.chains.map((rows) => new Map(rows.map(([h, next]) => [JSON.stringify(h), distribution(next)])));
-  }
-
-  get algo(): string {
-    return this.s.algo;
-  }
-
-  get inputNames(): readonly string[] {
-    return this.s.inputNames;
-  }
-
-  get targetNames(): readonly string[] {
-    return this.s.targetNames;
-  }
-
-  info(): Record<string, string> {
-    return this.s.info;
-  }
-
-  extra(): Record<string, string> {
-    return this.s.extra;
   }
 
   /** `rows` layout: one map per row (each row a sequence); `steps`: one map for the frame's one sequence. */
@@ -162,10 +144,6 @@ class McModel implements Model {
     const after = k === 0 ? this.initial : this.chains[k - 1].get(JSON.stringify(states.slice(states.length - k)));
     const best = mostLikely(after);
     return { next: best?.[0] ?? '', 'next.p': best === undefined ? 'NaN' : num(best[1]), 'seq.like': num(like) };
-  }
-
-  state(): McState {
-    return this.s;
   }
 }
 

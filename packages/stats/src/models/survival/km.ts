@@ -5,6 +5,7 @@ import { kaplanMeier } from '../../survival-models/kaplan-meier';
 import { lastAtOrBefore, riskSet } from '../../survival-models/risk-set';
 import { num } from '../rows';
 import { type Algorithm, type Model, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
+import { StateModel } from '../base';
 
 /** The name of the pooled curve (all groups), as the km endpoint names it (API.md §8). */
 export const TOTAL_GROUP = 'Total';
@@ -87,29 +88,7 @@ function curveOf(counts: SurvivalCounts, group: string | null): Curve {
 
 const steps = (times: readonly number[], values: readonly number[]) => times.map((t, i) => `${num(t)}:${num(values[i])}`).join(',');
 
-class KmModel implements Model {
-  constructor(private readonly s: KmState) {}
-
-  get algo(): string {
-    return this.s.algo;
-  }
-
-  get inputNames(): readonly string[] {
-    return this.s.inputNames;
-  }
-
-  get targetNames(): readonly string[] {
-    return this.s.targetNames;
-  }
-
-  info(): Record<string, string> {
-    return this.s.info;
-  }
-
-  extra(): Record<string, string> {
-    return this.s.extra;
-  }
-
+class KmModel extends StateModel<KmState> {
   /**
    * `survival` and `hazard` at the row's time (a number ≥ 0) for its group; the pooled curve
    * when the project has no group column, the frame none, or the cell is missing. An empty
@@ -128,9 +107,5 @@ class KmModel implements Model {
       const i = lastAtOrBefore(curve.times, t);
       return { survival: num(i < 0 ? 1 : curve.survival[i]), hazard: num(i < 0 ? 0 : curve.hazard[i]) };
     });
-  }
-
-  state(): KmState {
-    return this.s;
   }
 }
