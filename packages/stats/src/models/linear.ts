@@ -1,7 +1,7 @@
 import { Matrix } from 'ml-matrix';
 import type { Summary } from '../summary';
 import { numericRows } from './rows';
-import { type Model, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from './types';
+import { ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from './types';
 import { StateModel } from './base';
 
 /**

@@ -1,6 +1,6 @@
 import type { Summary } from '../../summary';
 import { numericRows } from '../rows';
-import { type Model, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
+import { ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
 import { StateModel } from '../base';
 
 /**

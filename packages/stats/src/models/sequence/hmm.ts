@@ -3,7 +3,7 @@ import type { SequenceCounts } from '../../sequence';
 import type { Summary } from '../../summary';
 import { numberParam } from '../classifiers/model';
 import { num } from '../rows';
-import { type Algorithm, type Model, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
+import { type Algorithm, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
 import { countPairs, type Initial, initialParam, type Named, resolveRole, sequenceCounts } from './variables';
 import { StateModel } from '../base';
 

@@ -2,7 +2,7 @@ import { categoryOf } from '../../frame';
 import type { SequenceLayout } from '../../sequence';
 import type { Summary } from '../../summary';
 import { num } from '../rows';
-import { type Algorithm, type Model, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
+import { type Algorithm, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
 import { countPairs, type Initial, initialParam, resolveRole, sequenceCounts } from './variables';
 import { StateModel } from '../base';
 

@@ -4,7 +4,7 @@ import type { SurvivalCounts } from '../../survival';
 import { kaplanMeier } from '../../survival-models/kaplan-meier';
 import { lastAtOrBefore, riskSet } from '../../survival-models/risk-set';
 import { num } from '../rows';
-import { type Algorithm, type Model, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
+import { type Algorithm, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
 import { StateModel } from '../base';
 
 /** The name of the pooled curve (all groups), as the km endpoint names it (API.md §8). */
