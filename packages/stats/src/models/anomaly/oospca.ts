@@ -27,10 +27,9 @@ interface OospcaState extends SnapshotState {
  * eigenbasis (z = Vᵀd, gaps g_k = λ₁ − λ_k): ũ ∝ Σ_k z_k/(t + g_k)·v_k with t > 0 the root
  * of 1 = ρ·Σ_k z_k²/(t + g_k), so a row costs O(p²), not an eigen-decomposition.
  * `res` = 1 when score > mean + `oospca_threshold_sd` (default 3) standard deviations of
- * the score of Gaussian rows to first order in ρ: score ≈ ½ρ²λ₁g₁²·Σ_{k>1} a_k g_k² with
- * a_k = λ_k/(λ₁ − λ_k)² and independent standard normal g, so the mean is ½ρ²λ₁A₁ and the
- * standard deviation ½ρ²λ₁√(2A₁² + 6A₂) with A₁ = Σa_k, A₂ = Σa_k² (an approximation:
- * the learned rows' own score distribution would need their fourth moments).
+ * the score of Gaussian rows with the learned covariance, estimated from 4000 rows drawn
+ * with a fixed seed (the learned rows' own score distribution would need their fourth
+ * moments).
  * The leading eigenvalue must be simple (else u is undefined). Reference: numpy
  * (eigenvectors of the literally over-sampled data's covariance).
  */
@@ -48,12 +47,7 @@ export const oospca: Algorithm = {
       throw new ModelInputError(`oospca: the largest eigenvalue of the covariance of [${inputNames.join(', ')}] is not simple, so the leading direction is undefined`);
     }
     const rho = ratio / (1 + ratio);
-    const a = values.slice(1).map((v) => Math.max(0, v) / (lead - v) ** 2);
-    const a1 = a.reduce((s, v) => s + v, 0);
-    const a2 = a.reduce((s, v) => s + v * v, 0);
-    const scale = 0.5 * rho * rho * lead;
-    const mean = scale * a1;
-    const threshold = mean + sd * scale * Math.sqrt(2 * a1 * a1 + 6 * a2);
+    const { mean, threshold } = gaussianScoreThreshold(values, rho, sd);
     const state: OospcaState = {
       algo: 'oospca',
       inputNames,
@@ -70,6 +64,35 @@ export const oospca: Algorithm = {
   },
   restore: (state) => oospcaModel(state as OospcaState),
 };
+
+/** Rows drawn to estimate the score distribution of Gaussian rows (deterministic). */
+const THRESHOLD_SAMPLES = 4000;
+
+/**
+ * Mean and `mean + sd·σ` of the score of rows drawn from N(0, diag(λ)) (the learned
+ * covariance in its eigenbasis), with a fixed-seed generator so a build is reproducible.
+ * A first-order expansion in ρ would be cheaper but breaks down when λ₁ and λ₂ are close,
+ * where it exceeds 1, the largest possible score.
+ */
+function gaussianScoreThreshold(values: readonly number[], rho: number, sd: number): { mean: number; threshold: number } {
+  let seed = 0x2545f491;
+  const uniform = () => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return (seed + 0.5) / 4294967296;
+  };
+  const gaussian = () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+  let sum = 0;
+  let sumSq = 0;
+  for (let i = 0; i < THRESHOLD_SAMPLES; i++) {
+    const z = values.map((v) => gaussian() * Math.sqrt(Math.max(0, v)));
+    const score = oversampledScore(values, z, rho);
+    sum += score;
+    sumSq += score * score;
+  }
+  const mean = sum / THRESHOLD_SAMPLES;
+  const sigma = Math.sqrt(Math.max(0, sumSq / THRESHOLD_SAMPLES - mean * mean));
+  return { mean, threshold: mean + sd * sigma };
+}
 
 /** 1 − |cos(e₁, ũ)| for the leading eigenvector ũ of diag(λ) + ρ·zzᵀ. */
 export function oversampledScore(values: readonly number[], z: readonly number[], rho: number): number {
