@@ -28,6 +28,9 @@ export async function runService(
   const client = new BusClient(nc, { timeoutMs: config.SML_REQUEST_TIMEOUT_MS, resetMs: config.SML_BREAKER_RESET_MS });
   const rt = { config, log, nc, service, client };
   const hooks = (await setup(rt)) ?? {};
+  // The server has every endpoint's subscription once a flush returns: only then is the
+  // service ready (a request from another connection could otherwise find no responder).
+  await nc.flush();
 
   const healthPort = Number(process.env.SML_HEALTH_PORT ?? 0);
   const health = healthPort > 0

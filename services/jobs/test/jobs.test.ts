@@ -40,6 +40,7 @@ describe('jobs service', () => {
     nats = await startNatsServer();
     jobs = await runtime(nats.url, 'jobs');
     stopJobs = (await startJobs(jobs)).onStop;
+    await jobs.nc.flush();
     worker = await runtime(nats.url, 'worker');
     runner = new JobRunner(worker.nc, worker.client, new BoundedExecutor('worker', 1, 3), 'worker', log);
     runner.start();
@@ -122,6 +123,7 @@ describe('jobs service', () => {
     await jobs.close();
     jobs = await runtime(nats.url, 'jobs');
     stopJobs = (await startJobs(jobs)).onStop;
+    await jobs.nc.flush(); // the new endpoints' subscriptions are on the server
     const after = await runner.submit(alice, 'learn', {}, async () => jobResult(sml.v1.StringList, { values: [] }));
     expect(after).toBeGreaterThan(before);
     expect(unwrap(await waitDone(alice, before)).status?.code).toBe(200);
