@@ -78,6 +78,7 @@ export const catalogue = {
   ALGORITHM_NOT_AVAILABLE: { status: 400, message: 'Algorithm [{algo}] is not available in this build yet' },
   MODEL_NOT_FOUND: { status: 400, message: 'Unknown model [{model}] in project [{pid}]' },
   MODEL_INPUT: { status: 400, message: '{detail}' },
+  SINGULAR_SYSTEM: { status: 500, message: 'Generic Exception [java.lang.Exception: {detail}]' },
   EVT_PROJECT_NOT_FOUND: { status: 400, message: 'Cannot find project [{pid}] for user:[{user}]' },
   EVT_NOT_FOUND: { status: 400, message: 'Model [{model}] has no EVT wrapper' },
 

@@ -2,7 +2,7 @@ import { jobResult, okStatus, subjects, type BusService, type JobRunner } from '
 import { checkName, dataFrameFromProto, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import {
-  ALGORITHM_NAMES, ALGORITHMS, ModelInputError, SELECTOR_TYPES, SummaryError, checkSelection, resolveAttributes, selectFeatures,
+  ALGORITHM_NAMES, ALGORITHMS, ModelInputError, SingularSystemError, SELECTOR_TYPES, SummaryError, checkSelection, resolveAttributes, selectFeatures,
   type PredictFrame, type SelectionOptions, type SelectorType,
 } from '@sml/stats';
 import type { ModelStore } from './models';
@@ -91,6 +91,7 @@ export function registerModelEndpoints(deps: { service: BusService; registry: Pr
           if (!selection) return { model: algorithm.build(p.summary, spec), assessment: {}, tried: 1, criterion: undefined };
           return selectFeatures(algorithm, p.summary, spec, frameOf(req.dataframe), selection);
         } catch (err) {
+          if (err instanceof SingularSystemError) throw smlError('SINGULAR_SYSTEM', { detail: err.message }, err);
           if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
           if (err instanceof SummaryError) throw smlError('UNKNOWN_ATTRIBUTE', { name: err.attribute, pid }, err);
           throw err;

@@ -128,6 +128,15 @@ describe('models end to end', () => {
     expect(Object.keys((model.body.values as { modelInfo: { extra: Record<string, string> } }).modelInfo.extra)).toEqual(expect.arrayContaining(['survival_a', 'hazard_a']));
   });
 
+  it('a singular system fails the job with a 500 naming the collinear attributes', async () => {
+    await sdk.createProject('col');
+    await sdk.learn('col', frame(['a', 'b', 'c', 'y'], ['C', 'C', 'C', 'C'], Array.from({ length: 20 }, (_, i) => [i, i % 3, i + 2 * (i % 3), 3 * i + 1])));
+    const r = await sdk.request('POST', '/projects/col/build', { query: { modelid: 'm', algo: 'mlr' }, json: { inputAttributeNames: ['a', 'b', 'c'], targetAttributeNames: ['y'], extraParameters: {} } });
+    const done = await sdk.waitForJob(r);
+    expect(done.status).toBe(500);
+    expect(done.body.statusString).toMatch(/collinear attributes \[a, b, c\]/);
+  });
+
   it('smlInfo lists the models; an unknown model is a 400; delete removes it', async () => {
     const info = (await sdk.projectInfo('p')).body.values as { smlInfo: { modelsList: string[]; modelTypeList: string[]; modelAssessments: Record<string, unknown> } };
     expect(info.smlInfo.modelsList).toEqual(expect.arrayContaining(['m_mlr', 'm_lda', 'e']));

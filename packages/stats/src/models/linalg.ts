@@ -1,5 +1,5 @@
 import { EigenvalueDecomposition, Matrix, inverse } from 'ml-matrix';
-import { ModelInputError } from './types';
+import { SingularSystemError } from './types';
 
 /** Reciprocal condition below which a system is called singular (STATS.md §4). */
 export const RCOND_LIMIT = 1e-14;
@@ -25,7 +25,7 @@ export function inverseOrExplain(a: Matrix, names: readonly string[], pseudo: bo
     if (pseudo) return pseudoInverse(a);
     const v = eig.eigenvectorMatrix.getColumn(minAt);
     const collinear = names.filter((_, i) => Math.abs(v[i]) > 1e-6);
-    throw new ModelInputError(`singular or ill-conditioned system (reciprocal condition ${rcond.toExponential(2)}): collinear attributes [${collinear.join(', ')}]; set matrix_use_pseudoinv=true to use a pseudo-inverse`);
+    throw new SingularSystemError(`singular or ill-conditioned system (reciprocal condition ${rcond.toExponential(2)}): collinear attributes [${collinear.join(', ')}]; set matrix_use_pseudoinv=true to use a pseudo-inverse`);
   }
   return inverse(a);
 }

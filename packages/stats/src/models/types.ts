@@ -44,9 +44,14 @@ export interface Algorithm {
   restore(state: unknown): Model;
 }
 
-/** Bad parameters, attributes or a singular system: the message says which (HTTP 400). */
+/** Bad parameters or attributes: the message says which (HTTP 400). */
 export class ModelInputError extends Error {
-  override readonly name = 'ModelInputError';
+  override readonly name: string = 'ModelInputError';
+}
+
+/** A singular or ill-conditioned system (STATS.md §4: the job fails with a 500 naming the collinear attributes). */
+export class SingularSystemError extends ModelInputError {
+  override readonly name = 'SingularSystemError';
 }
 
 /** Algorithms the API names but this build does not implement yet (HTTP 400, never "unknown"). */

@@ -26,7 +26,7 @@ export const modelRoutes = [
     params: projectParams, query: buildQuery,
     body: z.object({ mlcontext: mlContext, dataframe: dataFrame.optional() }),
     success: { status: 202, description: 'SelectModel Job Created' }, createsJob: true,
-    errors: ['PROJECT_NOT_FOUND', 'UNKNOWN_ALGORITHM', 'ALGORITHM_NOT_AVAILABLE', 'MODEL_INPUT', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'EXECUTOR_FULL'],
+    errors: ['PROJECT_NOT_FOUND', 'UNKNOWN_ALGORITHM', 'ALGORITHM_NOT_AVAILABLE', 'MODEL_INPUT', 'SINGULAR_SYSTEM', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'EXECUTOR_FULL'],
     toRequest: ({ caller, params, query, body }) => {
       const b = body as { mlcontext: Ctx; dataframe?: RestDataFrame };
       return { caller, pid: params.pid, modelid: String(query.modelid), algo: String(query.algo), mlcontext: b.mlcontext, dataframe: b.dataframe ? dataFrameToProto(b.dataframe) : null };
