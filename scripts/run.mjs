@@ -87,7 +87,7 @@ await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => ({ status: 0
 const credentials = join(env.SML_DATA_DIR, 'credentials');
 const user = env.SML_ROOT_USER ?? 'root';
 const secret = env.SML_ROOT_SECRET ?? (existsSync(credentials) ? /SML_SECRET=(.*)/.exec(readFileSync(credentials, 'utf8'))?.[1] : undefined);
-process.stdout.write(`\nSML is up: ${url}${env.SML_BASE_PATH ?? '/symetry/rest'}\n  root user:   ${user}\n  root secret: ${secret ?? '(see ' + credentials + ')'}\n  (export SML_URL=${url} SML_USER=${user} SML_SECRET=... and run `npm run -s sml -- --help`)\n  Ctrl-C stops everything.\n\n`);
+process.stdout.write(`\nSML is up: ${url}${env.SML_BASE_PATH ?? '/symetry/rest'}\n  root user:   ${user}\n  root secret: ${secret ?? '(see ' + credentials + ')'}\n  (export SML_URL=${url} SML_USER=${user} SML_SECRET=... and run: npm run -s sml -- --help)\n  Ctrl-C stops everything.\n\n`);
 
 async function waitFor(check, what, timeoutMs = 30_000) {
   const t0 = Date.now();
