@@ -24,10 +24,43 @@ export function summaryParts(p: ProjectState, req: sml.v1.ISummaryRequest): sml.
         for (let b = a; b < indexes.length; b++) reply.comoments.push({ x: names[a], y: names[b], ...summary.comoments(indexes[a], indexes[b]) });
       }
     }
+    if (req.histograms) {
+      reply.histograms = indexes.map((i, k) => {
+        const h = summary.histogram(i);
+        const bins = h?.toBins() ?? [];
+        return {
+          name: names[k],
+          mode: h?.mode ?? '',
+          lower: bins.map((b) => b.lower),
+          upper: bins.map((b) => b.upper),
+          count: bins.map((b) => b.count),
+          missing: summary.missing(i),
+        };
+      });
+    }
+    const survival = summary.survival;
+    if (req.survival && survival) {
+      reply.survival = survival.groups().map((group) => ({ group, rows: survival.table(group).map((r) => ({ time: r.time, censored: r.censored, events: r.events })) }));
+    }
+    const sequences = summary.sequences;
+    if (req.sequences && sequences) {
+      reply.sequenceOrder = sequences.order;
+      reply.sequences = sequences.variableNames().map((name) => ({
+        name,
+        unigrams: stateCounts(sequences.unigrams(name)),
+        starts: stateCounts(sequences.starts(name)),
+        lagPairs: Array.from({ length: sequences.order }, (_, k) => k + 1).flatMap((lag) =>
+          [...sequences.lagPairs(name, lag)].flatMap(([from, tos]) => [...tos].map(([to, count]) => ({ lag, from, to, count })))),
+      }));
+    }
     if (req.full) reply.summary = summary.serialize();
     return reply;
   } catch (err) {
     if (err instanceof SummaryError) throw smlError('INVALID_PARAMETER', { name: 'attributeNames', value: err.attribute, reason: 'unknown attribute' });
     throw err;
   }
+}
+
+function stateCounts(counts: Map<string, number>): sml.v1.IStateCount[] {
+  return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([state, count]) => ({ state, count }));
 }

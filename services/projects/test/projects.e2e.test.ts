@@ -57,6 +57,40 @@ describe('projects end to end', () => {
     cov.forEach((row: number[], i: number) => row.forEach((v, j) => expectClose(v, iris.populationCovariance[i][j])));
   });
 
+  it('the bus summary API serves histograms, survival counts and sequence counts as protobuf', async () => {
+    const h = (await reader.parts('alice', 'iris', { attributeNames: ['sepal_length', 'Iris_setosa'], histograms: true })).histograms;
+    expect(h.map((x) => x.name)).toEqual(['sepal_length', 'Iris_setosa']);
+    expect(h[0].count.reduce((a, b) => a + b, 0)).toBe(150);
+    expect(h[0].missing).toBe(0);
+    expect(Math.min(...h[0].lower)).toBeLessThanOrEqual(iris.moments.sepal_length.min);
+    expect(h[1].count.reduce((a, b) => a + b, 0)).toBe(150);
+
+    await alice.createProject('km', { params: { km_time_column: 't', km_event_column: 'e', km_group_column: 'g' } });
+    const survivalRows = [[1, 1, 'a'], [1, 0, 'a'], [2, 2, 'a'], [3, 1, 'b'], [3, 1, 'B '], [5, 0, 'b']];
+    await alice.learn('km', frame(['t', 'e', 'g'], ['C', 'C', 'T'], survivalRows));
+    const survival = (await reader.parts('alice', 'km', { survival: true })).survival;
+    // Counted by hand from survivalRows (groups trimmed and lower-cased).
+    expect(survival.map((g) => ({ group: g.group, rows: g.rows.map((r) => [r.time, r.censored, ...r.events]) }))).toEqual([
+      { group: 'a', rows: [[1, 1, 1, 0], [2, 0, 0, 1]] },
+      { group: 'b', rows: [[3, 0, 2], [5, 1, 0]] }, // events per type seen in the group
+    ]);
+
+    // weather.seq as one rows-layout sequence; expected counts from packages/stats/test/fixtures/gen_sequence.py.
+    const weather = JSON.parse(readFileSync(join(__dirname, '../../../packages/stats/test/fixtures/sequence_weather.json'), 'utf8'));
+    const tokens = readFileSync(join(__dirname, '../../../../shared/data/weather.seq'), 'utf8').split(',');
+    await alice.createProject('weather', { type: 'sequence', params: { sml_project_order: '2', sml_sequence_layout: 'rows' } });
+    await alice.learn('weather', frame(tokens.map((_, i) => `t${i}`), tokens.map(() => 'T'), [tokens]));
+    const seq = await reader.parts('alice', 'weather', { sequences: true });
+    expect(seq.sequenceOrder).toBe(2);
+    const [variable] = seq.sequences;
+    expect(Object.fromEntries(variable.unigrams.map((u) => [u.state, u.count]))).toEqual(weather.unigrams);
+    expect(Object.fromEntries(variable.starts.map((u) => [u.state, u.count]))).toEqual(weather.starts);
+    for (const lag of [1, 2]) {
+      const got = variable.lagPairs.filter((p) => p.lag === lag).map((p) => [p.from, p.to, p.count]).sort();
+      expect(got).toEqual(weather[`lag${lag}`].slice().sort());
+    }
+  });
+
   it('forget is the exact inverse of learn; forgetting rows never learned is a 400 that changes nothing', async () => {
     await alice.createProject('inv');
     const a = frame(['x', 'y'], ['C', 'C'], [[1.5, 2], [2.5, -1], [10, 3]]);
