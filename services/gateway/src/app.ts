@@ -8,7 +8,7 @@ import { authenticate } from './auth';
 import { replyValues, sendEnvelope, sendError } from './envelope';
 import type { GatewayMetrics } from './metrics';
 import { openApiDocument } from './openapi';
-import { ReplayCache } from './replay';
+import type { ReplayCache } from './replay';
 import type { Route, RouteContext } from './route';
 import type { UserDirectory } from './users';
 
@@ -20,6 +20,7 @@ export interface GatewayDeps {
   log: Logger;
   metrics: GatewayMetrics;
   routes: Route<any, any>[];
+  replay: ReplayCache;
 }
 
 function validate<T extends z.ZodType>(schema: T | undefined, value: unknown, where: string): z.infer<T> | Record<string, unknown> {
@@ -52,8 +53,7 @@ export async function missingServices(nc: NatsConnection, required: string[], ma
  * request and turns the reply into the envelope.
  */
 export function createApp(deps: GatewayDeps): express.Express {
-  const { config, client, users, log, metrics, routes, nc } = deps;
-  const replay = new ReplayCache(config.SML_AUTH_PAST_WINDOW_MS + config.SML_AUTH_FUTURE_WINDOW_MS);
+  const { config, client, users, log, metrics, routes, nc, replay } = deps;
   const authOpts = { basePath: config.SML_BASE_PATH, pastWindowMs: config.SML_AUTH_PAST_WINDOW_MS, futureWindowMs: config.SML_AUTH_FUTURE_WINDOW_MS };
   const required = config.SML_REQUIRED_SERVICES.split(',').map((s) => s.trim()).filter(Boolean);
   const openapi = openApiDocument(routes, config.SML_BASE_PATH);

@@ -50,6 +50,6 @@ export async function authenticate(req: Request, pathUser: string, users: UserDi
   if (!valid) {
     throw smlError('INVALID_SIGNATURE').withValues({ stringToSign: redactedStringToSign({ ...fields, resource: path }) });
   }
-  if (!replay.remember(bareSignature(authorization), now)) throw smlError('REPLAYED_REQUEST');
+  if (!(await replay.remember(bareSignature(authorization)))) throw smlError('REPLAYED_REQUEST');
   return { user: customerId, root: user.root };
 }

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { ServiceRuntime } from '@sml/bus';
 import { createApp } from './app';
+import { ReplayCache } from './replay';
 import { GatewayMetrics } from './metrics';
 import { routes } from './routes';
 import { UserDirectory, registerUserEndpoints } from './users';
@@ -18,7 +19,8 @@ export async function startGateway(rt: ServiceRuntime): Promise<{ server: Server
     // Shown once on stdout (never through the logger); also in $SML_DATA_DIR/credentials.
     process.stdout.write(`\nSML root user: ${root.user}\nSML root secret: ${root.secretKey}\n\n`);
   }
-  const app = createApp({ config, nc, client, users, log, metrics: new GatewayMetrics(), routes });
+  const replay = await ReplayCache.open(nc, config.SML_AUTH_PAST_WINDOW_MS + config.SML_AUTH_FUTURE_WINDOW_MS);
+  const app = createApp({ config, nc, client, users, log, metrics: new GatewayMetrics(), routes, replay });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.SML_PORT, config.SML_HOST, () => resolve(s));
   });

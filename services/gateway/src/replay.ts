@@ -1,27 +1,33 @@
+import { createHash } from 'node:crypto';
+import { StorageType, type KV, type NatsConnection } from 'nats';
+import { kvBucket } from '@sml/bus';
+
 /**
  * Signatures seen within the authentication window (API.md §2 [ours]). A signature covers
  * the date with nanoseconds, so an honest client never repeats one; a repeat is a replay.
- * Kept in this process: with several gateway replicas a replay could land on another one —
- * see README "Known gaps".
+ * Shared by every gateway replica through a KV bucket whose entries expire with the window:
+ * `create` is atomic on the server, so a signature is accepted once, whichever replica
+ * sees it first.
  */
 export class ReplayCache {
-  private readonly seen = new Map<string, number>();
-  private lastPrune = 0;
+  private constructor(private readonly kv: KV) {}
 
-  constructor(private readonly ttlMs: number) {}
-
-  /** Records the signature; false when it was already seen and has not expired. */
-  remember(signature: string, now = Date.now()): boolean {
-    this.prune(now);
-    const expires = this.seen.get(signature);
-    if (expires !== undefined && expires > now) return false;
-    this.seen.set(signature, now + this.ttlMs);
-    return true;
+  static async open(nc: NatsConnection, windowMs: number): Promise<ReplayCache> {
+    // Memory storage: nothing to write to disk per request; after a NATS restart the cache
+    // starts empty, which only matters for a replay within the same few minutes.
+    return new ReplayCache(await kvBucket(nc, 'sml_replay', { ttl: windowMs, storage: StorageType.Memory }));
   }
 
-  private prune(now: number): void {
-    if (now - this.lastPrune < 10_000) return;
-    this.lastPrune = now;
-    for (const [sig, expires] of this.seen) if (expires <= now) this.seen.delete(sig);
+  /** Records the signature; false when it was already seen within the window. */
+  async remember(signature: string): Promise<boolean> {
+    // KV keys allow a restricted alphabet: the hex SHA-256 of the signature stands for it.
+    const key = createHash('sha256').update(signature).digest('hex');
+    try {
+      await this.kv.create(key, new Uint8Array(0));
+      return true;
+    } catch (err) {
+      if ((err as Error).message.includes('wrong last sequence')) return false;
+      throw err;
+    }
   }
 }
