@@ -18,5 +18,6 @@ module.exports = {
   testMatch: ['**/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 60_000,
+  setupFiles: ['<rootDir>/scripts/jest-setup.js'],
   reporters: ['<rootDir>/scripts/jest-summary-reporter.js', 'default'],
 };
