@@ -10,7 +10,7 @@ import type { DensityTask } from './density-task';
 import { domain } from './errors';
 import { numberFrame } from './frames';
 import { resolveContext } from './resolve';
-import { fetchInfo, fetchProject, type ProjectView } from './summaries';
+import { fetchInfo, SummaryCache, type ProjectView } from './summaries';
 
 /** Metrics whose known value must be in extraParameters (API.md §6). */
 const KNOWN_VALUE: Partial<Record<ExploreMetric, string>> = {
@@ -34,7 +34,8 @@ export async function startExplore({ nc, service, client, config, log }: Service
   const runner = new JobRunner(nc, client, new BoundedExecutor('explore', config.SML_EXECUTOR_CONCURRENCY, config.SML_EXECUTOR_QUEUE), 'explore', log);
   runner.start();
   const s = (op: string) => `sml.explore.${op}`;
-  const project = (caller: sml.v1.ICaller, pid: string) => fetchProject(client, caller, pid);
+  const summaries = new SummaryCache(client);
+  const project = (caller: sml.v1.ICaller, pid: string) => summaries.project(caller, pid);
   const contexts = (c: sml.v1.IExploreContext | null | undefined) => c?.values ?? [];
   const resolve = (view: ProjectView, ctx: sml.v1.IMLContext, pid: string) => resolveContext(view.summary, ctx, pid, view.meta.categorySeparator || '$');
 

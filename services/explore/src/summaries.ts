@@ -9,15 +9,36 @@ export interface ProjectView {
   meta: sml.v1.ProjectMeta;
 }
 
+/** Projects whose summary is kept between requests (the oldest is dropped first). */
+const CACHED_PROJECTS = 16;
+
 /**
- * Reads a project's statistics from the projects service (explore owns no state). The
- * whole summary is fetched: its size depends on the attribute count only, and one explore
- * request usually needs several of its parts.
+ * Reads projects' statistics from the projects service (explore owns no state). The whole
+ * summary is fetched, unless the one cached here is still current: projects answers
+ * `notModified` when the etag it was given still names the summary's content.
  */
-export async function fetchProject(client: BusClient, caller: sml.v1.ICaller, pid: string): Promise<ProjectView> {
-  const reply = unwrap(await client.request('projects', subjects.projects('summary'), sml.v1.SummaryRequest, { caller, pid, full: true }, sml.v1.SummaryReply));
-  const bytes = reply.summary ?? new Uint8Array();
-  return { summary: Summary.deserialize(bytes), bytes, meta: sml.v1.ProjectMeta.fromObject(reply.meta ?? {}) };
+export class SummaryCache {
+  private readonly entries = new Map<string, { etag: string; summary: Summary; bytes: Uint8Array }>();
+
+  constructor(private readonly client: BusClient) {}
+
+  async project(caller: sml.v1.ICaller, pid: string): Promise<ProjectView> {
+    const key = `${caller.user}\u0000${pid}`;
+    const cached = this.entries.get(key);
+    const reply = unwrap(await this.client.request('projects', subjects.projects('summary'), sml.v1.SummaryRequest,
+      { caller, pid, full: true, ifNoneMatch: cached?.etag ?? '' }, sml.v1.SummaryReply));
+    const meta = sml.v1.ProjectMeta.fromObject(reply.meta ?? {});
+    this.entries.delete(key);
+    if (reply.notModified && cached) {
+      this.entries.set(key, cached);
+      return { summary: cached.summary, bytes: cached.bytes, meta };
+    }
+    const bytes = reply.summary ?? new Uint8Array();
+    const fresh = { etag: reply.etag ?? '', summary: Summary.deserialize(bytes), bytes };
+    this.entries.set(key, fresh);
+    if (this.entries.size > CACHED_PROJECTS) this.entries.delete(this.entries.keys().next().value!);
+    return { summary: fresh.summary, bytes, meta };
+  }
 }
 
 export async function fetchInfo(client: BusClient, caller: sml.v1.ICaller, pid: string): Promise<sml.v1.ISmlInfo | null | undefined> {

@@ -44,6 +44,25 @@ describe('explore end to end', () => {
     expect('smlInfo' in (bi.body.values as object)).toBe(false);
   });
 
+  it('a cached summary is never stale: learning, forgetting and reloading show up in the next explore', async () => {
+    await alice.createProject('fresh');
+    const count = async () => Number(((await alice.request('POST', '/projects/fresh/explore', { query: { metric: 'uni', returnProjectInfo: 'false' }, json: { values: [{ inputAttributeNames: ['x'], extraParameters: {} }] } })).body.values as { KSVDMap: { values: Maps } }).KSVDMap.values[0].count);
+    const x = (rows: number[]) => ({ attributeNames: ['x'], attributeTypes: ['C'], data: rows.map((v) => [String(v)]), errorHandling: 0 });
+    await alice.learn('fresh', x([1, 2, 3]));
+    expect(await count()).toBe(3);
+    expect(await count()).toBe(3);
+    await alice.learn('fresh', x([4]));
+    expect(await count()).toBe(4);
+    await alice.forget('fresh', x([1, 2]));
+    expect(await count()).toBe(2);
+    await alice.request('GET', '/projects/fresh/unload');
+    expect(await count()).toBe(2);
+    await alice.deleteProject('fresh');
+    await alice.createProject('fresh');
+    await alice.learn('fresh', x([9]));
+    expect(await count()).toBe(1);
+  });
+
   it('async explore is a job with the same result', async () => {
     const sync = await explore('ttest', [ctx([0, 1])], { returnProjectInfo: 'false' });
     const job = await alice.waitForJob(await explore('ttest', [ctx([0, 1])], { returnProjectInfo: 'false', async: 'true' }));

@@ -53,7 +53,11 @@ export function summaryParts(p: ProjectState, req: sml.v1.ISummaryRequest): sml.
           [...sequences.lagPairs(name, lag)].flatMap(([from, tos]) => [...tos].map(([to, count]) => ({ lag, from, to, count })))),
       }));
     }
-    if (req.full) reply.summary = summary.serialize();
+    reply.etag = p.etag;
+    if (req.full) {
+      if (req.ifNoneMatch && req.ifNoneMatch === p.etag) reply.notModified = true;
+      else reply.summary = summary.serialize();
+    }
     return reply;
   } catch (err) {
     if (err instanceof SummaryError) throw smlError('INVALID_PARAMETER', { name: 'attributeNames', value: err.attribute, reason: 'unknown attribute' });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Summary, type DataFrame, type JsonLearnResult, type SummaryOptions } from '@sml/stats';
 import { dataFrameFromProto, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
@@ -36,6 +37,9 @@ export function batchOf(msg: { frameJson?: Uint8Array | null; frame?: sml.v1.IDa
 export class ProjectState {
   /** Log sequence of the last batch applied (0 = none). */
   logSeq = 0;
+  /** Changes with every change of the summary; with the instance id it makes the etag. */
+  private revision = 0;
+  private readonly instance = randomUUID();
   batchesSinceSnapshot = 0;
   private dirty = false;
   private snapshotted: boolean;
@@ -82,7 +86,16 @@ export class ProjectState {
   }
 
   /** Marks a batch as logged at `seq` (0 for memory-only projects). */
+  /**
+   * Names the summary's current content for caches (explore): a new ProjectState (a reload)
+   * has a new instance id, so an etag never names two different contents.
+   */
+  get etag(): string {
+    return `${this.instance}:${this.revision}`;
+  }
+
   logged(seq: number): void {
+    this.revision++;
     if (seq > 0) this.logSeq = seq;
     this.dirty = true;
     this.batchesSinceSnapshot++;
@@ -91,6 +104,7 @@ export class ProjectState {
 
   /** Re-applies a logged batch while loading. A batch that fails now failed when logged too. */
   replay(entry: sml.v1.IProjectLogEntry, seq: number): void {
+    this.revision++;
     const op = entry.op === 'forget' ? 'forget' : 'learn';
     try {
       this.apply(op, batchOf(entry));
@@ -103,6 +117,7 @@ export class ProjectState {
   }
 
   merge(other: Summary, otherPid: string): void {
+    this.revision++;
     try {
       this.summary.merge(other);
     } catch (err) {

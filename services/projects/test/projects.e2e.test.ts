@@ -91,6 +91,18 @@ describe('projects end to end', () => {
     }
   });
 
+  it('the full summary is not sent again while the caller\'s etag is current', async () => {
+    const first = await reader.parts('alice', 'iris', { full: true });
+    expect(first.summary.length).toBeGreaterThan(0);
+    const again = await reader.parts('alice', 'iris', { full: true, ifNoneMatch: first.etag });
+    expect({ notModified: again.notModified, bytes: again.summary.length, etag: again.etag }).toEqual({ notModified: true, bytes: 0, etag: first.etag });
+    await alice.learn('iris', frame(['sepal_length'], ['C'], [[5]]));
+    const changed = await reader.parts('alice', 'iris', { full: true, ifNoneMatch: first.etag });
+    expect(changed.notModified).toBe(false);
+    expect(changed.etag).not.toBe(first.etag);
+    await alice.forget('iris', frame(['sepal_length'], ['C'], [[5]]));
+  });
+
   it('forget is the exact inverse of learn; forgetting rows never learned is a 400 that changes nothing', async () => {
     await alice.createProject('inv');
     const a = frame(['x', 'y'], ['C', 'C'], [[1.5, 2], [2.5, -1], [10, 3]]);
