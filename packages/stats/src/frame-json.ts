@@ -148,23 +148,10 @@ class FrameJsonReader {
     const b = this.b;
     const c = b[this.pos];
     if (c === QUOTE) {
-      let start = ++this.pos;
-      let end = start;
-      while (end < b.length && b[end] !== QUOTE) {
-        if (b[end] === BACKSLASH || b[end] >= 0x80) bail();
-        end++;
-      }
-      if (end >= b.length) bail();
-      this.pos = end + 1;
-      while (start < end && isSpace(b[start])) start++;
-      while (end > start && isSpace(b[end - 1])) end--;
-      if (isMissing(b, start, end)) return NaN;
-      return decimal(b, start, end);
+      const [start, end] = this.trimmedString();
+      return isMissing(b, start, end) ? NaN : decimal(b, start, end);
     }
-    if (c === 0x6e /* n */ && b[this.pos + 1] === 0x75 && b[this.pos + 2] === 0x6c && b[this.pos + 3] === 0x6c) {
-      this.pos += 4;
-      return NaN;
-    }
+    if (this.nullLiteral()) return NaN;
     if (c === MINUS || (c >= ZERO && c <= NINE)) {
       const start = this.pos;
       while (this.pos < b.length && !isDelimiter(b[this.pos])) this.pos++;
@@ -175,17 +162,22 @@ class FrameJsonReader {
 
   /** A T cell: trimmed, lower-cased text; null when missing. */
   private categoryCell(): string | null {
+    if (this.nullLiteral()) return null;
+    if (this.b[this.pos] !== QUOTE) return bail();
+    const [start, end] = this.trimmedString();
+    return isMissing(this.b, start, end) ? null : decoder.decode(this.b.subarray(start, end)).toLowerCase();
+  }
+
+  /**
+   * Moves past a JSON string at pos and returns the span of its text without surrounding
+   * ASCII spaces. Escapes and non-ASCII bytes bail out: non-ASCII text may hold spaces that
+   * trim() knows and a byte scan does not.
+   */
+  private trimmedString(): [number, number] {
     const b = this.b;
-    const c = b[this.pos];
-    if (c === 0x6e && b[this.pos + 1] === 0x75 && b[this.pos + 2] === 0x6c && b[this.pos + 3] === 0x6c) {
-      this.pos += 4;
-      return null;
-    }
-    if (c !== QUOTE) return bail();
     let start = ++this.pos;
     let end = start;
     while (end < b.length && b[end] !== QUOTE) {
-      // Non-ASCII text may hold spaces trim() knows and a byte scan does not: general path.
       if (b[end] === BACKSLASH || b[end] >= 0x80) bail();
       end++;
     }
@@ -193,8 +185,16 @@ class FrameJsonReader {
     this.pos = end + 1;
     while (start < end && isSpace(b[start])) start++;
     while (end > start && isSpace(b[end - 1])) end--;
-    if (isMissing(b, start, end)) return null;
-    return decoder.decode(b.subarray(start, end)).toLowerCase();
+    return [start, end];
+  }
+
+  /** Moves past a `null` literal at pos, if there is one. */
+  private nullLiteral(): boolean {
+    const b = this.b;
+    const p = this.pos;
+    if (b[p] !== 0x6e /* n */ || b[p + 1] !== 0x75 || b[p + 2] !== 0x6c || b[p + 3] !== 0x6c) return false;
+    this.pos += 4;
+    return true;
   }
 
   private key(): string {

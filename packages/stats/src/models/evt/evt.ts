@@ -1,14 +1,11 @@
 import { cellText, parseDecimal } from '../../frame';
 import type { Summary } from '../../summary';
 import { num } from '../rows';
-import { type Algorithm, type Model, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
+import { type Algorithm, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
+import { StateModel, type ModelState } from '../base';
 import { EvtWrapper, type EvtState } from './wrapper';
 
-interface EvtModelState {
-  algo: 'evt';
-  inputNames: string[];
-  targetNames: string[];
-  info: Record<string, string>;
+interface EvtModelState extends ModelState {
   wrapper: EvtState;
 }
 
@@ -40,38 +37,19 @@ export const evt: Algorithm = {
       evt_max_exceedances: num(params.maxExceedances),
       evt_grimshaw: String(params.grimshaw),
     };
-    return new EvtModel({ algo: 'evt', inputNames: [names[index]], targetNames: [], info, wrapper: wrapper.state() });
+    return new EvtModel({ algo: 'evt', inputNames: [names[index]], targetNames: [], info, extra: {}, wrapper: wrapper.state() });
   },
   restore: (state) => new EvtModel(state as EvtModelState),
 };
 
-class EvtModel implements Model {
+class EvtModel extends StateModel<EvtModelState> {
   /** Predicting changes the state: the caller stores it again after each predict. */
   readonly stateful = true;
   private readonly wrapper: EvtWrapper;
 
-  constructor(private readonly s: EvtModelState) {
+  constructor(s: EvtModelState) {
+    super(s);
     this.wrapper = EvtWrapper.restore(s.wrapper);
-  }
-
-  get algo(): string {
-    return this.s.algo;
-  }
-
-  get inputNames(): readonly string[] {
-    return this.s.inputNames;
-  }
-
-  get targetNames(): readonly string[] {
-    return this.s.targetNames;
-  }
-
-  info(): Record<string, string> {
-    return this.s.info;
-  }
-
-  extra(): Record<string, string> {
-    return {};
   }
 
   /** Tests and learns the rows in order: one map per row (STATS.md §5 keys only). */
@@ -83,7 +61,7 @@ class EvtModel implements Model {
     });
   }
 
-  state(): EvtModelState {
+  override state(): EvtModelState {
     return { ...this.s, wrapper: this.wrapper.state() };
   }
 }
