@@ -177,8 +177,9 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     const ds = checkName('data source', req.ds);
     const entry = await dss.get(`${nameToken(caller.user!)}.${nameToken(ds)}`);
     if (!entry || entry.operation !== 'PUT') throw smlError('DS_NOT_FOUND', { ds });
-    // Data sources cannot be registered yet (no dss/create); see README "Known gaps".
-    throw smlError('DS_NOT_FOUND', { ds });
+    // Nothing registers data sources yet (no dss/create; README "Known gaps"), so this is
+    // reachable only if another writer filled sml_dss: say so rather than pretend.
+    throw smlError('GENERIC_EXCEPTION', { detail: `learning from data source [${ds}] is not available in this build yet` });
   });
 
   registerModelEndpoints({ service, registry, runner, models });
