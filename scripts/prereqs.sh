@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks for SML: npm dependencies, nats-server, and for
-# the test suite (`--test`) kcat (Kafka mock broker) and PostgreSQL. Idempotent and quiet.
+# the test suite (`--test`) kcat (Kafka mock broker), PostgreSQL and openssl (an interop
+# check of DSInfo encryption). Idempotent and quiet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want=(nats-server)
-[[ ${1:-} == --test ]] && want+=(kcat postgresql)
+[[ ${1:-} == --test ]] && want+=(kcat postgresql openssl)
 missing=()
 for pkg in "${want[@]}"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
 if ((${#missing[@]})); then

@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { natsServerBinary } from '@sml/testkit';
 
 const deployDir = resolve(__dirname, '../../../deploy');
 const k8sDir = join(deployDir, 'k8s');
@@ -30,7 +31,7 @@ function natsServerAccepts(conf: string, env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'sml-nats-conf-'));
   try {
     writeFileSync(join(dir, 'nats.conf'), conf);
-    return spawnSync('nats-server', ['-c', join(dir, 'nats.conf'), '-t'], { encoding: 'utf8', env: { ...process.env, ...env } });
+    return spawnSync(natsServerBinary(), ['-c', join(dir, 'nats.conf'), '-t'], { encoding: 'utf8', env: { ...process.env, ...env } });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
