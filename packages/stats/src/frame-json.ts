@@ -36,6 +36,8 @@ export function parseFrameJson(bytes: Uint8Array): ParsedFrame | null {
 
 class FrameJsonReader {
   private pos = 0;
+  private spanStart = 0;
+  private spanEnd = 0;
   constructor(private readonly b: Uint8Array) {}
 
   read(): ParsedFrame {
@@ -89,7 +91,8 @@ class FrameJsonReader {
     numericIndexes.forEach((c, n) => (slot[c] = n));
     categoricalIndexes.forEach((c, t) => (slot[c] = t));
 
-    let capacity = 1024;
+    // Columns sized from the bytes left and the first row's length, so they rarely grow.
+    let capacity = this.estimateRows();
     let values = numericIndexes.map(() => new Float64Array(capacity));
     let codes = categoricalIndexes.map(() => new Int32Array(capacity));
     const levelMaps = categoricalIndexes.map(() => new Map<string, number>());
@@ -135,7 +138,9 @@ class FrameJsonReader {
       this.skipSpace();
     }
 
-    const numeric = numericIndexes.map((c, n): NumericColumn => ({ kind: kinds[c] as 'C' | 'B', name: checked.names[c], values: values[n].slice(0, rows) }));
+    // A view when the estimate was close (no copy); a trimmed copy when it left much unused.
+    const trim = (v: Float64Array) => (rows * 1.25 >= v.length ? v.subarray(0, rows) : v.slice(0, rows));
+    const numeric = numericIndexes.map((c, n): NumericColumn => ({ kind: kinds[c] as 'C' | 'B', name: checked.names[c], values: trim(values[n]) }));
     const categorical = categoricalIndexes.map((c, t): CategoricalColumn => sortedLevels(checked.names[c], levelMaps[t], codes[t].subarray(0, rows)));
     // The cells of the rows are only read by partitions, survival and sequence counts, which
     // take the general path; the summary needs the row count.
@@ -143,12 +148,25 @@ class FrameJsonReader {
     return { names: checked.names, types: kinds, rows: rowsOut, numeric, categorical, report: { rowsLearned: rows, rowsSkipped: 0, errors: [] } };
   }
 
+  /** Rows the data array at pos likely holds: the bytes left over the first row's length, plus 10%. */
+  private estimateRows(): number {
+    const b = this.b;
+    let end = this.pos;
+    while (end < b.length && b[end] !== CLOSE_ARRAY) end++;
+    const firstRow = Math.max(1, end - this.pos);
+    return Math.min(1 << 24, Math.max(16, Math.ceil(((b.length - this.pos) / firstRow) * 1.1)));
+  }
+
   /** A C/B cell: a JSON string holding a decimal or a missing token, a JSON number, or null. NaN = missing. */
   private numericCell(): number {
     const b = this.b;
     const c = b[this.pos];
     if (c === QUOTE) {
-      const [start, end] = this.trimmedString();
+      const quick = this.quotedPlainDecimal();
+      if (quick === quick) return quick;
+      this.trimmedString();
+      const start = this.spanStart;
+      const end = this.spanEnd;
       return isMissing(b, start, end) ? NaN : decimal(b, start, end);
     }
     if (this.nullLiteral()) return NaN;
@@ -160,20 +178,51 @@ class FrameJsonReader {
     return bail();
   }
 
+  /**
+   * The common cell, read in one pass: a quoted plain decimal ("-12.5", no spaces, no
+   * exponent) whose digits stay below 2^53 and whose scale is within 22 digits. Moves past it
+   * and returns its value, or returns NaN and leaves pos alone for the general reading.
+   */
+  private quotedPlainDecimal(): number {
+    const b = this.b;
+    let i = this.pos + 1;
+    const negative = b[i] === MINUS;
+    if (negative) i++;
+    const first = i;
+    let mantissa = 0;
+    for (let d = b[i] - ZERO; d >= 0 && d <= 9; d = b[++i] - ZERO) mantissa = mantissa * 10 + d;
+    let digits = i - first;
+    let scale = 0;
+    if (b[i] === DOT) {
+      const fracStart = ++i;
+      for (let d = b[i] - ZERO; d >= 0 && d <= 9; d = b[++i] - ZERO) mantissa = mantissa * 10 + d;
+      scale = fracStart - i;
+      digits += i - fracStart;
+    }
+    // Out-of-range reads give undefined, which fails every test above and this one.
+    if (b[i] !== QUOTE || digits === 0 || mantissa >= EXACT_INTEGERS || scale < -22) return NaN;
+    this.pos = i + 1;
+    const magnitude = scale < 0 ? mantissa / POW10[-scale] : mantissa;
+    return negative ? -magnitude : magnitude;
+  }
+
   /** A T cell: trimmed, lower-cased text; null when missing. */
   private categoryCell(): string | null {
     if (this.nullLiteral()) return null;
     if (this.b[this.pos] !== QUOTE) return bail();
-    const [start, end] = this.trimmedString();
+    this.trimmedString();
+    const start = this.spanStart;
+    const end = this.spanEnd;
     return isMissing(this.b, start, end) ? null : decoder.decode(this.b.subarray(start, end)).toLowerCase();
   }
 
   /**
-   * Moves past a JSON string at pos and returns the span of its text without surrounding
-   * ASCII spaces. Escapes and non-ASCII bytes bail out: non-ASCII text may hold spaces that
-   * trim() knows and a byte scan does not.
+   * Moves past a JSON string at pos and sets [spanStart, spanEnd) to its text without
+   * surrounding ASCII spaces (fields, not a returned tuple: this runs once per cell).
+   * Escapes and non-ASCII bytes bail out: non-ASCII text may hold spaces that trim() knows
+   * and a byte scan does not.
    */
-  private trimmedString(): [number, number] {
+  private trimmedString(): void {
     const b = this.b;
     let start = ++this.pos;
     let end = start;
@@ -185,7 +234,8 @@ class FrameJsonReader {
     this.pos = end + 1;
     while (start < end && isSpace(b[start])) start++;
     while (end > start && isSpace(b[end - 1])) end--;
-    return [start, end];
+    this.spanStart = start;
+    this.spanEnd = end;
   }
 
   /** Moves past a `null` literal at pos, if there is one. */
@@ -288,11 +338,15 @@ function isMissing(b: Uint8Array, start: number, end: number): boolean {
   return false;
 }
 
+/** 2^53: integers below it are exact doubles. */
+const EXACT_INTEGERS = 9007199254740992;
+
 /**
- * A decimal in bytes [start, end). Up to 15 significant digits and a power of ten within
- * ±22 (the common case), the value is one correctly rounded multiplication or division of
- * two exact doubles, hence the same double Number() gives; anything else goes through
- * Number() on the text. Text that is not a decimal bails out to the general path.
+ * A decimal in bytes [start, end). When its digits, read as an integer, stay below 2^53
+ * (every step of the reading is then exact) and the power of ten is within ±22, the value
+ * is one correctly rounded multiplication or division of two exact doubles (Clinger's fast
+ * path), hence the same double Number() gives; anything else goes through Number() on the
+ * text. Text that is not a decimal bails out to the general path.
  */
 function decimal(b: Uint8Array, start: number, end: number): number {
   let i = start;
@@ -302,24 +356,15 @@ function decimal(b: Uint8Array, start: number, end: number): number {
     i++;
   }
   let mantissa = 0;
-  let digits = 0;
+  const intStart = i;
+  for (let d = b[i] - ZERO; i < end && d >= 0 && d <= 9; d = b[++i] - ZERO) mantissa = mantissa * 10 + d;
+  let sawDigit = i > intStart;
   let scale = 0;
-  let sawDigit = false;
-  while (i < end && b[i] >= ZERO && b[i] <= NINE) {
-    if (digits > 0 || b[i] !== ZERO) digits++;
-    mantissa = mantissa * 10 + (b[i] - ZERO);
-    sawDigit = true;
-    i++;
-  }
   if (i < end && b[i] === DOT) {
-    i++;
-    while (i < end && b[i] >= ZERO && b[i] <= NINE) {
-      if (digits > 0 || b[i] !== ZERO) digits++;
-      mantissa = mantissa * 10 + (b[i] - ZERO);
-      scale--;
-      sawDigit = true;
-      i++;
-    }
+    const fracStart = ++i;
+    for (let d = b[i] - ZERO; i < end && d >= 0 && d <= 9; d = b[++i] - ZERO) mantissa = mantissa * 10 + d;
+    scale = fracStart - i;
+    sawDigit ||= i > fracStart;
   }
   if (!sawDigit) return bail();
   if (i < end && (b[i] | 0x20) === 0x65 /* e */) {
@@ -341,7 +386,7 @@ function decimal(b: Uint8Array, start: number, end: number): number {
     scale += expNegative ? -exp : exp;
   }
   if (i !== end) return bail();
-  if (digits > 15 || scale < -22 || scale > 22) return slowDecimal(b, start, end);
+  if (mantissa >= EXACT_INTEGERS || scale < -22 || scale > 22) return slowDecimal(b, start, end);
   const magnitude = scale < 0 ? mantissa / POW10[-scale] : mantissa * POW10[scale];
   return negative ? -magnitude : magnitude;
 }

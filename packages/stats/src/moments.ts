@@ -1,4 +1,4 @@
-import { addCompensated, combineCompensated, compensatedValue } from './compensated';
+import { addCompensated, combineCompensated, compensatedValue, twoSumError } from './compensated';
 
 /*
  * Flat storage of the summary's moments (STATS.md §1). Every sum is a compensated pair
@@ -54,11 +54,11 @@ function accumulateProducts(pairs: Float64Array, pk: number, xi: Float64Array, x
     for (let r = start; r < end; r++) {
       const p = xi[r] * xj[r];
       let t = sij + p;
-      cij += (sij < 0 ? -sij : sij) >= (p < 0 ? -p : p) ? sij - t + p : p - t + sij;
+      cij += twoSumError(sij, p, t);
       sij = t;
       const q = p * p;
       t = siijj + q;
-      ciijj += siijj >= q ? siijj - t + q : q - t + siijj;
+      ciijj += twoSumError(siijj, q, t);
       siijj = t;
     }
     addBlock(pairs, pk + PAIR.SIJ, sij, cij);
@@ -102,11 +102,11 @@ function accumulateCoPresent(pairs: Float64Array, pk: number, xi: Float64Array, 
   pairs[pk + PAIR.N] += n;
 }
 
-/** One Neumaier step on the (sum, compensation) pair at acc[k], acc[k + 1]. */
+/** One compensated step (see compensated.ts) on the (sum, compensation) pair at acc[k], acc[k + 1]. */
 function neumaier(acc: Float64Array, k: number, v: number): void {
   const s = acc[k];
   const t = s + v;
-  acc[k + 1] += (s < 0 ? -s : s) >= (v < 0 ? -v : v) ? s - t + v : v - t + s;
+  acc[k + 1] += twoSumError(s, v, t);
   acc[k] = t;
 }
 

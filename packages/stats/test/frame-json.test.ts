@@ -11,7 +11,7 @@ const numberText = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
   fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((v) => v.toFixed(6)),
   fc.tuple(fc.integer({ min: -999, max: 999 }), fc.integer({ min: -30, max: 30 })).map(([m, e]) => `${m}e${e}`),
-  fc.constantFrom('0', '-0', '+5', '.5', '5.', '007', '1E3', '12345678901234567890', '0.1234567890123456789'),
+  fc.constantFrom('0', '-0', '+5', '.5', '-.5', '5.', '-5.', '007', '1E3', '12345678901234567890', '0.1234567890123456789', '123456789012345.6', '9007199254740991', '9007199254740993', '0.0000000000000000000001', '1.00000000000000000000001', '-'),
 );
 const missing = fc.constantFrom('', 'NA', 'na', 'NaN', 'null', '?', ' NA ', 'NULL');
 const oddText = fc.constantFrom('abc', '0x10', 'Infinity', '1e', '--1', ' 12 ', '1 2', 'tab\there', 'é', 'quote"d', 'back\\slash');
