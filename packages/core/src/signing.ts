@@ -43,7 +43,7 @@ export function parseSymDate(value: string): number | undefined {
 }
 
 /** Base64 MD5 of the exact body bytes; '' when there is no body (an empty body is none). */
-export function contentMd5(body: Buffer | string | undefined): string {
+export function contentMd5(body: Uint8Array | string | undefined): string {
   if (body === undefined || body.length === 0) return '';
   return createHash('md5').update(body).digest('base64');
 }
@@ -57,8 +57,8 @@ export interface SignedParts {
   /** The Sym-date header value, verbatim. */
   symDate: string;
   customerId: string;
-  /** Raw body; a Buffer is read as UTF-8. Absent or empty: the line is omitted. */
-  body?: Buffer | string;
+  /** Raw body; bytes are read as UTF-8. Absent or empty: the line is omitted. */
+  body?: Uint8Array | string;
   /** Path (`/symetry/rest/c1/projects`) or full URL (`http://host:port/symetry/rest/c1/projects`), as the client signed it. */
   resource: string;
   /** Raw query string without `?`. Absent or empty: the line is omitted. */
@@ -67,7 +67,7 @@ export interface SignedParts {
 
 function lines(parts: Omit<SignedParts, 'secret'>, secretText: string): string {
   const out = [parts.method.toUpperCase(), parts.contentMd5, secretText, parts.symDate, parts.customerId];
-  if (parts.body !== undefined && parts.body.length > 0) out.push(typeof parts.body === 'string' ? parts.body : parts.body.toString('utf8'));
+  if (parts.body !== undefined && parts.body.length > 0) out.push(typeof parts.body === 'string' ? parts.body : Buffer.from(parts.body.buffer, parts.body.byteOffset, parts.body.byteLength).toString('utf8'));
   out.push(parts.resource);
   if (parts.query) out.push(parts.query);
   return `${out.join('\n')}\n`;

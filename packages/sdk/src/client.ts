@@ -1,4 +1,6 @@
 import { randomInt } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, contentMd5, formatSymDate, signParts, type RestDataFrame } from '@sml/core';
 import { JobTimeoutError, UnexpectedResponseError } from './errors';
@@ -24,12 +26,20 @@ export class SmlClient {
   readonly user: string;
   readonly basePath: string;
   readonly #secret: string;
+  /** Keep-alive connections; node:http rather than fetch: fetch copies every body through web streams. */
+  readonly #agent: http.Agent;
 
   constructor(options: SmlClientOptions) {
     this.url = options.url.replace(/\/+$/, '');
     this.user = options.user;
     this.basePath = (options.basePath ?? '/symetry/rest').replace(/\/+$/, '');
     this.#secret = options.secret;
+    this.#agent = new (this.url.startsWith('https:') ? https.Agent : http.Agent)({ keepAlive: true });
+  }
+
+  /** Closes idle keep-alive connections (a process exits without it too: they are unref'd). */
+  close(): void {
+    this.#agent.destroy();
   }
 
   /** From SML_URL, SML_USER, SML_SECRET (and optional SML_BASE_PATH). */
@@ -43,7 +53,8 @@ export class SmlClient {
     const url = new URL(`${this.url}${this.basePath}/${seg(this.user)}${path}`);
     if (options.query !== undefined) url.search = typeof options.query === 'string' ? options.query : new URLSearchParams(options.query).toString();
     const body = options.json !== undefined ? Buffer.from(JSON.stringify(options.json), 'utf8')
-      : options.raw !== undefined ? Buffer.from(options.raw)
+      : typeof options.raw === 'string' ? Buffer.from(options.raw, 'utf8')
+      : options.raw !== undefined ? options.raw
       : undefined;
     const md5 = contentMd5(body);
     // Random sub-millisecond digits keep two requests of the same millisecond from
@@ -63,8 +74,8 @@ export class SmlClient {
       'sym-version': SYM_VERSION,
       authorization,
     };
-    const res = await fetch(url, { method, headers, body });
-    const text = await res.text();
+    const res = await send(url, { method, headers, agent: this.#agent }, body);
+    const text = res.text;
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -72,7 +83,7 @@ export class SmlClient {
       throw new UnexpectedResponseError(`${method} ${url.pathname} answered ${res.status} with a non-JSON body`, res.status, text, { cause });
     }
     if (!isEnvelope(parsed)) throw new UnexpectedResponseError(`${method} ${url.pathname} answered ${res.status} without an envelope`, res.status, text);
-    return { status: res.status, headers: Object.fromEntries(res.headers), body: parsed as Envelope<V> };
+    return { status: res.status, headers: res.headers, body: parsed as Envelope<V> };
   }
 
   /**
@@ -149,4 +160,22 @@ export class SmlClient {
 
 function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+/** One HTTP exchange: status, headers (lower-case names, repeated ones joined by ', ') and body text. */
+function send(url: URL, options: http.RequestOptions, body: Uint8Array | undefined): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === 'https:' ? https : http).request(url, options, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+        resolve({ status: res.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

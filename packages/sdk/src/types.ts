@@ -30,7 +30,7 @@ export interface RequestOptions {
   /** Sent as `application/json`. */
   json?: unknown;
   /** Sent verbatim as `text/plain` (e.g. an encrypted DSInfo); `json` wins if both are given. */
-  raw?: string | Buffer;
+  raw?: string | Uint8Array;
   /** Extra headers; they may override the content type but not the signing headers. */
   headers?: Record<string, string>;
 }

@@ -104,6 +104,50 @@ class StreamingHistogram {
     this.bump(binOf(value, this.exponentValue), count);
   }
 
+  /**
+   * add(v) for every present value (NaN = missing) among values[rows[t]] (values[t] when rows
+   * is null), t < count, with the same result: values whose bin is already inside the window
+   * and the span are counted in a tight loop; any other value goes through add().
+   */
+  addColumn(values: Float64Array, rows: Int32Array | null, count: number): void {
+    let t = 0;
+    while (t < count) {
+      const w = this.binWidth;
+      const lo = this.lo;
+      const counts = this.counts;
+      const end = lo + counts.length;
+      const bins = this.bins;
+      let kmin = this.kmin;
+      let kmax = this.kmax;
+      let added = 0;
+      if (kmin <= kmax) {
+        for (; t < count; t++) {
+          const v = values[rows === null ? t : rows[t]];
+          if (v !== v) continue;
+          const q = v / w;
+          const k = q === 0 && v < 0 ? -1 : Math.floor(q);
+          if (k < lo || k >= end || k <= kmax - bins || k >= kmin + bins || k <= -INDEX_LIMIT || k >= INDEX_LIMIT) break;
+          counts[k - lo] += 1;
+          added++;
+          // Math.min/max, as bump() uses: they order -0 before 0, which the bins' lower edges show.
+          kmin = Math.min(kmin, k);
+          kmax = Math.max(kmax, k);
+        }
+        this.kmin = kmin;
+        this.kmax = kmax;
+        this.totalCount += added;
+      }
+      // The value that stopped the loop (or the first one when empty): the general way.
+      for (; t < count; t++) {
+        const v = values[rows === null ? t : rows[t]];
+        if (v !== v) continue;
+        this.add(v);
+        t++;
+        break;
+      }
+    }
+  }
+
   merge(other: StreamingHistogram): void {
     const e = Math.max(this.exponentValue, other.exponentValue);
     const m = e - other.exponentValue;
@@ -310,6 +354,15 @@ export class Histogram {
     const exact = this.exact!;
     exact.set(value, (exact.get(value) ?? 0) + count);
     if (exact.size > this.cap) this.degrade();
+  }
+
+  /** add(v) for every present value (NaN = missing) among values[rows[t]] (values[t] when rows is null), t < count. */
+  addColumn(values: Float64Array, rows: Int32Array | null, count: number): void {
+    if (this.streaming !== null) return this.streaming.addColumn(values, rows, count);
+    for (let t = 0; t < count; t++) {
+      const v = values[rows === null ? t : rows[t]];
+      if (v === v) this.add(v);
+    }
   }
 
   merge(other: Histogram): void {

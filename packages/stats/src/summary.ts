@@ -470,13 +470,7 @@ export class Summary {
 
   private addToHistogram(source: AttributeSource, count: number, rows: Int32Array | null): void {
     const h = this.histograms[source.index];
-    if (source.values !== null) {
-      for (let t = 0; t < count; t++) {
-        const v = source.values[rows === null ? t : rows[t]];
-        if (v === v) h.add(v);
-      }
-      return;
-    }
+    if (source.values !== null) return h.addColumn(source.values, rows, count);
     let present = 0;
     let ones = 0;
     for (let t = 0; t < count; t++) {

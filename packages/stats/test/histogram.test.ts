@@ -39,6 +39,26 @@ describe.each<HistogramMode>(['streaming', 'exact'])('%s histogram laws', (mode)
     );
   });
 
+  test('addColumn (learning a whole column) equals adding its present values one by one', () => {
+    const column = fc.array(fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ noDefaultInfinity: true }), fc.constant(Number.NaN), fc.constant(-0)), { maxLength: 80 });
+    fc.assert(
+      fc.property(column, fc.boolean(), (xs, withRows) => {
+        const values = Float64Array.from(xs);
+        const rows = withRows ? Int32Array.from(xs.map((_, i) => xs.length - 1 - i)) : null;
+        const bulk = new Histogram(mode, 16, 20);
+        bulk.addColumn(values, rows, xs.length);
+        const one = new Histogram(mode, 16, 20);
+        for (let t = 0; t < xs.length; t++) {
+          const v = values[rows === null ? t : rows[t]];
+          if (!Number.isNaN(v)) one.add(v);
+        }
+        expect(bulk.toBins()).toEqual(one.toBins());
+        expect(bulk.count).toBe(one.count);
+        expect(bulk.width).toBe(one.width);
+      }),
+    );
+  });
+
   test('the order values arrive in does not change the histogram', () => {
     fc.assert(
       fc.property(values, (a) => {

@@ -32,6 +32,8 @@ export interface SystemOptions {
   services?: string[];
   env?: Record<string, string>;
   nats?: NatsServer;
+  /** Extra node flags for every service process (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+  nodeArgs?: string[];
 }
 
 export interface RunningSystem {
@@ -79,7 +81,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
   const start = async (service: string) => {
     const entry = join(root, ENTRY[service] ?? `services/${service}/dist/main.js`);
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run the build first`);
-    const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const keep = (d: Buffer) => output.set(service, ((output.get(service) ?? '') + d.toString()).slice(-20_000));
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
