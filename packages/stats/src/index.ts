@@ -7,7 +7,7 @@ export { type ColumnType, type DataFrame, type LearnReport, MAX_REPORTED_ERRORS,
 export { DEFAULT_EXACT_HISTOGRAM_CAP, DEFAULT_HISTOGRAM_BINS, Histogram, type HistogramBin, type HistogramMode } from './histogram';
 export { DEFAULT_MAX_ATTRIBUTES, type ResolvedOptions, type SummaryOptions } from './options';
 export { type NgramCount, ROWS_LAYOUT_VARIABLE, SequenceCounts, type SequenceLayout } from './sequence';
-export { type AttributeMoments, type AttributeRef, type ConditionalMoments, type JsonLearnResult, type PairMoments, Summary } from './summary';
+export { type AttributeMoments, type AttributeRef, type ConditionalMoments, type JsonLearnResult, type PairMoments, type PreparedChange, Summary } from './summary';
 export { parseFrameJson } from './frame-json';
 export { type SurvivalColumns, SurvivalCounts, type SurvivalRow } from './survival';
 export { resolveAttributes } from './attributes';

@@ -73,6 +73,11 @@ export interface JsonLearnResult {
   lenient: boolean;
 }
 
+/** A validated learn or forget (Summary.prepare): `commit` applies it to the summary. */
+export interface PreparedChange extends JsonLearnResult {
+  commit: () => void;
+}
+
 export class Summary {
   readonly options: ResolvedOptions;
   private readonly schema = new Schema();
@@ -98,18 +103,12 @@ export class Summary {
 
   /** Learns the rows of a frame. Strict frames learn all rows or throw FrameError and learn nothing. */
   learn(frame: DataFrame): LearnReport {
-    const parsed = this.parse(frame);
-    this.learnParsed(parsed, 'learn');
-    return parsed.report;
+    return this.apply(this.prepare('learn', { frame })).report;
   }
 
   /** The exact inverse of learn (see SequenceCounts for sequences in `steps` layout). */
   forget(frame: DataFrame): LearnReport {
-    const parsed = this.parse(frame);
-    const delta = new Summary(this.options);
-    delta.learnParsed(parsed, 'forget');
-    this.prepareSubtract(delta)();
-    return parsed.report;
+    return this.apply(this.prepare('forget', { frame })).report;
   }
 
   /**
@@ -118,18 +117,32 @@ export class Summary {
    * propagates for malformed JSON. `lenient` tells whether the frame asked for errorHandling 1.
    */
   learnJson(json: Uint8Array): JsonLearnResult {
-    const { parsed, lenient } = this.parseJson(json);
-    this.learnParsed(parsed, 'learn');
-    return { report: parsed.report, lenient };
+    return this.apply(this.prepare('learn', { json }));
   }
 
   /** forget() of a DataFrame given as JSON text. */
   forgetJson(json: Uint8Array): JsonLearnResult {
-    const { parsed, lenient } = this.parseJson(json);
+    return this.apply(this.prepare('forget', { json }));
+  }
+
+  /**
+   * Learning or forgetting in two steps. prepare() does everything that can fail (reading
+   * and validating the frame, attribute conflicts and limits; for forget, the check that the
+   * rows were learned) and changes nothing; the returned `commit` changes the summary and
+   * does not fail. A caller can so validate a batch, start making it durable and add it to
+   * the summary while it travels.
+   */
+  prepare(op: 'learn' | 'forget', input: { json: Uint8Array } | { frame: DataFrame }): PreparedChange {
+    const { parsed, lenient } = 'json' in input ? this.parseJson(input.json) : { parsed: this.parse(input.frame), lenient: input.frame.errorHandling === 1 };
+    if (op === 'learn') return { report: parsed.report, lenient, commit: this.prepareParsed(parsed, 'learn') };
     const delta = new Summary(this.options);
-    delta.learnParsed(parsed, 'forget');
-    this.prepareSubtract(delta)();
-    return { report: parsed.report, lenient };
+    delta.prepareParsed(parsed, 'forget')();
+    return { report: parsed.report, lenient, commit: this.prepareSubtract(delta) };
+  }
+
+  private apply(change: PreparedChange): JsonLearnResult {
+    change.commit();
+    return { report: change.report, lenient: change.lenient };
   }
 
   private parseJson(json: Uint8Array): { parsed: ParsedFrame; lenient: boolean } {
@@ -376,8 +389,8 @@ export class Summary {
     return parseFrame(frame, checks === undefined ? {} : { columnChecks: checks });
   }
 
-  private learnParsed(parsed: ParsedFrame, purpose: 'learn' | 'forget'): void {
-    // Everything that can fail (attribute conflicts, the attribute limit) is checked before anything changes.
+  /** Checks everything that can fail (attribute conflicts, the attribute limit); returns the learning itself. */
+  private prepareParsed(parsed: ParsedFrame, purpose: 'learn' | 'forget'): () => void {
     const commits = [this.prepareLearn(parsed, null)];
     for (const [value, rows] of partitionRows(parsed, this.options.partitionSplit)) {
       const sub = this.partitions.get(value) ?? new Summary(partitionOptions(this.options));
@@ -387,9 +400,11 @@ export class Summary {
         commit();
       });
     }
-    for (const commit of commits) commit();
-    this.survivalCounts?.learn(parsed);
-    this.sequenceCounts?.learn(parsed, purpose);
+    return () => {
+      for (const commit of commits) commit();
+      this.survivalCounts?.learn(parsed);
+      this.sequenceCounts?.learn(parsed, purpose);
+    };
   }
 
   /** Plans the new attributes of learning `rows` (all when null) of a frame; returns the learning itself. */

@@ -109,3 +109,34 @@ test('a streaming histogram of a categorical level counts its zeros, including r
     [1, 1],
   ]);
 });
+
+describe('prepare and commit (validate first, change later)', () => {
+  const enc = new TextEncoder();
+  const body = (rows: string[][]) => enc.encode(JSON.stringify(frame(['x', 'y'], ['C', 'C'], rows)));
+
+  test('prepare changes nothing; commit applies exactly what learnJson would', () => {
+    const s = new Summary({ histogram: 'streaming' });
+    s.learnJson(body([['1', '2'], ['3', '5']]));
+    const before = s.hash();
+    const change = s.prepare('learn', { json: body([['4', '4'], ['0', '-1']]) });
+    expect(s.hash()).toBe(before);
+    expect(change.report.rowsLearned).toBe(2);
+    change.commit();
+    const direct = new Summary({ histogram: 'streaming' });
+    direct.learnJson(body([['1', '2'], ['3', '5'], ['4', '4'], ['0', '-1']]));
+    expect(s.hash()).toBe(direct.hash());
+  });
+
+  test('a bad frame or a forget of rows never learned fails in prepare, before anything changes', () => {
+    const s = new Summary({ histogram: 'streaming' });
+    s.learnJson(body([['1', '2']]));
+    const before = s.hash();
+    expect(() => s.prepare('learn', { json: body([['1', 'x']]) })).toThrow(/x|numeric|number/i);
+    expect(() => s.prepare('forget', { json: body([['1', '2'], ['7', '8']]) })).toThrow();
+    expect(s.hash()).toBe(before);
+    const forget = s.prepare('forget', { frame: frame(['x', 'y'], ['C', 'C'], [['1', '2']]) });
+    expect(s.hash()).toBe(before);
+    forget.commit();
+    expect(s.rowCount).toBe(0);
+  });
+});

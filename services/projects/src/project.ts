@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Summary, type DataFrame, type JsonLearnResult, type SummaryOptions } from '@sml/stats';
+import { Summary, type DataFrame, type JsonLearnResult, type PreparedChange, type SummaryOptions } from '@sml/stats';
 import { dataFrameFromProto, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { toSmlError } from './errors';
@@ -72,20 +72,25 @@ export class ProjectState {
   }
 
   /**
-   * Applies a learn or forget to the summary. Atomic: a bad frame (FrameError) or a forget of
-   * rows never learned (SummaryError) throws a 400 and changes nothing.
+   * Validates a learn or forget of the summary (Summary.prepare): a bad frame (FrameError) or
+   * a forget of rows never learned (SummaryError) throws a 400 and changes nothing; the
+   * returned commit applies it.
    */
-  apply(op: 'learn' | 'forget', batch: Batch): JsonLearnResult {
+  prepare(op: 'learn' | 'forget', batch: Batch): PreparedChange {
     try {
-      if ('json' in batch) return op === 'learn' ? this.summary.learnJson(batch.json) : this.summary.forgetJson(batch.json);
-      const report = op === 'learn' ? this.summary.learn(batch.frame) : this.summary.forget(batch.frame);
-      return { report, lenient: batch.frame.errorHandling === 1 };
+      return this.summary.prepare(op, batch);
     } catch (err) {
       throw toSmlError(err);
     }
   }
 
-  /** Marks a batch as logged at `seq` (0 for memory-only projects). */
+  /** prepare() and commit at once. */
+  apply(op: 'learn' | 'forget', batch: Batch): JsonLearnResult {
+    const change = this.prepare(op, batch);
+    change.commit();
+    return { report: change.report, lenient: change.lenient };
+  }
+
   /**
    * Names the summary's current content for caches (explore): a new ProjectState (a reload)
    * has a new instance id, so an etag never names two different contents.
@@ -94,6 +99,7 @@ export class ProjectState {
     return `${this.instance}:${this.revision}`;
   }
 
+  /** Marks a batch as logged at `seq` (0 for memory-only projects). */
   logged(seq: number): void {
     this.revision++;
     if (seq > 0) this.logSeq = seq;

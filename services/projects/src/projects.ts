@@ -39,38 +39,56 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     return { smlInfo: smlInfo(p, { hash, wasLoaded, models: await models.list(user, pid) }) };
   };
 
-  /** One learn/forget batch: applied (atomically validated), then logged; 200 only once durable. */
+  /**
+   * One learn/forget batch: validated (nothing changes on a 400), then sent to the log and
+   * added to the summary while it travels; 200 only once the log has it. If the log refuses
+   * it, or already had it (a retried Idempotency-Key), the project is reloaded from its
+   * durable state, so memory never holds a batch the log does not (or holds it twice).
+   */
   const learnBatch = (user: string, req: sml.v1.ILearnRequest, op: 'learn' | 'forget'): Promise<sml.v1.ILearnReply> => {
     const pid = pidOf(req.pid);
     return registry.with(user, pid, async (p) => {
       if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });
       const t0 = performance.now();
-      const batch = batchOf(req);
+      const change = p.prepare(op, batchOf(req));
       const t1 = performance.now();
-      const { report, lenient } = p.apply(op, batch);
-      const t2 = performance.now();
-      let seq = 0;
-      if (!p.memoryOnly) {
-        const msgId = req.idempotencyKey ? `${ProjectStore.key(user, pid)}.${nameToken(req.idempotencyKey)}` : undefined;
-        try {
-          // The log keeps the batch as it came (raw JSON bytes are copied, not re-encoded).
-          const ack = await store.append(user, pid, { op, frame: req.frameJson?.length ? null : req.frame, frameJson: req.frameJson }, msgId);
-          if (ack.duplicate) {
-            // Already logged by an earlier attempt: reload the durable state, which has it once.
-            registry.evict(user, pid);
-            return lenient ? { learnReport: report } : {};
-          }
-          seq = ack.seq;
-        } catch (err) {
-          registry.evict(user, pid);
-          throw smlError('NOT_PERSISTED', { detail: (err as Error).message }, err);
-        }
+      const reply = change.lenient ? { learnReport: change.report } : {};
+      if (p.memoryOnly) {
+        change.commit();
+        p.logged(0);
+        return reply;
       }
-      p.logged(seq);
+      const msgId = req.idempotencyKey ? `${ProjectStore.key(user, pid)}.${nameToken(req.idempotencyKey)}` : undefined;
+      // The log keeps the batch as it came (raw JSON bytes are copied, not re-encoded).
+      const appended = store.append(user, pid, { op, frame: req.frameJson?.length ? null : req.frame, frameJson: req.frameJson }, msgId);
+      appended.catch(() => undefined); // awaited below; the summary is updated meanwhile
+      // One turn of the event loop, so the batch is on its way to NATS before the CPU-bound commit.
+      await new Promise((resolve) => setImmediate(resolve));
+      try {
+        change.commit();
+      } catch (err) {
+        // Not expected (commit does not validate): memory may be half-changed, so reload what is durable.
+        registry.evict(user, pid);
+        throw err;
+      }
+      const t2 = performance.now();
+      let ack: { seq: number; duplicate: boolean };
+      try {
+        ack = await appended;
+      } catch (err) {
+        registry.evict(user, pid);
+        throw smlError('NOT_PERSISTED', { detail: (err as Error).message }, err);
+      }
+      if (ack.duplicate) {
+        // Already logged by an earlier attempt: reload the durable state, which has it once.
+        registry.evict(user, pid);
+        return reply;
+      }
+      p.logged(ack.seq);
       const t3 = performance.now();
       await registry.afterBatch(p);
-      log.debug({ pid, op, rows: report.rowsLearned, decodeMs: t1 - t0, applyMs: t2 - t1, logMs: t3 - t2, snapshotMs: performance.now() - t3 }, 'batch learned');
-      return lenient ? { learnReport: report } : {};
+      log.debug({ pid, op, rows: change.report.rowsLearned, prepareMs: t1 - t0, commitMs: t2 - t1, logWaitMs: t3 - t2, snapshotMs: performance.now() - t3 }, 'batch learned');
+      return reply;
     });
   };
 
