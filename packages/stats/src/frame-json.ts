@@ -158,8 +158,7 @@ class FrameJsonReader {
     const categorical = categoricalIndexes.map((c, t): CategoricalColumn => sortedLevels(checked.names[c], levelMaps[t], codes[t].subarray(0, rows)));
     // The cells of the rows are only read by partitions, survival and sequence counts, which
     // take the general path; the summary needs the row count.
-    const rowsOut: unknown[][] = new Array(rows).fill(EMPTY_ROW);
-    return { names: checked.names, types: kinds, rows: rowsOut, numeric, categorical, report: { rowsLearned: rows, rowsSkipped: 0, errors: [] } };
+    return { names: checked.names, types: kinds, rows: placeholderRows(rows), numeric, categorical, report: { rowsLearned: rows, rowsSkipped: 0, errors: [] } };
   }
 
   /**
@@ -333,6 +332,11 @@ class FrameJsonReader {
 }
 
 const EMPTY_ROW: unknown[] = [];
+
+/** The rows of a frame whose cells live in its columns: only their count is read. */
+export function placeholderRows(count: number): unknown[][] {
+  return new Array(count).fill(EMPTY_ROW);
+}
 
 function isDelimiter(c: number): boolean {
   return c === COMMA || c === CLOSE_ARRAY || c === CLOSE_OBJECT || isSpace(c);

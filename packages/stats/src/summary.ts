@@ -73,6 +73,12 @@ export interface JsonLearnResult {
   lenient: boolean;
 }
 
+/**
+ * What a learn or forget reads: a DataFrame, its JSON text, or the columns the fast JSON
+ * reader made of it elsewhere (frameFromColumns).
+ */
+export type LearnInput = { json: Uint8Array } | { frame: DataFrame } | { columns: ParsedFrame };
+
 /** A validated learn or forget (Summary.prepare): `commit` applies it to the summary. */
 export interface PreparedChange extends JsonLearnResult {
   commit: () => void;
@@ -132,12 +138,20 @@ export class Summary {
    * does not fail. A caller can so validate a batch, start making it durable and add it to
    * the summary while it travels.
    */
-  prepare(op: 'learn' | 'forget', input: { json: Uint8Array } | { frame: DataFrame }): PreparedChange {
-    const { parsed, lenient } = 'json' in input ? this.parseJson(input.json) : { parsed: this.parse(input.frame), lenient: input.frame.errorHandling === 1 };
+  prepare(op: 'learn' | 'forget', input: LearnInput): PreparedChange {
+    const { parsed, lenient } = 'json' in input ? this.parseJson(input.json)
+      : 'columns' in input ? { parsed: this.checkColumns(input.columns), lenient: false }
+      : { parsed: this.parse(input.frame), lenient: input.frame.errorHandling === 1 };
     if (op === 'learn') return { report: parsed.report, lenient, commit: this.prepareParsed(parsed, 'learn') };
     const delta = new Summary(this.options);
     delta.prepareParsed(parsed, 'forget')();
     return { report: parsed.report, lenient, commit: this.prepareSubtract(delta) };
+  }
+
+  /** A frame read elsewhere by the fast reader (frameFromColumns): only for summaries that do not read cells. */
+  private checkColumns(columns: ParsedFrame): ParsedFrame {
+    if (this.jsonNeedsCells) throw new Error("this summary reads the rows' cells (partitions, survival or sequences): learn the frame's JSON");
+    return columns;
   }
 
   private apply(change: PreparedChange): JsonLearnResult {
@@ -145,10 +159,16 @@ export class Summary {
     return { report: change.report, lenient: change.lenient };
   }
 
+  /**
+   * Whether learning needs the rows' cells (partitions, survival and sequence counts read
+   * them), which the fast JSON reader and frame columns do not keep.
+   */
+  get jsonNeedsCells(): boolean {
+    return this.options.partitionSplit !== undefined || this.survivalCounts !== null || this.sequenceCounts !== null;
+  }
+
   private parseJson(json: Uint8Array): { parsed: ParsedFrame; lenient: boolean } {
-    // Partitions, survival and sequence counts read the rows' cells: general path.
-    const plain = this.options.partitionSplit === undefined && this.survivalCounts === null && this.sequenceCounts === null;
-    const fast = plain ? parseFrameJson(json) : null;
+    const fast = this.jsonNeedsCells ? null : parseFrameJson(json);
     if (fast !== null) return { parsed: fast, lenient: false };
     const frame = JSON.parse(new TextDecoder().decode(json)) as DataFrame;
     return { parsed: this.parse(frame), lenient: frame?.errorHandling === 1 };

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { parseFrameJson, Summary } from '@sml/stats';
+import { frameFromColumns, frameToColumns, parseFrameJson, Summary, type FrameColumnsData } from '@sml/stats';
 import { parseFrame } from '../src/frame';
 
 // The fast JSON reader must read exactly what parseFrame(JSON.parse(text)) reads, or decline
@@ -88,6 +88,55 @@ describe('fast JSON frame reader', () => {
         expect(b.rowCount).toBe(0);
       }
     }), { numRuns: 200 });
+  });
+
+  it('frame columns (what the gateway sends) learn exactly what the JSON learns, and forget it', () => {
+    // The bytes travel: copy every byte field to an odd offset, as a decoded message may hold them.
+    const travelled = (data: FrameColumnsData): FrameColumnsData => {
+      // Node's Buffer too: protobufjs decodes bytes fields as Buffers that share a larger pool.
+      const moved = (bytes: Uint8Array) => {
+        const home = Buffer.alloc(bytes.length + 3);
+        home.set(bytes, 3);
+        return home.subarray(3);
+      };
+      return { ...data, numeric: data.numeric.map((c) => ({ ...c, values: moved(c.values) })), categorical: data.categorical.map((c) => ({ ...c, codes: moved(c.codes) })) };
+    };
+    let read = 0;
+    fc.assert(fc.property(frameArb, (f) => {
+      const json = enc.encode(text(f));
+      const parsed = parseFrameJson(json);
+      if (parsed === null) return;
+      read++;
+      const viaJson = new Summary({ histogram: 'streaming' });
+      const viaColumns = new Summary({ histogram: 'streaming' });
+      const a = outcome(() => viaJson.learnJson(json));
+      const b = outcome(() => viaColumns.prepare('learn', { columns: frameFromColumns(travelled(frameToColumns(parsed))) }).commit());
+      expect('error' in b ? b.error : 'ok').toBe('error' in a ? a.error : 'ok');
+      expect(viaColumns.serialize()).toEqual(viaJson.serialize());
+      if ('ok' in b) {
+        viaColumns.prepare('forget', { columns: frameFromColumns(frameToColumns(parsed)) }).commit();
+        expect(viaColumns.rowCount).toBe(0);
+      }
+    }), { numRuns: 300 });
+    expect(read).toBeGreaterThan(30);
+  });
+
+  it('refuses frame columns that frameToColumns could not have written', () => {
+    const good = frameToColumns(parseFrameJson(enc.encode(JSON.stringify({ attributeNames: ['x', 'c'], attributeTypes: ['C', 'T'], data: [['1', 'a'], ['2', 'b']] })))!);
+    expect(frameFromColumns(good).rows.length).toBe(2);
+    expect(() => frameFromColumns({ ...good, rowCount: 3 })).toThrow(/values of x/);
+    expect(() => frameFromColumns({ ...good, types: ['C'] })).toThrow(/length/);
+    expect(() => frameFromColumns({ ...good, numeric: [{ ...good.numeric[0], kind: 'T' }] })).toThrow(/kind T/);
+    expect(() => frameFromColumns({ ...good, categorical: [{ ...good.categorical[0], levels: ['a'] }] })).toThrow(/code 1 of c/);
+    expect(() => frameFromColumns({ ...good, numeric: [{ ...good.numeric[0], name: 'zz' }] })).toThrow(/column zz/);
+  });
+
+  it('a summary that reads cells refuses frame columns (its owner asks for the JSON instead)', () => {
+    const columns = frameFromColumns(frameToColumns(parseFrameJson(enc.encode(JSON.stringify({ attributeNames: ['x', 'p'], attributeTypes: ['C', 'T'], data: [['1', 'a']] })))!));
+    const s = new Summary({ partitionSplit: 'p' });
+    expect(s.jsonNeedsCells).toBe(true);
+    expect(() => s.prepare('learn', { columns })).toThrow(/cells/);
+    expect(new Summary().jsonNeedsCells).toBe(false);
   });
 
   it('a common numeric frame takes the fast path', () => {

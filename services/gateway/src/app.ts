@@ -92,7 +92,9 @@ export function createApp(deps: GatewayDeps): express.Express {
         const subject = typeof route.subject === 'function' ? route.subject(ctx) : route.subject;
         const message = route.toRequest(ctx);
         const t2 = performance.now();
-        const reply = await client.request(route.service, subject, route.request, message, route.reply, { requestId, timeoutMs: route.timeoutMs });
+        let reply = await client.request(route.service, subject, route.request, message, route.reply, { requestId, timeoutMs: route.timeoutMs });
+        const again = route.retry?.(reply, ctx);
+        if (again !== undefined) reply = await client.request(route.service, subject, route.request, again, route.reply, { requestId, timeoutMs: route.timeoutMs });
         log.debug({ requestId, route: route.path, authMs: t1 - t0, validateMs: t2 - t1, busMs: performance.now() - t2 }, 'request timing');
         const { status, values } = route.present ? route.present(reply) : { status: reply.status ?? { code: 200, message: 'OK' }, values: replyValues(route.reply, reply) };
         if (!isOk(status)) {

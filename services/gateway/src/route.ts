@@ -37,9 +37,8 @@ export interface Route<Req = unknown, Rep = unknown> {
   query?: z.ZodObject;
   body?: z.ZodType;
   /**
-   * The body is forwarded as raw bytes (ctx.body is the Buffer) and parsed by the service:
-   * for large learn batches, parsing once instead of JSON → protobuf → objects again.
-   * `body` then only documents it.
+   * ctx.body is the raw body (a Buffer), not validated JSON: for large learn batches, which
+   * toRequest reads once with the fast frame reader. `body` then only documents it.
    */
   rawBody?: boolean;
   /** Schema of `values` on success, for the OpenAPI document. */
@@ -52,6 +51,8 @@ export interface Route<Req = unknown, Rep = unknown> {
   createsJob?: boolean;
   timeoutMs?: number;
   toRequest(ctx: RouteContext): Req;
+  /** A second request to send when the first reply asks for one (undefined: none). */
+  retry?(reply: Rep, ctx: RouteContext): Req | undefined;
   present?(reply: Rep): Presentation;
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Summary, type DataFrame, type JsonLearnResult, type PreparedChange, type SummaryOptions } from '@sml/stats';
+import { Summary, frameFromColumns, type JsonLearnResult, type LearnInput, type PreparedChange, type SummaryOptions } from '@sml/stats';
 import { dataFrameFromProto, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { toSmlError } from './errors';
@@ -26,10 +26,15 @@ export function summaryOptions(meta: sml.v1.IProjectMeta, maxAttributes: number)
   };
 }
 
-/** A learn/forget batch: the REST body as raw JSON bytes (the gateway forwards it unparsed), or a protobuf DataFrame. */
-export type Batch = { json: Uint8Array } | { frame: DataFrame };
+/**
+ * A learn/forget batch: the columns the gateway read from the REST body, or the body's raw
+ * JSON (when the gateway's fast reader declined it, or this project asked for it), or a
+ * protobuf DataFrame.
+ */
+export type Batch = LearnInput;
 
-export function batchOf(msg: { frameJson?: Uint8Array | null; frame?: sml.v1.IDataFrame | null }): Batch {
+export function batchOf(msg: { columns?: sml.v1.IFrameColumns | null; frameJson?: Uint8Array | null; frame?: sml.v1.IDataFrame | null }): Batch {
+  if (msg.columns) return { columns: frameFromColumns(msg.columns) };
   return msg.frameJson && msg.frameJson.length > 0 ? { json: msg.frameJson } : { frame: dataFrameFromProto(msg.frame ?? {}) };
 }
 

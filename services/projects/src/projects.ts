@@ -49,6 +49,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     const pid = pidOf(req.pid);
     return registry.with(user, pid, async (p) => {
       if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });
+      if (req.columns && p.summary.jsonNeedsCells) return { needsJson: true };
       const t0 = performance.now();
       const change = p.prepare(op, batchOf(req));
       const t1 = performance.now();
@@ -59,8 +60,8 @@ export async function startProjects({ nc, service, client, config, log }: Servic
         return reply;
       }
       const msgId = req.idempotencyKey ? `${ProjectStore.key(user, pid)}.${nameToken(req.idempotencyKey)}` : undefined;
-      // The log keeps the batch as it came (raw JSON bytes are copied, not re-encoded).
-      const appended = store.append(user, pid, { op, frame: req.frameJson?.length ? null : req.frame, frameJson: req.frameJson }, msgId);
+      // The log keeps the batch as it came.
+      const appended = store.append(user, pid, logEntry(op, req), msgId);
       appended.catch(() => undefined); // awaited below; the summary is updated meanwhile
       // One turn of the event loop, so the batch is on its way to NATS before the CPU-bound commit.
       await new Promise((resolve) => setImmediate(resolve));
@@ -92,11 +93,17 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     });
   };
 
+  /** The log entry of a batch: the frame in the form the request carried it. */
+  const logEntry = (op: 'learn' | 'forget', req: sml.v1.ILearnRequest): sml.v1.IProjectLogEntry =>
+    req.columns ? { op, columns: req.columns } : req.frameJson?.length ? { op, frameJson: req.frameJson } : { op, frame: req.frame };
+
   const learnEndpoint = (op: 'learn' | 'forget') =>
     service.endpoint(s(op), sml.v1.LearnRequest, sml.v1.LearnReply, async (req, { caller }) => {
       if (!req.async) return learnBatch(caller.user!, req, op);
       const pid = pidOf(req.pid);
-      await registry.with(caller.user!, pid, () => undefined); // 400 now for an unknown project
+      // 400 now for an unknown project; the JSON now if the job would need it.
+      const needsJson = await registry.with(caller.user!, pid, (p) => Boolean(req.columns) && p.summary.jsonNeedsCells);
+      if (needsJson) return { needsJson };
       const jobId = await runner.submit(caller, 'learn', { p_id: pid, update_type: op }, async () =>
         jobResult(sml.v1.LearnReply, { status: okStatus(), ...(await learnBatch(caller.user!, req, op)) }));
       return { status: okStatus('JOB_CREATED'), jobId };

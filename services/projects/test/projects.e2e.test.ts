@@ -206,6 +206,19 @@ describe('projects end to end', () => {
     expect(Number((await reader.parts('alice', 'asy', {})).rowCount)).toBe(2);
   });
 
+  it('projects that read cells get the JSON: the gateway sends columns, is asked for the JSON and sends it (sync and async)', async () => {
+    // A partition project: partitions read the rows' cells, which frame columns do not carry.
+    await alice.createProject('parts', { type: 'partition', params: { partitionSplit: 'g' } });
+    const rows = [[1, 'a'], [2, 'a'], [10, 'b']];
+    expect((await alice.learn('parts', frame(['x', 'g'], ['C', 'T'], rows))).body).toEqual({ statusCode: 200, statusString: 'OK', values: {} });
+    const job = await alice.learn('parts', frame(['x', 'g'], ['C', 'T'], [[4, 'b']]), { async: true });
+    expect(job.status).toBe(202);
+    expect((await alice.waitForJob(job)).body).toEqual({ statusCode: 200, statusString: 'Job is finished', values: {} });
+    const whole = await reader.parts('alice', 'parts', { attributeNames: ['x'], moments: true });
+    expect(Number(whole.rowCount)).toBe(4);
+    expect(whole.moments[0].sum).toBe(17);
+  });
+
   it('merge adds the other project; list and delete', async () => {
     await alice.createProject('m1');
     await alice.createProject('m2');

@@ -1,5 +1,6 @@
 import { subjects } from '@sml/bus';
 import { sml } from '@sml/proto';
+import { frameToColumns, parseFrameJson } from '@sml/stats';
 import { defineRoute, type RouteContext } from '../route';
 import { boolParam, dataFrame, name, userParam, z } from '../schemas';
 
@@ -40,12 +41,22 @@ const learnRoute = (op: 'learn' | 'forget') => defineRoute({
   values: z.object({ learnReport: learnReport.optional() }),
   success: { status: 200, description: 'OK (values.learnReport when errorHandling=1)' }, createsJob: true,
   errors: ['PROJECT_NOT_FOUND', 'PROJECT_FROZEN', 'INVALID_FRAME', 'MALFORMED_JSON', 'FORGET_NOT_LEARNED', 'NOT_PERSISTED', 'EXECUTOR_FULL'],
-  toRequest: ({ caller, params, query, body, headers }) => ({
-    caller, pid: params.pid, async: query.async === true,
-    frameJson: body as Buffer,
-    idempotencyKey: typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : '',
-  }),
+  // Read here, once, when the fast reader takes the frame (strict, plain cells): the
+  // project's owner then gets columns a third smaller than the JSON and reads no JSON.
+  toRequest: (ctx) => {
+    const read = parseFrameJson(ctx.body as Buffer);
+    return learnRequest(ctx, read ? { columns: frameToColumns(read) } : { frameJson: ctx.body as Buffer });
+  },
+  // A project that reads the rows' cells (partitions, survival, sequences) asks for the JSON.
+  retry: (reply, ctx) => (reply.needsJson ? learnRequest(ctx, { frameJson: ctx.body as Buffer }) : undefined),
 });
+
+function learnRequest({ caller, params, query, headers }: RouteContext, frame: Pick<sml.v1.ILearnRequest, 'columns' | 'frameJson'>): sml.v1.ILearnRequest {
+  return {
+    caller, pid: params.pid, async: query.async === true, ...frame,
+    idempotencyKey: typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : '',
+  };
+}
 
 export const projectRoutes = [
   defineRoute({

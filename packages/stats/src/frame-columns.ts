@@ -1,0 +1,108 @@
+import type { CategoricalColumn, ColumnType, NumericColumn, ParsedFrame } from './frame';
+import { placeholderRows } from './frame-json';
+
+/*
+ * A frame the fast JSON reader produced (frame-json.ts), as bytes that travel: numeric
+ * columns as little-endian float64, categorical codes as little-endian int32. The gateway
+ * reads a learn request once and sends this (a third smaller than the JSON); the service
+ * that owns the project learns it without reading JSON again, and logs it as it came. The
+ * shape is that of the protobuf message sml.v1.FrameColumns.
+ */
+
+export interface FrameColumnsData {
+  names: string[];
+  types: string[];
+  rowCount: number;
+  numeric: { name: string; kind: string; values: Uint8Array }[];
+  categorical: { name: string; levels: string[]; codes: Uint8Array }[];
+}
+
+/** The same message as protobufjs decodes it: every field may be absent. */
+export interface FrameColumnsInput {
+  names?: string[] | null;
+  types?: string[] | null;
+  rowCount?: number | null;
+  numeric?: { name?: string | null; kind?: string | null; values?: Uint8Array | null }[] | null;
+  categorical?: { name?: string | null; levels?: string[] | null; codes?: Uint8Array | null }[] | null;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const TYPES: ReadonlySet<string> = new Set<ColumnType>(['C', 'B', 'T', 'S', 'L', 'X']);
+
+/**
+ * A frame as columns of bytes. Only for frames from the fast reader: their rows are
+ * placeholders (the cells live in the columns), which is what makes the columns the whole frame.
+ */
+export function frameToColumns(frame: ParsedFrame): FrameColumnsData {
+  return {
+    names: [...frame.names],
+    types: [...frame.types],
+    rowCount: frame.rows.length,
+    numeric: frame.numeric.map((c) => ({ name: c.name, kind: c.kind, values: littleEndianBytes(c.values) })),
+    categorical: frame.categorical.map((c) => ({ name: c.name, levels: [...c.levels], codes: littleEndianBytes(c.codes) })),
+  };
+}
+
+/** The frame back; throws when the message is not one frameToColumns could have written. */
+export function frameFromColumns(data: FrameColumnsInput): ParsedFrame {
+  const names = data.names ?? [];
+  const types = data.types ?? [];
+  const rows = data.rowCount ?? 0;
+  const malformed = (why: string): never => {
+    throw new Error(`malformed frame columns: ${why}`);
+  };
+  if (names.length !== types.length || names.length === 0) malformed('names and types differ in length');
+  if (!Number.isInteger(rows) || rows <= 0) malformed(`row count ${rows}`);
+  for (const t of types) if (!TYPES.has(t)) malformed(`type ${t}`);
+  const known = (name: string, kinds: string) => {
+    const c = names.indexOf(name);
+    if (c < 0 || !kinds.includes(types[c])) malformed(`column ${name}`);
+  };
+  const numeric = (data.numeric ?? []).map((c): NumericColumn => {
+    const kind = c.kind === 'B' ? 'B' : c.kind === 'C' ? 'C' : malformed(`kind ${c.kind}`);
+    known(c.name ?? '', kind);
+    return { kind, name: c.name!, values: float64s(c.values ?? new Uint8Array(0), rows) ?? malformed(`values of ${c.name}`) };
+  });
+  const categorical = (data.categorical ?? []).map((c): CategoricalColumn => {
+    known(c.name ?? '', 'T');
+    const levels = c.levels ?? [];
+    const codes = int32s(c.codes ?? new Uint8Array(0), rows) ?? malformed(`codes of ${c.name}`);
+    for (const code of codes) if (code < -1 || code >= levels.length) malformed(`code ${code} of ${c.name}`);
+    return { kind: 'T', name: c.name!, levels, codes };
+  });
+  return {
+    names,
+    types: types as ColumnType[],
+    rows: placeholderRows(rows),
+    numeric,
+    categorical,
+    report: { rowsLearned: rows, rowsSkipped: 0, errors: [] },
+  };
+}
+
+function littleEndianBytes(a: Float64Array | Int32Array): Uint8Array {
+  if (LITTLE_ENDIAN) return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const out = new Uint8Array(a.byteLength);
+  const view = new DataView(out.buffer);
+  a.forEach((v, i) => (a instanceof Float64Array ? view.setFloat64(i * 8, v, true) : view.setInt32(i * 4, v, true)));
+  return out;
+}
+
+function float64s(bytes: Uint8Array, rows: number): Float64Array | null {
+  if (bytes.byteLength !== rows * 8) return null;
+  if (LITTLE_ENDIAN) return bytes.byteOffset % 8 === 0 ? new Float64Array(bytes.buffer, bytes.byteOffset, rows) : new Float64Array(alignedCopy(bytes));
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Float64Array.from({ length: rows }, (_, i) => view.getFloat64(i * 8, true));
+}
+
+function int32s(bytes: Uint8Array, rows: number): Int32Array | null {
+  if (bytes.byteLength !== rows * 4) return null;
+  if (LITTLE_ENDIAN) return bytes.byteOffset % 4 === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, rows) : new Int32Array(alignedCopy(bytes));
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Int32Array.from({ length: rows }, (_, i) => view.getInt32(i * 4, true));
+}
+
+/** The bytes in a fresh ArrayBuffer of their own (a Node Buffer's slice() would share its pool). */
+function alignedCopy(bytes: Uint8Array): ArrayBuffer {
+  return new Uint8Array(bytes).buffer as ArrayBuffer;
+}
