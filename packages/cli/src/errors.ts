@@ -9,17 +9,18 @@ interface ErrorLike {
   cause?: unknown;
 }
 
-// Duck-typed rather than instanceof: fetch's errors come from Node's own realm, which is
-// not the realm of the caller's Error when the CLI runs inside a jest vm context.
+// Duck-typed rather than instanceof: errors from Node's own realm are not instances of the
+// caller's Error when the CLI runs inside a jest vm context.
 const isErrorLike = (err: unknown): err is ErrorLike => typeof err === 'object' && err !== null && typeof (err as ErrorLike).message === 'string';
 
 /**
- * The one line printed for an error that no response envelope describes. fetch reports every
- * network failure as 'fetch failed'; the useful part (ECONNREFUSED, ENOTFOUND …) is its cause.
+ * The one line printed for an error that no response envelope describes. A gateway that
+ * cannot be reached (the SDK's GatewayUnreachableError) names SML_URL and the network cause
+ * (ECONNREFUSED, ENOTFOUND …).
  */
 export function describeError(err: unknown): string {
   if (!isErrorLike(err)) return String(err);
-  if (err.name === 'TypeError' && err.message === 'fetch failed' && isErrorLike(err.cause)) {
+  if (err.name === 'GatewayUnreachableError' && isErrorLike(err.cause)) {
     return `cannot reach the gateway (SML_URL): ${err.cause.message}`;
   }
   return err.message;

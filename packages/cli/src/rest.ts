@@ -2,8 +2,8 @@ import { ConfigError } from '@sml/core';
 import { SmlClient, type SmlResponse } from '@sml/sdk';
 
 /**
- * The signed REST client of SML_USER. Checks SML_URL here, because fetch would only say
- * 'fetch failed' about a URL such as `localhost:8080`.
+ * The signed REST client of SML_USER. Checks SML_URL here, because a URL such as
+ * `localhost:8080` (no scheme) would only fail later, obscurely.
  */
 export function restClient(env: NodeJS.ProcessEnv): SmlClient {
   const client = SmlClient.fromEnv(env);

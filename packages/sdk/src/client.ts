@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, contentMd5, formatSymDate, signParts, type RestDataFrame } from '@sml/core';
-import { JobTimeoutError, UnexpectedResponseError } from './errors';
+import { GatewayUnreachableError, JobTimeoutError, UnexpectedResponseError } from './errors';
 import type { CreateProjectOptions, Envelope, JobInfo, RequestOptions, SmlClientOptions, SmlResponse, WaitOptions } from './types';
 
 /** The gateway reads but does not interpret it (API.md §2 lists it among the required headers). */
@@ -175,7 +175,7 @@ function send(url: URL, options: http.RequestOptions, body: Uint8Array | undefin
         resolve({ status: res.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString('utf8') });
       });
     });
-    req.on('error', reject);
+    req.on('error', (err) => reject(new GatewayUnreachableError(url.origin, err)));
     req.end(body);
   });
 }

@@ -11,6 +11,14 @@ export class UnexpectedResponseError extends Error {
   }
 }
 
+/** No HTTP exchange took place: the gateway could not be reached (connection refused, unknown host, reset …). */
+export class GatewayUnreachableError extends Error {
+  override readonly name = 'GatewayUnreachableError';
+  constructor(readonly url: string, cause: Error) {
+    super(`cannot reach ${url}: ${cause.message}`, { cause });
+  }
+}
+
 /** A job was still running (202) when `waitForJob` gave up. */
 export class JobTimeoutError extends Error {
   override readonly name = 'JobTimeoutError';
