@@ -92,23 +92,75 @@ class FrameJsonReader {
     categoricalIndexes.forEach((c, t) => (slot[c] = t));
 
     // Columns sized from the bytes left and the first row's length, so they rarely grow.
-    let capacity = this.estimateRows();
-    let values = numericIndexes.map(() => new Float64Array(capacity));
-    let codes = categoricalIndexes.map(() => new Int32Array(capacity));
-    const levelMaps = categoricalIndexes.map(() => new Map<string, number>());
+    const capacity = this.estimateRows();
+    const cells: Cells = {
+      capacity,
+      values: numericIndexes.map(() => new Float64Array(capacity)),
+      codes: categoricalIndexes.map(() => new Int32Array(capacity)),
+      levelMaps: categoricalIndexes.map(() => new Map<string, number>()),
+    };
+    const rows = this.rows(kinds, slot, numericIndexes.length === width, cells);
+    const { values, codes, levelMaps } = cells;
+
+    // A view when the estimate was close (no copy); a trimmed copy when it left much unused.
+    const trim = (v: Float64Array) => (rows * 1.25 >= v.length ? v.subarray(0, rows) : v.slice(0, rows));
+    const numeric = numericIndexes.map((c, n): NumericColumn => ({ kind: kinds[c] as 'C' | 'B', name: checked.names[c], values: trim(values[n]) }));
+    const categorical = categoricalIndexes.map((c, t): CategoricalColumn => sortedLevels(checked.names[c], levelMaps[t], codes[t].subarray(0, rows)));
+    // The cells of the rows are only read by partitions, survival and sequence counts, which
+    // take the general path; the summary needs the row count.
+    return { names: checked.names, types: kinds, rows: placeholderRows(rows), numeric, categorical, report: { rowsLearned: rows, rowsSkipped: 0, errors: [] } };
+  }
+
+  /**
+   * The cells of one row of a frame of C and B columns only, into columns[c][row]: the
+   * common cell is read by plainDecimal() with the cursor in a local variable, any other one
+   * by numericCell(). The same as the general loop of data(), in about half the time.
+   */
+  private numericRow(columns: Float64Array[], binary: Uint8Array, row: number): void {
+    const b = this.b;
+    let p = this.pos;
+    for (let c = 0; c < columns.length; c++) {
+      while (isSpace(b[p])) p++;
+      if (c > 0) {
+        if (b[p] !== COMMA) bail();
+        p++;
+        while (isSpace(b[p])) p++;
+      }
+      let v = plainDecimal(b, p);
+      if (v === v) {
+        p = plainEnd;
+      } else {
+        this.pos = p;
+        v = this.numericCell();
+        p = this.pos;
+      }
+      if (binary[c] === 1 && v === v && v !== 0 && v !== 1) bail();
+      columns[c][row] = v;
+    }
+    this.pos = p;
+  }
+
+  /**
+   * Reads the data array's rows into `cells` (growing its columns as needed); returns the row
+   * count. Its own method, apart from data()'s set-up and finishing: V8 optimizes this loop
+   * while it runs, and code after a loop that had not run yet kept deoptimizing on every call.
+   */
+  private rows(kinds: readonly ColumnType[], slot: Int32Array, allNumeric: boolean, cells: Cells): number {
+    const width = kinds.length;
+    let { values, codes } = cells;
+    const { levelMaps } = cells;
     let rows = 0;
     // Frames of C and B columns only (the common learn request) take numericRow().
-    const allNumeric = numericIndexes.length === width;
     const binary = Uint8Array.from(kinds, (t) => (t === 'B' ? 1 : 0));
 
     this.expect(OPEN_ARRAY);
     this.skipSpace();
     if (this.b[this.pos] === CLOSE_ARRAY) return bail();
     for (;;) {
-      if (rows === capacity) {
-        capacity *= 2;
-        values = values.map((v) => grow(v, capacity));
-        codes = codes.map((v) => grow(v, capacity));
+      if (rows === cells.capacity) {
+        growCells(cells);
+        values = cells.values;
+        codes = cells.codes;
       }
       this.expect(OPEN_ARRAY);
       if (allNumeric) {
@@ -151,43 +203,7 @@ class FrameJsonReader {
       if (c !== COMMA) bail();
       this.skipSpace();
     }
-
-    // A view when the estimate was close (no copy); a trimmed copy when it left much unused.
-    const trim = (v: Float64Array) => (rows * 1.25 >= v.length ? v.subarray(0, rows) : v.slice(0, rows));
-    const numeric = numericIndexes.map((c, n): NumericColumn => ({ kind: kinds[c] as 'C' | 'B', name: checked.names[c], values: trim(values[n]) }));
-    const categorical = categoricalIndexes.map((c, t): CategoricalColumn => sortedLevels(checked.names[c], levelMaps[t], codes[t].subarray(0, rows)));
-    // The cells of the rows are only read by partitions, survival and sequence counts, which
-    // take the general path; the summary needs the row count.
-    return { names: checked.names, types: kinds, rows: placeholderRows(rows), numeric, categorical, report: { rowsLearned: rows, rowsSkipped: 0, errors: [] } };
-  }
-
-  /**
-   * The cells of one row of a frame of C and B columns only, into columns[c][row]: the
-   * common cell is read by plainDecimal() with the cursor in a local variable, any other one
-   * by numericCell(). The same as the general loop of data(), in about half the time.
-   */
-  private numericRow(columns: Float64Array[], binary: Uint8Array, row: number): void {
-    const b = this.b;
-    let p = this.pos;
-    for (let c = 0; c < columns.length; c++) {
-      while (isSpace(b[p])) p++;
-      if (c > 0) {
-        if (b[p] !== COMMA) bail();
-        p++;
-        while (isSpace(b[p])) p++;
-      }
-      let v = plainDecimal(b, p);
-      if (v === v) {
-        p = plainEnd;
-      } else {
-        this.pos = p;
-        v = this.numericCell();
-        p = this.pos;
-      }
-      if (binary[c] === 1 && v === v && v !== 0 && v !== 1) bail();
-      columns[c][row] = v;
-    }
-    this.pos = p;
+    return rows;
   }
 
   /** Rows the data array at pos likely holds: the bytes left over the first row's length, plus 10%. */
@@ -331,6 +347,15 @@ class FrameJsonReader {
   }
 }
 
+/** The columns a frame's cells are read into. */
+interface Cells {
+  /** Rows the columns hold. */
+  capacity: number;
+  values: Float64Array[];
+  codes: Int32Array[];
+  levelMaps: Map<string, number>[];
+}
+
 const EMPTY_ROW: unknown[] = [];
 
 /** The rows of a frame whose cells live in its columns: only their count is read. */
@@ -340,6 +365,13 @@ export function placeholderRows(count: number): unknown[][] {
 
 function isDelimiter(c: number): boolean {
   return c === COMMA || c === CLOSE_ARRAY || c === CLOSE_OBJECT || isSpace(c);
+}
+
+/** Doubles the columns' capacity. */
+function growCells(cells: Cells): void {
+  cells.capacity *= 2;
+  cells.values = cells.values.map((v) => grow(v, cells.capacity));
+  cells.codes = cells.codes.map((v) => grow(v, cells.capacity));
 }
 
 function grow<T extends Float64Array | Int32Array>(a: T, capacity: number): T {
