@@ -13,7 +13,8 @@ export interface FrameColumnsData {
   names: string[];
   types: string[];
   rowCount: number;
-  numeric: { name: string; kind: string; values: Uint8Array }[];
+  /** `values`: float64 per row, or int32 decimal mantissas when `scale` is set (see decimalColumn). */
+  numeric: { name: string; kind: string; values: Uint8Array; scale?: number }[];
   categorical: { name: string; levels: string[]; codes: Uint8Array }[];
 }
 
@@ -22,11 +23,16 @@ export interface FrameColumnsInput {
   names?: string[] | null;
   types?: string[] | null;
   rowCount?: number | null;
-  numeric?: { name?: string | null; kind?: string | null; values?: Uint8Array | null }[] | null;
+  numeric?: { name?: string | null; kind?: string | null; values?: Uint8Array | null; scale?: number | null }[] | null;
   categorical?: { name?: string | null; levels?: string[] | null; codes?: Uint8Array | null }[] | null;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+/** Exact powers of ten (up to 10^22 a double holds them exactly); scales go up to 9. */
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+const MAX_SCALE = 9;
+/** The int32 that marks a missing cell among decimal mantissas (never a mantissa itself). */
+const MISSING_MANTISSA = -2147483648;
 const TYPES: ReadonlySet<string> = new Set<ColumnType>(['C', 'B', 'T', 'S', 'L', 'X']);
 
 /**
@@ -38,7 +44,12 @@ export function frameToColumns(frame: ParsedFrame): FrameColumnsData {
     names: [...frame.names],
     types: [...frame.types],
     rowCount: frame.rows.length,
-    numeric: frame.numeric.map((c) => ({ name: c.name, kind: c.kind, values: littleEndianBytes(c.values) })),
+    numeric: frame.numeric.map((c) => {
+      const decimal = decimalColumn(c.values);
+      return decimal === null
+        ? { name: c.name, kind: c.kind, values: littleEndianBytes(c.values) }
+        : { name: c.name, kind: c.kind, values: littleEndianBytes(decimal.mantissas), scale: decimal.scale };
+    }),
     categorical: frame.categorical.map((c) => ({ name: c.name, levels: [...c.levels], codes: littleEndianBytes(c.codes) })),
   };
 }
@@ -61,7 +72,11 @@ export function frameFromColumns(data: FrameColumnsInput): ParsedFrame {
   const numeric = (data.numeric ?? []).map((c): NumericColumn => {
     const kind = c.kind === 'B' ? 'B' : c.kind === 'C' ? 'C' : malformed(`kind ${c.kind}`);
     known(c.name ?? '', kind);
-    return { kind, name: c.name!, values: float64s(c.values ?? new Uint8Array(0), rows) ?? malformed(`values of ${c.name}`) };
+    const bytes = c.values ?? new Uint8Array(0);
+    const scale = c.scale ?? null;
+    if (scale !== null && !(Number.isInteger(scale) && scale >= 0 && scale <= MAX_SCALE)) malformed(`scale ${scale} of ${c.name}`);
+    const values = scale === null ? float64s(bytes, rows) : fromMantissas(int32s(bytes, rows), scale);
+    return { kind, name: c.name!, values: values ?? malformed(`values of ${c.name}`) };
   });
   const categorical = (data.categorical ?? []).map((c): CategoricalColumn => {
     known(c.name ?? '', 'T');
@@ -105,4 +120,46 @@ function int32s(bytes: Uint8Array, rows: number): Int32Array | null {
 /** The bytes in a fresh ArrayBuffer of their own (a Node Buffer's slice() would share its pool). */
 function alignedCopy(bytes: Uint8Array): ArrayBuffer {
   return new Uint8Array(bytes).buffer as ArrayBuffer;
+}
+
+/**
+ * A column of fixed-point decimals as int32 mantissas and one scale k: every present value v
+ * is m / 10^k for an integer m with |m| < 2^31, and that division gives back v itself. That
+ * holds for a cell written with at most k decimals: v and m / 10^k are then both the
+ * correctly rounded value of the same real number. Each value is checked all the same, and
+ * any column that does not fit (an exponent, too many digits, -0, …) stays float64: null.
+ */
+function decimalColumn(values: Float64Array): { mantissas: Int32Array; scale: number } | null {
+  // The smallest scale that fits every value (each value only ever raises it).
+  let k = 0;
+  for (let r = 0; r < values.length; r++) {
+    const v = values[r];
+    if (v !== v) continue;
+    while (Math.round(v * POW10[k]) / POW10[k] !== v) if (++k > MAX_SCALE) return null;
+  }
+  const mantissas = new Int32Array(values.length);
+  const p = POW10[k];
+  for (let r = 0; r < values.length; r++) {
+    const v = values[r];
+    if (v !== v) {
+      mantissas[r] = MISSING_MANTISSA;
+      continue;
+    }
+    const m = Math.round(v * p);
+    // |m| < 2^31 (and not the missing mark), exact, and no -0 (an int32 has no sign of zero).
+    if (!(m > MISSING_MANTISSA && m <= 2147483647) || m / p !== v || (v === 0 && 1 / v < 0)) return null;
+    mantissas[r] = m;
+  }
+  return { mantissas, scale: k };
+}
+
+function fromMantissas(mantissas: Int32Array | null, scale: number): Float64Array | null {
+  if (mantissas === null) return null;
+  const p = POW10[scale];
+  const out = new Float64Array(mantissas.length);
+  for (let r = 0; r < mantissas.length; r++) {
+    const m = mantissas[r];
+    out[r] = m === MISSING_MANTISSA ? NaN : scale === 0 ? m : m / p;
+  }
+  return out;
 }

@@ -121,6 +121,21 @@ describe('fast JSON frame reader', () => {
     expect(read).toBeGreaterThan(30);
   });
 
+  it('columns of fixed-point decimals travel as int32 mantissas and a scale; others as float64', () => {
+    const read = (cells: string[]) => parseFrameJson(enc.encode(JSON.stringify({ attributeNames: ['x'], attributeTypes: ['C'], data: cells.map((c) => [c]) })))!;
+    const decimals = frameToColumns(read(['-12.345678', '0.5', 'NA', '99', '-2147.483647']));
+    expect(decimals.numeric[0].scale).toBe(6);
+    expect(decimals.numeric[0].values.byteLength).toBe(5 * 4);
+    const back = frameFromColumns(decimals).numeric[0].values;
+    expect(Array.from(back)).toEqual([-12.345678, 0.5, NaN, 99, -2147.483647]);
+    // Too many digits for an int32 at one scale, 17 significant digits, -0: float64.
+    for (const cells of [['1.5', '3000.123456'], ['0.30000000000000004'], ['-0', '1']]) {
+      const columns = frameToColumns(read(cells));
+      expect(columns.numeric[0].scale).toBeUndefined();
+      expect(Array.from(frameFromColumns(columns).numeric[0].values).map((v) => Object.is(v, -0) ? '-0' : v)).toEqual(cells.map((c) => (c === '-0' ? '-0' : Number(c))));
+    }
+  });
+
   it('refuses frame columns that frameToColumns could not have written', () => {
     const good = frameToColumns(parseFrameJson(enc.encode(JSON.stringify({ attributeNames: ['x', 'c'], attributeTypes: ['C', 'T'], data: [['1', 'a'], ['2', 'b']] })))!);
     expect(frameFromColumns(good).rows.length).toBe(2);
@@ -129,6 +144,7 @@ describe('fast JSON frame reader', () => {
     expect(() => frameFromColumns({ ...good, numeric: [{ ...good.numeric[0], kind: 'T' }] })).toThrow(/kind T/);
     expect(() => frameFromColumns({ ...good, categorical: [{ ...good.categorical[0], levels: ['a'] }] })).toThrow(/code 1 of c/);
     expect(() => frameFromColumns({ ...good, numeric: [{ ...good.numeric[0], name: 'zz' }] })).toThrow(/column zz/);
+    expect(() => frameFromColumns({ ...good, numeric: [{ ...good.numeric[0], scale: 12 }] })).toThrow(/scale 12/);
   });
 
   it('a summary that reads cells refuses frame columns (its owner asks for the JSON instead)', () => {
