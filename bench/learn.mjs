@@ -1,6 +1,6 @@
 // Learn throughput and summary cost. Run after a build:
-//   node --expose-gc bench/learn.mjs   (BENCH_ROWS default 100000; BENCH_RUNS default 3;
-//                                       BENCH_CONCURRENCY default "1,2": requests in flight)
+//   node --expose-gc bench/learn.mjs   (BENCH_ROWS default 100000; BENCH_RUNS default 9;
+//                                       BENCH_CONCURRENCY default "1,2,3": requests in flight)
 // 1. End-to-end REST learn of BENCH_ROWS rows × 20 C columns in batches of 10 000 (signed
 //    requests through gateway → projects, each batch durable in JetStream before the 200),
 //    next to the rate at which one Node process only JSON.parses the same request bodies.
@@ -21,7 +21,7 @@ const { SmlClient } = require('../packages/sdk/dist/index.js');
 const { Summary } = require('../packages/stats/dist/index.js');
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 9); // this VM's speed drifts: medians of many short runs
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,2,3').split(',').map(Number);
 const BATCH = 10_000;
 const COLS = 20;
