@@ -219,6 +219,20 @@ describe('projects end to end', () => {
     expect(whole.moments[0].sum).toBe(17);
   });
 
+  it('a batch sent again with the same Idempotency-Key is learned once (the log refuses the duplicate, the project reloads)', async () => {
+    await alice.createProject('idem');
+    const once = { json: frame(['x'], ['C'], [[1], [2], [3]]), headers: { 'Idempotency-Key': 'batch-1' } };
+    expect((await alice.request('POST', '/projects/idem/learn', once)).status).toBe(200);
+    // Applied in memory again, then JetStream says duplicate: the project is dropped and reloaded from its log.
+    expect((await alice.request('POST', '/projects/idem/learn', once)).status).toBe(200);
+    let parts = await reader.parts('alice', 'idem', { attributeNames: ['x'], moments: true });
+    expect([Number(parts.rowCount), parts.moments[0].sum]).toEqual([3, 6]);
+    // The same rows under another key are another batch.
+    expect((await alice.request('POST', '/projects/idem/learn', { ...once, headers: { 'Idempotency-Key': 'batch-2' } })).status).toBe(200);
+    parts = await reader.parts('alice', 'idem', { attributeNames: ['x'], moments: true });
+    expect([Number(parts.rowCount), parts.moments[0].sum]).toEqual([6, 12]);
+  });
+
   it('merge adds the other project; list and delete', async () => {
     await alice.createProject('m1');
     await alice.createProject('m2');
