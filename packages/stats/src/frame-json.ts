@@ -165,34 +165,27 @@ class FrameJsonReader {
       this.expect(OPEN_ARRAY);
       if (allNumeric) {
         this.numericRow(values, binary, rows);
-        this.expect(CLOSE_ARRAY);
-        rows++;
-        this.skipSpace();
-        const c = this.b[this.pos++];
-        if (c === CLOSE_ARRAY) break;
-        if (c !== COMMA) bail();
-        this.skipSpace();
-        continue;
-      }
-      for (let c = 0; c < width; c++) {
-        if (c > 0) this.expect(COMMA);
-        this.skipSpace();
-        const kind = kinds[c];
-        if (kind === 'C' || kind === 'B') {
-          const v = this.numericCell();
-          if (kind === 'B' && v === v && v !== 0 && v !== 1) bail();
-          values[slot[c]][rows] = v;
-        } else if (kind === 'T') {
-          const level = this.categoryCell();
-          const map = levelMaps[slot[c]];
-          let code = -1;
-          if (level !== null) {
-            code = map.get(level) ?? map.size;
-            if (code === map.size) map.set(level, code);
+      } else {
+        for (let c = 0; c < width; c++) {
+          if (c > 0) this.expect(COMMA);
+          this.skipSpace();
+          const kind = kinds[c];
+          if (kind === 'C' || kind === 'B') {
+            const v = this.numericCell();
+            if (kind === 'B' && v === v && v !== 0 && v !== 1) bail();
+            values[slot[c]][rows] = v;
+          } else if (kind === 'T') {
+            const level = this.categoryCell();
+            const map = levelMaps[slot[c]];
+            let code = -1;
+            if (level !== null) {
+              code = map.get(level) ?? map.size;
+              if (code === map.size) map.set(level, code);
+            }
+            codes[slot[c]][rows] = code;
+          } else {
+            this.skipValidValue();
           }
-          codes[slot[c]][rows] = code;
-        } else {
-          this.skipValidValue();
         }
       }
       this.expect(CLOSE_ARRAY);
