@@ -53,6 +53,9 @@ export async function runService(
     return stopping;
   };
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => void stop().then(() => process.exit(0)));
+  // Started by a parent with an IPC channel (the testkit): stop when that parent is gone,
+  // instead of living on as an orphan when a test run is killed.
+  if (process.send !== undefined) process.once('disconnect', () => void stop().then(() => process.exit(0)));
   log.info('ready');
   return { ...rt, stop };
 }

@@ -81,7 +81,9 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
   const start = async (service: string) => {
     const entry = join(root, ENTRY[service] ?? `services/${service}/dist/main.js`);
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run the build first`);
-    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    // The IPC channel is only a lifeline (runService stops a service whose parent is gone); it must not keep this process alive.
+    child.channel?.unref();
     const keep = (d: Buffer) => output.set(service, ((output.get(service) ?? '') + d.toString()).slice(-20_000));
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
