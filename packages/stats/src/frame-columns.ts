@@ -1,5 +1,5 @@
 import type { CategoricalColumn, ColumnType, NumericColumn, ParsedFrame } from './frame';
-import { placeholderRows } from './frame-json';
+import { POW10, placeholderRows } from './frame-json';
 
 /*
  * A frame the fast JSON reader produced (frame-json.ts), as bytes that travel: numeric
@@ -28,8 +28,7 @@ export interface FrameColumnsInput {
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-/** Exact powers of ten (up to 10^22 a double holds them exactly); scales go up to 9. */
-const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+/** Decimal scales go up to 9 (int32 mantissas hold 9 digits). */
 const MAX_SCALE = 9;
 /** The int32 that marks a missing cell among decimal mantissas (never a mantissa itself). */
 const MISSING_MANTISSA = -2147483648;

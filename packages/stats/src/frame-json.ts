@@ -13,7 +13,7 @@ const QUOTE = 0x22, BACKSLASH = 0x5c, COMMA = 0x2c, COLON = 0x3a;
 const OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d, OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 0x7d;
 const MINUS = 0x2d, PLUS = 0x2b, DOT = 0x2e, ZERO = 0x30, NINE = 0x39;
 /** Exact powers of ten: a double holds 10^k exactly up to k = 22. */
-const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+export const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
 const decoder = new TextDecoder();
 
 class Bail extends Error {}

@@ -150,7 +150,7 @@ export class Summary {
 
   /** A frame read elsewhere by the fast reader (frameFromColumns): only for summaries that do not read cells. */
   private checkColumns(columns: ParsedFrame): ParsedFrame {
-    if (this.jsonNeedsCells) throw new Error("this summary reads the rows' cells (partitions, survival or sequences): learn the frame's JSON");
+    if (this.needsCells) throw new Error("this summary reads the rows' cells (partitions, survival or sequences): learn the frame's JSON");
     return columns;
   }
 
@@ -163,12 +163,12 @@ export class Summary {
    * Whether learning needs the rows' cells (partitions, survival and sequence counts read
    * them), which the fast JSON reader and frame columns do not keep.
    */
-  get jsonNeedsCells(): boolean {
+  get needsCells(): boolean {
     return this.options.partitionSplit !== undefined || this.survivalCounts !== null || this.sequenceCounts !== null;
   }
 
   private parseJson(json: Uint8Array): { parsed: ParsedFrame; lenient: boolean } {
-    const fast = this.jsonNeedsCells ? null : parseFrameJson(json);
+    const fast = this.needsCells ? null : parseFrameJson(json);
     if (fast !== null) return { parsed: fast, lenient: false };
     const frame = JSON.parse(new TextDecoder().decode(json)) as DataFrame;
     return { parsed: this.parse(frame), lenient: frame?.errorHandling === 1 };

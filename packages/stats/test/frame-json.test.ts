@@ -150,9 +150,9 @@ describe('fast JSON frame reader', () => {
   it('a summary that reads cells refuses frame columns (its owner asks for the JSON instead)', () => {
     const columns = frameFromColumns(frameToColumns(parseFrameJson(enc.encode(JSON.stringify({ attributeNames: ['x', 'p'], attributeTypes: ['C', 'T'], data: [['1', 'a']] })))!));
     const s = new Summary({ partitionSplit: 'p' });
-    expect(s.jsonNeedsCells).toBe(true);
+    expect(s.needsCells).toBe(true);
     expect(() => s.prepare('learn', { columns })).toThrow(/cells/);
-    expect(new Summary().jsonNeedsCells).toBe(false);
+    expect(new Summary().needsCells).toBe(false);
   });
 
   it('a common numeric frame takes the fast path', () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Summary, frameFromColumns, type JsonLearnResult, type LearnInput, type PreparedChange, type SummaryOptions } from '@sml/stats';
+import { Summary, frameFromColumns, type LearnInput, type PreparedChange, type SummaryOptions } from '@sml/stats';
 import { dataFrameFromProto, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { toSmlError } from './errors';
@@ -27,13 +27,11 @@ export function summaryOptions(meta: sml.v1.IProjectMeta, maxAttributes: number)
 }
 
 /**
- * A learn/forget batch: the columns the gateway read from the REST body, or the body's raw
- * JSON (when the gateway's fast reader declined it, or this project asked for it), or a
- * protobuf DataFrame.
+ * What a learn/forget request or log entry carries: the columns the gateway read from the
+ * REST body, or the body's raw JSON (when the gateway's fast reader declined it, or this
+ * project asked for it), or a protobuf DataFrame.
  */
-export type Batch = LearnInput;
-
-export function batchOf(msg: { columns?: sml.v1.IFrameColumns | null; frameJson?: Uint8Array | null; frame?: sml.v1.IDataFrame | null }): Batch {
+export function batchOf(msg: { columns?: sml.v1.IFrameColumns | null; frameJson?: Uint8Array | null; frame?: sml.v1.IDataFrame | null }): LearnInput {
   if (msg.columns) return { columns: frameFromColumns(msg.columns) };
   return msg.frameJson && msg.frameJson.length > 0 ? { json: msg.frameJson } : { frame: dataFrameFromProto(msg.frame ?? {}) };
 }
@@ -81,19 +79,12 @@ export class ProjectState {
    * a forget of rows never learned (SummaryError) throws a 400 and changes nothing; the
    * returned commit applies it.
    */
-  prepare(op: 'learn' | 'forget', batch: Batch): PreparedChange {
+  prepare(op: 'learn' | 'forget', batch: LearnInput): PreparedChange {
     try {
       return this.summary.prepare(op, batch);
     } catch (err) {
       throw toSmlError(err);
     }
-  }
-
-  /** prepare() and commit at once. */
-  apply(op: 'learn' | 'forget', batch: Batch): JsonLearnResult {
-    const change = this.prepare(op, batch);
-    change.commit();
-    return { report: change.report, lenient: change.lenient };
   }
 
   /**
@@ -118,7 +109,7 @@ export class ProjectState {
     this.revision++;
     const op = entry.op === 'forget' ? 'forget' : 'learn';
     try {
-      this.apply(op, batchOf(entry));
+      this.prepare(op, batchOf(entry)).commit();
     } catch {
       // Logged batches were applied successfully before being logged; nothing to redo.
     }

@@ -49,7 +49,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     const pid = pidOf(req.pid);
     return registry.with(user, pid, async (p) => {
       if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });
-      if (req.columns && p.summary.jsonNeedsCells) return { needsJson: true };
+      if (req.columns && p.summary.needsCells) return { needsJson: true };
       const t0 = performance.now();
       const change = p.prepare(op, batchOf(req));
       const t1 = performance.now();
@@ -102,7 +102,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
       if (!req.async) return learnBatch(caller.user!, req, op);
       const pid = pidOf(req.pid);
       // 400 now for an unknown project; the JSON now if the job would need it.
-      const needsJson = await registry.with(caller.user!, pid, (p) => Boolean(req.columns) && p.summary.jsonNeedsCells);
+      const needsJson = await registry.with(caller.user!, pid, (p) => Boolean(req.columns) && p.summary.needsCells);
       if (needsJson) return { needsJson };
       const jobId = await runner.submit(caller, 'learn', { p_id: pid, update_type: op }, async () =>
         jobResult(sml.v1.LearnReply, { status: okStatus(), ...(await learnBatch(caller.user!, req, op)) }));
