@@ -9,8 +9,11 @@ export interface NatsServer {
   url: string;
   port: number;
   storeDir: string;
-  /** Kills the server (SIGKILL when `hard`) and starts it again on the same port and store. */
-  restart(opts?: { hard?: boolean }): Promise<void>;
+  /**
+   * Kills the server (SIGKILL when `hard`) and starts it again on the same port and store;
+   * `whileDown` runs between the two (an outage of that length).
+   */
+  restart(opts?: { hard?: boolean; whileDown?: () => Promise<void> }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -73,8 +76,9 @@ export async function startNatsServer(opts: { dir?: string; port?: number; maxPa
     url: `nats://127.0.0.1:${port}`,
     port,
     storeDir: dir,
-    async restart({ hard = false } = {}) {
+    async restart({ hard = false, whileDown } = {}) {
       await kill(hard ? 'SIGKILL' : 'SIGTERM');
+      await whileDown?.();
       await launch();
     },
     async stop() {
