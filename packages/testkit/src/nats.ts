@@ -78,8 +78,11 @@ export async function startNatsServer(opts: { dir?: string; port?: number; maxPa
     storeDir: dir,
     async restart({ hard = false, whileDown } = {}) {
       await kill(hard ? 'SIGKILL' : 'SIGTERM');
-      await whileDown?.();
-      await launch();
+      try {
+        await whileDown?.();
+      } finally {
+        await launch();
+      }
     },
     async stop() {
       await kill('SIGTERM');
