@@ -1,5 +1,6 @@
 import { connect, type NatsConnection } from 'nats';
 import type { Logger } from '@sml/core';
+import { inboxPrefix } from './permissions';
 
 export type { NatsConnection } from 'nats';
 
@@ -7,10 +8,19 @@ export type { NatsConnection } from 'nats';
  * Connects to NATS and keeps reconnecting forever: a service outlives server restarts
  * (JetStream state survives them) instead of crashing into its orchestrator's restart loop.
  */
-export async function connectBus(opts: { url: string; name: string; log: Logger; timeoutMs?: number }): Promise<NatsConnection> {
+export async function connectBus(opts: {
+  url: string;
+  name: string;
+  log: Logger;
+  timeoutMs?: number;
+  /** The bus identity's NATS user and password (README "Bus security"); replies then arrive under `_INBOX.<user>`. */
+  user?: string;
+  pass?: string;
+}): Promise<NatsConnection> {
   const nc = await connect({
     servers: opts.url.split(','),
     name: opts.name,
+    ...(opts.user ? { user: opts.user, pass: opts.pass, inboxPrefix: inboxPrefix(opts.user) } : {}),
     reconnect: true,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,

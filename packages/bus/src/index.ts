@@ -11,3 +11,5 @@ export * from './executor';
 export * from './subjects';
 export * from './jobs';
 export * from './runtime';
+export * from './permissions';
+export * from './credentials';

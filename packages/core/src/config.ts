@@ -11,6 +11,9 @@ const int = (min: number) => z.coerce.number().int().min(min);
 /** Every environment variable any SML process reads, with its default. */
 export const configSchema = z.object({
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  // This process's bus identity (README "Bus security"); unset = connect without credentials.
+  SML_NATS_USER: z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be a NATS user name (letters, digits, _ and -)').optional(),
+  SML_NATS_PASSWORD: z.string().min(1).optional(),
   SML_DATA_DIR: z.string().min(1).default('./.sml'),
   SML_PORT: int(0).max(65535).default(8080),
   SML_HOST: z.string().min(1).default('0.0.0.0'),

@@ -4,7 +4,7 @@ export type { Logger } from 'pino';
 
 /**
  * Paths whose values never reach a log line: auth headers, customer secrets, data-source
- * credentials (DSInfo `info.*secret*`, `*passwd*`, `*password*`, access keys).
+ * credentials (DSInfo `info.*secret*`, `*passwd*`, `*password*`, access keys), bus passwords.
  */
 export const redactPaths = [
   'req.headers.authorization',
@@ -22,6 +22,13 @@ export const redactPaths = [
   '*.info.s3accessKey',
   '*.info.rspasswd',
   '*.info.password',
+  // Bus credentials (README "Bus security"): the config object, NATS connection options.
+  'SML_NATS_PASSWORD',
+  '*.SML_NATS_PASSWORD',
+  'pass',
+  '*.pass',
+  'password',
+  '*.password',
 ];
 
 export function createLogger(name: string, level = process.env.SML_LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {

@@ -31,4 +31,19 @@ describe('logger', () => {
     expect(out).toContain('data.csv');
     expect(out).toContain('[REDACTED]');
   });
+
+  it('redacts bus credentials (config, connection options)', () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write(chunk, _enc, done) { lines.push(chunk.toString()); done(); } });
+    const log = createLogger('t', 'info', sink);
+    log.info({ config: { SML_NATS_USER: 'explore', SML_NATS_PASSWORD: 'NATSPW1' }, SML_NATS_PASSWORD: 'NATSPW2', opts: { user: 'explore', pass: 'NATSPW3' }, password: 'NATSPW4' }, 'boot');
+    const out = lines.join('');
+    for (const secret of ['NATSPW1', 'NATSPW2', 'NATSPW3', 'NATSPW4']) expect(out).not.toContain(secret);
+    expect(out).toContain('explore');
+  });
+
+  it('reads the bus identity from SML_NATS_USER / SML_NATS_PASSWORD', () => {
+    expect(loadConfig({ SML_NATS_USER: 'jobs', SML_NATS_PASSWORD: 'pw' })).toEqual(expect.objectContaining({ SML_NATS_USER: 'jobs', SML_NATS_PASSWORD: 'pw' }));
+    expect(() => loadConfig({ SML_NATS_USER: 'a b' })).toThrow(/^Invalid environment: SML_NATS_USER: /);
+  });
 });
