@@ -61,7 +61,7 @@ export class JobRunner {
     details: Record<string, string>,
     work: (ctx: JobContext) => Promise<sml.v1.IJobResult>,
   ): Promise<number> {
-    if (!this.executor.canAccept()) throw smlError('EXECUTOR_FULL', { service: this.service, queueSize: this.executor.queueSize });
+    if (!this.executor.canAccept(caller.user ?? '')) throw smlError('EXECUTOR_FULL', { service: this.service, queueSize: this.executor.queueSize });
     const created = unwrap(await this.bus.request('jobs', subjects.jobs.create, sml.v1.JobCreateRequest, {
       caller, jobType, details, isOnBoundedExecutor: true, cancelSubject: subjects.jobCancel(this.service),
     }, sml.v1.JobCreateReply));
@@ -77,6 +77,7 @@ export class JobRunner {
     let lastProgress = 0;
     this.executor.submit({
       id: String(jobId),
+      owner: user,
       onQueued: (queuePosition, queueSize) => void emit({ kind: sml.v1.JobEventKind.QUEUED, queuePosition, queueSize }),
       run: async (signal) => {
         if (signal.aborted) {

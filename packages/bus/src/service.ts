@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { headers as natsHeaders, type NatsConnection, type Service, type ServiceGroup, type ServiceMsg } from 'nats';
 import { SmlError, smlError, type Logger } from '@sml/core';
 import type { sml } from '@sml/proto';
+import { BusHealth } from './health';
 import { REQUEST_ID_HEADER } from './headers';
 import { Spill } from './spill';
 import { errorStatus, okStatus } from './status';
@@ -27,6 +28,7 @@ export class BusService {
   private readonly spill: Spill;
   private readonly groups = new Map<string, ServiceGroup>();
   private readonly counters = new Map<string, EndpointCounters>();
+  private readonly extraStats = new Map<string, () => Record<string, number>>();
 
   private constructor(private readonly nc: NatsConnection, readonly service: Service, readonly name: string, private readonly log: Logger) {
     this.spill = new Spill(nc);
@@ -40,7 +42,12 @@ export class BusService {
       version: opts.version ?? '0.1.0',
       description: opts.description ?? `SML ${opts.name} service`,
       queue: opts.name,
-      statsHandler: async (endpoint) => self?.counters.get(endpoint.subject) ?? null,
+      statsHandler: async (endpoint) => {
+        const counters = self?.counters.get(endpoint.subject);
+        if (!counters) return null;
+        const extra = self?.extraStats.get(endpoint.subject);
+        return extra ? { ...counters, ...extra() } : counters;
+      },
     });
     self = new BusService(nc, service, opts.name, opts.log);
     return self;
@@ -90,8 +97,10 @@ export class BusService {
       const caller: sml.v1.ICaller = { user: req.caller?.user ?? '', root: req.caller?.root ?? false, requestId };
       reply = await handler(req, { caller, requestId, log });
       reply.status ??= okStatus();
-    } catch (err) {
+    } catch (thrown) {
       const counters = this.counters.get(subject)!;
+      // NATS unreachable or a JetStream resource missing: a retryable 503, not a crash.
+      const err = BusHealth.of(this.nc).failure(thrown) ?? thrown;
       if (err instanceof SmlError) {
         counters.errorReplies++;
         reply = { status: errorStatus(err) } as Rep;
@@ -112,6 +121,11 @@ export class BusService {
     } catch (err) {
       log.error({ err }, 'could not send reply');
     }
+  }
+
+  /** Adds figures of the service's own (e.g. batches quarantined) to an endpoint's `$SRV.STATS` data. */
+  reportStats(subject: string, figures: () => Record<string, number>): void {
+    this.extraStats.set(subject, figures);
   }
 
   async stop(): Promise<void> {

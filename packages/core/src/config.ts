@@ -21,6 +21,8 @@ export const configSchema = z.object({
   SML_ROOT_USER: z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/, 'must be a valid customer id').default('root'),
   SML_ROOT_SECRET: z.string().regex(/^[A-Za-z0-9+/]{22}==$/, 'must be base64 of 16 bytes (24 characters)').optional(),
   SML_BODY_LIMIT: int(1).default(256 * 1024 * 1024),
+  /** A compressed body may inflate to at most this many times its size (and never past SML_BODY_LIMIT). */
+  SML_MAX_INFLATE_RATIO: int(1).default(100),
   SML_MAX_ATTRIBUTES: int(1).default(2000),
   SML_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SML_REQUEST_TIMEOUT_MS: int(1).default(30_000),
@@ -32,6 +34,18 @@ export const configSchema = z.object({
   SML_AUTH_FUTURE_WINDOW_MS: int(0).default(60_000),
   SML_FILES_ROOT: z.string().min(1).default('./.sml/files'),
   SML_TRUST_PROXY: bool.default(false),
+  // Resource limits of a shared service (README "Resource limits"; packages/core/src/limits.ts).
+  SML_MAX_SEQUENCE_ORDER: int(1).max(64).default(10),
+  SML_MAX_SEQUENCE_NGRAMS: int(1).default(1_000_000),
+  SML_MAX_PARTITIONS: int(1).default(1_000),
+  SML_MAX_HISTOGRAM_BINS: int(1).default(10_000),
+  SML_MAX_SELECTION_CANDIDATES: int(1).default(10_000),
+  SML_SELECTION_TIME_BUDGET_MS: int(1).default(120_000),
+  SML_MAX_ITERATIONS: int(1).default(100_000),
+  SML_MAX_CENTROIDS: int(1).default(10_000),
+  SML_MAX_EVT_WINDOW: int(1).default(1_000_000),
+  SML_MAX_PROJECTS_PER_CUSTOMER: int(1).default(1_000),
+  SML_EXECUTOR_PER_CUSTOMER: int(1).default(1),
 });
 
 export type Config = z.infer<typeof configSchema>;

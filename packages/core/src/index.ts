@@ -6,3 +6,4 @@ export * from './json';
 export * from './dataframe';
 export * from './signing';
 export * from './dsinfo';
+export * from './limits';

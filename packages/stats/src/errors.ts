@@ -37,3 +37,19 @@ export class SummaryError extends Error {
     super(attribute === '' ? reason : `${reason} [${attribute}]`, options);
   }
 }
+
+/**
+ * Learning a batch would make a summary keep more state than its limit allows (sequence
+ * counts, partitions): the batch is refused whole and nothing changes. `what` names the
+ * state, `size` is what it would hold, `limit` the bound (the service's configuration).
+ */
+export class CapacityError extends Error {
+  override readonly name = 'CapacityError';
+  constructor(
+    readonly what: string,
+    readonly size: number,
+    readonly limit: number,
+  ) {
+    super(`learning this batch would keep ${size} ${what}, over the limit of ${limit}`);
+  }
+}

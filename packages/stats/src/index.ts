@@ -2,12 +2,12 @@
  * @sml/stats — pure numerics (STATS.md): the project summary and everything computed from
  * it. No I/O, no dependency on other @sml packages.
  */
-export { FrameError, SummaryError } from './errors';
+export { CapacityError, FrameError, SummaryError } from './errors';
 export { type ColumnType, type DataFrame, type LearnReport, MAX_REPORTED_ERRORS, categoryOf, cellText } from './frame';
 export { DEFAULT_EXACT_HISTOGRAM_CAP, DEFAULT_HISTOGRAM_BINS, Histogram, type HistogramBin, type HistogramMode } from './histogram';
 export { DEFAULT_MAX_ATTRIBUTES, type ResolvedOptions, type SummaryOptions } from './options';
 export { type NgramCount, ROWS_LAYOUT_VARIABLE, SequenceCounts, type SequenceLayout } from './sequence';
-export { type AttributeMoments, type AttributeRef, type ConditionalMoments, type JsonLearnResult, type LearnInput, type PairMoments, type PreparedChange, Summary } from './summary';
+export { type AttributeMoments, type AttributeRef, type ConditionalMoments, type JsonLearnResult, type LearnInput, type PairMoments, type PreparedChange, type StateLimits, MAX_ABS_VALUE, Summary } from './summary';
 export { parseFrameJson } from './frame-json';
 export { type FrameColumnsData, type FrameColumnsInput, frameFromColumns, frameToColumns } from './frame-columns';
 export { type SurvivalColumns, SurvivalCounts, type SurvivalRow } from './survival';

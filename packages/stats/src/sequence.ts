@@ -1,6 +1,6 @@
-import type { ByteReader, ByteWriter } from './binary';
+import { ByteReader, ByteWriter } from './binary';
 import { addCounts, checkSubtractable, type Counts, fromTupleKey, increment, readCounts, tupleKey, writeCounts } from './counts';
-import { SummaryError } from './errors';
+import { CapacityError, SummaryError } from './errors';
 import { categoryOf, type ParsedFrame } from './frame';
 
 /**
@@ -183,6 +183,36 @@ export class SequenceCounts {
         if (target) addCounts(target, source, -1);
       }
     };
+  }
+
+  /** Counted keys held (every map entry): what the state of a sequence project grows with. */
+  entries(): number {
+    let n = 0;
+    for (const counts of this.variables.values()) for (const c of countMaps(counts)) n += c.size;
+    for (const c of this.pairCounts.values()) n += c.size;
+    return n;
+  }
+
+  /**
+   * Throws CapacityError when learning `parsed` would make the counts hold more than `max`
+   * keys; changes nothing. A cheap upper bound (each step adds at most 2 × order + 1 keys
+   * per variable and one per pair of variables) settles most batches; only a batch that
+   * might cross the limit is learned on a copy to count exactly.
+   */
+  checkCapacity(parsed: ParsedFrame, max: number): void {
+    const current = this.entries();
+    const columns = parsed.types.filter((t) => t !== 'X').length;
+    const variables = this.layout === 'rows' ? 1 : Math.max(columns, this.variables.size) + columns;
+    const steps = this.layout === 'rows' ? parsed.rows.length * columns : parsed.rows.length;
+    const bound = steps * (variables * (2 * this.order + 1) + (this.layout === 'rows' ? 0 : (variables * (variables - 1)) / 2));
+    if (current + bound <= max) return;
+    const w = new ByteWriter();
+    this.write(w);
+    const trial = new SequenceCounts(this.order, this.layout);
+    trial.readInto(new ByteReader(w.bytes()));
+    trial.learn(parsed, 'learn');
+    const after = trial.entries();
+    if (after > max) throw new CapacityError('sequence counts (lag pairs, n-grams, co-occurrences)', after, max);
   }
 
   /** Variable names, sorted. */

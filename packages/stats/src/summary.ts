@@ -2,7 +2,7 @@ import { Matrix } from 'ml-matrix';
 import { ByteReader, ByteWriter } from './binary';
 import { compensatedValue } from './compensated';
 import { ConditionalHistograms } from './conditional';
-import { FrameError, SummaryError } from './errors';
+import { CapacityError, FrameError, SummaryError } from './errors';
 import { categoryOf, type DataFrame, type LearnReport, type ParsedFrame, parseFrame } from './frame';
 import { parseFrameJson } from './frame-json';
 import { hash53 } from './hash';
@@ -79,6 +79,37 @@ export interface JsonLearnResult {
  */
 export type LearnInput = { json: Uint8Array } | { frame: DataFrame } | { columns: ParsedFrame };
 
+/**
+ * Bounds on the state a learn may grow, beyond the attribute limit (which is a summary
+ * option): the service's configuration, checked before a batch is accepted.
+ */
+export interface StateLimits {
+  /** Keys of sequence counts (lag pairs, n-grams, co-occurrences) a sequence summary may hold. */
+  maxSequenceEntries?: number;
+  /** Sub-summaries a partition summary may hold (one per value of the split column). */
+  maxPartitions?: number;
+}
+
+/**
+ * The largest magnitude a learned value may have. The summary keeps power sums up to the
+ * fourth (Σx⁴, Σx²y²): with |x| ≤ 1e64 they stay below 1e256 per row, so even 2⁵³ rows cannot
+ * overflow, and forget stays the exact inverse of learn. Larger values are refused.
+ */
+export const MAX_ABS_VALUE = 1e64;
+
+function checkMagnitudes(parsed: ParsedFrame): void {
+  for (const column of parsed.numeric) {
+    const values = column.values;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      // NaN (missing) compares false and passes.
+      if (v > MAX_ABS_VALUE || v < -MAX_ABS_VALUE) {
+        throw new FrameError(i + 1, column.name, `value ${v} is larger in magnitude than ${MAX_ABS_VALUE}, the largest the summary accepts (its power sums would overflow)`);
+      }
+    }
+  }
+}
+
 /** A validated learn or forget (Summary.prepare): `commit` applies it to the summary. */
 export interface PreparedChange extends JsonLearnResult {
   commit: () => void;
@@ -138,14 +169,30 @@ export class Summary {
    * does not fail. A caller can so validate a batch, start making it durable and add it to
    * the summary while it travels.
    */
-  prepare(op: 'learn' | 'forget', input: LearnInput): PreparedChange {
+  prepare(op: 'learn' | 'forget', input: LearnInput, limits: StateLimits = {}): PreparedChange {
     const { parsed, lenient } = 'json' in input ? this.parseJson(input.json)
       : 'columns' in input ? { parsed: this.checkColumns(input.columns), lenient: false }
       : { parsed: this.parse(input.frame), lenient: input.frame.errorHandling === 1 };
-    if (op === 'learn') return { report: parsed.report, lenient, commit: this.prepareParsed(parsed, 'learn') };
+    checkMagnitudes(parsed);
+    if (op === 'learn') {
+      this.checkCapacity(parsed, limits);
+      return { report: parsed.report, lenient, commit: this.prepareParsed(parsed, 'learn') };
+    }
     const delta = new Summary(this.options);
     delta.prepareParsed(parsed, 'forget')();
     return { report: parsed.report, lenient, commit: this.prepareSubtract(delta) };
+  }
+
+  /** Refuses a learn that would make the state kept per row value grow past `limits`. */
+  private checkCapacity(parsed: ParsedFrame, limits: StateLimits): void {
+    if (limits.maxSequenceEntries !== undefined) this.sequenceCounts?.checkCapacity(parsed, limits.maxSequenceEntries);
+    const max = limits.maxPartitions;
+    if (max !== undefined && this.options.partitionSplit !== undefined) {
+      const added = new Set<string>();
+      for (const [value] of partitionRows(parsed, this.options.partitionSplit)) if (!this.partitions.has(value)) added.add(value);
+      const size = this.partitions.size + added.size;
+      if (size > max) throw new CapacityError(`partitions of [${this.options.partitionSplit}]`, size, max);
+    }
   }
 
   /** A frame read elsewhere by the fast reader (frameFromColumns): only for summaries that do not read cells. */

@@ -1,5 +1,5 @@
-import { BoundedExecutor, JobRunner, jobResult, okStatus, type ServiceRuntime } from '@sml/bus';
-import { checkName, smlError } from '@sml/core';
+import { executorOf, JobRunner, jobResult, okStatus, type ServiceRuntime } from '@sml/bus';
+import { checkName, checkParameters, parameterBounds, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import {
   EXPLORE_METRICS, type ExploreMetric, cumulativeIncidence, explore,
@@ -31,12 +31,18 @@ const positiveInt = (name: string, value: string | undefined, fallback: number):
  */
 export async function startExplore({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
   const densityPool = new DensityPool();
-  const runner = new JobRunner(nc, client, new BoundedExecutor('explore', config.SML_EXECUTOR_CONCURRENCY, config.SML_EXECUTOR_QUEUE), 'explore', log);
+  const runner = new JobRunner(nc, client, executorOf('explore', config), 'explore', log);
   runner.start();
   const s = (op: string) => `sml.explore.${op}`;
   const summaries = new SummaryCache(client);
   const project = (caller: sml.v1.ICaller, pid: string) => summaries.project(caller, pid);
-  const contexts = (c: sml.v1.IExploreContext | null | undefined) => c?.values ?? [];
+  const bounds = parameterBounds(config);
+  /** A request's MLContexts, their numeric extraParameters checked against their bounds. */
+  const contexts = (c: sml.v1.IExploreContext | null | undefined) => {
+    const values = c?.values ?? [];
+    for (const ctx of values) checkParameters(ctx.extraParameters, bounds);
+    return values;
+  };
   const resolve = (view: ProjectView, ctx: sml.v1.IMLContext, pid: string) => resolveContext(view.summary, ctx, pid, view.meta.categorySeparator || '$');
 
   service.endpoint(s('run'), sml.v1.ExploreRequest, sml.v1.ExploreReply, async (req, { caller }) => {

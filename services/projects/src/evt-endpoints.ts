@@ -1,5 +1,5 @@
 import { okStatus, subjects, type BusService } from '@sml/bus';
-import { checkName, smlError, SmlError } from '@sml/core';
+import { checkName, checkParameters, smlError, SmlError, type ParameterBound } from '@sml/core';
 import { sml } from '@sml/proto';
 import { EvtWrapper, ModelInputError } from '@sml/stats';
 import type { ModelStore } from './models';
@@ -9,8 +9,8 @@ import type { ProjectRegistry } from './registry';
  * EVT wrappers (API.md §7): synchronous, no job. Afterwards predict adds evt_is_anomaly,
  * evt_threshold and evt_anomaly_confidence computed from `sml_evt_wrapper_res_key`.
  */
-export function registerEvtEndpoints(deps: { service: BusService; registry: ProjectRegistry; models: ModelStore }): void {
-  const { service, registry, models } = deps;
+export function registerEvtEndpoints(deps: { service: BusService; registry: ProjectRegistry; models: ModelStore; bounds: Readonly<Record<string, ParameterBound>> }): void {
+  const { service, registry, models, bounds } = deps;
   const s = (op: string) => subjects.projects(op);
 
   const project = async (user: string, pid: string) => {
@@ -29,6 +29,7 @@ export function registerEvtEndpoints(deps: { service: BusService; registry: Proj
     const model = checkName('model', req.modelid);
     await project(user, pid);
     const params = { ...(req.params ?? {}) };
+    checkParameters(params, bounds);
     try {
       await models.info(user, pid, model);
     } catch {

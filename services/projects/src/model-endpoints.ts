@@ -1,5 +1,5 @@
 import { jobResult, okStatus, subjects, type BusService, type JobRunner } from '@sml/bus';
-import { checkName, dataFrameFromProto, smlError } from '@sml/core';
+import { checkName, checkParameters, dataFrameFromProto, smlError, type ParameterBound } from '@sml/core';
 import { sml } from '@sml/proto';
 import {
   ALGORITHM_NAMES, ALGORITHMS, ModelInputError, SingularSystemError, SELECTOR_TYPES, SummaryError, checkSelection, resolveAttributes, selectFeatures,
@@ -50,8 +50,13 @@ function selectionOptions(params: Record<string, string>): SelectionOptions {
 }
 
 /** Model build, info, delete and predict (API.md §7); models belong to their project. */
-export function registerModelEndpoints(deps: { service: BusService; registry: ProjectRegistry; runner: JobRunner; models: ModelStore }): void {
-  const { service, registry, runner, models } = deps;
+export function registerModelEndpoints(deps: {
+  service: BusService; registry: ProjectRegistry; runner: JobRunner; models: ModelStore;
+  bounds: Readonly<Record<string, ParameterBound>>;
+  /** Wall-clock budget of one feature selection (SML_SELECTION_TIME_BUDGET_MS). */
+  selectionBudgetMs: number;
+}): void {
+  const { service, registry, runner, models, bounds, selectionBudgetMs } = deps;
   const s = (op: string) => subjects.projects(op);
 
   service.endpoint(s('selectModel'), sml.v1.SelectModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
@@ -63,6 +68,7 @@ export function registerModelEndpoints(deps: { service: BusService; registry: Pr
     const algorithm = ALGORITHMS[algo];
     if (!algorithm) throw smlError('ALGORITHM_NOT_AVAILABLE', { algo });
     const params = { ...(req.mlcontext?.extraParameters ?? {}) };
+    checkParameters(params, bounds);
     // build takes the given inputs and scores nothing; selectModel selects and assesses.
     const selection = req.buildOnly ? undefined : selectionOptions(params);
     if (selection) {
@@ -75,9 +81,16 @@ export function registerModelEndpoints(deps: { service: BusService; registry: Pr
     }
     await registry.with(user, pid, () => undefined); // 400 now for an unknown project
 
-    const jobId = await runner.submit(caller, req.buildOnly ? 'build' : 'selectModel', { p_id: pid, model_id: modelId }, async () => {
+    const jobId = await runner.submit(caller, req.buildOnly ? 'build' : 'selectModel', { p_id: pid, model_id: modelId }, async ({ signal }) => {
+      const deadline = Date.now() + selectionBudgetMs;
+      // Between candidates: let other requests run, stop when cancelled or over budget.
+      const checkpoint = async (tried: number) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (signal.aborted) throw smlError('JOB_CANCELLED');
+        if (Date.now() > deadline) throw smlError('SELECTION_BUDGET', { tried, budgetMs: selectionBudgetMs });
+      };
       // Under the project's lock: every candidate subset is built from the same summary.
-      const { model, assessment, tried, criterion } = await registry.with(user, pid, (p) => {
+      const { model, assessment, tried, criterion } = await registry.with(user, pid, async (p) => {
         try {
           const ctx = req.mlcontext ?? {};
           const separator = p.meta.categorySeparator || '$';
@@ -89,7 +102,7 @@ export function registerModelEndpoints(deps: { service: BusService; registry: Pr
             ? { algo, inputs: [], targets: [], params: { ...sequenceParams(algo, ctx), ...params } }
             : { algo, inputs: resolveAttributes(p.summary, inputRefs, separator), targets: resolveAttributes(p.summary, targetRefs, separator), params };
           if (!selection) return { model: algorithm.build(p.summary, spec), assessment: {}, tried: 1, criterion: undefined };
-          return selectFeatures(algorithm, p.summary, spec, frameOf(req.dataframe), selection);
+          return await selectFeatures(algorithm, p.summary, spec, frameOf(req.dataframe), { ...selection, checkpoint });
         } catch (err) {
           if (err instanceof SingularSystemError) throw smlError('SINGULAR_SYSTEM', { detail: err.message }, err);
           if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);

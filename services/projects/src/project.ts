@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Summary, frameFromColumns, type LearnInput, type PreparedChange, type SummaryOptions } from '@sml/stats';
-import { dataFrameFromProto, smlError } from '@sml/core';
+import { Summary, frameFromColumns, type LearnInput, type PreparedChange, type StateLimits, type SummaryOptions } from '@sml/stats';
+import { checkParameters, dataFrameFromProto, smlError, type ParameterBound } from '@sml/core';
 import { sml } from '@sml/proto';
 import { toSmlError } from './errors';
 
@@ -11,8 +11,12 @@ import { toSmlError } from './errors';
  * inputs) grow with binary attributes × attributes, so they are kept only when the project
  * was created with histograms enabled (recorded at creation in sml_conditional_histograms).
  */
-export function summaryOptions(meta: sml.v1.IProjectMeta, maxAttributes: number): SummaryOptions {
+export function summaryOptions(meta: sml.v1.IProjectMeta, limits: ProjectLimits): SummaryOptions {
   const p = meta.params ?? {};
+  // Checked at create; checked again here so that metadata written before a limit was
+  // lowered (or by an older build) fails to load with a message instead of sizing state.
+  checkParameters(p, limits.bounds);
+  const maxAttributes = limits.maxAttributes;
   return {
     categorySeparator: meta.categorySeparator || '$',
     maxAttributes,
@@ -24,6 +28,13 @@ export function summaryOptions(meta: sml.v1.IProjectMeta, maxAttributes: number)
       : {}),
     ...(meta.type === 'sequence' ? { sequenceOrder: Number(p.sml_project_order ?? 1), sequenceLayout: p.sml_sequence_layout === 'rows' ? 'rows' : 'steps' } : {}),
   };
+}
+
+/** What bounds a project's state (README "Resource limits"). */
+export interface ProjectLimits {
+  maxAttributes: number;
+  state: StateLimits;
+  bounds: Readonly<Record<string, ParameterBound>>;
 }
 
 /**
@@ -47,16 +58,17 @@ export class ProjectState {
   private dirty = false;
   private snapshotted: boolean;
 
-  private constructor(readonly meta: sml.v1.ProjectMeta, readonly summary: Summary, snapshotted: boolean) {
+  private constructor(readonly meta: sml.v1.ProjectMeta, readonly summary: Summary, snapshotted: boolean, private readonly limits: StateLimits) {
     this.snapshotted = snapshotted;
   }
 
-  static fresh(meta: sml.v1.IProjectMeta, maxAttributes: number): ProjectState {
-    return new ProjectState(sml.v1.ProjectMeta.fromObject(meta), new Summary(summaryOptions(meta, maxAttributes)), false);
+  static fresh(meta: sml.v1.IProjectMeta, limits: ProjectLimits): ProjectState {
+    return new ProjectState(sml.v1.ProjectMeta.fromObject(meta), new Summary(summaryOptions(meta, limits)), false, limits.state);
   }
 
-  static restore(meta: sml.v1.IProjectMeta, snapshot: sml.v1.IProjectSnapshot, _maxAttributes: number): ProjectState {
-    const p = new ProjectState(sml.v1.ProjectMeta.fromObject(meta), Summary.deserialize(snapshot.summary!), true);
+  static restore(meta: sml.v1.IProjectMeta, snapshot: sml.v1.IProjectSnapshot, limits: ProjectLimits): ProjectState {
+    checkParameters(meta.params, limits.bounds);
+    const p = new ProjectState(sml.v1.ProjectMeta.fromObject(meta), Summary.deserialize(snapshot.summary!), true, limits.state);
     p.logSeq = Number(snapshot.logSeq ?? 0);
     return p;
   }
@@ -81,9 +93,9 @@ export class ProjectState {
    */
   prepare(op: 'learn' | 'forget', batch: LearnInput): PreparedChange {
     try {
-      return this.summary.prepare(op, batch);
+      return this.summary.prepare(op, batch, this.limits);
     } catch (err) {
-      throw toSmlError(err);
+      throw toSmlError(err, this.meta.pid);
     }
   }
 
@@ -104,18 +116,26 @@ export class ProjectState {
     this.meta.lastModificationDate = Date.now();
   }
 
-  /** Re-applies a logged batch while loading. A batch that fails now failed when logged too. */
-  replay(entry: sml.v1.IProjectLogEntry, seq: number): void {
+  /**
+   * Re-applies a logged batch while loading. Every logged batch was validated before it was
+   * logged, so a failure here means the batch cannot be replayed by this build (a limit was
+   * lowered, a bug, damaged bytes): it is returned for quarantine, never silently dropped,
+   * and never stops the project from loading. Validation changes nothing, so the summary
+   * stays as it was before the batch.
+   */
+  replay(entry: sml.v1.IProjectLogEntry, seq: number): Error | undefined {
     this.revision++;
     const op = entry.op === 'forget' ? 'forget' : 'learn';
+    let failure: Error | undefined;
     try {
-      this.prepare(op, batchOf(entry)).commit();
-    } catch {
-      // Logged batches were applied successfully before being logged; nothing to redo.
+      this.summary.prepare(op, batchOf(entry)).commit();
+    } catch (err) {
+      failure = err instanceof Error ? err : new Error(String(err));
     }
     this.logSeq = seq;
     this.dirty = true;
     this.batchesSinceSnapshot++;
+    return failure;
   }
 
   merge(other: Summary, otherPid: string): void {

@@ -1,5 +1,7 @@
-import { BoundedExecutor, JobRunner, jobResult, kvBucket, okStatus, subjects, type ServiceRuntime } from '@sml/bus';
-import { nameToken, smlError, checkName } from '@sml/core';
+import { executorOf, JobRunner, jobResult, kvBucket, okStatus, subjects, type ServiceRuntime } from '@sml/bus';
+import { createHash } from 'node:crypto';
+import { StorageType } from 'nats';
+import { checkParameters, clip, nameToken, parameterBounds, smlError, checkName } from '@sml/core';
 import { sml } from '@sml/proto';
 import { projectMetaFromCreate } from './create';
 import { batchOf } from './project';
@@ -13,6 +15,8 @@ import { ProjectStore } from './store';
 
 const SNAPSHOT_EVERY_BATCHES = Number(process.env.SML_SNAPSHOT_EVERY_BATCHES ?? 50);
 const SNAPSHOT_EVERY_MS = Number(process.env.SML_SNAPSHOT_EVERY_MS ?? 30_000);
+/** How long an Idempotency-Key is remembered: the log stream's duplicate window. */
+const IDEMPOTENCY_WINDOW_MS = 2 * 60_000;
 
 /**
  * The projects service: project lifecycle and learning (API.md §4). Thin: decode, call the
@@ -20,15 +24,24 @@ const SNAPSHOT_EVERY_MS = Number(process.env.SML_SNAPSHOT_EVERY_MS ?? 30_000);
  */
 export async function startProjects({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
   const store = await ProjectStore.open(nc);
+  const bounds = parameterBounds(config);
   const registry = new ProjectRegistry(store, log, {
     snapshotEveryBatches: SNAPSHOT_EVERY_BATCHES,
     snapshotEveryMs: SNAPSHOT_EVERY_MS,
-    maxAttributes: config.SML_MAX_ATTRIBUTES,
+    limits: {
+      maxAttributes: config.SML_MAX_ATTRIBUTES,
+      state: { maxSequenceEntries: config.SML_MAX_SEQUENCE_NGRAMS, maxPartitions: config.SML_MAX_PARTITIONS },
+      bounds,
+    },
+    maxProjectsPerCustomer: config.SML_MAX_PROJECTS_PER_CUSTOMER,
   });
   registry.start();
+  // Idempotency-Key → fingerprint of the batch it first carried, for the JetStream
+  // duplicate window: the same key with another body is refused instead of dropped.
+  const idempotency = await kvBucket(nc, 'sml_idempotency', { ttl: IDEMPOTENCY_WINDOW_MS, storage: StorageType.File });
   const dss = await kvBucket(nc, 'sml_dss');
   const models = await ModelStore.open(nc);
-  const runner = new JobRunner(nc, client, new BoundedExecutor('projects', config.SML_EXECUTOR_CONCURRENCY, config.SML_EXECUTOR_QUEUE), 'projects', log);
+  const runner = new JobRunner(nc, client, executorOf('projects', config), 'projects', log);
   runner.start();
   const s = (op: string) => subjects.projects(op);
   const pidOf = (pid: string | null | undefined) => checkName('project', pid);
@@ -59,9 +72,18 @@ export async function startProjects({ nc, service, client, config, log }: Servic
         p.logged(0);
         return reply;
       }
-      const msgId = req.idempotencyKey ? `${ProjectStore.key(user, pid)}.${nameToken(req.idempotencyKey)}` : undefined;
-      // The log keeps the batch as it came.
-      const appended = store.append(user, pid, logEntry(op, req), msgId);
+      const entry = logEntry(op, req);
+      const key = req.idempotencyKey ? idempotencyRecord(user, pid, req.idempotencyKey, entry) : undefined;
+      if (key) {
+        const first = await idempotency.get(key.name).catch(() => null);
+        if (first && first.operation === 'PUT') {
+          if (first.string() !== key.fingerprint) throw smlError('IDEMPOTENCY_KEY_REUSED', { key: clip(req.idempotencyKey!) });
+          return reply; // the first answer: that batch is in the log already
+        }
+      }
+      // The log keeps the batch as it came. The message id names key and content, so the
+      // stream's own de-duplication can never drop a different batch under a reused key.
+      const appended = store.append(user, pid, entry, key ? `${key.name}.${key.fingerprint}` : undefined);
       appended.catch(() => undefined); // awaited below; the summary is updated meanwhile
       // One turn of the event loop, so the batch is on its way to NATS before the CPU-bound commit.
       await new Promise((resolve) => setImmediate(resolve));
@@ -86,12 +108,22 @@ export async function startProjects({ nc, service, client, config, log }: Servic
         return reply;
       }
       p.logged(ack.seq);
+      if (key) await idempotency.put(key.name, key.fingerprint).catch((err) => log.warn({ err, pid }, 'idempotency record not kept'));
       const t3 = performance.now();
       await registry.afterBatch(p);
       log.debug({ pid, op, rows: change.report.rowsLearned, prepareMs: t1 - t0, commitMs: t2 - t1, logWaitMs: t3 - t2, snapshotMs: performance.now() - t3 }, 'batch learned');
       return reply;
     });
   };
+
+  /**
+   * The KV key of an Idempotency-Key (customer, project and a hash of the key: KV keys have
+   * a restricted alphabet) and the fingerprint of the batch: operation and encoded frame.
+   */
+  const idempotencyRecord = (user: string, pid: string, idempotencyKey: string, entry: sml.v1.IProjectLogEntry) => ({
+    name: `${ProjectStore.key(user, pid)}.${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}`,
+    fingerprint: createHash('sha256').update(sml.v1.ProjectLogEntry.encode(entry).finish()).digest('hex'),
+  });
 
   /** The log entry of a batch: the frame in the form the request carried it. */
   const logEntry = (op: 'learn' | 'forget', req: sml.v1.ILearnRequest): sml.v1.IProjectLogEntry =>
@@ -110,6 +142,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     });
 
   service.endpoint(s('create'), sml.v1.ProjectCreateRequest, sml.v1.Empty, async (req, { caller }) => {
+    checkParameters(req.params, bounds);
     const meta = projectMetaFromCreate(caller.user!, req);
     await registry.create(meta);
     return { status: okStatus('PROJECT_CREATED', { pid: meta.pid }) };
@@ -207,8 +240,15 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     throw smlError('GENERIC_EXCEPTION', { detail: `learning from data source [${ds}] is not available in this build yet` });
   });
 
-  registerModelEndpoints({ service, registry, runner, models });
-  registerEvtEndpoints({ service, registry, models });
+  service.endpoint(s('log'), sml.v1.ProjectRequest, sml.v1.ProjectLogReply, async (req, { caller }) => {
+    const pid = pidOf(req.pid);
+    await registry.with(caller.user!, pid, () => undefined); // 400 for an unknown project; loading quarantines
+    return { quarantined: await store.quarantined(caller.user!, pid) };
+  });
+  service.reportStats(s('log'), () => ({ quarantinedBatches: registry.quarantinedTotal }));
+
+  registerModelEndpoints({ service, registry, runner, models, bounds, selectionBudgetMs: config.SML_SELECTION_TIME_BUDGET_MS });
+  registerEvtEndpoints({ service, registry, models, bounds });
 
   return {
     onStop: async () => {

@@ -1,7 +1,7 @@
 import type { Logger } from '@sml/core';
 import { smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
-import { ProjectState } from './project';
+import { ProjectState, type ProjectLimits } from './project';
 import { ProjectStore } from './store';
 
 export interface RegistryOptions {
@@ -9,7 +9,9 @@ export interface RegistryOptions {
   snapshotEveryBatches: number;
   /** Snapshot dirty projects at least this often. */
   snapshotEveryMs: number;
-  maxAttributes: number;
+  limits: ProjectLimits;
+  /** Projects one customer may have (SML_MAX_PROJECTS_PER_CUSTOMER). */
+  maxProjectsPerCustomer: number;
 }
 
 /**
@@ -22,6 +24,8 @@ export class ProjectRegistry {
   private readonly loading = new Map<string, Promise<ProjectState>>();
   private readonly locks = new Map<string, Promise<unknown>>();
   private timer?: NodeJS.Timeout;
+  /** Batches quarantined by this process since it started (reported in $SRV.STATS). */
+  quarantinedTotal = 0;
 
   constructor(private readonly store: ProjectStore, private readonly log: Logger, private readonly opts: RegistryOptions) {}
 
@@ -44,9 +48,13 @@ export class ProjectRegistry {
     if (this.loaded.get(key)?.memoryOnly || (await this.store.getMeta(meta.user!, meta.pid!))) {
       throw smlError('PROJECT_EXISTS', { user: meta.user, pid: meta.pid });
     }
+    const count = (await this.list(meta.user!)).length;
+    if (count >= this.opts.maxProjectsPerCustomer) {
+      throw smlError('PROJECT_LIMIT', { user: meta.user, count, variable: `SML_MAX_PROJECTS_PER_CUSTOMER = ${this.opts.maxProjectsPerCustomer}` });
+    }
+    const project = ProjectState.fresh(meta, this.opts.limits);
     // kv.create refuses an existing key too, so two racing creates cannot both succeed.
     if (meta.persist) await this.store.createMeta(meta);
-    const project = ProjectState.fresh(meta, this.opts.maxAttributes);
     this.loaded.set(key, project);
     return project;
   }
@@ -86,13 +94,26 @@ export class ProjectRegistry {
     const meta = await this.store.getMeta(user, pid);
     if (!meta) throw smlError('PROJECT_NOT_FOUND', { pid, user });
     const snapshot = await this.store.loadSnapshot(user, pid);
-    const project = snapshot ? ProjectState.restore(meta, snapshot, this.opts.maxAttributes) : ProjectState.fresh(meta, this.opts.maxAttributes);
+    let project: ProjectState;
+    try {
+      project = snapshot ? ProjectState.restore(meta, snapshot, this.opts.limits) : ProjectState.fresh(meta, this.opts.limits);
+    } catch (err) {
+      throw smlError('PROJECT_UNLOADABLE', { pid, detail: (err as Error).message }, err);
+    }
     let replayed = 0;
+    let quarantined = 0;
     for await (const { seq, entry } of this.store.replay(user, pid, project.logSeq)) {
-      project.replay(entry, seq);
+      const failure = project.replay(entry, seq);
+      if (failure) {
+        // Kept before the next snapshot trims the log past it.
+        await this.store.putQuarantined(user, pid, seq, entry, failure.message);
+        this.log.warn({ user, pid, seq, reason: failure.message }, 'logged batch could not be replayed: quarantined');
+        this.quarantinedTotal++;
+        quarantined++;
+      }
       replayed++;
     }
-    this.log.info({ user, pid, snapshotSeq: Number(snapshot?.logSeq ?? 0), replayed }, 'project loaded');
+    this.log.info({ user, pid, snapshotSeq: Number(snapshot?.logSeq ?? 0), replayed, quarantined }, 'project loaded');
     this.loaded.set(ProjectStore.key(user, pid), project);
     return project;
   }

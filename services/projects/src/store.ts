@@ -11,11 +11,11 @@ export const PROJECT_LOG_STREAM = 'SML_PROJECT_LOG';
  * object store `sml_project_snapshots`. Keys are `<customer token>.<project token>`.
  */
 export class ProjectStore {
-  private constructor(private readonly nc: NatsConnection, private readonly kv: KV, private readonly snapshots: ObjectStore) {}
+  private constructor(private readonly nc: NatsConnection, private readonly kv: KV, private readonly snapshots: ObjectStore, private readonly quarantine: ObjectStore) {}
 
   static async open(nc: NatsConnection): Promise<ProjectStore> {
     await ensureStream(nc, { name: PROJECT_LOG_STREAM, subjects: ['sml.plog.>'] });
-    return new ProjectStore(nc, await kvBucket(nc, 'sml_projects'), await objectStore(nc, 'sml_project_snapshots'));
+    return new ProjectStore(nc, await kvBucket(nc, 'sml_projects'), await objectStore(nc, 'sml_project_snapshots'), await objectStore(nc, 'sml_project_quarantine'));
   }
 
   static key(user: string, pid: string): string {
@@ -107,11 +107,33 @@ export class ProjectStore {
     return (await this.snapshots.info(ProjectStore.key(user, pid))) !== null;
   }
 
-  /** Removes metadata, log and snapshot of a project. */
+  /**
+   * Keeps a logged batch that could not be replayed, with why, under
+   * `<customer>.<project>.<seq>`: the log itself is trimmed at the next snapshot.
+   */
+  async putQuarantined(user: string, pid: string, seq: number, entry: sml.v1.IProjectLogEntry, reason: string): Promise<void> {
+    const data = sml.v1.ProjectLogEntry.encode(entry).finish();
+    const record: sml.v1.IQuarantinedBatch = { seq, op: entry.op ?? 'learn', reason: reason.slice(0, 1000), time: Date.now(), bytes: data.length };
+    await this.quarantine.putBlob({ name: `${ProjectStore.key(user, pid)}.${seq}`, description: JSON.stringify(record) }, data);
+  }
+
+  /** The project's quarantined batches, oldest first. */
+  async quarantined(user: string, pid: string): Promise<sml.v1.IQuarantinedBatch[]> {
+    const prefix = `${ProjectStore.key(user, pid)}.`;
+    const out: sml.v1.IQuarantinedBatch[] = [];
+    for (const info of await this.quarantine.list()) {
+      if (info.deleted || !info.name.startsWith(prefix) || info.name.slice(prefix.length).includes('.')) continue;
+      out.push(JSON.parse(info.description ?? '{}') as sml.v1.IQuarantinedBatch);
+    }
+    return out.sort((a, b) => Number(a.seq) - Number(b.seq));
+  }
+
+  /** Removes metadata, log, snapshot and quarantined batches of a project. */
   async delete(user: string, pid: string): Promise<void> {
     const jsm = await this.nc.jetstreamManager();
     await jsm.streams.purge(PROJECT_LOG_STREAM, { filter: ProjectStore.subject(user, pid) });
     await this.snapshots.delete(ProjectStore.key(user, pid)).catch(() => undefined);
+    for (const q of await this.quarantined(user, pid)) await this.quarantine.delete(`${ProjectStore.key(user, pid)}.${q.seq}`).catch(() => undefined);
     await this.kv.delete(ProjectStore.key(user, pid));
   }
 }

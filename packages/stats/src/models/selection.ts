@@ -32,6 +32,12 @@ export interface SelectionOptions {
   iterations?: number;
   /** `selector_type_iteration`: seed of the subset generator (default 1). */
   seed?: number;
+  /**
+   * Called after each candidate subset is built and scored: a service yields to its event
+   * loop here (so a long selection does not hold other requests), and throws to stop it
+   * (cancelled, over its time budget).
+   */
+  checkpoint?: (tried: number) => Promise<void> | void;
 }
 
 export interface Selection {
@@ -110,7 +116,7 @@ interface Candidate {
  * (ModelInputError: singular system, …) is skipped; when none builds, the last failure is
  * thrown. A NaN score ranks below any number.
  */
-export function selectFeatures(algorithm: Algorithm, summary: Summary, spec: ModelSpec, frame: PredictFrame, opts: SelectionOptions): Selection {
+export async function selectFeatures(algorithm: Algorithm, summary: Summary, spec: ModelSpec, frame: PredictFrame, opts: SelectionOptions): Promise<Selection> {
   const checked = checkSelection(algorithm, opts);
   const { selector, criterion, lowerIsBetter } = checked;
   const p = spec.inputs.length;
@@ -156,9 +162,13 @@ export function selectFeatures(algorithm: Algorithm, summary: Summary, spec: Mod
     return lowerIsBetter ? a.score < b.score : a.score > b.score;
   };
   /** The best of `best` and the subsets (the earlier on ties), or null when none builds. */
-  const bestOf = (subsets: Iterable<number[]>, best: Candidate | null = null): Candidate | null => {
+  const checkpoint = async () => {
+    if (opts.checkpoint) await opts.checkpoint(seen.size);
+  };
+  const bestOf = async (subsets: Iterable<number[]>, best: Candidate | null = null): Promise<Candidate | null> => {
     for (const s of subsets) {
       const c = evaluate(s);
+      await checkpoint();
       if (c !== null && better(c, best)) best = c;
     }
     return best;
@@ -170,25 +180,31 @@ export function selectFeatures(algorithm: Algorithm, summary: Summary, spec: Mod
     case 'selector_type_fw_bw': {
       for (;;) {
         const current = chosen?.positions ?? [];
-        const next = bestOf(all.filter((k) => !current.includes(k)).map((k) => [...current, k]));
+        const next = await bestOf(all.filter((k) => !current.includes(k)).map((k) => [...current, k]));
         if (next === null || !better(next, chosen)) break;
         chosen = next;
       }
       while (chosen !== null && chosen.positions.length > 1) {
         const current: number[] = chosen.positions;
-        const next = bestOf(current.map((drop) => current.filter((k) => k !== drop)));
+        const next = await bestOf(current.map((drop) => current.filter((k) => k !== drop)));
         if (next === null || !better(next, chosen)) break;
         chosen = next;
       }
       break;
     }
     case 'selector_type_simple': {
-      const singles = all.map((k) => evaluate([k])).filter((c): c is Candidate => c !== null);
+      const singles: Candidate[] = [];
+      for (const k of all) {
+        const c = evaluate([k]);
+        await checkpoint();
+        if (c !== null) singles.push(c);
+      }
       // Stable sort: equal scores keep the inputs' order.
       const ranked = singles.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
       chosen = ranked[0] ?? null;
       for (const single of ranked.slice(1)) {
         const next = evaluate([...chosen!.positions, single.positions[0]]);
+        await checkpoint();
         if (next === null) continue;
         if (!better(next, chosen)) break;
         chosen = next;
@@ -196,7 +212,7 @@ export function selectFeatures(algorithm: Algorithm, summary: Summary, spec: Mod
       break;
     }
     case 'selector_type_brute':
-      for (let size = 1; size <= p; size++) chosen = bestOf(combinations(p, size), chosen);
+      for (let size = 1; size <= p; size++) chosen = await bestOf(combinations(p, size), chosen);
       break;
     case 'selector_type_iteration': {
       const next = mulberry32(checked.seed);
@@ -208,7 +224,7 @@ export function selectFeatures(algorithm: Algorithm, summary: Summary, spec: Mod
           const j = k + Math.floor(next() * (p - k));
           [pool[k], pool[j]] = [pool[j], pool[k]];
         }
-        chosen = bestOf([pool.slice(0, size)], chosen);
+        chosen = await bestOf([pool.slice(0, size)], chosen);
       }
       break;
     }
