@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode as NatsErrorCode, headers as natsHeaders, type NatsConnection } from 'nats';
 import { smlError, type SmlError } from '@sml/core';
 import { Breakers } from './breaker';
+import { BusHealth } from './health';
 import { REQUEST_ID_HEADER } from './headers';
 import { Spill } from './spill';
 import type { MessageType, WithCaller, WithStatus } from './types';
@@ -34,13 +35,20 @@ export class BusClient {
     opts: CallOptions = {},
   ): Promise<Rep> {
     const timeout = opts.timeoutMs ?? this.opts.timeoutMs;
+    // NATS unreachable: answer 503 now (naming NATS, not the service) rather than after the
+    // timeout, and leave the service's breaker alone.
+    const health = BusHealth.of(this.nc);
+    health.assertConnected();
     const h = natsHeaders();
     h.set(REQUEST_ID_HEADER, opts.requestId ?? req.caller?.requestId ?? randomUUID());
-    const packed = await this.spill.pack(reqType.encode(req).finish(), h);
+    const packed = await this.spill.pack(reqType.encode(req).finish(), h).catch((err) => {
+      throw health.failure(err) ?? err;
+    });
     try {
       const msg = await this.breakers.fire(service, () => this.nc.request(subject, packed.data, { timeout, headers: packed.headers }));
       return repType.decode(await this.spill.unpack(msg));
     } catch (err) {
+      if (!health.connected) throw smlError('NATS_UNAVAILABLE', { cause: 'connection lost' }, err);
       throw transportError(err, service, timeout);
     }
   }

@@ -7,6 +7,7 @@ export * from './service';
 export * from './breaker';
 export * from './client';
 export * from './jetstream';
+export * from './health';
 export * from './executor';
 export * from './subjects';
 export * from './jobs';

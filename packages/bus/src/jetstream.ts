@@ -1,34 +1,48 @@
 import {
   AckPolicy, DeliverPolicy, RetentionPolicy, StorageType,
-  type JsMsg, type KV, type KvOptions, type NatsConnection, type ObjectStore,
+  type JsMsg, type KV, type KvOptions, type NatsConnection, type ObjectStore, type ObjectStoreOptions,
 } from 'nats';
 import type { Logger } from '@sml/core';
+import { BusHealth } from './health';
+
+// Every resource ensured here is registered with the connection's BusHealth: ensured again
+// after a reconnect (a nats-server restart loses memory-storage streams) and checked by /readyz.
 
 /** A KV bucket (created on first use) with file storage and one value per key. */
 export function kvBucket(nc: NatsConnection, name: string, opts: Partial<KvOptions> = {}): Promise<KV> {
-  return nc.jetstream().views.kv(name, { history: 1, storage: StorageType.File, ...opts });
+  // nats.js writes into the options it is given: a fresh object per call.
+  return BusHealth.of(nc).track(`kv:${name}`, `kv ${name}`,
+    () => nc.jetstream().views.kv(name, { history: 1, storage: StorageType.File, ...opts }),
+    async () => (await nc.jetstreamManager()).streams.info(`KV_${name}`));
 }
 
-export function objectStore(nc: NatsConnection, name: string): Promise<ObjectStore> {
-  return nc.jetstream().views.os(name, { storage: StorageType.File });
+export function objectStore(nc: NatsConnection, name: string, opts: Partial<ObjectStoreOptions> = {}): Promise<ObjectStore> {
+  return BusHealth.of(nc).track(`os:${name}`, `objects ${name}`,
+    () => nc.jetstream().views.os(name, { storage: StorageType.File, ...opts }),
+    async () => (await nc.jetstreamManager()).streams.info(`OBJ_${name}`));
 }
 
 /** Creates the stream, or updates its subjects when it exists. */
-export async function ensureStream(nc: NatsConnection, cfg: { name: string; subjects: string[]; maxAgeMs?: number }): Promise<void> {
-  const jsm = await nc.jetstreamManager();
-  const config = {
-    name: cfg.name,
-    subjects: cfg.subjects,
-    storage: StorageType.File,
-    retention: RetentionPolicy.Limits,
-    max_age: cfg.maxAgeMs ? cfg.maxAgeMs * 1e6 : 0,
-  };
-  try {
-    const info = await jsm.streams.info(cfg.name);
+export function ensureStream(nc: NatsConnection, cfg: { name: string; subjects: string[]; maxAgeMs?: number }): Promise<void> {
+  return BusHealth.of(nc).track(`stream:${cfg.name}`, `stream ${cfg.name}`, async () => {
+    const jsm = await nc.jetstreamManager();
+    const config = {
+      name: cfg.name,
+      subjects: cfg.subjects,
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      max_age: cfg.maxAgeMs ? cfg.maxAgeMs * 1e6 : 0,
+    };
+    let info;
+    try {
+      info = await jsm.streams.info(cfg.name);
+    } catch (err) {
+      if (!(err as Error).message.includes('stream not found')) throw err;
+      await jsm.streams.add(config);
+      return;
+    }
     if (info.config.subjects.join() !== cfg.subjects.join()) await jsm.streams.update(cfg.name, { ...info.config, subjects: cfg.subjects });
-  } catch {
-    await jsm.streams.add(config);
-  }
+  }, async () => (await nc.jetstreamManager()).streams.info(cfg.name));
 }
 
 /**
@@ -54,7 +68,9 @@ export async function consumeDurable(
     ...(cfg.filterSubject ? { filter_subject: cfg.filterSubject } : {}),
   };
   // add() updates the durable when it exists with other settings.
-  await jsm.consumers.add(cfg.stream, config).catch(() => jsm.consumers.update(cfg.stream, cfg.durable, config));
+  await BusHealth.of(nc).track(`consumer:${cfg.stream}/${cfg.durable}`, `consumer ${cfg.stream}/${cfg.durable}`,
+    () => jsm.consumers.add(cfg.stream, config).catch(() => jsm.consumers.update(cfg.stream, cfg.durable, config)),
+    () => jsm.consumers.info(cfg.stream, cfg.durable));
   const consumer = await nc.jetstream().consumers.get(cfg.stream, cfg.durable);
   // One message per pull, acked (and confirmed) before the next: with max_ack_pending 1 a
   // batched pull stalls on nats-server 2.9 until the pull expires.

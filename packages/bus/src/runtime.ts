@@ -2,6 +2,7 @@ import http from 'node:http';
 import { createLogger, loadConfig, type Config, type Logger } from '@sml/core';
 import { BusClient } from './client';
 import { connectBus, type NatsConnection } from './connection';
+import { BusHealth } from './health';
 import { BusService } from './service';
 
 export interface ServiceRuntime {
@@ -24,6 +25,7 @@ export async function runService(
   const config = loadConfig();
   const log = createLogger(name, config.SML_LOG_LEVEL);
   const nc = await connectBus({ url: config.NATS_URL, name: `sml-${name}`, log, user: config.SML_NATS_USER, pass: config.SML_NATS_PASSWORD });
+  const bus = BusHealth.of(nc, log);
   const service = await BusService.start(nc, { name, log });
   const client = new BusClient(nc, { timeoutMs: config.SML_REQUEST_TIMEOUT_MS, resetMs: config.SML_BREAKER_RESET_MS });
   const rt = { config, log, nc, service, client };
@@ -35,8 +37,14 @@ export async function runService(
   const healthPort = Number(process.env.SML_HEALTH_PORT ?? 0);
   const health = healthPort > 0
     ? http.createServer((req, res) => {
-      const ok = req.url === '/livez' || (req.url === '/readyz' && !nc.isClosed());
-      res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok' : 'not ready');
+      // Ready = connected to NATS and every JetStream resource the service ensured exists.
+      void (async () => {
+        const why = req.url === '/livez' ? undefined
+          : req.url !== '/readyz' ? 'not ready'
+          : !bus.connected ? 'not ready: NATS disconnected'
+          : await bus.missing().then((m) => (m.length ? `not ready: missing ${m.join(', ')}` : undefined), (err) => `not ready: ${err}`);
+        res.writeHead(why ? 503 : 200, { 'content-type': 'text/plain' }).end(why ?? 'ok');
+      })();
     }).listen(healthPort)
     : undefined;
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { headers as natsHeaders, type MsgHdrs, type NatsConnection, type ObjectStore } from 'nats';
 import { SPILL_HEADER } from './headers';
+import { objectStore } from './jetstream';
 
 const BUCKET = 'sml_bus_spill';
 /** Room left in a message for headers and framing. */
@@ -16,7 +17,11 @@ export class Spill {
   constructor(private readonly nc: NatsConnection) {}
 
   private bucket(): Promise<ObjectStore> {
-    this.store ??= this.nc.jetstream().views.os(BUCKET, { ttl: 15 * 60 * 1e9 });
+    // A failed open (NATS down) is not kept: the next large payload tries again.
+    this.store ??= objectStore(this.nc, BUCKET, { ttl: 15 * 60 * 1e9 }).catch((err) => {
+      this.store = undefined;
+      throw err;
+    });
     return this.store;
   }
 

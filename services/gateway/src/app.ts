@@ -3,7 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { RequestStrategy, type NatsConnection } from 'nats';
 import type { z } from 'zod';
 import { SmlError, smlError, type Config, type Logger } from '@sml/core';
-import { errorFromStatus, isOk, type BusClient } from '@sml/bus';
+import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticate } from './auth';
 import { replyValues, sendEnvelope, sendError } from './envelope';
 import type { GatewayMetrics } from './metrics';
@@ -63,9 +63,17 @@ export function createApp(deps: GatewayDeps): express.Express {
   app.set('trust proxy', config.SML_TRUST_PROXY);
 
   app.get('/livez', (_req, res) => void res.type('text/plain').send('ok'));
+  // Ready = connected to NATS, every required service answers, and every JetStream resource
+  // the gateway uses (sml_users, sml_replay …) exists. `missing` lists services, `resources`
+  // JetStream resources (all of them while NATS is disconnected).
+  const bus = BusHealth.of(nc, log);
   app.get('/readyz', async (_req, res) => {
-    const missing = nc.isClosed() ? required : await missingServices(nc, required).catch(() => required);
-    res.status(missing.length ? 503 : 200).json({ ready: missing.length === 0, missing });
+    const connected = bus.connected;
+    const [missing, resources] = connected
+      ? await Promise.all([missingServices(nc, required).catch(() => required), bus.missing()])
+      : [required, bus.labels()];
+    const ready = connected && missing.length === 0 && resources.length === 0;
+    res.status(ready ? 200 : 503).json({ ready, missing, nats: connected ? 'connected' : 'disconnected', resources });
   });
   app.get('/metrics', async (_req, res) => void res.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
   app.get('/openapi.json', (_req, res) => void res.json(openapi));
@@ -78,6 +86,7 @@ export function createApp(deps: GatewayDeps): express.Express {
       res.setHeader('X-Request-Id', requestId);
       const end = metrics.requestDuration.startTimer({ method: route.method, route: route.path });
       try {
+        bus.assertConnected(); // NATS down: 503 at once (authentication needs it too)
         const t0 = performance.now();
         const who = await authenticate(req, String(req.params.user), users, replay, authOpts);
         const t1 = performance.now();
@@ -108,7 +117,9 @@ export function createApp(deps: GatewayDeps): express.Express {
           }
           sendEnvelope(res, status.code ?? 200, status.message ?? '', values);
         }
-      } catch (err) {
+      } catch (thrown) {
+        // NATS unreachable or a JetStream resource missing (e.g. the replay bucket): 503.
+        const err = bus.failure(thrown) ?? thrown;
         if (err instanceof SmlError) {
           if (err.status === 401 || err.code === 'MD5_MISMATCH' || err.code.includes('DATE') || err.code === 'CLOCK_SKEW' || err.code === 'AUTH_HEADER_NULL') metrics.authFailures.inc({ code: err.code });
           sendError(res, err);

@@ -41,6 +41,8 @@ export function sendEnvelope(res: Response, status: number, message: string, val
 }
 
 export function sendError(res: Response, err: SmlError): void {
+  // A retryable error (503: service or NATS unavailable, queue full) says when to retry.
+  if (err.retryable) res.setHeader('Retry-After', '1');
   sendEnvelope(res, err.status, err.message, err.omitValues ? undefined : err.values ?? {});
 }
 
