@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { SmlError, smlError, type Config, type Logger } from '@sml/core';
 import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticate } from './auth';
+import { inflateBody } from './inflate';
 import { replyValues, sendEnvelope, sendError } from './envelope';
 import type { GatewayMetrics } from './metrics';
 import { openApiDocument } from './openapi';
@@ -79,7 +80,17 @@ export function createApp(deps: GatewayDeps): express.Express {
   app.get('/openapi.json', (_req, res) => void res.json(openapi));
 
   const api = express.Router();
+  // The body is read as sent: the signature and Content-MD5 cover the bytes on the wire
+  // (README, Decisions). The body parser would inflate a compressed body before anyone knows
+  // who sent it, so the Content-Encoding is taken away from it here and the handler inflates
+  // the body once the request is authenticated (inflate.ts).
+  api.use((req: Request, res: Response, next: NextFunction) => {
+    res.locals.contentEncoding = req.headers['content-encoding'];
+    delete req.headers['content-encoding'];
+    next();
+  });
   api.use(express.raw({ type: () => true, limit: config.SML_BODY_LIMIT }));
+  const inflateLimits = { limit: config.SML_BODY_LIMIT, maxRatio: config.SML_MAX_INFLATE_RATIO };
   for (const route of routes) {
     api[route.method](route.path, async (req: Request, res: Response) => {
       const requestId = randomUUID();
@@ -89,13 +100,15 @@ export function createApp(deps: GatewayDeps): express.Express {
         bus.assertConnected(); // NATS down: 503 at once (authentication needs it too)
         const t0 = performance.now();
         const who = await authenticate(req, String(req.params.user), users, replay, authOpts);
+        const sent: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        const body = await inflateBody(sent, res.locals.contentEncoding as string | undefined, inflateLimits);
         const t1 = performance.now();
         const caller = { user: who.user, root: who.root, requestId };
         const ctx: RouteContext = {
           caller,
           params: validate(route.params, req.params, 'path') as Record<string, string>,
           query: validate(route.query, req.query ?? {}, 'query') as Record<string, unknown>,
-          body: route.rawBody ? (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)) : route.body ? validate(route.body, parseJson(req.body), 'body') : undefined,
+          body: route.rawBody ? body : route.body ? validate(route.body, parseJson(body), 'body') : undefined,
           headers: req.headers,
         };
         const subject = typeof route.subject === 'function' ? route.subject(ctx) : route.subject;
