@@ -10,6 +10,11 @@ export interface BusCredentials {
   password: string;
 }
 
+/** Where `npm run up` keeps the bus credentials (one `<identity>.env` each): `$SML_DATA_DIR/nats-auth`. */
+export function localBusCredentialsDir(dataDir: string): string {
+  return join(dataDir, 'nats-auth');
+}
+
 /** Reads a `KEY=value` file (one per line), as written by `ensureBusCredentials`. */
 export function readEnvFile(path: string): Record<string, string> {
   const out: Record<string, string> = {};

@@ -6,7 +6,8 @@
  *
  * JetStream is reached through subjects too. Its API (`$JS.API.>`) is per account in
  * nats-server 2.9, so instead of granting all of it, each identity gets the API subjects that
- * name its own streams (`$JS.API.STREAM.INFO.KV_sml_users` …) plus `$JS.API.INFO`.
+ * name its own streams (`$JS.API.STREAM.INFO.KV_sml_users` …) plus `$JS.API.INFO` and
+ * `$JS.API.STREAM.NAMES` (which reveal account usage and stream names, nothing stored).
  */
 
 /** A process kind that connects to NATS with its own user. */
@@ -59,7 +60,7 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
     publish: ['sml.plog.>', ...jobRunner('projects').publish],
     subscribe: ['sml.projects.>', ...jobRunner('projects').subscribe],
     service: 'projects',
-    kv: ['sml_projects', 'sml_dss', 'sml_models'],
+    kv: ['sml_projects', 'sml_dss', 'sml_models', 'sml_idempotency'],
     objectStores: ['sml_project_snapshots', 'sml_project_quarantine', SPILL],
     streams: ['SML_PROJECT_LOG'],
   },
@@ -119,6 +120,8 @@ export function natsPermissions(identity: BusIdentity): { publish: string[]; sub
   const streams = [...(r.kv ?? []).map((b) => `KV_${b}`), ...(r.objectStores ?? []).map((o) => `OBJ_${o}`), ...(r.streams ?? [])];
   const jetstream = streams.length === 0 ? [] : [
     '$JS.API.INFO',
+    // Names only (no config, no data): object store reads look their stream up by subject.
+    '$JS.API.STREAM.NAMES',
     ...streams.flatMap(streamApi),
     ...(r.kv ?? []).map((b) => `$KV.${b}.>`),
     ...(r.objectStores ?? []).map((o) => `$O.${o}.>`),

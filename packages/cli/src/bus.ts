@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
-import { BusClient, connectBus } from '@sml/bus';
+import { BusClient, connectBus, localBusCredentialsDir, readBusCredentials } from '@sml/bus';
 import { createLogger, loadConfig } from '@sml/core';
 import type { Envelope } from '@sml/sdk';
 import type { sml } from '@sml/proto';
@@ -15,7 +15,11 @@ export interface AdminBus {
   caller: sml.v1.ICaller;
 }
 
-/** Runs `fn` with a bus connection to NATS_URL acting as SML_ROOT_USER, and closes it afterwards. */
+/**
+ * Runs `fn` with a bus connection to NATS_URL acting as SML_ROOT_USER, and closes it afterwards.
+ * It connects as the bus identity `admin` (README "Bus security"): SML_NATS_USER and
+ * SML_NATS_PASSWORD, else the credentials `npm run up` keeps in $SML_DATA_DIR/nats-auth/admin.env.
+ */
 export async function withAdminBus<T>(env: NodeJS.ProcessEnv, fn: (bus: AdminBus) => Promise<T>): Promise<T> {
   const config = loadConfig(env);
   // connectBus waits for a first connection forever (right for a service under an
@@ -24,7 +28,14 @@ export async function withAdminBus<T>(env: NodeJS.ProcessEnv, fn: (bus: AdminBus
   const reachable = await Promise.all(servers.map(accepts));
   if (!reachable.includes(true)) throw new CliError(`cannot reach NATS at ${config.NATS_URL} (set NATS_URL)`);
 
-  const nc = await connectBus({ url: config.NATS_URL, name: 'sml-cli', log: createLogger('sml-cli', 'silent') });
+  const creds = config.SML_NATS_USER
+    ? { user: config.SML_NATS_USER, password: config.SML_NATS_PASSWORD ?? '' }
+    : readBusCredentials(localBusCredentialsDir(config.SML_DATA_DIR), 'admin');
+  const nc = await connectBus({ url: config.NATS_URL, name: 'sml-cli', log: createLogger('sml-cli', 'silent'), user: creds?.user, pass: creds?.password })
+    .catch((err: { code?: string }) => {
+      if (err.code === 'AUTHORIZATION_VIOLATION') throw new CliError(`NATS at ${config.NATS_URL} refused ${creds ? `user ${creds.user}` : 'a connection without credentials'} (set SML_NATS_USER and SML_NATS_PASSWORD to the admin identity)`);
+      throw err;
+    });
   const client = new BusClient(nc, { timeoutMs: config.SML_REQUEST_TIMEOUT_MS, resetMs: config.SML_BREAKER_RESET_MS });
   try {
     return await fn({ client, caller: { user: config.SML_ROOT_USER, root: true, requestId: randomUUID() } });

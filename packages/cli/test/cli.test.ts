@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startSystem, type RunningSystem } from '@sml/testkit';
@@ -21,7 +21,9 @@ describe('sml command line', () => {
 
   beforeAll(async () => {
     sys = await startSystem({ services: ['users', 'jobs', 'projects'] });
-    adminEnv = { NATS_URL: sys.nats.url, SML_ROOT_USER: sys.rootUser };
+    // The bus identity `admin` (README "Bus security"): the only one, with the gateway, that may call sml.users.*.
+    const admin = sys.nats.credentials!.admin;
+    adminEnv = { NATS_URL: sys.nats.url, SML_ROOT_USER: sys.rootUser, SML_NATS_USER: admin.user, SML_NATS_PASSWORD: admin.password };
   });
   afterAll(() => sys?.stop());
 
@@ -81,6 +83,38 @@ describe('sml command line', () => {
     it('deleting an unknown customer exits 1 naming it', async () => {
       const r = await sml(['admin', 'user', 'delete', 'nobody'], adminEnv);
       expect(r).toEqual({ code: 1, stdout: '', stderr: 'Unknown customer [nobody]\n' });
+    });
+
+    it('without credentials NATS refuses the connection: one clear line, exit 1', async () => {
+      const empty = mkdtempSync(join(tmpdir(), 'sml-cli-'));
+      try {
+        const r = await sml(['admin', 'user', 'list'], { NATS_URL: sys.nats.url, SML_DATA_DIR: empty });
+        expect(r).toEqual({ code: 1, stdout: '', stderr: `sml: NATS at ${sys.nats.url} refused a connection without credentials (set SML_NATS_USER and SML_NATS_PASSWORD to the admin identity)\n` });
+      } finally {
+        rmSync(empty, { recursive: true, force: true });
+      }
+    });
+
+    it("another identity's credentials may not call sml.users.*", async () => {
+      const explore = sys.nats.credentials!.explore;
+      const r = await sml(['admin', 'user', 'add', 'mallory', '--root'], { ...adminEnv, SML_NATS_USER: explore.user, SML_NATS_PASSWORD: explore.password, SML_REQUEST_TIMEOUT_MS: '1000' });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect((await sml(['admin', 'user', 'list'], adminEnv)).stdout).not.toMatch(/^mallory\s/m);
+    });
+
+    it('reads the admin identity that `npm run up` keeps in $SML_DATA_DIR/nats-auth/admin.env', async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'sml-cli-'));
+      try {
+        const admin = sys.nats.credentials!.admin;
+        mkdirSync(join(dataDir, 'nats-auth'));
+        writeFileSync(join(dataDir, 'nats-auth', 'admin.env'), `SML_NATS_USER=${admin.user}\nSML_NATS_PASSWORD=${admin.password}\n`);
+        const r = await sml(['admin', 'user', 'list'], { NATS_URL: sys.nats.url, SML_DATA_DIR: dataDir });
+        expect(r.code).toBe(0);
+        expect(r.stdout).toMatch(/^alice\s/m);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     });
 
     it('an unreachable NATS_URL is one clear line and exit 1, without waiting', async () => {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import net from 'node:net';
+import { busAuthorizationConf, ensureBusCredentials, inboxPrefix, type BusCredentials, type BusIdentity } from '@sml/bus';
 import { freePort } from './ports';
 
 export interface NatsServer {
@@ -15,6 +16,15 @@ export interface NatsServer {
    */
   restart(opts?: { hard?: boolean; whileDown?: () => Promise<void> }): Promise<void>;
   stop(): Promise<void>;
+  /** Every bus identity's credentials when started with `auth` (README "Bus security"), else undefined. */
+  credentials?: Record<BusIdentity, BusCredentials>;
+  /**
+   * nats.js `connect()` options to act as `identity` (user, password, its inbox prefix):
+   * `connect({ servers: nats.url, ...nats.connectOptions('explore') })`. `{}` without auth.
+   */
+  connectOptions(identity: BusIdentity): { user?: string; pass?: string; inboxPrefix?: string };
+  /** The server's recent log (permission violations, auth failures …). */
+  log(): string;
 }
 
 /** Debian installs nats-server in /usr/sbin, which is not on every PATH. */
@@ -41,23 +51,29 @@ async function waitForPort(port: number, proc: ChildProcess, timeoutMs: number):
 
 /**
  * Starts a throw-away `nats-server -js` on a free loopback port with its store in a temp dir
- * (like nats.js `nst/`). `stop()` kills it and removes the directory.
+ * (like nats.js `nst/`). `stop()` kills it and removes the directory. With `auth`, the server
+ * has one user per bus identity with the permissions of packages/bus/src/permissions.ts (as
+ * `npm run up` configures it) and refuses connections without credentials; without it (pure
+ * bus unit tests), anyone may connect and do anything.
  */
-export async function startNatsServer(opts: { dir?: string; port?: number; maxPayload?: string } = {}): Promise<NatsServer> {
+export async function startNatsServer(opts: { dir?: string; port?: number; maxPayload?: string; auth?: boolean } = {}): Promise<NatsServer> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'sml-nats-'));
   const port = opts.port ?? (await freePort());
   const conf = join(dir, 'nats.conf');
+  const credentials = opts.auth ? ensureBusCredentials(join(dir, 'auth')) : undefined;
   writeFileSync(conf, [
     `listen: 127.0.0.1:${port}`,
     `max_payload: ${opts.maxPayload ?? '8MB'}`,
     `jetstream { store_dir: "${join(dir, 'js')}" }`,
+    // bcrypt cost 4: the same mechanism as production, cheap to verify at every connect.
+    credentials ? busAuthorizationConf(credentials, { cost: 4 }) : '',
     '',
   ].join('\n'));
   let proc: ChildProcess;
+  let stderr = '';
   const launch = async () => {
     proc = spawn(natsServerBinary(), ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    proc.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
+    proc.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-20_000); });
     try {
       await waitForPort(port, proc, 10_000);
     } catch (err) {
@@ -76,6 +92,12 @@ export async function startNatsServer(opts: { dir?: string; port?: number; maxPa
     url: `nats://127.0.0.1:${port}`,
     port,
     storeDir: dir,
+    credentials,
+    connectOptions(identity) {
+      const c = credentials?.[identity];
+      return c ? { user: c.user, pass: c.password, inboxPrefix: inboxPrefix(c.user) } : {};
+    },
+    log: () => stderr,
     async restart({ hard = false, whileDown } = {}) {
       await kill(hard ? 'SIGKILL' : 'SIGTERM');
       try {

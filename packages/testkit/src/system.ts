@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { SERVICE_IDENTITY } from '@sml/bus';
 import { startNatsServer, type NatsServer } from './nats';
 import { freePort } from './ports';
 
@@ -31,6 +32,7 @@ export interface SystemOptions {
   /** Which service processes to run; `users` = the gateway. Default: users, jobs. */
   services?: string[];
   env?: Record<string, string>;
+  /** A server started by the caller; by default a throw-away one with bus authentication on. */
   nats?: NatsServer;
   /** Extra node flags for every service process (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
   nodeArgs?: string[];
@@ -58,7 +60,7 @@ export interface RunningSystem {
 export async function startSystem(opts: SystemOptions = {}): Promise<RunningSystem> {
   const root = repoRoot();
   const services = opts.services ?? ['users', 'jobs'];
-  const nats = opts.nats ?? (await startNatsServer());
+  const nats = opts.nats ?? (await startNatsServer({ auth: true }));
   const dataDir = mkdtempSync(join(tmpdir(), 'sml-data-'));
   const port = await freePort();
   const rootSecret = randomBytes(16).toString('base64');
@@ -81,7 +83,10 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
   const start = async (service: string) => {
     const entry = join(root, ENTRY[service] ?? `services/${service}/dist/main.js`);
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run the build first`);
-    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    // Each process connects as its own bus identity, as `npm run up` starts them.
+    const creds = nats.credentials?.[SERVICE_IDENTITY[service] ?? service as keyof typeof nats.credentials];
+    const childEnv = creds ? { ...env, SML_NATS_USER: creds.user, SML_NATS_PASSWORD: creds.password } : env;
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     // The IPC channel is only a lifeline (runService stops a service whose parent is gone); it must not keep this process alive.
     child.channel?.unref();
     const keep = (d: Buffer) => output.set(service, ((output.get(service) ?? '') + d.toString()).slice(-20_000));

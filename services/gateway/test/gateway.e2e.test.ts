@@ -161,7 +161,7 @@ describe('gateway end to end', () => {
     });
 
     it('every running service answers $SRV.PING discovery', async () => {
-      const nc = await connect({ servers: sys.nats.url });
+      const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('gateway') });
       const names = new Set<string>();
       for await (const p of await nc.services.client().ping()) names.add(p.name);
       await nc.close();

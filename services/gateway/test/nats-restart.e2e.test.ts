@@ -79,7 +79,7 @@ describe('nats-server restart while services run', () => {
     await until(200, async () => readyz(), []);
     expect((await readyz()).body).toMatchObject({ ready: true, missing: [], nats: 'connected', resources: [] });
 
-    const nc = await connect({ servers: sys.nats.url });
+    const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('gateway') });
     try {
       const jsm = await nc.jetstreamManager();
       expect((await jsm.streams.info('KV_sml_replay')).config.storage).toBe('memory');
@@ -89,7 +89,7 @@ describe('nats-server restart while services run', () => {
   });
 
   it('/readyz names a JetStream resource that disappeared; the gateway recreates it', async () => {
-    const nc = await connect({ servers: sys.nats.url });
+    const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('gateway') });
     try {
       const jsm = await nc.jetstreamManager();
       await jsm.streams.delete('KV_sml_replay');

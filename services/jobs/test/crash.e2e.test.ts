@@ -14,7 +14,8 @@ describe('jobs service crash', () => {
 
   beforeAll(async () => {
     sys = await startSystem({ services: ['users', 'jobs'] });
-    nc = await connect({ servers: sys.nats.url });
+    // A job-running service (projects' identity: it may create jobs and publish their events).
+    nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('projects') });
     client = new BusClient(nc, { timeoutMs: 5000, resetMs: 200 });
   });
   afterAll(async () => {
@@ -28,7 +29,7 @@ describe('jobs service crash', () => {
     const added = await root.addUser('crashy');
     const secret = String((added.body.values as { secretKey: string }).secretKey);
     const sdk = new SmlClient({ url: sys.url, user: 'crashy', secret });
-    const runner = new JobRunner(nc, client, new BoundedExecutor('worker', 4, 100), 'worker', pino({ level: 'silent' }));
+    const runner = new JobRunner(nc, client, new BoundedExecutor('projects', 4, 100), 'projects', pino({ level: 'silent' }));
     runner.start();
 
     const caller = { user: 'crashy', root: false, requestId: 'crash' };

@@ -16,7 +16,7 @@ describe('projects service crash', () => {
       services: ['users', 'jobs', 'projects'],
       env: { SML_SNAPSHOT_EVERY_BATCHES: '7', SML_SNAPSHOT_EVERY_MS: '400', SML_REQUEST_TIMEOUT_MS: '2000' },
     });
-    reader = await SummaryReader.open(sys.nats.url);
+    reader = await SummaryReader.open(sys.nats);
   });
   afterAll(async () => {
     await reader?.close();

@@ -5,7 +5,7 @@ import { BusClient, subjects, unwrap } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { Summary } from '@sml/stats';
 import { SmlClient } from '@sml/sdk';
-import { repoRoot, type RunningSystem } from '@sml/testkit';
+import { repoRoot, type NatsServer, type RunningSystem } from '@sml/testkit';
 
 export function readCsv(name: string): { names: string[]; rows: string[][] } {
   const text = readFileSync(join(repoRoot(), '..', 'shared', 'data', name), 'utf8');
@@ -20,12 +20,12 @@ export async function customer(sys: RunningSystem, cid: string): Promise<SmlClie
   return new SmlClient({ url: sys.url, user: cid, secret: String((r.body.values as { secretKey: string }).secretKey) });
 }
 
-/** Reads a project's summary the way other services do: over the bus. */
+/** Reads a project's summary the way other services do: over the bus, as explore (with its identity). */
 export class SummaryReader {
   private constructor(private readonly nc: NatsConnection, private readonly client: BusClient) {}
 
-  static async open(natsUrl: string): Promise<SummaryReader> {
-    const nc = await connect({ servers: natsUrl });
+  static async open(nats: NatsServer): Promise<SummaryReader> {
+    const nc = await connect({ servers: nats.url, ...nats.connectOptions('explore') });
     return new SummaryReader(nc, new BusClient(nc, { timeoutMs: 10_000, resetMs: 200 }));
   }
 

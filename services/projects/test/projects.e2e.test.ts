@@ -20,7 +20,7 @@ describe('projects end to end', () => {
     sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_ATTRIBUTES: '40', SML_SNAPSHOT_EVERY_BATCHES: '3' } });
     alice = await customer(sys, 'alice');
     bob = await customer(sys, 'bob');
-    reader = await SummaryReader.open(sys.nats.url);
+    reader = await SummaryReader.open(sys.nats);
   });
   afterAll(async () => {
     await reader?.close();
