@@ -94,6 +94,7 @@ export const catalogue = {
 
   // users (§11)
   USER_EXISTS: { status: 409, message: 'Customer [{cid}] already exists' },
+  USER_ID_RETIRED: { status: 409, message: 'Customer id [{cid}] belonged to a deleted customer and is never reused; choose another id' },
   USER_NOT_FOUND: { status: 400, message: 'Unknown customer [{cid}]' },
   USER_IS_ROOT: { status: 400, message: 'The root user [{cid}] cannot be deleted' },
 } as const satisfies Record<string, CatalogueEntry>;

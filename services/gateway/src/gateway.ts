@@ -13,7 +13,7 @@ import { UserDirectory, registerUserEndpoints } from './users';
 export async function startGateway(rt: ServiceRuntime): Promise<{ server: Server; onStop: () => Promise<void> }> {
   const { config, nc, client, service, log } = rt;
   const users = await UserDirectory.open(nc);
-  registerUserEndpoints(service, users);
+  registerUserEndpoints(service, users, client, log);
   const root = await users.bootstrapRoot(config, log);
   if (root.secretKey) {
     // Shown once on stdout (never through the logger); also in $SML_DATA_DIR/credentials.

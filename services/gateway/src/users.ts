@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KvWatchInclude, type KV, type NatsConnection } from 'nats';
 import { generateSecret, isValidName, checkName, nameToken, smlError, type Config, type Logger } from '@sml/core';
-import { kvBucket, okStatus, subjects, type BusService } from '@sml/bus';
+import { kvBucket, okStatus, subjects, unwrap, type BusClient, type BusService } from '@sml/bus';
 import { sml } from '@sml/proto';
 
 /**
@@ -28,20 +28,30 @@ export class UserDirectory {
     const key = nameToken(cid);
     const hit = this.cache.get(key);
     if (hit) return hit;
-    const e = await this.kv.get(key);
-    if (!e || e.operation !== 'PUT') return undefined;
-    const record = sml.v1.UserRecord.decode(e.value);
+    const record = await this.record(key);
+    // A deleted customer's tombstone authenticates nobody.
+    if (!record || record.deleted) return undefined;
     this.cache.set(key, record);
     return record;
   }
 
-  /** Creates a customer with a fresh secret; 409 when the id exists. */
+  private async record(key: string): Promise<sml.v1.UserRecord | undefined> {
+    const e = await this.kv.get(key);
+    return e && e.operation === 'PUT' ? sml.v1.UserRecord.decode(e.value) : undefined;
+  }
+
+  /**
+   * Creates a customer with a fresh secret; 409 when the id exists, or existed: a deleted
+   * customer's id stays a tombstone and is never given to anyone else, so nothing the old
+   * customer owned (and that a purge may have missed) can ever reach a new one.
+   */
   async add(cid: string, root: boolean, secretKey = generateSecret()): Promise<string> {
     checkName('customer', cid);
     const record = sml.v1.UserRecord.encode({ cid, secretKey, root, created: Date.now() }).finish();
     try {
       await this.kv.create(nameToken(cid), record);
     } catch {
+      if ((await this.record(nameToken(cid)))?.deleted) throw smlError('USER_ID_RETIRED', { cid });
       throw smlError('USER_EXISTS', { cid });
     }
     return secretKey;
@@ -54,10 +64,11 @@ export class UserDirectory {
     return secretKey;
   }
 
+  /** Replaces the customer by a tombstone (no secret): it authenticates nobody and its id is never reused. */
   async delete(cid: string): Promise<void> {
     const user = await this.require(cid);
     if (user.root) throw smlError('USER_IS_ROOT', { cid });
-    await this.kv.delete(nameToken(cid));
+    await this.kv.put(nameToken(cid), sml.v1.UserRecord.encode({ cid, root: false, created: user.created, deleted: true, deletedAt: Date.now() }).finish());
     this.cache.delete(nameToken(cid));
   }
 
@@ -67,9 +78,9 @@ export class UserDirectory {
     for await (const k of await this.kv.keys()) keys.push(k);
     const out: sml.v1.IUserInfo[] = [];
     for (const k of keys) {
-      const e = await this.kv.get(k);
-      if (!e || e.operation !== 'PUT') continue;
-      const { cid, root, created } = sml.v1.UserRecord.decode(e.value);
+      const record = await this.record(k);
+      if (!record || record.deleted) continue;
+      const { cid, root, created } = record;
       out.push({ cid, root, created });
     }
     return out.sort((a, b) => String(a.cid).localeCompare(String(b.cid)));
@@ -113,7 +124,7 @@ export class UserDirectory {
 }
 
 /** sml.users.* — root-only administration, used by REST `/{root}/users` and `sml admin user`. */
-export function registerUserEndpoints(service: BusService, users: UserDirectory): void {
+export function registerUserEndpoints(service: BusService, users: UserDirectory, client: BusClient, log: Logger): void {
   const requireRoot = (caller: sml.v1.ICaller, action: string) => {
     if (!caller.root) throw smlError('ROOT_ONLY', { action });
   };
@@ -129,11 +140,20 @@ export function registerUserEndpoints(service: BusService, users: UserDirectory)
   });
   service.endpoint(subjects.users.delete, sml.v1.UserRequest, sml.v1.Empty, async (req, { caller }) => {
     requireRoot(caller, 'delete users');
-    await users.delete(req.cid ?? '');
-    return { status: okStatus('USER_DELETED', { cid: req.cid }) };
+    const cid = req.cid ?? '';
+    await users.delete(cid);
+    // The tombstone already makes everything carol owned unreachable; the purge frees it.
+    // A purge that fails is logged and can be run again (sml admin user purge).
+    await purgeCustomer(client, caller, cid).catch((err) => log.error({ err, cid }, 'customer purge failed; its data stays unreachable'));
+    return { status: okStatus('USER_DELETED', { cid }) };
   });
   service.endpoint(subjects.users.list, sml.v1.UserListRequest, sml.v1.UserListReply, async (_req, { caller }) => {
     requireRoot(caller, 'list users');
     return { users: await users.list() };
   });
+}
+
+/** Asks each service that keeps per-customer state to delete what `cid` owned. */
+async function purgeCustomer(client: BusClient, caller: sml.v1.ICaller, cid: string): Promise<void> {
+  unwrap(await client.request('projects', subjects.projects('purgeCustomer'), sml.v1.UserRequest, { caller, cid }, sml.v1.Empty, { timeoutMs: 120_000 }));
 }

@@ -142,8 +142,9 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     });
 
   service.endpoint(s('create'), sml.v1.ProjectCreateRequest, sml.v1.Empty, async (req, { caller }) => {
-    checkParameters(req.params, bounds);
+    // The seed's own checks (and messages) first, then the bounds.
     const meta = projectMetaFromCreate(caller.user!, req);
+    checkParameters(req.params, bounds);
     await registry.create(meta);
     return { status: okStatus('PROJECT_CREATED', { pid: meta.pid }) };
   });
@@ -238,6 +239,18 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     // Nothing registers data sources yet (no dss/create; README "Known gaps"), so this is
     // reachable only if another writer filled sml_dss: say so rather than pretend.
     throw smlError('GENERIC_EXCEPTION', { detail: `learning from data source [${ds}] is not available in this build yet` });
+  });
+
+  // Root only (the users service, when a customer is deleted): every project of `cid`, with
+  // its log, snapshot, models and quarantined batches.
+  service.endpoint(s('purgeCustomer'), sml.v1.UserRequest, sml.v1.Empty, async (req, { caller }) => {
+    if (!caller.root) throw smlError('ROOT_ONLY', { action: 'purge customers' });
+    const cid = checkName('customer', req.cid);
+    for (const pid of await registry.list(cid)) {
+      await registry.delete(cid, pid).catch((err) => log.warn({ err, cid, pid }, 'purge: project not deleted'));
+      await models.deleteAll(cid, pid);
+    }
+    return {};
   });
 
   service.endpoint(s('log'), sml.v1.ProjectRequest, sml.v1.ProjectLogReply, async (req, { caller }) => {

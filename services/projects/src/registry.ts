@@ -61,9 +61,14 @@ export class ProjectRegistry {
 
   /** Runs `fn` on the project under its lock, loading it first if needed. */
   async with<T>(user: string, pid: string, fn: (p: ProjectState) => Promise<T> | T): Promise<T> {
+    return this.locked(user, pid, async () => fn(await this.get(user, pid)));
+  }
+
+  /** Runs `fn` under the project's lock, without loading it. */
+  private async locked<T>(user: string, pid: string, fn: () => Promise<T>): Promise<T> {
     const key = ProjectStore.key(user, pid);
     const previous = this.locks.get(key) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(async () => fn(await this.get(user, pid)));
+    const run = previous.catch(() => undefined).then(fn);
     const tail = run.catch(() => undefined);
     this.locks.set(key, tail);
     void tail.then(() => {
@@ -142,10 +147,14 @@ export class ProjectRegistry {
     });
   }
 
+  /** Deletes without loading, so a project that cannot be loaded (PROJECT_UNLOADABLE) can still be deleted. */
   async delete(user: string, pid: string): Promise<void> {
-    await this.with(user, pid, async (p) => {
-      if (!p.memoryOnly) await this.store.delete(user, pid);
-      this.loaded.delete(ProjectStore.key(user, pid));
+    await this.locked(user, pid, async () => {
+      const key = ProjectStore.key(user, pid);
+      const p = this.loaded.get(key);
+      if (!p && !(await this.store.getMeta(user, pid))) throw smlError('PROJECT_NOT_FOUND', { pid, user });
+      if (!p?.memoryOnly) await this.store.delete(user, pid);
+      this.loaded.delete(key);
     });
   }
 

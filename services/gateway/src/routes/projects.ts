@@ -35,12 +35,12 @@ const projectOp = (op: string, summary: string, extra: Partial<Parameters<typeof
 const learnRoute = (op: 'learn' | 'forget') => defineRoute({
   method: 'post', path: `/:user/projects/:pid/${op}`, operationId: `${op}Project`, tags: ['projects'],
   summary: op === 'learn' ? 'Learn a DataFrame into the project summary (new attributes are appended)' : 'Forget a DataFrame: the exact inverse of learn',
-  description: 'Answers 200 only once the batch is in the project\'s durable log. Header `Idempotency-Key` (ours): a retried batch with the same key is applied once.',
+  description: 'Answers 200 only once the batch is in the project\'s durable log. Header `Idempotency-Key` (ours): a retried batch with the same key is applied once (within 2 minutes); the same key with a different batch answers 422 naming the key. Values larger in magnitude than 1e64 are refused (400 naming row and column). A batch that would grow the project past its limits (SML_MAX_SEQUENCE_NGRAMS, SML_MAX_PARTITIONS, SML_MAX_ATTRIBUTES) is refused whole.',
   service: 'projects', subject: s(op), request: sml.v1.LearnRequest, reply: sml.v1.LearnReply,
   params: projectParams, query: asyncQuery, body: dataFrame, rawBody: true,
   values: z.object({ learnReport: learnReport.optional() }),
   success: { status: 200, description: 'OK (values.learnReport when errorHandling=1)' }, createsJob: true,
-  errors: ['PROJECT_NOT_FOUND', 'PROJECT_FROZEN', 'INVALID_FRAME', 'MALFORMED_JSON', 'FORGET_NOT_LEARNED', 'NOT_PERSISTED', 'EXECUTOR_FULL'],
+  errors: ['PROJECT_NOT_FOUND', 'PROJECT_FROZEN', 'INVALID_FRAME', 'MALFORMED_JSON', 'FORGET_NOT_LEARNED', 'NOT_PERSISTED', 'EXECUTOR_FULL', 'IDEMPOTENCY_KEY_REUSED', 'STATE_LIMIT', 'PROJECT_UNLOADABLE'],
   // Read here, once, when the fast reader takes the frame (strict, plain cells): the
   // project's owner then gets columns a third smaller than the JSON and reads no JSON.
   toRequest: (ctx) => {
@@ -73,7 +73,7 @@ export const projectRoutes = [
     }),
     body: createParams,
     success: { status: 201, description: 'Project Created with id:<pid>' },
-    errors: ['PROJECT_EXISTS', 'INVALID_SEQUENCE_ORDER', 'INVALID_PROJECT_TYPE', 'INVALID_PARAMETER', 'GENERIC_EXCEPTION', 'INVALID_NAME'],
+    errors: ['PROJECT_EXISTS', 'INVALID_SEQUENCE_ORDER', 'INVALID_PROJECT_TYPE', 'INVALID_PARAMETER', 'GENERIC_EXCEPTION', 'INVALID_NAME', 'PROJECT_LIMIT'],
     toRequest: ({ caller, query, body }) => ({
       caller, pid: String(query.pid), type: (query.type as string | undefined) ?? '',
       ...(query.persist === undefined ? {} : { persist: query.persist as boolean }),
@@ -100,6 +100,16 @@ export const projectRoutes = [
     method: 'delete', path: '/:user/projects/:pid', operationId: 'deleteProject', tags: ['projects'], summary: 'Delete a project, its models and its state',
     service: 'projects', subject: s('delete'), request: sml.v1.ProjectRequest, reply: sml.v1.Empty,
     params: projectParams, success: { status: 200, description: 'deleted' }, errors: ['PROJECT_NOT_FOUND'],
+    toRequest: ({ caller, params }) => ({ caller, pid: params.pid }),
+  }),
+  defineRoute({
+    method: 'get', path: '/:user/projects/:pid/getDsLog', operationId: 'projectLog', tags: ['projects'],
+    summary: "The project's learn/forget log",
+    description: 'values.quarantined: logged batches that could not be replayed when the project was loaded (a limit lowered since, damaged bytes). They are kept, with why, and not applied; the project loads without them.',
+    service: 'projects', subject: s('log'), request: sml.v1.ProjectRequest, reply: sml.v1.ProjectLogReply,
+    params: projectParams,
+    values: z.object({ quarantined: z.array(z.object({ seq: z.number().int(), op: z.string(), reason: z.string(), time: z.number().int(), bytes: z.number().int() })) }),
+    success: { status: 200, description: 'values.quarantined' }, errors: ['PROJECT_NOT_FOUND'],
     toRequest: ({ caller, params }) => ({ caller, pid: params.pid }),
   }),
   learnRoute('learn'),
