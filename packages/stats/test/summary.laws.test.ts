@@ -5,7 +5,7 @@
  * histograms, partitions, survival counts and (rows layout) sequence counts.
  */
 import fc from 'fast-check';
-import { type DataFrame, Summary, type SummaryOptions } from '@sml/stats';
+import { type DataFrame, FrameError, MAX_ABS_VALUE, Summary, type SummaryOptions } from '@sml/stats';
 import { expectSameStatistics } from './helpers';
 
 const NAMES = ['x', 'y', 'flag', 'color', 'group', 'time', 'event'];
@@ -118,4 +118,47 @@ test('the hash is a safe integer, equal for equal statistics and different for d
   expect(learned({}, data).hash()).toBe(learned({}, data).hash());
   expect(learned({}, data).hash()).not.toBe(learned({}, data.slice(0, 1)).hash());
   expect(Number.isSafeInteger(learned({}, data).hash())).toBe(true);
+});
+
+describe('extreme magnitudes (issue 9: learning 1e308 twice and forgetting it left NaN)', () => {
+  // Every value the summary accepts, up to MAX_ABS_VALUE, with the tiny ones too: power sums
+  // up to Σx⁴ and Σx²y² stay finite, so forget remains the inverse of learn.
+  const extreme = fc.oneof(
+    fc.constantFrom(MAX_ABS_VALUE, -MAX_ABS_VALUE, 1e-100, 0),
+    fc.double({ min: -MAX_ABS_VALUE, max: MAX_ABS_VALUE, noNaN: true }).filter((v) => v === 0 || Math.abs(v) >= 1e-60),
+  ).map(String);
+  const bigRows = fc.array(fc.tuple(extreme, extreme), { minLength: 1, maxLength: 12 });
+  const big = (data: string[][]): DataFrame => ({ attributeNames: ['x', 'y'], attributeTypes: ['C', 'C'], data });
+  const finite = (s: Summary) => {
+    for (const name of s.attributeNames) for (const v of Object.values(s.moments(name))) if (Number.isNaN(v) || v === Infinity || v === -Infinity) {
+      if (s.rowCount > 0 || !Number.isNaN(v)) throw new Error(`non-finite moment of ${name}: ${v}`);
+    }
+  };
+
+  test('learn(A), learn(B), forget(B) equals learn(A), with finite power sums throughout', () => {
+    fc.assert(
+      fc.property(bigRows, bigRows, (a, b) => {
+        const s = new Summary();
+        s.learn(big(a));
+        s.learn(big(b));
+        finite(s);
+        const before = s.clone();
+        s.forget(big(b));
+        const only = new Summary();
+        only.learn(big(a));
+        expectSameStatistics(s, only, { tolerance: 1e-12, scaleFrom: before });
+      }),
+    );
+  });
+
+  test('values larger in magnitude are refused naming row and column, and change nothing', () => {
+    const s = new Summary();
+    s.learn(big([['1', '2']]));
+    const bytes = s.serialize();
+    for (const v of ['1e308', '-1.0000000000000001e64', 'Infinity']) {
+      expect(() => s.learn(big([['3', '4'], ['5', v]]))).toThrow(FrameError);
+    }
+    expect(() => s.learn(big([['3', '4'], ['5', '1e308']]))).toThrow(/^Invalid DataFrame at row 2, column \[y\]: value 1e\+308 is larger in magnitude than 1e\+64/);
+    expect(Buffer.from(s.serialize()).equals(Buffer.from(bytes))).toBe(true);
+  });
 });
