@@ -1,11 +1,14 @@
 // Runs the whole system in the foreground: a local nats-server with JetStream under
 // $SML_DATA_DIR (unless NATS_URL is set), then every built service process. Service logs
-// (pino JSON) are shown one readable line each. Ctrl-C / SIGTERM stops everything cleanly.
-import { spawn, spawnSync } from 'node:child_process';
+// (pino JSON) are shown one readable line each. Every process, nats-server included, is
+// supervised (scripts/supervisor.cjs): one that dies is restarted after a back-off while the
+// others keep running. Ctrl-C / SIGTERM stops everything cleanly.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Supervisor } from './supervisor.cjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env };
@@ -15,7 +18,6 @@ env.SML_FILES_ROOT ??= join(env.SML_DATA_DIR, 'files');
 const natsPort = env.SML_NATS_PORT ?? '4222';
 mkdirSync(env.SML_FILES_ROOT, { recursive: true });
 
-const children = [];
 let stopping = false;
 
 function natsBinary() {
@@ -34,26 +36,24 @@ function show(name, line) {
   process.stdout.write(`[${name.padEnd(8)}] ${text}\n`);
 }
 
-function start(name, cmd, args) {
-  const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  for (const s of [child.stdout, child.stderr]) createInterface({ input: s }).on('line', (l) => show(name, l));
-  child.on('exit', (code, signal) => {
-    if (!stopping) {
-      show(name, `exited (${signal ?? code}); stopping everything`);
-      void stop(1);
-    }
+const supervisor = new Supervisor({
+  log: (name, line, level) => show(name, JSON.stringify({ level: level === 'warn' ? 40 : 30, time: Date.now(), msg: line })),
+});
+
+/** Starts `cmd args` as `name` under supervision: restarted with a back-off whenever it dies. */
+function start(name, cmd, args, childEnv = env) {
+  supervisor.start(name, cmd, args, {
+    env: childEnv,
+    last: name === 'nats', // stopped after the services
+    onStart: (child) => { for (const s of [child.stdout, child.stderr]) createInterface({ input: s }).on('line', (l) => show(name, l)); },
   });
-  children.push(child);
-  return child;
 }
 
 async function stop(code = 0) {
   if (stopping) return;
   stopping = true;
-  // Services first (they snapshot and drain), nats-server last.
-  const services = children.slice(env.NATS_URL ? 0 : 1);
-  await Promise.all(services.map((c) => new Promise((r) => { if (c.exitCode !== null) return r(); c.once('exit', r); c.kill('SIGTERM'); })));
-  if (!env.NATS_URL) await new Promise((r) => { const c = children[0]; if (c.exitCode !== null) return r(); c.once('exit', r); c.kill('SIGTERM'); });
+  // Services first (they snapshot and drain), nats-server last; no restart after this.
+  await supervisor.stop();
   process.exit(code);
 }
 process.on('SIGINT', () => void stop(0));
