@@ -2,18 +2,27 @@
  * Static checks of deploy/ (kubectl is not available here): every manifest parses, the
  * kustomization and the directory agree, every Deployment is probed and reachable through
  * a Service, and the NATS cluster and config are what ARCHITECTURE.md §2–3 asks for.
- * NATS configs are validated by the real `nats-server -t`.
+ * NATS configs are validated by the real `nats-server -t`, with the bus users that
+ * scripts/nats-auth.mjs generates (the Secrets of the kustomization).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, posix, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { natsServerBinary } from '@sml/testkit';
+import { natsServerBinary, repoRoot } from '@sml/testkit';
 
 const deployDir = resolve(__dirname, '../../../deploy');
 const k8sDir = join(deployDir, 'k8s');
 const SERVICES = ['gateway', 'jobs', 'projects', 'explore', 'encoders', 'streams'];
+/** Bus identities (packages/bus/src/permissions.ts): one per service, plus `admin` for the CLI. */
+const IDENTITIES = [...SERVICES, 'admin'];
+
+// What an operator generates before `kubectl apply -k` (README "Bus security").
+const secretsDir = mkdtempSync(join(tmpdir(), 'sml-nats-auth-'));
+const generated = spawnSync(process.execPath, [join(repoRoot(), 'scripts/nats-auth.mjs'), secretsDir], { encoding: 'utf8' });
+afterAll(() => rmSync(secretsDir, { recursive: true, force: true }));
+const secretFile = (name: string) => readFileSync(join(secretsDir, name), 'utf8');
 
 // Manifests are untyped YAML; the tests below check the fields they rely on.
 type Manifest = Record<string, any>;
@@ -22,16 +31,23 @@ const yamlFiles = readdirSync(k8sDir).filter((f) => /\.ya?ml$/.test(f)).sort();
 const parsed = new Map(yamlFiles.map((file) => [file, parseAllDocuments(readFileSync(join(k8sDir, file), 'utf8'))]));
 const manifests: Manifest[] = yamlFiles.filter((f) => f !== 'kustomization.yaml')
   .flatMap((f) => parsed.get(f)!.map((doc) => doc.toJS() as Manifest).filter(Boolean));
+const kustomization = parsed.get('kustomization.yaml')![0]!.toJS() as Manifest;
 const ofKind = (kind: string) => manifests.filter((m) => m.kind === kind);
 const named = (kind: string, name: string) => ofKind(kind).find((m) => m.metadata.name === name);
 const matches = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
   Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
 
-function natsServerAccepts(conf: string, env: Record<string, string> = {}) {
+/** `nats-server -t` on `conf`, with `files` (paths relative to the config's directory) beside it. */
+function natsServerAccepts(conf: string, env: Record<string, string> = {}, files: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'sml-nats-conf-'));
   try {
-    writeFileSync(join(dir, 'nats.conf'), conf);
-    return spawnSync(natsServerBinary(), ['-c', join(dir, 'nats.conf'), '-t'], { encoding: 'utf8', env: { ...process.env, ...env } });
+    mkdirSync(join(dir, 'conf'));
+    writeFileSync(join(dir, 'conf', 'nats.conf'), conf);
+    for (const [path, content] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, 'conf', path)), { recursive: true });
+      writeFileSync(join(dir, 'conf', path), content);
+    }
+    return spawnSync(natsServerBinary(), ['-c', join(dir, 'conf', 'nats.conf'), '-t'], { encoding: 'utf8', env: { ...process.env, ...env } });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -92,6 +108,40 @@ describe('deploy/k8s manifests', () => {
       }
       expect(pod.spec.securityContext.runAsNonRoot).toBe(true);
     });
+
+    it('connects as its own bus identity: SML_NATS_USER / SML_NATS_PASSWORD from its Secret sml-nats-<service>', () => {
+      expect(container.envFrom).toContainEqual({ secretRef: { name: `sml-nats-${name}` } });
+      expect(JSON.stringify(pod).match(/sml-nats-\w+/g)).toEqual([`sml-nats-${name}`]); // and no other identity's
+      const envNames = (container.env ?? []).map((e: Manifest) => e.name);
+      expect(envNames).not.toContain('SML_NATS_USER');
+      expect(envNames).not.toContain('SML_NATS_PASSWORD');
+      const generator = kustomization.secretGenerator.find((g: Manifest) => g.name === `sml-nats-${name}`);
+      expect(generator.envs).toEqual([`secrets/${name}.env`]);
+      expect(secretFile(`${name}.env`)).toMatch(new RegExp(`^SML_NATS_USER=${name}\nSML_NATS_PASSWORD=[A-Za-z0-9_-]{43}\n$`));
+    });
+  });
+
+  describe('bus credentials (Secrets)', () => {
+    it('scripts/nats-auth.mjs generates every file the secretGenerator reads, and git ignores them', () => {
+      expect(generated.stderr).toBe('');
+      expect(generated.status).toBe(0);
+      const names = kustomization.secretGenerator.map((g: Manifest) => g.name).sort();
+      expect(names).toEqual([...IDENTITIES.map((id) => `sml-nats-${id}`), 'nats-auth'].sort());
+      const files = kustomization.secretGenerator.flatMap((g: Manifest) => [...(g.envs ?? []), ...(g.files ?? [])]);
+      expect(files.map((f: string) => posix.dirname(f))).toEqual(files.map(() => 'secrets'));
+      expect(files.map((f: string) => posix.basename(f)).sort()).toEqual(readdirSync(secretsDir).sort());
+      expect(readFileSync(join(repoRoot(), '.gitignore'), 'utf8')).toMatch(/^deploy\/k8s\/secrets\/$/m);
+    });
+
+    it('auth.conf has one user per identity with a bcrypt hash, never a password', () => {
+      const auth = secretFile('auth.conf');
+      for (const id of IDENTITIES) {
+        expect(auth).toContain(`user: "${id}"`);
+        const password = /SML_NATS_PASSWORD=(.*)/.exec(secretFile(`${id}.env`))![1];
+        expect(auth).not.toContain(password);
+      }
+      expect(auth.match(/password: "\$2[aby]\$11\$/g)).toHaveLength(IDENTITIES.length);
+    });
   });
 
   describe('NATS', () => {
@@ -130,9 +180,27 @@ describe('deploy/k8s manifests', () => {
       expect(container.args.join(' ')).toContain(`${mount.mountPath}/nats.conf`);
     });
 
-    it('the cluster config sets max_payload 8MB and is accepted by nats-server', () => {
+    it('includes the bus users from the Secret nats-auth, mounted where the include points', () => {
+      const include = /^\s*include\s+"([^"]+)"/m.exec(conf)![1];
+      const configMount = container.volumeMounts.find((m: Manifest) => m.name === sts.spec.template.spec.volumes.find((v: Manifest) => v.configMap?.name === 'nats-config').name).mountPath;
+      const authVolume = sts.spec.template.spec.volumes.find((v: Manifest) => v.secret?.secretName === 'nats-auth');
+      const authMount = container.volumeMounts.find((m: Manifest) => m.name === authVolume.name);
+      expect(posix.join(configMount, include)).toBe(posix.join(authMount.mountPath, 'auth.conf'));
+      expect(kustomization.secretGenerator.find((g: Manifest) => g.name === 'nats-auth').files).toEqual(['secrets/auth.conf']);
+    });
+
+    it('only NATS pods may reach the (unauthenticated) cluster route port', () => {
+      const policy = named('NetworkPolicy', 'nats-routes')!;
+      expect(matches(policy.spec.podSelector.matchLabels, sts.spec.template.metadata.labels)).toBe(true);
+      for (const rule of policy.spec.ingress) {
+        if (rule.ports.some((p: Manifest) => p.port === 6222)) expect(matches(rule.from[0].podSelector.matchLabels, sts.spec.template.metadata.labels)).toBe(true);
+      }
+    });
+
+    it('the cluster config sets max_payload 8MB and is accepted by nats-server with the generated auth.conf', () => {
       expect(conf).toMatch(/^\s*max_payload:\s*8MB\s*$/m);
-      const check = natsServerAccepts(conf, { POD_NAME: 'nats-0' });
+      const include = /^\s*include\s+"([^"]+)"/m.exec(conf)![1];
+      const check = natsServerAccepts(conf, { POD_NAME: 'nats-0' }, { [include]: secretFile('auth.conf') });
       expect(check.stderr).toContain('is valid');
       expect(check.status).toBe(0);
     });
@@ -142,10 +210,11 @@ describe('deploy/k8s manifests', () => {
 describe('deploy/nats/nats.conf (local single node)', () => {
   const conf = readFileSync(join(deployDir, 'nats/nats.conf'), 'utf8');
 
-  it('enables JetStream with max_payload 8MB and is accepted by nats-server', () => {
+  it('enables JetStream with max_payload 8MB and bus users, and is accepted by nats-server', () => {
     expect(conf).toMatch(/^\s*max_payload:\s*8MB\s*$/m);
     expect(conf).toMatch(/^jetstream\s*\{/m);
-    const check = natsServerAccepts(conf);
+    expect(conf).toMatch(/^include "auth\.conf"$/m);
+    const check = natsServerAccepts(conf, {}, { 'auth.conf': secretFile('auth.conf') });
     expect(check.stderr).toContain('is valid');
     expect(check.status).toBe(0);
   });
