@@ -14,7 +14,7 @@ module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.tsx?$': swc },
   moduleNameMapper: mapper,
-  roots: ['<rootDir>/packages', '<rootDir>/services'],
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/test'],
   testMatch: ['**/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 60_000,

@@ -93,7 +93,7 @@ export class BusService {
     let reply: Rep;
     let crashed = false;
     try {
-      const req = reqType.decode(await this.spill.unpack(msg));
+      const req = decodeRequest(reqType, await this.spill.unpack(msg));
       const caller: sml.v1.ICaller = { user: req.caller?.user ?? '', root: req.caller?.root ?? false, requestId };
       reply = await handler(req, { caller, requestId, log });
       reply.status ??= okStatus();
@@ -130,5 +130,18 @@ export class BusService {
 
   async stop(): Promise<void> {
     await this.service.stop();
+  }
+}
+
+/**
+ * Decodes a request; bytes that do not decode (a string that is not UTF-8, such as an
+ * unpaired surrogate a client escaped into its JSON) are the sender's bad input: 400, not a
+ * crash of the handler.
+ */
+function decodeRequest<Req>(type: MessageType<Req>, bytes: Uint8Array): Req {
+  try {
+    return type.decode(bytes);
+  } catch (err) {
+    throw smlError('INVALID_REQUEST', { detail: `the request could not be decoded (${(err as Error).message}); text must be valid Unicode (no unpaired surrogates)` }, err);
   }
 }

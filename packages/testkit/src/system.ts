@@ -50,6 +50,10 @@ export interface RunningSystem {
   /** Starts a service process again and waits until the system is ready. */
   start(service: string): Promise<void>;
   logs(service: string): string;
+  /** Process ids of the running service processes, by service. */
+  pids(): Record<string, number>;
+  /** Exits nobody asked for (not through kill/stop): `service: code or signal`, in order. */
+  unexpectedExits(): string[];
   stop(): Promise<void>;
 }
 
@@ -79,6 +83,8 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
   };
   const procs = new Map<string, ChildProcess>();
   const output = new Map<string, string>();
+  const stopping = new Set<ChildProcess>();
+  const unexpected: string[] = [];
 
   const start = async (service: string) => {
     const entry = join(root, ENTRY[service] ?? `services/${service}/dist/main.js`);
@@ -92,12 +98,16 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
     const keep = (d: Buffer) => output.set(service, ((output.get(service) ?? '') + d.toString()).slice(-20_000));
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
+    child.once('exit', (code, signal) => {
+      if (!stopping.has(child)) unexpected.push(`${service}: ${signal ?? code}`);
+    });
     procs.set(service, child);
   };
   const kill = async (service: string, signal: NodeJS.Signals = 'SIGKILL') => {
     const child = procs.get(service);
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((r) => child.once('exit', r));
+    stopping.add(child);
     child.kill(signal);
     await exited;
   };
@@ -125,6 +135,8 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
       await waitReady(url, services, logs);
     },
     logs: (s) => output.get(s) ?? '',
+    pids: () => Object.fromEntries([...procs].filter(([, c]) => c.exitCode === null && c.signalCode === null && c.pid !== undefined).map(([s, c]) => [s, c.pid!])),
+    unexpectedExits: () => [...unexpected],
     stop,
   };
 }
