@@ -2,9 +2,11 @@
 // $SML_DATA_DIR (unless NATS_URL is set), then every built service process. Service logs
 // (pino JSON) are shown one readable line each. Every process, nats-server included, is
 // supervised (scripts/supervisor.cjs): one that dies is restarted after a back-off while the
-// others keep running. Ctrl-C / SIGTERM stops everything cleanly.
+// others keep running. Ctrl-C / SIGTERM stops everything cleanly. Each service connects to
+// NATS as its own bus identity (README "Bus security").
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +19,10 @@ env.SML_PORT ??= '8080';
 env.SML_FILES_ROOT ??= join(env.SML_DATA_DIR, 'files');
 const natsPort = env.SML_NATS_PORT ?? '4222';
 mkdirSync(env.SML_FILES_ROOT, { recursive: true });
+const bus = createRequire(import.meta.url)(join(root, 'packages/bus/dist/index.js'));
+// <identity>.env files: generated here for the embedded server, supplied by the operator
+// (scripts/nats-auth.mjs) for an external NATS_URL.
+const authDir = bus.localBusCredentialsDir(env.SML_DATA_DIR);
 
 let stopping = false;
 
@@ -61,7 +67,11 @@ process.on('SIGTERM', () => void stop(0));
 
 if (!env.NATS_URL) {
   const conf = join(env.SML_DATA_DIR, 'nats.conf');
-  writeFileSync(conf, `listen: 127.0.0.1:${natsPort}\nmax_payload: 8MB\njetstream { store_dir: "${join(env.SML_DATA_DIR, 'jetstream')}" }\n`);
+  // One user per bus identity: passwords generated once and kept in $SML_DATA_DIR/nats-auth
+  // (0600); nats.conf gets their bcrypt hashes and the permissions of packages/bus/src/permissions.ts.
+  const authorization = bus.busAuthorizationConf(bus.ensureBusCredentials(authDir));
+  writeFileSync(conf, `listen: 127.0.0.1:${natsPort}\nmax_payload: 8MB\njetstream { store_dir: "${join(env.SML_DATA_DIR, 'jetstream')}" }\n${authorization}`, { mode: 0o600 });
+  chmodSync(conf, 0o600);
   if (spawnSync(natsBinary(), ['--version']).status !== 0) {
     console.error('nats-server not found: run `bash scripts/prereqs.sh` (installs the Debian package)');
     process.exit(1);
@@ -80,14 +90,20 @@ for (const s of ['jobs', 'projects', 'explore', 'encoders', 'streams']) {
   if (existsSync(join(root, entry))) services.push([s, entry]);
 }
 env.SML_REQUIRED_SERVICES ??= services.map(([s]) => s).join(',');
-for (const [name, entry] of services) start(name === 'users' ? 'gateway' : name, process.execPath, [join(root, entry)]);
+for (const [name, entry] of services) {
+  // Its own credentials only (never logged); without an <identity>.env, whatever SML_NATS_USER /
+  // SML_NATS_PASSWORD the environment has (an external NATS_URL).
+  const creds = bus.readBusCredentials(authDir, bus.SERVICE_IDENTITY[name]);
+  const childEnv = creds ? { ...env, SML_NATS_USER: creds.user, SML_NATS_PASSWORD: creds.password } : env;
+  start(name === 'users' ? 'gateway' : name, process.execPath, [join(root, entry)], childEnv);
+}
 
 const url = `http://127.0.0.1:${env.SML_PORT}`;
 await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => ({ status: 0 }))).status === 200, 'the gateway /readyz');
 const credentials = join(env.SML_DATA_DIR, 'credentials');
 const user = env.SML_ROOT_USER ?? 'root';
 const secret = env.SML_ROOT_SECRET ?? (existsSync(credentials) ? /SML_SECRET=(.*)/.exec(readFileSync(credentials, 'utf8'))?.[1] : undefined);
-process.stdout.write(`\nSML is up: ${url}${env.SML_BASE_PATH ?? '/symetry/rest'}\n  root user:   ${user}\n  root secret: ${secret ?? '(see ' + credentials + ')'}\n  (export SML_URL=${url} SML_USER=${user} SML_SECRET=... and run: npm run -s sml -- --help)\n  Ctrl-C stops everything.\n\n`);
+process.stdout.write(`\nSML is up: ${url}${env.SML_BASE_PATH ?? '/symetry/rest'}\n  root user:   ${user}\n  root secret: ${secret ?? '(see ' + credentials + ')'}\n  (export SML_URL=${url} SML_USER=${user} SML_SECRET=... and run: npm run -s sml -- --help)\n  bus credentials: ${authDir} (sml admin uses admin.env there)\n  Ctrl-C stops everything.\n\n`);
 
 async function waitFor(check, what, timeoutMs = 30_000) {
   const t0 = Date.now();

@@ -27,7 +27,7 @@ export async function connectBus(opts: {
     waitOnFirstConnect: true,
     timeout: opts.timeoutMs ?? 10_000,
   });
-  opts.log.info({ server: nc.getServer() }, 'connected to NATS');
+  opts.log.info({ server: nc.getServer(), user: opts.user ?? '(none)' }, 'connected to NATS');
   void (async () => {
     for await (const s of nc.status()) {
       if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error') opts.log.warn({ status: s.type, data: String(s.data) }, 'NATS connection status');

@@ -1,6 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BUS_RIGHTS, natsAuthorizationConf, natsPermissions, type BusIdentity } from '@sml/bus';
+import bcrypt from 'bcryptjs';
+import { BUS_IDENTITIES, BUS_RIGHTS, busAuthorizationConf, ensureBusCredentials, natsAuthorizationConf, natsPermissions, readBusCredentials, type BusIdentity } from '@sml/bus';
 
 const root = resolve(__dirname, '../../..');
 
@@ -65,5 +67,37 @@ describe('bus permissions cover what each service opens', () => {
     expect(conf).toMatch(/^authorization \{/m);
     expect(conf.match(/user: /g)).toHaveLength(2);
     expect(conf).toContain('allow_responses: { max: 1, expires: "1h" }');
+  });
+});
+
+describe('bus credentials files', () => {
+  it('generates a password per identity once, keeps it, and rotates only what is asked', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sml-creds-'));
+    try {
+      const first = ensureBusCredentials(dir);
+      expect(Object.keys(first).sort()).toEqual([...BUS_IDENTITIES].sort());
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      for (const id of BUS_IDENTITIES) {
+        expect(first[id].user).toBe(id);
+        expect(first[id].password).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect(statSync(join(dir, `${id}.env`)).mode & 0o777).toBe(0o600);
+      }
+      expect(ensureBusCredentials(dir)).toEqual(first);
+      const rotated = ensureBusCredentials(dir, { rotate: ['explore'] });
+      expect(rotated.explore.password).not.toBe(first.explore.password);
+      expect({ ...rotated, explore: first.explore }).toEqual(first);
+      expect(readBusCredentials(dir, 'explore')).toEqual(rotated.explore);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the authorization block holds bcrypt hashes of the passwords, never the passwords', () => {
+    const creds = { gateway: { user: 'gateway', password: 'pw-gateway-123' }, admin: { user: 'admin', password: 'pw-admin-456' } };
+    const conf = busAuthorizationConf(creds, { cost: 4 });
+    expect(conf).not.toContain('pw-gateway-123');
+    const hash = /user: "gateway"\n\s*password: "([^"]+)"/.exec(conf)![1];
+    expect(bcrypt.compareSync('pw-gateway-123', hash)).toBe(true);
+    expect(() => busAuthorizationConf({ explore: { user: 'gateway', password: 'x' } })).toThrow(/must connect as NATS user explore/);
   });
 });
