@@ -128,7 +128,9 @@ export class ProjectState {
     const op = entry.op === 'forget' ? 'forget' : 'learn';
     let failure: Error | undefined;
     try {
-      this.summary.prepare(op, batchOf(entry)).commit();
+      // With the limits in force now, so a batch logged under higher limits cannot grow the
+      // state past today's (it is quarantined instead).
+      this.summary.prepare(op, batchOf(entry), this.limits).commit();
     } catch (err) {
       failure = err instanceof Error ? err : new Error(String(err));
     }
