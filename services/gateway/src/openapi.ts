@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
-import { catalogue } from '@sml/core';
+import { catalogue, type ParameterBound } from '@sml/core';
 import type { Route } from './route';
 import { z } from './schemas';
 
@@ -11,10 +11,10 @@ const DESCRIPTION = `SML REST API (SymetryML-compatible). Every response body is
 {statusCode, statusString, values}. Requests are HMAC-signed (headers Customer-ID, Sym-date,
 Authorization, Content-MD5, sym-version). NaN and ±Infinity are written as the strings "NaN",
 "Infinity", "-Infinity". Job-creating operations answer 202 with headers sym-job-id, Job-Id and
-Location. Every error message is listed in x-sml-error-catalogue (code, status, message template).`;
+Location. Every error message is listed in x-sml-error-catalogue (code, status, message template); the bound of every numeric parameter (create params, extraParameters, EVT wrapper body) in x-sml-parameter-bounds.`;
 
 /** The OpenAPI document, generated from the route table and the error catalogue only. */
-export function openApiDocument(routes: Route<any, any>[], basePath: string): Record<string, unknown> {
+export function openApiDocument(routes: Route<any, any>[], basePath: string, bounds: Readonly<Record<string, ParameterBound>> = {}): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
   const envelope = (values?: z.ZodType) => z.object({ statusCode: z.number().int(), statusString: z.string(), values: values ?? z.object({}) });
   for (const r of routes) {
@@ -51,5 +51,6 @@ export function openApiDocument(routes: Route<any, any>[], basePath: string): Re
     info: { title: 'SML', version: '0.1.0', description: DESCRIPTION },
   }) as unknown as Record<string, unknown>;
   doc['x-sml-error-catalogue'] = Object.entries(catalogue).map(([code, e]) => ({ code, status: e.status, message: e.message }));
+  doc['x-sml-parameter-bounds'] = bounds;
   return doc;
 }
