@@ -23,6 +23,7 @@ export class BusHealth {
   private static readonly all = new WeakMap<NatsConnection, BusHealth>();
   private up = true;
   private readonly resources = new Map<string, Resource>();
+  private readonly ensuredHooks = new Set<() => void>();
   private ensuring?: Promise<void>;
 
   private constructor(private readonly nc: NatsConnection, private log?: Logger) {
@@ -65,6 +66,16 @@ export class BusHealth {
     return [...this.resources.values()].map((r) => r.label);
   }
 
+  /**
+   * Calls `hook` each time the resources were ensured again (after a reconnect, or after one
+   * was found missing): what lived on the server only (a KV watch's ephemeral consumer) is
+   * gone and must be started again. Returns the unsubscribe.
+   */
+  onEnsured(hook: () => void): () => void {
+    this.ensuredHooks.add(hook);
+    return () => this.ensuredHooks.delete(hook);
+  }
+
   /** Registers a resource under `key` (re-registering replaces it) and ensures it now. */
   async track<T>(key: string, label: string, ensure: () => Promise<T>, exists: () => Promise<unknown>): Promise<T> {
     this.resources.set(key, { label, ensure, exists });
@@ -98,6 +109,7 @@ export class BusHealth {
           }
           if (failed.length === 0) {
             this.log?.info({ resources: this.labels() }, 'JetStream resources ensured');
+            for (const hook of this.ensuredHooks) hook();
             return;
           }
           if (!warned) this.log?.warn({ failed, err: cause }, 'could not ensure JetStream resources yet; retrying');

@@ -1,6 +1,7 @@
 import {
   AckPolicy, DeliverPolicy, RetentionPolicy, StorageType,
-  type JsMsg, type KV, type KvOptions, type NatsConnection, type ObjectStore, type ObjectStoreOptions,
+  type JsMsg, type KV, type KvEntry, type KvOptions, type KvWatchOptions, type NatsConnection, type ObjectStore,
+  type ObjectStoreOptions, type QueuedIterator,
 } from 'nats';
 import type { Logger } from '@sml/core';
 import { BusHealth } from './health';
@@ -43,6 +44,57 @@ export function ensureStream(nc: NatsConnection, cfg: { name: string; subjects: 
     }
     if (info.config.subjects.join() !== cfg.subjects.join()) await jsm.streams.update(cfg.name, { ...info.config, subjects: cfg.subjects });
   }, async () => (await nc.jetstreamManager()).streams.info(cfg.name));
+}
+
+/**
+ * Follows a KV bucket with a watch that outlives nats-server restarts: the watch's consumer
+ * lives on the server only, so once the resources are ensured again after a reconnect the
+ * watch is started again — `onReset` first, since updates made meanwhile were not seen (a
+ * cache clears itself; a full watch re-delivers every key's latest value anyway).
+ */
+export async function followKv(
+  nc: NatsConnection,
+  kv: KV,
+  opts: KvWatchOptions,
+  handle: (e: KvEntry) => void,
+  cfg: { onReset?: () => void; log?: Logger } = {},
+): Promise<{ stop(): void }> {
+  let watch: QueuedIterator<KvEntry> | undefined;
+  let generation = 0;
+  const start = async (o: KvWatchOptions, mine: number) => {
+    const w = await kv.watch(o);
+    if (mine !== generation) return w.stop(); // a newer reset, or stop(), came meanwhile
+    watch = w;
+    void (async () => {
+      for await (const e of w) handle(e);
+    })();
+  };
+  await start({ ...opts }, generation);
+  const off = BusHealth.of(nc).onEnsured(() => {
+    const mine = ++generation;
+    watch?.stop();
+    watch = undefined;
+    cfg.onReset?.();
+    void (async () => {
+      // Until it works or a newer reset (or stop) takes over.
+      for (let delay = 250; mine === generation && !nc.isClosed(); delay = Math.min(delay * 2, 2000)) {
+        try {
+          await start({ ...opts, initializedFn: undefined }, mine);
+          return;
+        } catch (err) {
+          cfg.log?.warn({ err }, 'could not watch a KV bucket again; retrying');
+          await new Promise((r) => setTimeout(r, delay));
+        }
+      }
+    })();
+  });
+  return {
+    stop() {
+      generation++;
+      off();
+      watch?.stop();
+    },
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KvWatchInclude, type KV, type NatsConnection } from 'nats';
 import { generateSecret, isValidName, checkName, nameToken, smlError, type Config, type Logger } from '@sml/core';
-import { kvBucket, okStatus, subjects, unwrap, type BusClient, type BusService } from '@sml/bus';
+import { followKv, kvBucket, okStatus, subjects, unwrap, type BusClient, type BusService } from '@sml/bus';
 import { sml } from '@sml/proto';
 
 /**
@@ -16,10 +16,9 @@ export class UserDirectory {
 
   static async open(nc: NatsConnection): Promise<UserDirectory> {
     const dir = new UserDirectory(await kvBucket(nc, 'sml_users'));
-    const watch = await dir.kv.watch({ key: '>', include: KvWatchInclude.UpdatesOnly });
-    void (async () => {
-      for await (const e of watch) dir.cache.delete(e.key);
-    })();
+    // After a NATS restart the watch starts again and the cache is dropped (changes made
+    // meanwhile were not seen).
+    await followKv(nc, dir.kv, { key: '>', include: KvWatchInclude.UpdatesOnly }, (e) => dir.cache.delete(e.key), { onReset: () => dir.cache.clear() });
     return dir;
   }
 

@@ -88,6 +88,27 @@ describe('nats-server restart while services run', () => {
     }
   });
 
+  it('after the restart the gateway still follows sml_users: a customer removed by another replica is refused', async () => {
+    // (the first test restarted nats-server: the KV watches of that time are gone with it)
+    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
+    const r = await root.addUser('bob');
+    expect(r.status).toBe(201);
+    const bob = new SmlClient({ url: sys.url, user: 'bob', secret: String((r.body.values as { secretKey: string }).secretKey) });
+    expect((await bob.listJobs()).status).toBe(200); // bob's record is now in the gateway's cache
+    // Another gateway replica's change reaches this one only through its watch of sml_users.
+    const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('gateway') });
+    try {
+      const kv = await nc.jetstream().views.kv('sml_users');
+      await kv.delete('bob');
+    } finally {
+      await nc.close();
+    }
+    const refused: number[] = [];
+    await until(401, () => bob.listJobs(), refused, 5000);
+    bob.close();
+    root.close();
+  });
+
   it('/readyz names a JetStream resource that disappeared; the gateway recreates it', async () => {
     const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('gateway') });
     try {

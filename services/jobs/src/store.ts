@@ -1,7 +1,7 @@
 import type { KV, NatsConnection } from 'nats';
 import { nameToken } from '@sml/core';
 import { sml } from '@sml/proto';
-import { JOB_IDS_STREAM } from '@sml/bus';
+import { JOB_IDS_STREAM, followKv } from '@sml/bus';
 
 const Kind = sml.v1.JobEventKind;
 
@@ -21,14 +21,11 @@ export class JobStore {
   async start(): Promise<void> {
     let ready!: () => void;
     const initialized = new Promise<void>((resolve) => { ready = resolve; });
-    const watch = await this.kv.watch({ key: '>', initializedFn: () => ready() });
-    this.watching = watch;
-    void (async () => {
-      for await (const e of watch) {
-        if (e.operation === 'PUT') this.index.set(e.key, sml.v1.JobRecord.decode(e.value).info ?? {});
-        else this.index.delete(e.key);
-      }
-    })();
+    // After a NATS restart the watch starts again and delivers every job's latest value again.
+    this.watching = await followKv(this.nc, this.kv, { key: '>', initializedFn: () => ready() }, (e) => {
+      if (e.operation === 'PUT') this.index.set(e.key, sml.v1.JobRecord.decode(e.value).info ?? {});
+      else this.index.delete(e.key);
+    });
     await initialized;
   }
 

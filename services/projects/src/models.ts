@@ -1,6 +1,6 @@
 import { KvWatchInclude, type KV, type NatsConnection } from 'nats';
 import { nameToken, smlError } from '@sml/core';
-import { kvBucket } from '@sml/bus';
+import { followKv, kvBucket } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { ALGORITHMS, EvtWrapper, type Model, type Prediction } from '@sml/stats';
 
@@ -16,11 +16,9 @@ export class ModelStore {
 
   static async open(nc: NatsConnection): Promise<ModelStore> {
     const store = new ModelStore(await kvBucket(nc, 'sml_models'));
-    // Another replica's rebuild or delete invalidates the cached model here.
-    const watch = await store.kv.watch({ key: '>', include: KvWatchInclude.UpdatesOnly });
-    void (async () => {
-      for await (const e of watch) store.cache.delete(e.key);
-    })();
+    // Another replica's rebuild or delete invalidates the cached model here (after a NATS
+    // restart the watch starts again and the cache is dropped).
+    await followKv(nc, store.kv, { key: '>', include: KvWatchInclude.UpdatesOnly }, (e) => store.cache.delete(e.key), { onReset: () => store.cache.clear() });
     return store;
   }
 
