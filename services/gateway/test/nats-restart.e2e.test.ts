@@ -76,6 +76,10 @@ describe('nats-server restart while services run', () => {
       expect((await alice.projectInfo('p')).status).toBe(200);
     }
     expect((await alice.createProject('q')).status).toBe(201);
+    // A job runs to its end: its events go through SML_JOB_EVENTS and the jobs' durable consumer.
+    const job = await alice.projectInfo('p', { async: true });
+    expect(job.status).toBe(202);
+    expect((await alice.waitForJob(job, { timeoutMs: 10_000 })).status).toBe(200);
     await until(200, async () => readyz(), []);
     expect((await readyz()).body).toMatchObject({ ready: true, missing: [], nats: 'connected', resources: [] });
 
