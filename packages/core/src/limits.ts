@@ -38,7 +38,7 @@ export function parameterBounds(c: Limits): Readonly<Record<string, ParameterBou
     selector_iterations: int(c.SML_MAX_SELECTION_CANDIDATES, 'SML_MAX_SELECTION_CANDIDATES'),
     selector_seed: int(Number.MAX_SAFE_INTEGER, undefined, Number.MIN_SAFE_INTEGER),
     max_iter: int(c.SML_MAX_ITERATIONS, 'SML_MAX_ITERATIONS'),
-    evt_window_size: int(c.SML_MAX_EVT_WINDOW, 'SML_MAX_EVT_WINDOW'),
+    evt_window_size: int(c.SML_MAX_EVT_WINDOW, 'SML_MAX_EVT_WINDOW', 0), // 0 = no sliding window
     evt_warmup_size: int(c.SML_MAX_EVT_WINDOW, 'SML_MAX_EVT_WINDOW'),
     evt_max_exceedances: int(c.SML_MAX_EVT_WINDOW, 'SML_MAX_EVT_WINDOW'),
     // real-valued: their ranges are the algorithms' (STATS.md); here only finite and sane

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { frameFromColumns, frameToColumns, parseFrameJson, Summary, type FrameColumnsData } from '@sml/stats';
+import { FrameError, frameFromColumns, frameToColumns, parseFrameJson, Summary, type FrameColumnsData } from '@sml/stats';
 import { parseFrame } from '../src/frame';
 
 // The fast JSON reader must read exactly what parseFrame(JSON.parse(text)) reads, or decline
@@ -14,16 +14,20 @@ const numberText = fc.oneof(
   fc.constantFrom('0', '-0', '+5', '.5', '-.5', '5.', '-5.', '007', '1E3', '12345678901234567890', '0.1234567890123456789', '123456789012345.6', '9007199254740991', '9007199254740993', '0.0000000000000000000001', '1.00000000000000000000001', '-', '999999999.999999999', '-999999999.5', '1234567890.5', '0.1234567891', '9007199.254740991', '9007199.254740993', '000000000.000000001'),
 );
 const missing = fc.constantFrom('', 'NA', 'na', 'NaN', 'null', '?', ' NA ', 'NULL');
-const oddText = fc.constantFrom('abc', '0x10', 'Infinity', '1e', '--1', ' 12 ', '1 2', 'tab\there', 'é', 'quote"d', 'back\\slash');
-const cell = fc.oneof({ weight: 6, arbitrary: numberText }, { weight: 1, arbitrary: missing }, { weight: 1, arbitrary: oddText });
+const oddText = fc.constantFrom('abc', '0x10', 'Infinity', '1e', '--1', ' 12 ', '1 2', 'tab\there', 'é', 'quote"d', 'back\\slash', 'ctl\u0001', 'new\nline', '\ud800', 'x\udc00y');
+/** Cells parseFrame refuses whatever the column: arrays and objects. */
+const notText = fc.constantFrom<unknown>(['1'], [[['x']]], [], { a: '1' });
+const cell = fc.oneof({ weight: 12, arbitrary: numberText }, { weight: 2, arbitrary: missing }, { weight: 2, arbitrary: oddText }, { weight: 1, arbitrary: notText });
 const binaryCell = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('0', '1', ' 1', '1.0', '0e0') }, { weight: 1, arbitrary: missing }, { weight: 1, arbitrary: fc.constantFrom('2', 'x') });
-const categoryCell = fc.oneof(fc.constantFrom('Red', ' blue ', 'GREEN', 'red'), missing, fc.constantFrom('ünï', 'a\\"b'));
+const categoryCell = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('Red', ' blue ', 'GREEN', 'red') }, { weight: 2, arbitrary: missing }, { weight: 2, arbitrary: fc.constantFrom('ünï', 'a\\"b', '\ud800', 'ctl\u0001') }, { weight: 1, arbitrary: notText });
+// Mostly valid codes; now and then one parseFrame refuses (`" C"` is not `C`).
+const typeCode = fc.oneof({ weight: 20, arbitrary: fc.constantFrom('C', 'B', 'T', 'X', 'S') }, { weight: 1, arbitrary: fc.constantFrom(' C', 'T ', 'c', 'L') });
 
 const frameArb = fc.integer({ min: 1, max: 4 }).chain((width) =>
   fc.record({
-    types: fc.array(fc.constantFrom('C', 'B', 'T', 'X', 'S'), { minLength: width, maxLength: width }),
+    types: fc.array(typeCode, { minLength: width, maxLength: width }),
     rows: fc.integer({ min: 1, max: 12 }),
-    errorHandling: fc.constantFrom(0, 0, 0, 1),
+    errorHandling: fc.oneof({ weight: 12, arbitrary: fc.constantFrom<unknown>(0, 0, 0, 1) }, { weight: 1, arbitrary: fc.constantFrom<unknown>(2, -1, '1', '0', null, 0.5, [1]) }),
     raw: fc.boolean(),
     seed: fc.integer(),
   }).chain(({ types, rows, errorHandling, raw }) =>
@@ -31,8 +35,8 @@ const frameArb = fc.integer({ min: 1, max: 4 }).chain((width) =>
       .map((data) => ({ attributeNames: types.map((_, i) => `a${i}`), attributeTypes: types, data, errorHandling, raw }))));
 
 /** JSON text of a frame; with `raw`, numeric-looking cells are written as JSON numbers. */
-function text(f: { attributeNames: string[]; attributeTypes: string[]; data: string[][]; errorHandling: number; raw: boolean }): string {
-  const data = f.raw ? f.data.map((r) => r.map((c) => (/^-?\d+(\.\d+)?$/.test(c) && Number.isFinite(Number(c)) ? Number(c) : c))) : f.data;
+function text(f: { attributeNames: string[]; attributeTypes: string[]; data: unknown[][]; errorHandling: unknown; raw: boolean }): string {
+  const data = f.raw ? f.data.map((r) => r.map((c) => (typeof c === 'string' && /^-?\d+(\.\d+)?$/.test(c) && Number.isFinite(Number(c)) ? Number(c) : c))) : f.data;
   return JSON.stringify({ attributeNames: f.attributeNames, attributeTypes: f.attributeTypes, data, errorHandling: f.errorHandling });
 }
 
@@ -70,6 +74,41 @@ describe('fast JSON frame reader', () => {
     }), { numRuns: 400 });
     // The fast path must actually be taken for well-formed frames, or this test proves nothing.
     expect(fast).toBeGreaterThan(50);
+  });
+
+  it('bytes that are not JSON, not UTF-8 or not a frame: the fast reader declines or agrees; the general path answers FrameError or SyntaxError', () => {
+    // A frame's text with one byte put in, anywhere: control characters are refused inside
+    // strings (raw), bytes ≥ 0x80 there break UTF-8, elsewhere they break the JSON.
+    const strict = new TextDecoder('utf-8', { fatal: true });
+    const general = (bytes: Uint8Array) => outcome(() => parseFrame(JSON.parse(strict.decode(bytes))));
+    let declined = 0;
+    fc.assert(fc.property(frameArb, fc.nat(), fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x80, max: 0xff })), (f, at, byte) => {
+      const clean = enc.encode(text(f));
+      const where = at % (clean.length + 1);
+      const bytes = new Uint8Array(clean.length + 1);
+      bytes.set(clean.subarray(0, where));
+      bytes[where] = byte;
+      bytes.set(clean.subarray(where), where + 1);
+      const got = outcome(() => parseFrameJson(bytes));
+      if ('error' in got) throw new Error(`fast reader threw ${got.error}`);
+      try {
+        new Summary().learnJson(bytes);
+      } catch (err) {
+        if (!(err instanceof FrameError || err instanceof SyntaxError)) throw err;
+      }
+      if (got.ok === null) {
+        declined++;
+        return;
+      }
+      const w = general(bytes);
+      expect('ok' in w).toBe(true);
+      const g = got.ok;
+      const ww = (w as { ok: ReturnType<typeof parseFrame> }).ok;
+      expect(g.names).toEqual(ww.names);
+      expect(g.rows.length).toBe(ww.rows.length);
+      expect(g.categorical).toEqual(ww.categorical);
+    }), { numRuns: 400 });
+    expect(declined).toBeGreaterThan(100);
   });
 
   it('learnJson builds the same summary as learn, and forgetJson undoes it', () => {

@@ -1,4 +1,13 @@
 import { type DataFrame, Histogram, type PairMoments, Summary } from '@sml/stats';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** A public sample data set committed under the repository's data/ (provenance in data/README.md); missing is an error. */
+export function dataFile(name: string): string {
+  const path = join(__dirname, '..', '..', '..', 'data', name);
+  if (!existsSync(path)) throw new Error(`data file ${name} is missing: ${path} (see data/README.md)`);
+  return path;
+}
 
 /**
  * Deterministic PRNG (Park-Miller minimal standard), so generated data sets are

@@ -6,13 +6,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { ROWS_LAYOUT_VARIABLE, Summary, SummaryError } from '@sml/stats';
-import { frame, sequenceCounts } from './helpers';
+import { frame, sequenceCounts, dataFile } from './helpers';
 
 const pairsOf = (m: Map<string, Map<string, number>>) => [...m].flatMap(([from, row]) => [...row].map(([to, n]) => [from, to, n]));
 
 describe('rows layout: each row is one whole sequence', () => {
   test('weather.seq counts equal an independent python count', () => {
-    const tokens = readFileSync(join(__dirname, '../../../../shared/data/weather.seq'), 'utf8').split(',');
+    const tokens = readFileSync(dataFile('weather.seq'), 'utf8').split(',');
     const expected = JSON.parse(readFileSync(join(__dirname, 'fixtures/sequence_weather.json'), 'utf8'));
     expect(tokens).toHaveLength(expected.tokens);
     const s = new Summary({ sequenceOrder: 2, sequenceLayout: 'rows' });

@@ -3,3 +3,4 @@ export * from './nats';
 export * from './system';
 export * from './postgres';
 export * from './kafka';
+export * from './data';

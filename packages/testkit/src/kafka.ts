@@ -1,13 +1,14 @@
 /**
- * A Kafka-protocol broker for tests: `shared/tools/kafka-mock` (librdkafka's mock cluster
+ * A Kafka-protocol broker for tests: `tools/kafka-mock` (librdkafka's mock cluster
  * hosted by kcat). It runs in `--stdin` mode, so it exits when our end of its stdin
  * closes: on stop(), and also when the test process dies without calling it.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { repoRoot } from './system';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface KafkaMock {
@@ -19,16 +20,13 @@ export interface KafkaMock {
 const READY_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 5_000;
 
-/** $SML_KAFKA_MOCK, else `shared/tools/kafka-mock` beside the repository checkout or an ancestor of it. */
+/** $SML_KAFKA_MOCK, else the copy committed in `tools/kafka-mock` (from shared/tools; see test/conformance/README.md). */
 export function kafkaMockPath(): string {
   const fromEnv = process.env.SML_KAFKA_MOCK;
   if (fromEnv) return fromEnv;
-  for (let dir = __dirname; ; dir = dirname(dir)) {
-    const candidate = join(dir, '..', 'shared', 'tools', 'kafka-mock');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) break;
-  }
-  throw new Error('kafka-mock not found: set SML_KAFKA_MOCK or place the repository next to shared/tools/kafka-mock');
+  const committed = join(repoRoot(), 'tools', 'kafka-mock');
+  if (existsSync(committed)) return committed;
+  throw new Error(`kafka-mock not found at ${committed}: set SML_KAFKA_MOCK`);
 }
 
 function accepts(address: string): Promise<boolean> {

@@ -5,10 +5,10 @@ import { BusClient, subjects, unwrap } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { Summary } from '@sml/stats';
 import { SmlClient } from '@sml/sdk';
-import { repoRoot, type NatsServer, type RunningSystem } from '@sml/testkit';
+import { dataFile, type NatsServer, type RunningSystem } from '@sml/testkit';
 
 export function readCsv(name: string): { names: string[]; rows: string[][] } {
-  const text = readFileSync(join(repoRoot(), '..', 'shared', 'data', name), 'utf8');
+  const text = readFileSync(dataFile(name), 'utf8');
   const lines = text.split(/\r\n|\r|\n/).filter((l) => l.length > 0);
   return { names: lines[0].split(','), rows: lines.slice(1).map((l) => l.split(',')) };
 }

@@ -122,7 +122,7 @@ describe('tenant isolation: limits, quarantine, idempotency, magnitudes', () => 
       const built = await alice.request('POST', '/projects/m/build', { query: { modelid: 'h', algo: 'hba' }, json: { inputAttributeNames: ['a', 'b'], extraParameters: {} } });
       expect((await alice.waitForJob(built)).status).toBe(200);
       const r = await alice.request('POST', '/projects/m/h/evtwrapper', { json: { evt_window_size: '999999999999' } });
-      expect([r.status, r.body.statusString]).toEqual([400, 'Invalid parameter [evt_window_size] = [999999999999]: expected an integer in [1, 1000000] (SML_MAX_EVT_WINDOW)']);
+      expect([r.status, r.body.statusString]).toEqual([400, 'Invalid parameter [evt_window_size] = [999999999999]: expected an integer in [0, 1000000] (SML_MAX_EVT_WINDOW)']);
     });
   });
 

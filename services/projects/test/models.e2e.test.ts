@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { SmlClient } from '@sml/sdk';
-import { repoRoot, startSystem, type RunningSystem } from '@sml/testkit';
+import { dataFile, startSystem, type RunningSystem } from '@sml/testkit';
 import { customer } from './helpers';
 
 // Every algorithm this build implements, built (selectModel or build) and used (predict)
@@ -98,7 +97,7 @@ describe('models end to end', () => {
   });
 
   it('mc scores weather.seq on a rows-layout sequence project', async () => {
-    const tokens = readFileSync(join(repoRoot(), '..', 'shared', 'data', 'weather.seq'), 'utf8').split(',');
+    const tokens = readFileSync(dataFile('weather.seq'), 'utf8').split(',');
     await sdk.createProject('seq', { type: 'sequence', params: { sml_project_order: '1', sml_sequence_layout: 'rows' } });
     const names = tokens.map((_, i) => `t${i + 1}`);
     expect((await sdk.learn('seq', frame(names, names.map(() => 'T'), [tokens]))).status).toBe(200);

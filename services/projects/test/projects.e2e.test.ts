@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SmlClient } from '@sml/sdk';
-import { startSystem, type RunningSystem } from '@sml/testkit';
+import { dataFile, startSystem, type RunningSystem } from '@sml/testkit';
 import { customer, expectClose, readCsv, SummaryReader } from './helpers';
 
 // Expected values: numpy on the same file (fixtures/gen_iris_moments.py).
@@ -77,7 +77,7 @@ describe('projects end to end', () => {
 
     // weather.seq as one rows-layout sequence; expected counts from packages/stats/test/fixtures/gen_sequence.py.
     const weather = JSON.parse(readFileSync(join(__dirname, '../../../packages/stats/test/fixtures/sequence_weather.json'), 'utf8'));
-    const tokens = readFileSync(join(__dirname, '../../../../shared/data/weather.seq'), 'utf8').split(',');
+    const tokens = readFileSync(dataFile('weather.seq'), 'utf8').split(',');
     await alice.createProject('weather', { type: 'sequence', params: { sml_project_order: '2', sml_sequence_layout: 'rows' } });
     await alice.learn('weather', frame(tokens.map((_, i) => `t${i}`), tokens.map(() => 'T'), [tokens]));
     const seq = await reader.parts('alice', 'weather', { sequences: true });

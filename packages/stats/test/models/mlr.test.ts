@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ALGORITHMS, mlr, resolveAttributes, SingularSystemError, Summary } from '@sml/stats';
+import { dataFile } from '../helpers';
 
 // Reference: statsmodels OLS on the same file (fixtures/gen_models.py).
 const expected = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'models.json'), 'utf8')).mlr_iris;
-const csv = readFileSync(join(__dirname, '../../../../../shared/data/Iris_rtlm.csv'), 'utf8').trim().split(/\r?\n/).map((l) => l.split(','));
+const csv = readFileSync(dataFile('Iris_rtlm.csv'), 'utf8').trim().split(/\r?\n/).map((l) => l.split(','));
 const TYPES = ['C', 'C', 'C', 'C', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B'];
 
 function close(actual: number, want: number, rel = 1e-9): void {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Algorithm, type DataFrame, type Model, type PredictFrame, type Prediction, resolveAttributes, Summary, type SummaryOptions } from '@sml/stats';
-import { random } from '../../helpers';
+import { random, dataFile } from '../../helpers';
 
 /**
  * The laws every summary-built model obeys, whatever the algorithm: the same summary builds
@@ -22,7 +22,7 @@ export interface ConformanceCase {
   keys: string[];
 }
 
-const IRIS_CSV = join(__dirname, '../../../../../../shared/data/Iris_rtlm.csv');
+const IRIS_CSV = dataFile('Iris_rtlm.csv');
 export const IRIS_TYPES = ['C', 'C', 'C', 'C', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B'];
 const SPECIES = ['setosa', 'versicolor', 'virginica'];
 

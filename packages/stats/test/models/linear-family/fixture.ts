@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Model, type ModelSpec, type PredictFrame, resolveAttributes, Summary } from '@sml/stats';
-import { expectClose } from '../../helpers';
+import { expectClose, dataFile } from '../../helpers';
 
 /** One scikit-learn reference fit of fixtures/gen_linear_family.py. */
 export interface ReferenceCase {
@@ -39,7 +39,7 @@ const fixture = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'linear_fami
   cases: ReferenceCase[];
 };
 
-const iris = readFileSync(join(__dirname, '../../../../../../shared/data/Iris_rtlm.csv'), 'utf8').trim().split(/\r?\n/).map((l) => l.split(','));
+const iris = readFileSync(dataFile('Iris_rtlm.csv'), 'utf8').trim().split(/\r?\n/).map((l) => l.split(','));
 
 export const DATASETS: Record<string, Dataset> = {
   iris: { names: iris[0], types: ['C', 'C', 'C', 'C', ...Array<string>(11).fill('B')], rows: iris.slice(1) },

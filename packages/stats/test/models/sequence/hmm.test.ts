@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { type DataFrame, type Model, ModelInputError, resolveAttributes, Summary, type SummaryOptions } from '@sml/stats';
 import { hmm } from '../../../src/models/sequence';
 import { close } from '../classifiers/conformance';
+import { dataFile } from '../../helpers';
 
 type Rle = [string, number][];
 interface Decoded { rle: Rle; logp: number }
@@ -30,7 +31,7 @@ const gaussianFixture: { train: [string, string][]; test: string[]; states: stri
 
 /** activity_rtlm_no_lag.csv (CR line endings): Place and Activity as categorical steps. */
 function activityFrame(): DataFrame {
-  const lines = readFileSync(join(__dirname, '../../../../../../shared/data/activity_rtlm_no_lag.csv'), 'utf8').split('\r').filter((l) => l !== '');
+  const lines = readFileSync(dataFile('activity_rtlm_no_lag.csv'), 'utf8').split('\r').filter((l) => l !== '');
   const header = lines[0].split(',');
   const [place, activity] = [header.indexOf('Place'), header.indexOf('Activity')];
   return { attributeNames: ['Place', 'Activity'], attributeTypes: ['T', 'T'], data: lines.slice(1).map((l) => l.split(',')).map((r) => [r[place], r[activity]]) };

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { type DataFrame, ModelInputError, type Prediction, resolveAttributes, Summary, type SummaryOptions } from '@sml/stats';
 import { mc, sequenceModels } from '../../../src/models/sequence';
 import { close } from '../classifiers/conformance';
+import { dataFile } from '../../helpers';
 
 interface Case {
   order: number;
@@ -16,7 +17,7 @@ interface Case {
   predictions: { next: string; 'next.p': number | 'NaN'; 'seq.like': number | '-Infinity' }[];
 }
 const fixture: { tokens: number; sequences: string[][]; cases: Case[] } = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'mc_weather.json'), 'utf8'));
-const tokens = readFileSync(join(__dirname, '../../../../../../shared/data/weather.seq'), 'utf8').split(',');
+const tokens = readFileSync(dataFile('weather.seq'), 'utf8').split(',');
 const KEYS = ['next', 'next.p', 'seq.like'];
 
 function learn(options: SummaryOptions, frame: DataFrame): Summary {

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Regenerates every reference fixture of the numerical tests from its committed generator
+# (SciPy, scikit-learn, statsmodels, numpy, R survival), then shows what changed. The tests
+# never run these: they read the committed JSON. Prerequisites (Debian packages, not PyPI):
+#   apt-get install -y python3-numpy python3-scipy python3-sklearn python3-statsmodels \
+#                      python3-mpmath r-cran-survival r-cran-jsonlite
+# Debian's python is /usr/bin/python3 (the pyenv python3 first on PATH lacks these libraries).
+# Usage: bash scripts/regen-fixtures.sh [--check]   (--check: fail if any fixture changed)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=/usr/bin/python3
+
+# Generators that write their own files next to themselves.
+in_place=(
+  packages/stats/test/fixtures/gen_summary.py
+  packages/stats/test/fixtures/gen_sequence.py
+  packages/stats/test/models/sequence/fixtures/gen_sequence_models.py
+  packages/stats/test/models/evt/fixtures/gen_spot.py
+  packages/stats/test/matrix/fixtures/gen_matrix.py
+  packages/stats/test/explore/fixtures/gen_explore.py
+)
+# Generators that print their fixture on stdout: generator → output file (same folder).
+declare -A to_stdout=(
+  [packages/stats/test/models/classifiers/fixtures/gen_classifiers.py]=classifiers.json
+  [packages/stats/test/models/anomaly/fixtures/gen_anomaly.py]=anomaly.json
+  [packages/stats/test/models/fixtures/gen_models.py]=models.json
+  [packages/stats/test/models/fixtures/gen_selection.py]=selection.json
+  [packages/stats/test/models/fixtures/gen_assessment.py]=assessment.json
+  [packages/stats/test/models/linear-family/fixtures/gen_linear_family.py]=linear_family.json
+  [services/projects/test/fixtures/gen_iris_moments.py]=iris_moments.json
+)
+r_scripts=(
+  packages/stats/test/survival-models/fixtures/gen_survival.R
+  packages/stats/test/models/survival/fixtures/gen_km_model.R
+)
+
+for g in "${in_place[@]}"; do
+  echo "• $g" >&2
+  (cd "$(dirname "$g")" && "$PY" "$(basename "$g")")
+done
+for g in "${!to_stdout[@]}"; do
+  out="$(dirname "$g")/${to_stdout[$g]}"
+  echo "• $g > $out" >&2
+  (cd "$(dirname "$g")" && "$PY" "$(basename "$g")") > "$out.tmp" && mv "$out.tmp" "$out"
+done
+for g in "${r_scripts[@]}"; do
+  echo "• $g" >&2
+  (cd "$(dirname "$g")" && Rscript "$(basename "$g")")
+done
+
+echo "$(( ${#in_place[@]} + ${#to_stdout[@]} + ${#r_scripts[@]} )) generators run" >&2
+git status --short -- '*/fixtures/*'
+if [[ ${1:-} == --check ]]; then
+  git diff --quiet -- '*/fixtures/*' || { echo "fixtures changed: see git diff" >&2; exit 1; }
+fi
