@@ -24,6 +24,8 @@ export const configSchema = z.object({
   /** A compressed body may inflate to at most this many times its size (and never past SML_BODY_LIMIT). */
   SML_MAX_INFLATE_RATIO: int(1).default(100),
   SML_MAX_ATTRIBUTES: int(1).default(2000),
+  /** Characters of an attribute name (a frame's name, or `<name>$<value>` of a categorical value). */
+  SML_MAX_NAME_LENGTH: int(1).default(256),
   SML_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SML_REQUEST_TIMEOUT_MS: int(1).default(30_000),
   SML_BREAKER_RESET_MS: int(1).default(5_000),

@@ -17,8 +17,32 @@ export class FrameError extends Error {
 }
 
 function frameErrorMessage(row: number, column: string, reason: string): string {
-  const where = [row > 0 ? `row ${row}` : '', column !== '' ? `column [${column}]` : ''].filter((s) => s !== '');
-  return where.length === 0 ? reason : `Invalid DataFrame at ${where.join(', ')}: ${reason}`;
+  const where = [row > 0 ? `row ${row}` : '', column !== '' ? `column [${shownText(column)}]` : ''].filter((s) => s !== '');
+  return escapeLoneSurrogates(where.length === 0 ? reason : `Invalid DataFrame at ${where.join(', ')}: ${reason}`);
+}
+
+/** Longest piece of client text (a name, a cell) an error message repeats. */
+const SHOWN_CHARACTERS = 100;
+
+/** Client text as an error message shows it: cut after 100 characters, unpaired surrogates escaped. */
+export function shownText(text: string): string {
+  return escapeLoneSurrogates(text.length <= SHOWN_CHARACTERS ? text : `${text.slice(0, SHOWN_CHARACTERS)}… (${text.length} characters)`);
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
+/** Whether a string holds an unpaired surrogate (it cannot be written as UTF-8: not valid Unicode text). */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
+
+/**
+ * `\ud800` for each unpaired surrogate: messages travel as protobuf strings (UTF-8), which
+ * cannot hold one.
+ */
+function escapeLoneSurrogates(text: string): string {
+  return text.replace(LONE_SURROGATES, (s) => `\\u${s.charCodeAt(0).toString(16)}`);
 }
 
 /**

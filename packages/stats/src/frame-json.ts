@@ -1,3 +1,4 @@
+import { hasLoneSurrogate } from './errors';
 import { checkStructure, sortedLevels, type CategoricalColumn, type ColumnType, type NumericColumn, type ParsedFrame } from './frame';
 
 /*
@@ -5,8 +6,10 @@ import { checkStructure, sortedLevels, type CategoricalColumn, type ColumnType, 
  * once and numeric cells go straight into Float64Arrays, without the millions of strings
  * JSON.parse would allocate and frame.ts would then parse again. It accepts only what it is
  * sure to read exactly as `parseFrame(JSON.parse(text))` would; on anything else (escapes,
- * a bad cell, a ragged row, keys in another order, non-ASCII spacing) it returns null and the
- * caller takes the general path, which then produces the same result or the same error.
+ * a bad cell, a ragged row, keys in another order, non-ASCII spacing, a control character in
+ * a string, bytes that are not UTF-8, a cell that is an array or an object) it returns null
+ * and the caller takes the general path, which then produces the same result or the same
+ * error.
  */
 
 const QUOTE = 0x22, BACKSLASH = 0x5c, COMMA = 0x2c, COLON = 0x3a;
@@ -14,12 +17,32 @@ const OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d, OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 
 const MINUS = 0x2d, PLUS = 0x2b, DOT = 0x2e, ZERO = 0x30, NINE = 0x39;
 /** Exact powers of ten: a double holds 10^k exactly up to k = 22. */
 export const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
-const decoder = new TextDecoder();
+/** Fatal: text that is not UTF-8 is not read here (JSON.parse of the general path refuses it too). */
+const decoder = new TextDecoder('utf-8', { fatal: true });
 
 class Bail extends Error {}
 const bail = (): never => {
   throw new Bail();
 };
+
+/** The text of bytes [start, end); bails out when they are not UTF-8. */
+function utf8(b: Uint8Array, start: number, end: number): string {
+  try {
+    return decoder.decode(b.subarray(start, end));
+  } catch {
+    return bail();
+  }
+}
+
+/** A JSON value of bytes [start, end); bails out when it is not one (JSON.parse's SyntaxError is the general path's to report). */
+function jsonValue(b: Uint8Array, start: number, end: number): unknown {
+  const text = utf8(b, start, end);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return bail();
+  }
+}
 
 function isSpace(b: number): boolean {
   return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
@@ -57,7 +80,7 @@ class FrameJsonReader {
       } else if (key === 'attributeNames' || key === 'attributeTypes' || key === 'errorHandling') {
         const start = this.pos;
         this.skipValue();
-        small[key] = JSON.parse(decoder.decode(this.b.subarray(start, this.pos)));
+        small[key] = jsonValue(this.b, start, this.pos);
       } else {
         bail();
       }
@@ -239,21 +262,21 @@ class FrameJsonReader {
     this.trimmedString();
     const start = this.spanStart;
     const end = this.spanEnd;
-    return isMissing(this.b, start, end) ? null : decoder.decode(this.b.subarray(start, end)).toLowerCase();
+    return isMissing(this.b, start, end) ? null : utf8(this.b, start, end).toLowerCase();
   }
 
   /**
    * Moves past a JSON string at pos and sets [spanStart, spanEnd) to its text without
    * surrounding ASCII spaces (fields, not a returned tuple: this runs once per cell).
    * Escapes and non-ASCII bytes bail out: non-ASCII text may hold spaces that trim() knows
-   * and a byte scan does not.
+   * and a byte scan does not. So do control characters, which JSON strings may not hold raw.
    */
   private trimmedString(): void {
     const b = this.b;
     let start = ++this.pos;
     let end = start;
     while (end < b.length && b[end] !== QUOTE) {
-      if (b[end] === BACKSLASH || b[end] >= 0x80) bail();
+      if (b[end] === BACKSLASH || b[end] >= 0x80 || b[end] < 0x20) bail();
       end++;
     }
     if (end >= b.length) bail();
@@ -280,7 +303,7 @@ class FrameJsonReader {
       if (this.b[this.pos] === BACKSLASH) bail();
       this.pos++;
     }
-    const key = decoder.decode(this.b.subarray(start, this.pos));
+    const key = utf8(this.b, start, this.pos);
     this.pos++;
     this.skipSpace();
     if (this.b[this.pos++] !== COLON) bail();
@@ -318,15 +341,15 @@ class FrameJsonReader {
     } while (depth > 0);
   }
 
-  /** Moves past one value and checks it is valid JSON (cells of ignored columns). */
+  /**
+   * Moves past one cell of an S, L or X column and checks it is valid JSON, and a cell
+   * parseFrame takes (not an array or object, no unpaired surrogate).
+   */
   private skipValidValue(): void {
     const start = this.pos;
     this.skipValue();
-    try {
-      JSON.parse(decoder.decode(this.b.subarray(start, this.pos)));
-    } catch {
-      bail();
-    }
+    const cell = jsonValue(this.b, start, this.pos);
+    if ((typeof cell === 'object' && cell !== null) || (typeof cell === 'string' && hasLoneSurrogate(cell))) bail();
   }
 
   private skipSpace(): void {
@@ -477,7 +500,7 @@ function decimal(b: Uint8Array, start: number, end: number): number {
 }
 
 function slowDecimal(b: Uint8Array, start: number, end: number): number {
-  const value = Number(decoder.decode(b.subarray(start, end)));
+  const value = Number(utf8(b, start, end));
   if (!Number.isFinite(value)) bail();
   return value;
 }

@@ -1,4 +1,4 @@
-import { FrameError } from './errors';
+import { FrameError, hasLoneSurrogate, shownText } from './errors';
 
 /** The REST DataFrame (API.md §1). Cells are strings; `errorHandling` 1 = lenient. */
 export interface DataFrame {
@@ -150,11 +150,20 @@ export function parseFrame(frame: DataFrame, options: ParseOptions = {}): Parsed
   return { names, types, rows, numeric, categorical, report };
 }
 
+/**
+ * Checks what is not tied to a row: the three arrays, names (non-empty, distinct, valid
+ * Unicode text), type codes (exactly one of C, B, T, S, L, X: `" C"` is not `C`) and
+ * `errorHandling` (absent or null, 0 or 1).
+ */
 export function checkStructure(frame: DataFrame): { names: string[]; types: ColumnType[] } {
   const names: unknown = frame?.attributeNames;
   const types: unknown = frame?.attributeTypes;
   if (!Array.isArray(names) || !Array.isArray(types) || !Array.isArray(frame.data)) {
     throw new FrameError(-1, '', 'a DataFrame needs attributeNames, attributeTypes and data arrays');
+  }
+  const errorHandling: unknown = frame.errorHandling;
+  if (errorHandling !== undefined && errorHandling !== null && errorHandling !== 0 && errorHandling !== 1) {
+    throw new FrameError(-1, '', `errorHandling must be 0 (strict) or 1 (lenient), not ${describe(errorHandling)}`);
   }
   if (names.length === 0) throw new FrameError(-1, '', 'the DataFrame has no attributes');
   if (names.length !== types.length) {
@@ -162,15 +171,25 @@ export function checkStructure(frame: DataFrame): { names: string[]; types: Colu
   }
   const seen = new Set<string>();
   const checkedTypes = names.map((name: unknown, c): ColumnType => {
-    if (typeof name !== 'string' || name === '') throw new FrameError(-1, String(name ?? ''), 'attribute names must be non-empty strings');
+    if (typeof name !== 'string' || name === '') throw new FrameError(-1, '', `attribute names must be non-empty strings, not ${describe(name)} (attribute ${c + 1})`);
+    if (hasLoneSurrogate(name)) throw new FrameError(-1, name, 'the attribute name is not valid Unicode text (an unpaired surrogate)');
     if (seen.has(name)) throw new FrameError(-1, name, 'duplicate attribute name');
     seen.add(name);
-    const code = typeof types[c] === 'string' ? (types[c] as string).trim() : '';
-    if (!COLUMN_TYPES.has(code)) throw new FrameError(-1, name, `unknown attribute type code [${String(types[c])}]`);
+    const code: unknown = types[c];
+    if (typeof code !== 'string' || !COLUMN_TYPES.has(code)) throw new FrameError(-1, name, `unknown attribute type code ${describe(code)}: expected exactly one of C, B, T, S, L, X (no spaces)`);
     return code as ColumnType;
   });
   if (frame.data.length === 0) throw new FrameError(-1, '', 'the DataFrame has no data rows');
   return { names: names as string[], types: checkedTypes };
+}
+
+/** A JSON value as an error message names it, without walking into arrays or objects (they may be nested 10⁵ deep). */
+function describe(value: unknown): string {
+  if (typeof value === 'string') return `[${shownText(value)}]`;
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return `[${String(value)}]`;
 }
 
 /** Decodes the numeric cells of one row into `out`; returns the first problem, or null. */
@@ -185,6 +204,17 @@ function checkRow(
 ): { column: string; reason: string } | null {
   if (!Array.isArray(row)) return { column: '', reason: 'a row must be an array of cells' };
   if (row.length !== width) return { column: '', reason: `the row has ${row.length} cells, expected ${width}` };
+  // Cells are text (numbers, booleans and null are taken as their text): never an array or
+  // an object, which nothing reads and which String() would walk (10⁵ nested arrays overflow
+  // the stack); text cells must be valid Unicode, as they may become attribute names.
+  for (let c = 0; c < width; c++) {
+    const cell: unknown = row[c];
+    if (typeof cell === 'string') {
+      if (types[c] !== 'C' && types[c] !== 'B' && hasLoneSurrogate(cell)) return { column: names[c], reason: 'the cell is not valid Unicode text (an unpaired surrogate)' };
+    } else if (typeof cell === 'object' && cell !== null) {
+      return { column: names[c], reason: `a cell must be a string, a number or null, not ${Array.isArray(cell) ? 'an array' : 'an object'}` };
+    }
+  }
   for (let n = 0; n < numericIndexes.length; n++) {
     const c = numericIndexes[n];
     const text = cellText(row[c]);
@@ -193,8 +223,8 @@ function checkRow(
       continue;
     }
     const value = parseDecimal(text);
-    if (Number.isNaN(value)) return { column: names[c], reason: `[${text}] is not a number` };
-    if (types[c] === 'B' && value !== 0 && value !== 1) return { column: names[c], reason: `[${text}] is not 0 or 1` };
+    if (Number.isNaN(value)) return { column: names[c], reason: `[${shownText(text)}] is not a number` };
+    if (types[c] === 'B' && value !== 0 && value !== 1) return { column: names[c], reason: `[${shownText(text)}] is not 0 or 1` };
     out[n] = value;
   }
   for (const [c, check] of checks) {

@@ -7,7 +7,7 @@ export { type ColumnType, type DataFrame, type LearnReport, MAX_REPORTED_ERRORS,
 export { DEFAULT_EXACT_HISTOGRAM_CAP, DEFAULT_HISTOGRAM_BINS, Histogram, type HistogramBin, type HistogramMode } from './histogram';
 export { DEFAULT_MAX_ATTRIBUTES, type ResolvedOptions, type SummaryOptions } from './options';
 export { type NgramCount, ROWS_LAYOUT_VARIABLE, SequenceCounts, type SequenceLayout } from './sequence';
-export { type AttributeMoments, type AttributeRef, type ConditionalMoments, type JsonLearnResult, type LearnInput, type PairMoments, type PreparedChange, type StateLimits, MAX_ABS_VALUE, Summary } from './summary';
+export { type AttributeMoments, type AttributeRef, type ConditionalMoments, type JsonLearnResult, type LearnInput, type PairMoments, type PreparedChange, type StateLimits, DEFAULT_MAX_NAME_LENGTH, MAX_ABS_VALUE, Summary } from './summary';
 export { parseFrameJson } from './frame-json';
 export { type FrameColumnsData, type FrameColumnsInput, frameFromColumns, frameToColumns } from './frame-columns';
 export { type SurvivalColumns, SurvivalCounts, type SurvivalRow } from './survival';

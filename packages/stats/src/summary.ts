@@ -2,7 +2,7 @@ import { Matrix } from 'ml-matrix';
 import { ByteReader, ByteWriter } from './binary';
 import { compensatedValue } from './compensated';
 import { ConditionalHistograms } from './conditional';
-import { CapacityError, FrameError, SummaryError } from './errors';
+import { CapacityError, FrameError, SummaryError, shownText } from './errors';
 import { categoryOf, type DataFrame, type LearnReport, type ParsedFrame, parseFrame } from './frame';
 import { parseFrameJson } from './frame-json';
 import { hash53 } from './hash';
@@ -88,6 +88,22 @@ export interface StateLimits {
   maxSequenceEntries?: number;
   /** Sub-summaries a partition summary may hold (one per value of the split column). */
   maxPartitions?: number;
+  /**
+   * Characters (code points) of an attribute name: each name of the frame, and each
+   * `<name><separator><value>` a categorical value expands to. Default DEFAULT_MAX_NAME_LENGTH.
+   */
+  maxNameLength?: number;
+}
+
+/** Default bound on the length of attribute names (SML_MAX_NAME_LENGTH). */
+export const DEFAULT_MAX_NAME_LENGTH = 256;
+
+/** Characters (code points) of a string, counted only when its UTF-16 length passes `max`. */
+function overLength(text: string, max: number): number {
+  if (text.length <= max) return 0;
+  let n = 0;
+  for (const _ of text) n++;
+  return n > max ? n : 0;
 }
 
 /**
@@ -96,6 +112,8 @@ export interface StateLimits {
  * overflow, and forget stays the exact inverse of learn. Larger values are refused.
  */
 export const MAX_ABS_VALUE = 1e64;
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 function checkMagnitudes(parsed: ParsedFrame): void {
   for (const column of parsed.numeric) {
@@ -173,6 +191,7 @@ export class Summary {
     const { parsed, lenient } = 'json' in input ? this.parseJson(input.json)
       : 'columns' in input ? { parsed: this.checkColumns(input.columns), lenient: false }
       : { parsed: this.parse(input.frame), lenient: input.frame.errorHandling === 1 };
+    this.checkNameLengths(parsed, limits.maxNameLength ?? DEFAULT_MAX_NAME_LENGTH);
     checkMagnitudes(parsed);
     if (op === 'learn') {
       this.checkCapacity(parsed, limits);
@@ -181,6 +200,21 @@ export class Summary {
     const delta = new Summary(this.options);
     delta.prepareParsed(parsed, 'forget')();
     return { report: parsed.report, lenient, commit: this.prepareSubtract(delta) };
+  }
+
+  /** Refuses a frame with a name, or a categorical value's attribute name, longer than `max` characters. */
+  private checkNameLengths(parsed: ParsedFrame, max: number): void {
+    for (const name of parsed.names) {
+      const n = overLength(name, max);
+      if (n > 0) throw new FrameError(-1, name, `the attribute name has ${n} characters, over the limit of ${max}`);
+    }
+    const separator = this.options.categorySeparator;
+    for (const column of parsed.categorical) {
+      for (const level of column.levels) {
+        const n = overLength(column.name + separator + level, max);
+        if (n > 0) throw new FrameError(-1, column.name, `the value [${shownText(level)}] makes an attribute name of ${n} characters, over the limit of ${max}`);
+      }
+    }
   }
 
   /** Refuses a learn that would make the state kept per row value grow past `limits`. */
@@ -217,7 +251,13 @@ export class Summary {
   private parseJson(json: Uint8Array): { parsed: ParsedFrame; lenient: boolean } {
     const fast = this.needsCells ? null : parseFrameJson(json);
     if (fast !== null) return { parsed: fast, lenient: false };
-    const frame = JSON.parse(new TextDecoder().decode(json)) as DataFrame;
+    let text: string;
+    try {
+      text = UTF8.decode(json);
+    } catch {
+      throw new SyntaxError('the body is not valid UTF-8');
+    }
+    const frame = JSON.parse(text) as DataFrame;
     return { parsed: this.parse(frame), lenient: frame?.errorHandling === 1 };
   }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { RequestStrategy, type NatsConnection } from 'nats';
 import type { z } from 'zod';
-import { SmlError, smlError, type Config, type Logger } from '@sml/core';
+import { JsonBodyError, SmlError, invalidUtf8At, parseJsonBody, smlError, type Config, type Logger } from '@sml/core';
 import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticate } from './auth';
 import { inflateBody } from './inflate';
@@ -32,13 +32,21 @@ function validate<T extends z.ZodType>(schema: T | undefined, value: unknown, wh
   throw smlError('INVALID_REQUEST', { detail });
 }
 
-function parseJson(raw: unknown): unknown {
-  if (!Buffer.isBuffer(raw) || raw.length === 0) return undefined;
+function parseJson(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    return parseJsonBody(raw);
   } catch (err) {
-    throw smlError('MALFORMED_JSON', { detail: (err as Error).message });
+    if (err instanceof JsonBodyError) throw smlError('MALFORMED_JSON', { detail: err.message });
+    throw err;
   }
+}
+
+/** A body a route reads itself (learn frames, read by the frame reader): it must be UTF-8 text, as every body of this API. */
+function utf8Body(raw: Buffer): Buffer {
+  const bad = invalidUtf8At(raw);
+  if (bad >= 0) throw smlError('MALFORMED_JSON', { detail: `invalid UTF-8 at byte ${bad}` });
+  return raw;
 }
 
 /** Lists which of the required services answer a `$SRV.PING` within `maxWait` ms. */
@@ -108,7 +116,7 @@ export function createApp(deps: GatewayDeps): express.Express {
           caller,
           params: validate(route.params, req.params, 'path') as Record<string, string>,
           query: validate(route.query, req.query ?? {}, 'query') as Record<string, unknown>,
-          body: route.rawBody ? body : route.body ? validate(route.body, parseJson(body), 'body') : undefined,
+          body: route.rawBody ? utf8Body(body) : route.body ? validate(route.body, parseJson(body), 'body') : undefined,
           headers: req.headers,
         };
         const subject = typeof route.subject === 'function' ? route.subject(ctx) : route.subject;

@@ -31,8 +31,9 @@ export const dataFrame = z.object({
   attributeNames: z.array(z.string()),
   attributeTypes: z.array(z.string()).openapi({ description: 'C continuous, B binary 0/1, T categorical, S string key, L list, X ignore' }),
   // A hand-written check: zod element-by-element validation of millions of cells would cost
-  // more than learning them. Non-string cells are turned into their text.
-  data: z.custom<string[][]>((v) => Array.isArray(v) && v.every(Array.isArray), { message: 'data must be an array of rows (arrays of strings)' })
+  // more than learning them. Numbers, booleans and null are turned into their text; an array
+  // or object is no cell.
+  data: z.custom<string[][]>((v) => Array.isArray(v) && v.every((r) => Array.isArray(r) && r.every((c) => typeof c !== 'object' || c === null)), { message: 'data must be an array of rows (arrays of strings)' })
     .transform((rows) => rows.map((r) => (r.every((c) => typeof c === 'string') ? r : r.map((c) => (c === null || c === undefined ? '' : String(c))))))
     .optional().default([])
     .openapi({ type: 'array', items: { type: 'array', items: { type: 'string' } } }),

@@ -30,7 +30,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     snapshotEveryMs: SNAPSHOT_EVERY_MS,
     limits: {
       maxAttributes: config.SML_MAX_ATTRIBUTES,
-      state: { maxSequenceEntries: config.SML_MAX_SEQUENCE_NGRAMS, maxPartitions: config.SML_MAX_PARTITIONS },
+      state: { maxSequenceEntries: config.SML_MAX_SEQUENCE_NGRAMS, maxPartitions: config.SML_MAX_PARTITIONS, maxNameLength: config.SML_MAX_NAME_LENGTH },
       bounds,
     },
     maxProjectsPerCustomer: config.SML_MAX_PROJECTS_PER_CUSTOMER,
