@@ -5,3 +5,9 @@ const $protobuf = require('protobufjs/minimal');
 $protobuf.util.Long = undefined;
 $protobuf.configure();
 module.exports = require('./generated/index.js');
+// Reflection of the same schemas (generated/descriptor.json), built on first use.
+let reflected;
+Object.defineProperty(module.exports, 'reflection', {
+  enumerable: false,
+  get: () => (reflected ??= require('protobufjs/light').Root.fromJSON(require('./generated/descriptor.json'))),
+});

@@ -12,8 +12,9 @@ const out = join(root, 'generated');
 const protos = readdirSync(join(root, 'sml/v1')).filter((f) => f.endsWith('.proto')).sort().map((f) => `sml/v1/${f}`);
 const js = join(out, 'index.js');
 const dts = join(out, 'index.d.ts');
+const descriptor = join(out, 'descriptor.json');
 const newest = Math.max(...protos.map((p) => statSync(join(root, p)).mtimeMs), statSync(fileURLToPath(import.meta.url)).mtimeMs);
-if (existsSync(js) && existsSync(dts) && statSync(dts).mtimeMs >= newest && !process.argv.includes('--force')) process.exit(0);
+if (existsSync(js) && existsSync(dts) && existsSync(descriptor) && statSync(dts).mtimeMs >= newest && statSync(descriptor).mtimeMs >= newest && !process.argv.includes('--force')) process.exit(0);
 
 mkdirSync(out, { recursive: true });
 const require = createRequire(import.meta.url);
@@ -21,4 +22,7 @@ const cli = dirname(require.resolve('protobufjs-cli/package.json'));
 const node = process.execPath;
 execFileSync(node, [join(cli, 'bin/pbjs'), '-t', 'static-module', '-w', 'commonjs', '--keep-case', '--force-number',
   '--no-verify', '--no-delimited', '--no-service', '-p', '.', '-o', js, ...protos], { cwd: root, stdio: 'inherit' });
+// The same schemas as a JSON descriptor: reflection (which fields are maps, which messages
+// wrap a single `entries` field) for code that walks replies generically (the gateway).
+execFileSync(node, [join(cli, 'bin/pbjs'), '-t', 'json', '--keep-case', '-o', descriptor, ...protos], { cwd: root, stdio: 'inherit' });
 execFileSync(node, [join(cli, 'bin/pbts'), '-o', dts, js], { cwd: root, stdio: 'inherit' });

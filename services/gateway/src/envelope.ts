@@ -1,6 +1,8 @@
 import type { Response } from 'express';
 import { SmlError, toJson } from '@sml/core';
 import type { MessageType } from '@sml/bus';
+import { reflection } from '@sml/proto';
+import { Type, type Field } from 'protobufjs';
 
 /** protobufjs toObject options that give the REST JSON shape (API.md §1). */
 export const TO_OBJECT = { longs: Number, enums: String, defaults: true, arrays: true, objects: true } as const;
@@ -8,29 +10,54 @@ export const TO_OBJECT = { longs: Number, enums: String, defaults: true, arrays:
 /** The REST `values` of a reply: every field but `status`, unset sub-messages left out. */
 export function replyValues<T>(type: MessageType<T>, reply: T): Record<string, unknown> {
   const obj = type.toObject(reply, TO_OBJECT);
+  const schema = typeOf(type);
   delete obj.status;
   for (const [k, v] of Object.entries(obj)) {
     if (v === null) delete obj[k];
-    else obj[k] = unwrapEntries(v);
+    else obj[k] = restValue(schema.fields[k], v);
   }
   return obj;
 }
 
+/** The reflected schema of a generated message class (its type URL names it). */
+function typeOf(type: MessageType<unknown>): Type {
+  const name = (type as unknown as { getTypeUrl(prefix: string): string }).getTypeUrl('').slice(1);
+  return reflection.lookupType(name);
+}
+
 /**
- * `{entries: X}` → X, recursively: the proto convention for what protobuf cannot nest
- * (common.proto: Row, DoubleList, DoubleMap, StringMap).
+ * A message whose only field is `entries` stands for that field's value in REST JSON
+ * (common.proto: Row, DoubleList, DoubleMap, StringMap; explore's group maps).
  */
-export function unwrapEntries(value: unknown): unknown {
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = unwrapEntries(value[i]);
-    return value;
+function isEntriesWrapper(type: Type): boolean {
+  const names = Object.keys(type.fields);
+  return names.length === 1 && names[0] === 'entries';
+}
+
+/**
+ * The REST form of one field's value, by its schema: wrapper messages become their
+ * `entries`; map keys are data and never collapsed (an attribute, group or model named
+ * `entries` comes back as itself).
+ */
+function restValue(field: Field | undefined, value: unknown): unknown {
+  if (field === undefined || value === null || typeof value !== 'object') return value;
+  const type = field.resolve().resolvedType;
+  if (!(type instanceof Type)) return value; // scalars, enums, bytes
+  const one = (v: unknown) => restMessage(type, v);
+  if (field.map) {
+    const m = value as Record<string, unknown>;
+    for (const k of Object.keys(m)) m[k] = one(m[k]);
+    return m;
   }
-  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
+  if (Array.isArray(value)) return value.map(one);
+  return one(value);
+}
+
+function restMessage(type: Type, value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj);
-  if (keys.length === 1 && keys[0] === 'entries') return unwrapEntries(obj.entries);
-  for (const k of keys) obj[k] = unwrapEntries(obj[k]);
-  return obj;
+  for (const k of Object.keys(obj)) obj[k] = restValue(type.fields[k], obj[k]);
+  return isEntriesWrapper(type) ? obj.entries : obj;
 }
 
 /** Envelope [seed]: `{statusCode, statusString, values}`; NaN/Infinity as strings. */
