@@ -18,6 +18,10 @@ env.SML_DATA_DIR = resolve(env.SML_DATA_DIR ?? join(root, '.sml'));
 env.SML_PORT ??= '8080';
 env.SML_FILES_ROOT ??= join(env.SML_DATA_DIR, 'files');
 const natsPort = env.SML_NATS_PORT ?? '4222';
+if (!/^\d{1,5}$/.test(natsPort) || Number(natsPort) > 65535) {
+  console.error(`Invalid environment: SML_NATS_PORT: must be a port number, got ${JSON.stringify(natsPort)}`);
+  process.exit(1);
+}
 mkdirSync(env.SML_FILES_ROOT, { recursive: true });
 const bus = createRequire(import.meta.url)(join(root, 'packages/bus/dist/index.js'));
 // <identity>.env files: generated here for the embedded server, supplied by the operator

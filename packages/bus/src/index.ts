@@ -14,3 +14,4 @@ export * from './jobs';
 export * from './runtime';
 export * from './permissions';
 export * from './credentials';
+export * from './js-errors';

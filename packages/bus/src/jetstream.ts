@@ -5,6 +5,7 @@ import {
 } from 'nats';
 import type { Logger } from '@sml/core';
 import { BusHealth } from './health';
+import { JS_ERR, jsErrorCode } from './js-errors';
 
 // Every resource ensured here is registered with the connection's BusHealth: ensured again
 // after a reconnect (a nats-server restart loses memory-storage streams) and checked by /readyz.
@@ -38,7 +39,7 @@ export function ensureStream(nc: NatsConnection, cfg: { name: string; subjects: 
     try {
       info = await jsm.streams.info(cfg.name);
     } catch (err) {
-      if (!(err as Error).message.includes('stream not found')) throw err;
+      if (jsErrorCode(err) !== JS_ERR.STREAM_NOT_FOUND) throw err;
       await jsm.streams.add(config);
       return;
     }

@@ -34,7 +34,7 @@ export async function runService(
   // service ready (a request from another connection could otherwise find no responder).
   await nc.flush();
 
-  const healthPort = Number(process.env.SML_HEALTH_PORT ?? 0);
+  const healthPort = config.SML_HEALTH_PORT;
   const health = healthPort > 0
     ? http.createServer((req, res) => {
       // Ready = connected to NATS and every JetStream resource the service ensured exists.

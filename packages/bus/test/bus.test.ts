@@ -58,6 +58,17 @@ describe('bus over a real nats-server', () => {
     expect(stats.endpoints?.find((e) => e.subject === 'sml.echo.get')?.data).toEqual(expect.objectContaining({ crashes: 1 }));
   });
 
+  it("handler crashes never open the caller's circuit breaker (one tenant's bad requests must not cut off everyone)", async () => {
+    const c = new BusClient(nc, { timeoutMs: 2000, resetMs: 60_000 });
+    for (let i = 0; i < 12; i++) {
+      const reply = await c.request('echo', 'sml.echo.get', sml.v1.JobGetRequest, { caller, jobId: 500 }, sml.v1.JobListReply);
+      expect(reply.status?.code).toBe(500);
+    }
+    expect(c.breakerOpen('echo')).toBe(false);
+    expect((await c.request('echo', 'sml.echo.get', sml.v1.JobGetRequest, { caller, jobId: 1 }, sml.v1.JobListReply)).status?.code).toBe(200);
+    c.close();
+  });
+
   it('the service is discoverable through $SRV.PING', async () => {
     const seen: string[] = [];
     for await (const p of await nc.services.client().ping()) seen.push(p.name);

@@ -36,6 +36,10 @@ export const configSchema = z.object({
   SML_AUTH_FUTURE_WINDOW_MS: int(0).default(60_000),
   SML_FILES_ROOT: z.string().min(1).default('./.sml/files'),
   SML_TRUST_PROXY: bool.default(false),
+  SML_HEALTH_PORT: int(0).max(65535).default(0),
+  SML_JOB_TTL_MS: int(1).default(7 * 24 * 3600 * 1000),
+  SML_SNAPSHOT_EVERY_BATCHES: int(1).default(50),
+  SML_SNAPSHOT_EVERY_MS: int(1).default(30_000),
   // Resource limits of a shared service (README "Resource limits"; packages/core/src/limits.ts).
   SML_MAX_SEQUENCE_ORDER: int(1).max(64).default(10),
   SML_MAX_SEQUENCE_NGRAMS: int(1).default(1_000_000),

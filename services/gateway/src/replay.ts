@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { StorageType, type KV, type NatsConnection } from 'nats';
-import { kvBucket } from '@sml/bus';
+import { isKeyExists, kvBucket } from '@sml/bus';
 
 /**
  * Signatures seen within the authentication window (API.md §2 [ours]). A signature covers
@@ -26,7 +26,7 @@ export class ReplayCache {
       await this.kv.create(key, new Uint8Array(0));
       return true;
     } catch (err) {
-      if ((err as Error).message.includes('wrong last sequence')) return false;
+      if (isKeyExists(err)) return false;
       throw err;
     }
   }

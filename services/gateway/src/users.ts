@@ -1,8 +1,8 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KvWatchInclude, type KV, type NatsConnection } from 'nats';
-import { generateSecret, isValidName, checkName, nameToken, smlError, type Config, type Logger } from '@sml/core';
-import { followKv, kvBucket, okStatus, subjects, unwrap, type BusClient, type BusService } from '@sml/bus';
+import { SmlError, generateSecret, isValidName, checkName, nameToken, smlError, type Config, type Logger } from '@sml/core';
+import { followKv, isKeyExists, kvBucket, okStatus, subjects, unwrap, type BusClient, type BusService } from '@sml/bus';
 import { sml } from '@sml/proto';
 
 /**
@@ -49,7 +49,8 @@ export class UserDirectory {
     const record = sml.v1.UserRecord.encode({ cid, secretKey, root, created: Date.now() }).finish();
     try {
       await this.kv.create(nameToken(cid), record);
-    } catch {
+    } catch (err) {
+      if (!isKeyExists(err)) throw err;
       if ((await this.record(nameToken(cid)))?.deleted) throw smlError('USER_ID_RETIRED', { cid });
       throw smlError('USER_EXISTS', { cid });
     }
@@ -110,8 +111,9 @@ export class UserDirectory {
     let secretKey: string;
     try {
       secretKey = await this.add(cid, true);
-    } catch {
-      return { user: cid }; // another replica created it first
+    } catch (err) {
+      if (err instanceof SmlError && err.code === 'USER_EXISTS') return { user: cid }; // another replica created it first
+      throw err;
     }
     mkdirSync(config.SML_DATA_DIR, { recursive: true });
     const file = join(config.SML_DATA_DIR, 'credentials');

@@ -3,10 +3,9 @@ import { catalogue, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { JobStore } from './store';
 
-const JOB_TTL_MS = Number(process.env.SML_JOB_TTL_MS ?? 7 * 24 * 3600 * 1000);
-
 /** The jobs service: allocates ids, folds job events into records, answers get/list/cancel. */
-export async function startJobs({ nc, service, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+export async function startJobs({ nc, service, log, config }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+  const JOB_TTL_MS = config.SML_JOB_TTL_MS;
   await ensureStream(nc, { name: JOB_IDS_STREAM, subjects: ['sml.jobids'], maxAgeMs: 24 * 3600 * 1000 });
   await ensureStream(nc, { name: JOB_EVENTS_STREAM, subjects: [subjects.jobEvents], maxAgeMs: JOB_TTL_MS });
   const store = new JobStore(nc, await kvBucket(nc, 'sml_jobs', { ttl: JOB_TTL_MS }));

@@ -32,8 +32,10 @@ export function registerEvtEndpoints(deps: { service: BusService; registry: Proj
     checkParameters(params, bounds);
     try {
       await models.info(user, pid, model);
-    } catch {
-      throw smlError('GENERIC_EXCEPTION', { detail: `Cannot find model [${model}] in project [${pid}]` });
+    } catch (err) {
+      // The seed's 500 for an unknown model; any other failure is not "not found".
+      if (err instanceof SmlError && err.code === 'MODEL_NOT_FOUND') throw smlError('GENERIC_EXCEPTION', { detail: `Cannot find model [${model}] in project [${pid}]` });
+      throw err;
     }
     let wrapper: EvtWrapper;
     try {

@@ -13,8 +13,6 @@ import { registerEvtEndpoints } from './evt-endpoints';
 import { ProjectRegistry } from './registry';
 import { ProjectStore } from './store';
 
-const SNAPSHOT_EVERY_BATCHES = Number(process.env.SML_SNAPSHOT_EVERY_BATCHES ?? 50);
-const SNAPSHOT_EVERY_MS = Number(process.env.SML_SNAPSHOT_EVERY_MS ?? 30_000);
 /** How long an Idempotency-Key is remembered: the log stream's duplicate window. */
 const IDEMPOTENCY_WINDOW_MS = 2 * 60_000;
 
@@ -26,8 +24,8 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   const store = await ProjectStore.open(nc);
   const bounds = parameterBounds(config);
   const registry = new ProjectRegistry(store, log, {
-    snapshotEveryBatches: SNAPSHOT_EVERY_BATCHES,
-    snapshotEveryMs: SNAPSHOT_EVERY_MS,
+    snapshotEveryBatches: config.SML_SNAPSHOT_EVERY_BATCHES,
+    snapshotEveryMs: config.SML_SNAPSHOT_EVERY_MS,
     limits: {
       maxAttributes: config.SML_MAX_ATTRIBUTES,
       state: { maxSequenceEntries: config.SML_MAX_SEQUENCE_NGRAMS, maxPartitions: config.SML_MAX_PARTITIONS, maxNameLength: config.SML_MAX_NAME_LENGTH },

@@ -1,7 +1,7 @@
 import { DeliverPolicy, type KV, type NatsConnection, type ObjectStore } from 'nats';
 import { nameToken, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
-import { ensureStream, kvBucket, objectStore } from '@sml/bus';
+import { ensureStream, isKeyExists, JS_ERR, jsErrorCode, kvBucket, objectStore } from '@sml/bus';
 
 export const PROJECT_LOG_STREAM = 'SML_PROJECT_LOG';
 
@@ -29,8 +29,9 @@ export class ProjectStore {
   async createMeta(meta: sml.v1.IProjectMeta): Promise<void> {
     try {
       await this.kv.create(ProjectStore.key(meta.user!, meta.pid!), sml.v1.ProjectMeta.encode(meta).finish());
-    } catch {
-      throw smlError('PROJECT_EXISTS', { user: meta.user, pid: meta.pid });
+    } catch (err) {
+      if (isKeyExists(err)) throw smlError('PROJECT_EXISTS', { user: meta.user, pid: meta.pid });
+      throw err;
     }
   }
 
@@ -67,8 +68,9 @@ export class ProjectStore {
     let last: number;
     try {
       last = (await jsm.streams.getMessage(PROJECT_LOG_STREAM, { last_by_subj: subject })).seq;
-    } catch {
-      return; // no entry at all
+    } catch (err) {
+      if (jsErrorCode(err) === JS_ERR.NO_MESSAGE_FOUND) return; // no entry at all
+      throw err;
     }
     if (last <= afterSeq) return;
     const consumer = await this.nc.jetstream().consumers.get(PROJECT_LOG_STREAM, {
