@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { RequestStrategy, type NatsConnection } from 'nats';
 import type { z } from 'zod';
-import { JsonBodyError, SmlError, invalidUtf8At, parseJsonBody, smlError, type Config, type Logger } from '@sml/core';
+import { JsonBodyError, SmlError, invalidUtf8At, parameterBounds, parseJsonBody, smlError, type Config, type Logger } from '@sml/core';
 import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticate } from './auth';
 import { inflateBody } from './inflate';
@@ -65,7 +65,7 @@ export function createApp(deps: GatewayDeps): express.Express {
   const { config, client, users, log, metrics, routes, nc, replay } = deps;
   const authOpts = { basePath: config.SML_BASE_PATH, pastWindowMs: config.SML_AUTH_PAST_WINDOW_MS, futureWindowMs: config.SML_AUTH_FUTURE_WINDOW_MS };
   const required = config.SML_REQUIRED_SERVICES.split(',').map((s) => s.trim()).filter(Boolean);
-  const openapi = openApiDocument(routes, config.SML_BASE_PATH);
+  const openapi = openApiDocument(routes, config.SML_BASE_PATH, parameterBounds(config));
 
   const app = express();
   app.disable('x-powered-by');
