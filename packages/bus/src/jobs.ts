@@ -32,6 +32,12 @@ const PROGRESS_INTERVAL_MS = 250;
  */
 export class JobRunner {
   private cancelSub?: Subscription;
+  /**
+   * Admissions run one at a time: between the capacity check and the executor taking the
+   * task, a concurrent submit could take the last place, and the job id created meanwhile
+   * would be refused by the executor and left "queued" for ever.
+   */
+  private admission: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly nc: NatsConnection,
@@ -54,8 +60,22 @@ export class JobRunner {
     this.cancelSub?.unsubscribe();
   }
 
-  /** Creates the job and queues it; resolves to the job id as soon as it is queued. */
-  async submit(
+  /**
+   * Creates the job and queues it; resolves to the job id as soon as it is queued. A full
+   * executor refuses it (503 EXECUTOR_FULL) before any job id is created.
+   */
+  submit(
+    caller: sml.v1.ICaller,
+    jobType: string,
+    details: Record<string, string>,
+    work: (ctx: JobContext) => Promise<sml.v1.IJobResult>,
+  ): Promise<number> {
+    const admitted = this.admission.then(() => this.admit(caller, jobType, details, work));
+    this.admission = admitted.catch(() => undefined);
+    return admitted;
+  }
+
+  private async admit(
     caller: sml.v1.ICaller,
     jobType: string,
     details: Record<string, string>,
