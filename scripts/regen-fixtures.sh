@@ -5,7 +5,14 @@
 #   apt-get install -y python3-numpy python3-scipy python3-sklearn python3-statsmodels \
 #                      python3-mpmath r-cran-survival r-cran-jsonlite
 # Debian's python is /usr/bin/python3 (the pyenv python3 first on PATH lacks these libraries).
-# Usage: bash scripts/regen-fixtures.sh [--check]   (--check: fail if any fixture changed)
+# Usage: bash scripts/regen-fixtures.sh [--check]
+#   without --check: the fixtures are rewritten (commit them with the change that needed it);
+#   --check: each regenerated fixture is compared number by number with the committed one
+#   (scripts/compare-fixtures.mjs, relative 1e-9: another BLAS build or CPU changes the last
+#   bits, scikit-learn's iterative solvers ~1e-11), then the committed files are restored.
+#   matrix_iris.json has repeated eigenvalues (collinear one-hot columns) whose eigenvectors
+#   are an arbitrary basis of their eigenspace; matrix.numpy.test.ts compares those as
+#   subspaces, so --check reports differences there and does not fail on them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=/usr/bin/python3
@@ -51,5 +58,15 @@ done
 echo "$(( ${#in_place[@]} + ${#to_stdout[@]} + ${#r_scripts[@]} )) generators run" >&2
 git status --short -- '*/fixtures/*'
 if [[ ${1:-} == --check ]]; then
-  git diff --quiet -- '*/fixtures/*' || { echo "fixtures changed: see git diff" >&2; exit 1; }
+  failed=0
+  for f in $(git diff --name-only -- '*/fixtures/*'); do
+    committed=$(mktemp)
+    git show "HEAD:$f" > "$committed"
+    if ! node scripts/compare-fixtures.mjs "$committed" "$f" 1e-9; then
+      [[ $f == */matrix_iris.json ]] && echo "  (arbitrary eigenvector basis of repeated eigenvalues: not a failure)" || failed=1
+    fi
+    rm -f "$committed"
+    git checkout -- "$f"
+  done
+  exit $failed
 fi
