@@ -7,7 +7,7 @@ const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es
 const mapper = {
   '^@sml/proto$': path.join(__dirname, 'proto/index.js'),
   '^@sml/(core|bus|stats|sdk|cli|testkit)$': path.join(__dirname, 'packages/$1/src/index.ts'),
-  '^@sml/(gateway|jobs|projects|explore|encoders|streams)$': path.join(__dirname, 'services/$1/src/index.ts'),
+  '^@sml/(gateway|jobs|projects|explore)$': path.join(__dirname, 'services/$1/src/index.ts'),
 };
 
 module.exports = {

@@ -11,13 +11,13 @@
  */
 
 /** A process kind that connects to NATS with its own user. */
-export type BusIdentity = 'gateway' | 'jobs' | 'projects' | 'explore' | 'encoders' | 'streams' | 'admin';
+export type BusIdentity = 'gateway' | 'jobs' | 'projects' | 'explore' | 'admin';
 
-export const BUS_IDENTITIES: readonly BusIdentity[] = ['gateway', 'jobs', 'projects', 'explore', 'encoders', 'streams', 'admin'];
+export const BUS_IDENTITIES: readonly BusIdentity[] = ['gateway', 'jobs', 'projects', 'explore', 'admin'];
 
 /** The identity of each service process (by the name it registers on the bus); `users` is the gateway process. */
 export const SERVICE_IDENTITY: Record<string, BusIdentity> = {
-  users: 'gateway', jobs: 'jobs', projects: 'projects', explore: 'explore', encoders: 'encoders', streams: 'streams',
+  users: 'gateway', jobs: 'jobs', projects: 'projects', explore: 'explore',
 };
 
 export interface IdentityRights {
@@ -42,7 +42,7 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
   // The REST front door: the only identity that sends caller-bearing requests to services
   // (the caller comes from an HMAC-authenticated request); hosts the `users` service.
   gateway: {
-    publish: ['sml.users.>', 'sml.projects.>', 'sml.explore.>', 'sml.jobs.get', 'sml.jobs.list', 'sml.jobs.cancel', 'sml.encoders.>', 'sml.streams.>', '$SRV.>'],
+    publish: ['sml.users.>', 'sml.projects.>', 'sml.explore.>', 'sml.jobs.get', 'sml.jobs.list', 'sml.jobs.cancel', '$SRV.>'],
     subscribe: ['sml.users.>'],
     service: 'users',
     kv: ['sml_users', 'sml_replay'],
@@ -69,21 +69,6 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
     publish: ['sml.projects.*.summary', 'sml.projects.*.info', ...jobRunner('explore').publish],
     subscribe: ['sml.explore.>', ...jobRunner('explore').subscribe],
     service: 'explore',
-    objectStores: [SPILL],
-  },
-  // Not built yet (deploy/ already runs them): their own subjects and buckets only.
-  encoders: {
-    publish: [...jobRunner('encoders').publish],
-    subscribe: ['sml.encoders.>', ...jobRunner('encoders').subscribe],
-    service: 'encoders',
-    kv: ['sml_encoders'],
-    objectStores: [SPILL],
-  },
-  streams: {
-    publish: [...jobRunner('streams').publish],
-    subscribe: ['sml.streams.>', ...jobRunner('streams').subscribe],
-    service: 'streams',
-    kv: ['sml_streams'],
     objectStores: [SPILL],
   },
   // The `sml admin` CLI: the customer registry, nothing else.
