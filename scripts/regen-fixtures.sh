@@ -37,8 +37,8 @@ declare -A to_stdout=(
   [services/projects/test/fixtures/gen_iris_moments.py]=iris_moments.json
 )
 r_scripts=(
-  packages/stats/test/survival-models/fixtures/gen_survival.R
-  packages/stats/test/models/survival/fixtures/gen_km_model.R
+  packages/stats/test/survival/fixtures/gen_survival.R
+  packages/stats/test/survival/fixtures/gen_km_model.R
 )
 
 for g in "${in_place[@]}"; do

@@ -10,9 +10,8 @@ export { type NgramCount, ROWS_LAYOUT_VARIABLE, SequenceCounts, type SequenceLay
 export { type AttributeMoments, type AttributeRef, type ConditionalMoments, type JsonLearnResult, type LearnInput, type PairMoments, type PreparedChange, type StateLimits, DEFAULT_MAX_NAME_LENGTH, MAX_ABS_VALUE, Summary } from './summary';
 export { parseFrameJson } from './frame-json';
 export { type FrameColumnsData, type FrameColumnsInput, frameFromColumns, frameToColumns } from './frame-columns';
-export { type SurvivalColumns, SurvivalCounts, type SurvivalRow } from './survival';
 export { resolveAttributes } from './attributes';
 export * from './models';
 export * from './matrix';
-export * from './survival-models';
+export * from './survival';
 export * from './explore';

@@ -11,7 +11,7 @@ import { type Alignment, ATTR, type AttributeSource, MomentStore, PAIR, pairCoun
 import { partitionOptions, type ResolvedOptions, resolveOptions, type SummaryOptions } from './options';
 import { type AttributeInfo, type AttributeKind, Schema } from './schema';
 import { SequenceCounts } from './sequence';
-import { SurvivalCounts } from './survival';
+import { SurvivalCounts } from './survival/counts';
 
 /** An attribute by index or by (expanded) name. */
 export type AttributeRef = number | string;

@@ -10,4 +10,3 @@ export { ALGORITHM_NAMES, ALGORITHMS } from './registry';
 export * from './selection';
 export * from './evt';
 export * from './sequence';
-export * from './survival';

@@ -4,7 +4,7 @@ import { evt } from './evt';
 import { linearFamily } from './linear-family';
 import { mlr } from './mlr';
 import { sequenceModels } from './sequence';
-import { survivalModels } from './survival';
+import { survivalModels } from '../survival';
 import type { Algorithm } from './types';
 
 /** Every algorithm name of API.md §7 (selectModel's `algo`). */

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DataFrame, Summary } from '@sml/stats';
-import { cumulativeIncidence, kaplanMeier } from '../../src/survival-models';
+import { cumulativeIncidence, kaplanMeier } from '../../src/survival';
 import { expectClose } from '../helpers';
 
 type Numbers = (number | null)[];

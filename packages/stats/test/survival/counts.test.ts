@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { FrameError, Summary, SummaryError } from '@sml/stats';
-import { frame } from './helpers';
+import { frame } from '../helpers';
 
 const options = { km_time_column: 'time', km_event_column: 'event', km_group_column: 'arm' };
 const trial = (rows: string[][], errorHandling = 0) => frame(['time', 'event', 'arm', 'age'], ['C', 'C', 'T', 'C'], rows, errorHandling);

@@ -1,15 +1,15 @@
 /**
  * `km` as a model (STATS.md §4, §6). Reference: R `survival` (fixtures/gen_km_model.R):
  * survfit's survival and Nelson-Aalen cumulative hazard at the event times per group and
- * pooled, and summary(fit, times) at requested times, on the rows of the survival-models
+ * pooled, and summary(fit, times) at requested times, on the rows of the Kaplan-Meier
  * fixture (tied times, censoring, two event types, missing cells, mixed-case groups).
  * Closed forms: 1e-9 relative.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DataFrame, ModelInputError, Summary } from '@sml/stats';
-import { km, survivalModels, TOTAL_GROUP } from '../../../src/models/survival';
-import { close } from '../classifiers/conformance';
+import { km, survivalModels, TOTAL_GROUP } from '../../src/survival';
+import { close } from '../models/classifiers/conformance';
 
 interface Curve {
   time: number[];

@@ -1,14 +1,11 @@
-import { categoryOf, cellText, parseDecimal } from '../../frame';
-import type { Summary } from '../../summary';
-import type { SurvivalCounts } from '../../survival';
-import { kaplanMeier } from '../../survival-models/kaplan-meier';
-import { lastAtOrBefore, riskSet } from '../../survival-models/risk-set';
-import { num } from '../rows';
-import { type Algorithm, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
-import { StateModel } from '../base';
-
-/** The name of the pooled curve (all groups), as the km endpoint names it (API.md §8). */
-export const TOTAL_GROUP = 'Total';
+import { categoryOf, cellText, parseDecimal } from '../frame';
+import { StateModel } from '../models/base';
+import { num } from '../models/rows';
+import { type Algorithm, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../models/types';
+import type { Summary } from '../summary';
+import type { SurvivalCounts } from './counts';
+import { kaplanMeier, TOTAL_GROUP } from './kaplan-meier';
+import { lastAtOrBefore, riskSet } from './risk-set';
 
 /** A step function at the event times: survival S(t) and Nelson-Aalen cumulative hazard H(t). */
 interface Curve {

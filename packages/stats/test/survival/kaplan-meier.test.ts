@@ -3,7 +3,7 @@
  * values between and around event times. Reference: hand computation on six rows.
  */
 import { Summary } from '@sml/stats';
-import { cumulativeIncidence, kaplanMeier, SurvivalInputError } from '../../src/survival-models';
+import { cumulativeIncidence, kaplanMeier, SurvivalInputError } from '../../src/survival';
 import { expectClose, frame } from '../helpers';
 
 const options = { km_time_column: 'time', km_event_column: 'event', km_group_column: 'arm' };

@@ -1,6 +1,6 @@
-import type { ByteReader, ByteWriter } from './binary';
-import { addCounts, checkSubtractable, type Counts, fromTupleKey, increment, readCounts, tupleKey, writeCounts } from './counts';
-import { type CellCheck, categoryOf, cellText, type ParsedFrame, parseDecimal } from './frame';
+import type { ByteReader, ByteWriter } from '../binary';
+import { addCounts, checkSubtractable, type Counts, fromTupleKey, increment, readCounts, tupleKey, writeCounts } from '../counts';
+import { type CellCheck, categoryOf, cellText, type ParsedFrame, parseDecimal } from '../frame';
 
 /** The columns of a survival project (`km_time_column`, `km_event_column`, optional `km_group_column`). */
 export interface SurvivalColumns {

@@ -1,4 +1,4 @@
-import type { SurvivalCounts } from '../survival';
+import type { SurvivalCounts } from './counts';
 import { SurvivalInputError } from './errors';
 import { checkTimes, lastAtOrBefore, riskSet } from './risk-set';
 
@@ -20,6 +20,9 @@ export interface KmRow {
 }
 
 export const DEFAULT_KM_ALPHA = 0.05;
+
+/** The name of the curve of every group pooled (a null group), as the API names it (API.md §8). */
+export const TOTAL_GROUP = 'Total';
 
 /**
  * Kaplan-Meier survival (STATS.md §6) of one group (null = every group pooled, `Total`) at

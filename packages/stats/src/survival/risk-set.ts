@@ -1,4 +1,4 @@
-import type { SurvivalCounts } from '../survival';
+import type { SurvivalCounts } from './counts';
 import { SurvivalInputError } from './errors';
 
 /** One distinct time of the risk set. */
