@@ -1,6 +1,6 @@
 import { subjects } from '@sml/bus';
 import { sml } from '@sml/proto';
-import { frameToColumns, parseFrameJson } from '@sml/stats';
+import { frameToColumns, parseFrameJson } from '@sml/stats/frames';
 import { defineRoute, type RouteContext } from '../route';
 import { boolParam, dataFrame, name, userParam, z } from '../schemas';
 
