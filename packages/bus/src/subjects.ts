@@ -17,8 +17,21 @@ export const subjects = {
   jobEvents: 'sml.events.job.>',
   /** Cancellation notices for the jobs a service runs (every replica listens). */
   jobCancel: (service: string) => `sml.jobcancel.${service}`,
-  /** Project-scoped operations carry a partition token (P = 1 until sharding lands). */
-  projects: (op: string, partition = 0) => `sml.projects.${partition}.${op}`,
+  /** Explore: stateless, so any replica answers any project. */
+  explore: {
+    run: 'sml.explore.run',
+    density: 'sml.explore.density',
+    conditionalDensity: 'sml.explore.conditionalDensity',
+    matrix: 'sml.explore.matrix',
+    kaplanMeier: 'sml.explore.kaplanMeier',
+    cumulativeIncidence: 'sml.explore.cumulativeIncidence',
+  },
+  /**
+   * Project-scoped operations carry a shard token, hash(user, pid) mod S, so that one replica
+   * owns a project (S = 1 until sharding lands). A shard of the bus, not a `partition`
+   * project's sub-summary (ARCHITECTURE.md §2 calls the token a partition).
+   */
+  projects: (op: string, shard = 0) => `sml.projects.${shard}.${op}`,
 } as const;
 
 export const JOB_EVENTS_STREAM = 'SML_JOB_EVENTS';

@@ -1,4 +1,4 @@
-import { executorOf, JobRunner, jobResult, okStatus, type ServiceRuntime } from '@sml/bus';
+import { executorOf, JobRunner, jobResult, okStatus, subjects, type ServiceRuntime } from '@sml/bus';
 import { checkName, checkParameters, parameterBounds, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import {
@@ -33,7 +33,6 @@ export async function startExplore({ nc, service, client, config, log }: Service
   const densityPool = new DensityPool();
   const runner = new JobRunner(nc, client, executorOf('explore', config), 'explore', log);
   runner.start();
-  const s = (op: string) => `sml.explore.${op}`;
   const summaries = new SummaryCache(client);
   const project = (caller: sml.v1.ICaller, pid: string) => summaries.project(caller, pid);
   const bounds = parameterBounds(config);
@@ -45,7 +44,7 @@ export async function startExplore({ nc, service, client, config, log }: Service
   };
   const resolve = (view: ProjectView, ctx: sml.v1.IMLContext, pid: string) => resolveContext(view.summary, ctx, pid, view.meta.categorySeparator || '$');
 
-  service.endpoint(s('run'), sml.v1.ExploreRequest, sml.v1.ExploreReply, async (req, { caller }) => {
+  service.endpoint(subjects.explore.run, sml.v1.ExploreRequest, sml.v1.ExploreReply, async (req, { caller }) => {
     const metric = req.metric as ExploreMetric;
     if (!(EXPLORE_METRICS as readonly string[]).includes(metric)) throw smlError('BAD_METRIC', { metric: req.metric });
     const pid = checkName('project', req.pid);
@@ -67,7 +66,7 @@ export async function startExplore({ nc, service, client, config, log }: Service
   });
 
   const densityEndpoint = (op: 'density' | 'conditionalDensity', arity: 1 | 2) =>
-    service.endpoint(s(op), sml.v1.DensityRequest, sml.v1.DensityReply, async (req, { caller }) => {
+    service.endpoint(subjects.explore[op], sml.v1.DensityRequest, sml.v1.DensityReply, async (req, { caller }) => {
       const pid = checkName('project', req.pid);
       if (req.noValues) return { densityList: { values: [] } };
       const view = await project(caller, pid);
@@ -88,7 +87,7 @@ export async function startExplore({ nc, service, client, config, log }: Service
   densityEndpoint('density', 1);
   densityEndpoint('conditionalDensity', 2);
 
-  service.endpoint(s('matrix'), sml.v1.MatrixRequest, sml.v1.MatrixReply, async (req, { caller }) => {
+  service.endpoint(subjects.explore.matrix, sml.v1.MatrixRequest, sml.v1.MatrixReply, async (req, { caller }) => {
     const pid = checkName('project', req.pid);
     const kind = req.kind ?? '';
     const entries = contexts(req.context);
@@ -107,7 +106,7 @@ export async function startExplore({ nc, service, client, config, log }: Service
     return { status: okStatus('JOB_CREATED'), jobId };
   });
 
-  service.endpoint(s('kaplanMeier'), sml.v1.KmRequest, sml.v1.KmReply, async (req, { caller }) => {
+  service.endpoint(subjects.explore.kaplanMeier, sml.v1.KmRequest, sml.v1.KmReply, async (req, { caller }) => {
     const pid = checkName('project', req.pid);
     for (const q of req.values ?? []) {
       if ((q.type ?? '') !== 'survival') throw smlError('KM_TYPE', { type: q.type ?? '' });
@@ -127,7 +126,7 @@ export async function startExplore({ nc, service, client, config, log }: Service
     return { kmResultList: { values } };
   });
 
-  service.endpoint(s('cumulativeIncidence'), sml.v1.CifRequest, sml.v1.CifReply, async (req, { caller }) => {
+  service.endpoint(subjects.explore.cumulativeIncidence, sml.v1.CifRequest, sml.v1.CifReply, async (req, { caller }) => {
     const pid = checkName('project', req.pid);
     const counts = survivalOf(await project(caller, pid), pid);
     const values = await domain(() => (req.values ?? []).map((q) => {

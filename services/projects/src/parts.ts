@@ -3,7 +3,7 @@ import { smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
 import type { ProjectState } from './project';
 
-/** The parts of a project's summary a `sml.projects.<partition>.summary` request asks for. */
+/** The parts of a project's summary a `sml.projects.<shard>.summary` request asks for. */
 export function summaryParts(p: ProjectState, req: sml.v1.ISummaryRequest): sml.v1.ISummaryReply {
   const summary = p.summary;
   const names = req.attributeNames?.length ? req.attributeNames : summary.attributeNames;
