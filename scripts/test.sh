@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# `npm test`: build every workspace (tsc type-checks), then one jest run over all of them.
+# `npm test`: build every workspace (tsc type-checks), type-check the tests, then one jest run over all of them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 TURBO_TELEMETRY_DISABLED=1 npx turbo run build --output-logs=errors-only || exit 1
+# The tests' own types (jest runs them through swc, which does not check them).
+npx tsc -p tsconfig.test.json || exit 1
 summary=$(mktemp)
 SML_TEST_SUMMARY_FILE=$summary npx jest "$@"
 rc=$?

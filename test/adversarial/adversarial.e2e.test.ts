@@ -147,7 +147,7 @@ describe('adversarial corpus against a running system', () => {
     // Bob's project: the same statistics, still answering.
     const bobAfter = await bob.projectInfo('mine', { hash: true });
     expect(bobAfter.status).toBe(200);
-    expect(bobAfter.body.values.smlInfo.hash).toEqual(bobBefore.body.values.smlInfo.hash);
+    expect(bobAfter.body.values!.smlInfo.hash).toEqual(bobBefore.body.values!.smlInfo.hash);
     const memory = Object.fromEntries(Object.entries(sys.pids()).map(([s, p]) => [s, Math.round(rssMb(p))]));
     for (const [service, mb] of Object.entries(memory)) expect({ service, underBound: mb < MEMORY_BOUND_MB, mb }).toEqual({ service, underBound: true, mb });
     // Shown in the test output: what the corpus exercised.

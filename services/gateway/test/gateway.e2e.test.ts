@@ -89,7 +89,7 @@ describe('gateway end to end', () => {
       expect((await fetch(sys.url + jobsPath(), { headers })).status).toBe(200);
       const again = await fetch(sys.url + jobsPath(), { headers });
       expect(again.status).toBe(401);
-      expect((await again.json()).statusString).toBe('Replayed request');
+      expect(((await again.json()) as { statusString: string }).statusString).toBe('Replayed request');
     });
   });
 
@@ -149,12 +149,12 @@ describe('gateway end to end', () => {
       expect(ready.status).toBe(200);
       const metrics = await (await fetch(`${sys.url}/metrics`)).text();
       expect(metrics).toMatch(/sml_http_request_duration_seconds_bucket\{.*route="\/:user\/jobs"/);
-      const doc = await (await fetch(`${sys.url}/openapi.json`)).json();
+      const doc = (await (await fetch(`${sys.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
       expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([`${sys.basePath}/{user}/jobs`, `${sys.basePath}/{user}/jobs/{id}`]));
     });
 
     it('the OpenAPI document serves the error catalogue and the parameter bounds (their content is pinned by catalogue.test.ts against API.md)', async () => {
-      const doc = await (await fetch(`${sys.url}/openapi.json`)).json();
+      const doc = (await (await fetch(`${sys.url}/openapi.json`)).json()) as Record<string, Record<string, unknown> & Array<{ code: string }>>;
       expect(doc['x-sml-error-catalogue'].map((e: { code: string }) => e.code)).toEqual(Object.keys(catalogue));
       expect(doc['x-sml-parameter-bounds'].hba_bins).toEqual({ integer: true, min: 1, max: 10_000, limit: 'SML_MAX_HISTOGRAM_BINS' });
     });
@@ -177,7 +177,7 @@ describe('gateway end to end', () => {
       expect((await root.addUser('dave')).status).toBe(201);
       const ready = await fetch(`${sys.url}/readyz`);
       expect(ready.status).toBe(503);
-      expect((await ready.json()).missing).toEqual(['jobs']);
+      expect(((await ready.json()) as { missing: string[] }).missing).toEqual(['jobs']);
       await sys.start('jobs');
       expect((await alice.sdk.listJobs()).status).toBe(200);
     });

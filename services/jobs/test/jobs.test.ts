@@ -62,7 +62,7 @@ describe('jobs service', () => {
     const r = await waitDone(alice, b);
     expect(r.status).toEqual(expect.objectContaining({ code: 200, message: 'Job is finished' }));
     expect(r.result?.typeName).toBe('sml.v1.StringList');
-    expect(sml.v1.StringList.decode(r.result!.payload).values).toEqual(['done']);
+    expect(sml.v1.StringList.decode(r.result!.payload!).values).toEqual(['done']);
   });
 
   it('a failing job reads its failure status; a crash reads 500 without internals', async () => {
@@ -82,11 +82,11 @@ describe('jobs service', () => {
     const list = (caller: typeof alice, all: boolean) =>
       worker.client.request('jobs', subjects.jobs.list, sml.v1.JobListRequest, { caller, all }, sml.v1.JobListReply);
     expect((await list(bob, false)).jobinfolist).toEqual([]);
-    const mine = (await list(alice, false)).jobinfolist;
+    const mine = (await list(alice, false)).jobinfolist!;
     expect(mine.map((j) => Number(j.jobId))).toContain(id);
     expect(mine.every((j) => j.owner === 'alice')).toBe(true);
     expect((await list(bob, true)).status?.errorCode).toBe('JOBS_ALL_NOT_ROOT');
-    expect((await list(root, true)).jobinfolist.map((j) => Number(j.jobId))).toContain(id);
+    expect((await list(root, true)).jobinfolist!.map((j) => Number(j.jobId))).toContain(id);
   });
 
   it('a running job reads 202 with jobinfo and queue details; cancel stops it', async () => {

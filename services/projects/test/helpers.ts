@@ -30,8 +30,9 @@ export class SummaryReader {
   }
 
   async parts(user: string, pid: string, req: Partial<sml.v1.ISummaryRequest>): Promise<sml.v1.SummaryReply> {
+    // decode gives the class; the client's signature only knows the reply's interface.
     return unwrap(await this.client.request('projects', subjects.projects('summary'), sml.v1.SummaryRequest,
-      { caller: { user, root: false, requestId: 'test' }, pid, ...req }, sml.v1.SummaryReply));
+      { caller: { user, root: false, requestId: 'test' }, pid, ...req }, sml.v1.SummaryReply)) as sml.v1.SummaryReply;
   }
 
   async full(user: string, pid: string): Promise<Summary> {

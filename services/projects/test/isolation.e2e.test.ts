@@ -164,16 +164,16 @@ describe('tenant isolation: limits, quarantine, idempotency, magnitudes', () => 
     expect((await alice.learn('q', frame(['x'], ['C'], [[3]]))).status).toBe(200);
     const log = await alice.request<{ quarantined: Array<{ seq: number; op: string; reason: string; bytes: number }> }>('GET', '/projects/q/getDsLog');
     expect(log.status).toBe(200);
-    expect(log.body.values.quarantined).toHaveLength(1);
-    expect(log.body.values.quarantined[0]).toMatchObject({ op: 'learn', bytes: entry.length });
-    expect(log.body.values.quarantined[0].reason).toMatch(/row 1, column \[x\]: value 1e\+300 is larger in magnitude than 1e\+64/);
+    expect(log.body.values!.quarantined).toHaveLength(1);
+    expect(log.body.values!.quarantined[0]).toMatchObject({ op: 'learn', bytes: entry.length });
+    expect(log.body.values!.quarantined[0].reason).toMatch(/row 1, column \[x\]: value 1e\+300 is larger in magnitude than 1e\+64/);
     const parts = await reader.parts('alice', 'q', { attributeNames: ['x'], moments: true });
     expect([Number(parts.rowCount), parts.moments[0].sum]).toEqual([3, 6]);
     // And after a restart of the service the quarantine is still there (it is durable), not re-added.
     await sys.kill('projects');
     await sys.start('projects');
     const again = await alice.request<{ quarantined: unknown[] }>('GET', '/projects/q/getDsLog');
-    expect(again.body.values.quarantined).toHaveLength(1);
+    expect(again.body.values!.quarantined).toHaveLength(1);
     const stats = await owner.request('$SRV.STATS.projects', new Uint8Array(0), { timeout: 2000 }).catch(() => undefined);
     if (stats) expect(JSON.stringify(stats.json())).toMatch(/"quarantinedBatches":\d+/);
   });
@@ -224,7 +224,7 @@ describe('deleting a customer', () => {
     const again = await root.addUser('carol');
     expect([again.status, again.body.statusString]).toEqual([409, 'Customer id [carol] belonged to a deleted customer and is never reused; choose another id']);
     const users = await root.request<{ users: Array<{ cid: string }> }>('GET', '/users');
-    if (users.status === 200) expect(users.body.values.users.map((u) => u.cid)).not.toContain('carol');
+    if (users.status === 200) expect(users.body.values!.users.map((u) => u.cid)).not.toContain('carol');
     // Purged: nothing of carol's is left in the project metadata.
     const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('projects') });
     const kv = await nc.jetstream().views.kv('sml_projects');

@@ -43,15 +43,15 @@ describe('projects end to end', () => {
     const parts = await reader.parts('alice', 'iris', { moments: true, comoments: true });
     expect(Number(parts.rowCount)).toBe(150);
     for (const m of parts.moments) {
-      const want = iris.moments[m.name];
+      const want = iris.moments[m.name!];
       expect(m.count).toBe(want.count);
-      for (const k of ['sum', 'sumSquares', 'sumCubes', 'sumFourths', 'min', 'max'] as const) expectClose(m[k], want[k]);
+      for (const k of ['sum', 'sumSquares', 'sumCubes', 'sumFourths', 'min', 'max'] as const) expectClose(m[k]!, want[k]);
     }
     for (const p of parts.comoments) {
       const want = iris.pairs[`${p.x}|${p.y}`];
       expect(p.count).toBe(want.count);
-      expectClose(p.sumXY, want.sumXY);
-      expectClose(p.sumXXYY, want.sumXXYY);
+      expectClose(p.sumXY!, want.sumXY);
+      expectClose(p.sumXXYY!, want.sumXXYY);
     }
     const cov = (await reader.full('alice', 'iris')).covariance(iris.names).to2DArray();
     cov.forEach((row: number[], i: number) => row.forEach((v, j) => expectClose(v, iris.populationCovariance[i][j])));
@@ -60,17 +60,17 @@ describe('projects end to end', () => {
   it('the bus summary API serves histograms, survival counts and sequence counts as protobuf', async () => {
     const h = (await reader.parts('alice', 'iris', { attributeNames: ['sepal_length', 'Iris_setosa'], histograms: true })).histograms;
     expect(h.map((x) => x.name)).toEqual(['sepal_length', 'Iris_setosa']);
-    expect(h[0].count.reduce((a, b) => a + b, 0)).toBe(150);
+    expect(h[0].count!.reduce((a, b) => a + b, 0)).toBe(150);
     expect(h[0].missing).toBe(0);
-    expect(Math.min(...h[0].lower)).toBeLessThanOrEqual(iris.moments.sepal_length.min);
-    expect(h[1].count.reduce((a, b) => a + b, 0)).toBe(150);
+    expect(Math.min(...h[0].lower!)).toBeLessThanOrEqual(iris.moments.sepal_length.min);
+    expect(h[1].count!.reduce((a, b) => a + b, 0)).toBe(150);
 
     await alice.createProject('km', { params: { km_time_column: 't', km_event_column: 'e', km_group_column: 'g' } });
     const survivalRows = [[1, 1, 'a'], [1, 0, 'a'], [2, 2, 'a'], [3, 1, 'b'], [3, 1, 'B '], [5, 0, 'b']];
     await alice.learn('km', frame(['t', 'e', 'g'], ['C', 'C', 'T'], survivalRows));
     const survival = (await reader.parts('alice', 'km', { survival: true })).survival;
     // Counted by hand from survivalRows (groups trimmed and lower-cased).
-    expect(survival.map((g) => ({ group: g.group, rows: g.rows.map((r) => [r.time, r.censored, ...r.events]) }))).toEqual([
+    expect(survival.map((g) => ({ group: g.group, rows: g.rows!.map((r) => [r.time, r.censored, ...r.events!]) }))).toEqual([
       { group: 'a', rows: [[1, 1, 1, 0], [2, 0, 0, 1]] },
       { group: 'b', rows: [[3, 0, 2], [5, 1, 0]] }, // events per type seen in the group
     ]);
@@ -83,10 +83,10 @@ describe('projects end to end', () => {
     const seq = await reader.parts('alice', 'weather', { sequences: true });
     expect(seq.sequenceOrder).toBe(2);
     const [variable] = seq.sequences;
-    expect(Object.fromEntries(variable.unigrams.map((u) => [u.state, u.count]))).toEqual(weather.unigrams);
-    expect(Object.fromEntries(variable.starts.map((u) => [u.state, u.count]))).toEqual(weather.starts);
+    expect(Object.fromEntries(variable.unigrams!.map((u) => [u.state, u.count]))).toEqual(weather.unigrams);
+    expect(Object.fromEntries(variable.starts!.map((u) => [u.state, u.count]))).toEqual(weather.starts);
     for (const lag of [1, 2]) {
-      const got = variable.lagPairs.filter((p) => p.lag === lag).map((p) => [p.from, p.to, p.count]).sort();
+      const got = variable.lagPairs!.filter((p) => p.lag === lag).map((p) => [p.from, p.to, p.count]).sort();
       expect(got).toEqual(weather[`lag${lag}`].slice().sort());
     }
   });
@@ -113,8 +113,8 @@ describe('projects end to end', () => {
     expect((await alice.forget('inv', b)).status).toBe(200);
     const after = (await reader.parts('alice', 'inv', { moments: true })).moments;
     expect(after.map((m) => m.count)).toEqual([3, 3]);
-    expectClose(after[0].sum, 14);
-    expectClose(after[1].sumSquares, 14);
+    expectClose(after[0].sum!, 14);
+    expectClose(after[1].sumSquares!, 14);
     expect(hashA.smlInfo.hash).not.toBe(-1);
 
     const before = (await alice.projectInfo('inv', { hash: true })).body.values as { smlInfo: { hash: number } };

@@ -4,7 +4,7 @@ import { startNatsServer, type NatsServer } from '@sml/testkit';
 import { ProjectStore } from '../src/store';
 
 const entry = (x: number): sml.v1.IProjectLogEntry => ({ op: 'learn', frame: { attributeNames: ['x'], attributeTypes: ['C'], data: [{ entries: [String(x)] }] } });
-const xs = (entries: { entry: sml.v1.ProjectLogEntry }[]) => entries.map((e) => Number(e.entry.frame!.data[0].entries[0]));
+const xs = (entries: { entry: sml.v1.ProjectLogEntry }[]) => entries.map((e) => Number(e.entry.frame!.data![0].entries![0]));
 
 describe('ProjectStore against a real JetStream', () => {
   let nats: NatsServer;

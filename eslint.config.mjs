@@ -1,0 +1,70 @@
+// One lint and format configuration for the repository (npm run lint; .ci/run enforces it).
+// typescript-eslint's type-checked recommended rules find what the compiler does not
+// (floating promises, `any` leaking, unsafe calls); @stylistic keeps the layout the code
+// already has (2-space indent, single quotes, semicolons, trailing commas in multi-line
+// lists), so the formatter is this config, not a second tool that rewraps every line.
+import js from '@eslint/js';
+import stylistic from '@stylistic/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    // test/conformance is the customer's script, vendored unchanged.
+    ignores: ['**/node_modules/**', '**/dist/**', 'proto/generated/**', 'proto/index.d.ts', '**/.turbo/**', 'coverage/**', '.sml/**', 'test/conformance/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { '@stylistic': stylistic },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', destructuredArrayIgnorePattern: '^_' }],
+      // `void promise` marks a promise deliberately not awaited (fire-and-forget with its own catch).
+      '@typescript-eslint/no-confusing-void-expression': 'off',
+      '@stylistic/indent': ['error', 2, { SwitchCase: 1, flatTernaryExpressions: true, offsetTernaryExpressions: false, ignoredNodes: ['ConditionalExpression *'] }],
+      '@stylistic/quotes': ['error', 'single', { avoidEscape: true, allowTemplateLiterals: 'always' }],
+      '@stylistic/semi': ['error', 'always'],
+      '@stylistic/comma-dangle': ['error', 'always-multiline'],
+      '@stylistic/eol-last': ['error', 'always'],
+      '@stylistic/no-trailing-spaces': 'error',
+      '@stylistic/no-multiple-empty-lines': ['error', { max: 1, maxEOF: 0 }],
+      '@stylistic/brace-style': ['error', '1tbs', { allowSingleLine: true }],
+      '@stylistic/keyword-spacing': 'error',
+      '@stylistic/space-infix-ops': 'error',
+      '@stylistic/object-curly-spacing': ['error', 'always'],
+      '@stylistic/max-len': ['error', { code: 220, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreComments: false }],
+    },
+  },
+  {
+    // Tests: jest's matchers take `any` by design (expect.objectContaining …).
+    files: ['**/test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    // Plain JavaScript (scripts, benchmarks, jest config): no type information.
+    files: ['**/*.{js,mjs,cjs}'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'module',
+      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', fetch: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', performance: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', AbortController: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly' },
+    },
+    rules: {
+      ...tseslint.configs.disableTypeChecked.rules,
+      '@typescript-eslint/no-require-imports': 'off',
+    },
+  },
+  {
+    files: ['**/*.cjs', 'jest.config.js', 'scripts/jest-*.js', 'proto/index.js'],
+    languageOptions: { sourceType: 'commonjs' },
+  },
+);
