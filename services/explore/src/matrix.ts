@@ -1,0 +1,85 @@
+import { smlError } from '@sml/core';
+import { sml } from '@sml/proto';
+import { pca, svd, svdFeatureSelection, vif } from '@sml/stats';
+import { domain } from './errors';
+import { positiveInt, resolveContext, type Resolved } from './resolve';
+import type { ProjectView } from './summaries';
+
+/** The job type a matrix exploration is listed under (`kind` as sent when unknown: the job fails). */
+const JOB_TYPES: Record<string, string> = { svdfs: 'exploreSvdFs', pca: 'explorePca', svd: 'exploreSvd', vif: 'vif' };
+
+export function matrixJobType(kind: string): string {
+  return JOB_TYPES[kind] ?? kind;
+}
+
+/** What can be checked before the job is created: at least 2 inputs per entry, and a target for svdfs. */
+export function checkMatrixEntries(kind: string, contexts: sml.v1.IMLContext[]): void {
+  for (const ctx of contexts) {
+    const inputs = (ctx.inputAttributes?.length ?? 0) + (ctx.inputAttributeNames?.length ?? 0);
+    const targets = (ctx.targets?.length ?? 0) + (ctx.targetAttributeNames?.length ?? 0);
+    if (kind === 'svdfs' && targets < 1) throw smlError('SVD_NO_TARGET');
+    if (inputs < 2) throw smlError('EXPLORE_INPUT', { detail: `${kind} needs at least 2 input attributes per entry, got ${inputs}` });
+  }
+}
+
+/** A matrix exploration's result (without its status) and the message type that carries it. */
+export type MatrixResult =
+  | { type: typeof sml.v1.SvdFsResult; message: sml.v1.ISvdFsResult }
+  | { type: typeof sml.v1.PcaResult; message: sml.v1.IPcaResult }
+  | { type: typeof sml.v1.SvdResult; message: sml.v1.ISvdResult }
+  | { type: typeof sml.v1.VifResult; message: sml.v1.IVifResult };
+
+/**
+ * The result of a matrix exploration (API.md §6), one per MLContext: SVD feature selection
+ * (`svd_tolerance`), PCA (`pca_use_covariance`, `pcaNumDimension`), SVD or VIF.
+ */
+export function matrixResult(kind: string, view: ProjectView, contexts: sml.v1.IMLContext[], pid: string): Promise<MatrixResult> {
+  return domain(() => compute(kind, view, contexts, pid));
+}
+
+function compute(kind: string, view: ProjectView, contexts: sml.v1.IMLContext[], pid: string): MatrixResult {
+  const resolved = contexts.map((ctx): Resolved => {
+    try {
+      return resolveContext(view.summary, ctx, pid, view.meta.categorySeparator || '$');
+    } catch (err) {
+      // exploresvdfs checks attributes only when the job runs, and fails it with a 500 (seed).
+      if (kind === 'svdfs') throw smlError('GENERIC_EXCEPTION', { detail: (err as Error).message });
+      throw err;
+    }
+  });
+  const summary = view.summary;
+  switch (kind) {
+    case 'svdfs':
+      return {
+        type: sml.v1.SvdFsResult,
+        message: {
+          KSVSMap: { values: resolved.map((r, k) => ({ entries: svdFeatureSelection(summary, r.inputs, r.targets, { tolerance: Number(contexts[k].extraParameters?.svd_tolerance ?? 1e-8) }) })) },
+        },
+      };
+    case 'pca':
+      return {
+        type: sml.v1.PcaResult,
+        message: {
+          pcaList: resolved.map((r, k) => {
+            const extra = contexts[k].extraParameters ?? {};
+            const p = pca(summary, r.inputs, { useCovariance: extra.pca_use_covariance === 'true', numDimension: positiveInt('pcaNumDimension', extra.pcaNumDimension, 100) });
+            return { attributeNames: p.attributeNames, pcaVectors: p.pcaVectors.map((entries) => ({ entries })), pcaValues: p.pcaValues, pcaSumValues: p.pcaSumValues };
+          }),
+        },
+      };
+    case 'svd':
+      return {
+        type: sml.v1.SvdResult,
+        message: {
+          svdList: resolved.map((r) => {
+            const d = svd(summary, r.inputs);
+            return { attributeNames: d.attributeNames, singularValues: d.singularValues, u: d.u.map((entries) => ({ entries })), v: d.v.map((entries) => ({ entries })) };
+          }),
+        },
+      };
+    case 'vif':
+      return { type: sml.v1.VifResult, message: { KSVDMap: { values: resolved.map((r) => ({ entries: vif(summary, r.inputs) })) } } };
+    default:
+      throw smlError('INVALID_PARAMETER', { name: 'kind', value: kind, reason: 'expected svdfs, pca, svd or vif' });
+  }
+}

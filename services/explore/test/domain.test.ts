@@ -1,0 +1,145 @@
+/**
+ * The explore service's domain modules without NATS: what each endpoint checks before any
+ * work, and how its result is shaped. The numerics are packages/stats' (tested there); the
+ * endpoints end to end are explore.e2e.test.ts.
+ */
+import { parameterBounds, SmlError } from '@sml/core';
+import { sml } from '@sml/proto';
+import { Summary, type DataFrame } from '@sml/stats';
+import { densityTasks } from '../src/density';
+import { checkMatrixEntries, matrixJobType, matrixResult } from '../src/matrix';
+import { exploreContexts, exploreMaps, exploreMetric } from '../src/metrics';
+import type { ProjectView } from '../src/summaries';
+import { checkKmQueries, cumulativeIncidenceResults, kaplanMeierResults, survivalCounts } from '../src/survival';
+
+const bounds = parameterBounds({
+  SML_MAX_SEQUENCE_ORDER: 10, SML_MAX_HISTOGRAM_BINS: 10_000, SML_MAX_SELECTION_CANDIDATES: 10_000,
+  SML_MAX_ITERATIONS: 100_000, SML_MAX_CENTROIDS: 10_000, SML_MAX_EVT_WINDOW: 1_000_000,
+});
+
+const frame = (attributeNames: string[], attributeTypes: string[], data: string[][]): DataFrame => ({ attributeNames, attributeTypes, data, errorHandling: 0 });
+
+function view(summary: Summary, meta: sml.v1.IProjectMeta = {}): ProjectView {
+  return { summary, bytes: summary.serialize(), meta: sml.v1.ProjectMeta.fromObject({ pid: 'p', user: 'alice', categorySeparator: '$', ...meta }) };
+}
+
+function numbers(): Summary {
+  const s = new Summary({ categorySeparator: '$' });
+  s.learn(frame(['x', 'y', 'z'], ['C', 'C', 'C'], [['1', '2', '5'], ['2', '4', '1'], ['3', '7', '2'], ['4', '8', '9']]));
+  return s;
+}
+
+function survival(): Summary {
+  const s = new Summary({ km_time_column: 'time', km_event_column: 'event', km_group_column: 'arm' });
+  s.learn(frame(['time', 'event', 'arm'], ['C', 'C', 'T'], [['1', '1', 'A'], ['2', '0', 'a'], ['3', '1', 'B'], ['4', '2', 'b']]));
+  return s;
+}
+
+/** The catalogue code a call fails with. */
+async function codeOf(fn: () => unknown): Promise<string> {
+  try {
+    await fn();
+  } catch (err) {
+    if (err instanceof SmlError) return err.code;
+    throw err;
+  }
+  return 'none';
+}
+
+describe('metrics', () => {
+  it('an unknown metric is refused before anything else', async () => {
+    expect(await codeOf(() => exploreMetric('median'))).toBe('BAD_METRIC');
+    expect(exploreMetric('uni')).toBe('uni');
+  });
+
+  it('the one-sample metrics need their known value in every context', async () => {
+    const context = { values: [{ inputAttributeNames: ['x'], extraParameters: { sml_explore_ztest_known_mu: '1' } }, { inputAttributeNames: ['y'] }] };
+    expect(await codeOf(() => exploreContexts('ztestmu', context, bounds))).toBe('MISSING_KNOWN_VALUE');
+    expect(exploreContexts('uni', context, bounds)).toHaveLength(2);
+  });
+
+  it('parameters over their bound are refused (400 naming them)', async () => {
+    expect(await codeOf(() => exploreContexts('uni', { values: [{ extraParameters: { hist_bins: '10001' } }] }, bounds))).toBe('INVALID_PARAMETER');
+  });
+
+  it('one map per context; an unknown attribute is a 400 naming it', async () => {
+    const maps = await exploreMaps(view(numbers()), 'uni', [{ inputAttributeNames: ['x'] }, { inputAttributeNames: ['y'] }], 'p');
+    expect(maps).toHaveLength(2);
+    expect(maps[0]).toEqual(expect.objectContaining({ mean: 2.5 }));
+    expect(await codeOf(() => exploreMaps(view(numbers()), 'uni', [{ inputAttributeNames: ['nope'] }], 'p'))).toBe('UNKNOWN_ATTRIBUTE');
+  });
+});
+
+describe('density', () => {
+  const where = { pid: 'p', user: 'alice' };
+
+  it('needs histograms on', async () => {
+    expect(await codeOf(() => densityTasks(view(numbers(), { histogramEnabled: false }), { values: [] }, 1, where, bounds))).toBe('HISTOGRAMS_DISABLED');
+  });
+
+  it('a density names one attribute, a conditional density [conditional, target]', async () => {
+    const on = view(numbers(), { histogramEnabled: true });
+    expect(densityTasks(on, { values: [{ inputAttributeNames: ['y'] }] }, 1, where, bounds)).toEqual([{ attribute: 1, bins: 20, normalized: false }]);
+    expect(densityTasks(on, { values: [{ inputAttributeNames: ['x', 'z'], extraParameters: { hist_bins: '5', hist_is_normalized: 'true' } }] }, 2, where, bounds))
+      .toEqual([{ attribute: 2, given: 0, bins: 5, normalized: true }]);
+    expect(await codeOf(() => densityTasks(on, { values: [{ inputAttributeNames: ['x', 'y'] }] }, 1, where, bounds))).toBe('GENERIC_EXCEPTION');
+    expect(await codeOf(() => densityTasks(on, { values: [{ inputAttributeNames: ['x'], extraParameters: { hist_bins: '0' } }] }, 1, where, bounds))).toBe('INVALID_PARAMETER');
+  });
+});
+
+describe('matrix', () => {
+  it('checks inputs and the svdfs target before a job is created', async () => {
+    expect(await codeOf(() => checkMatrixEntries('svdfs', [{ inputAttributeNames: ['x', 'y'] }]))).toBe('SVD_NO_TARGET');
+    expect(await codeOf(() => checkMatrixEntries('pca', [{ inputAttributeNames: ['x'] }]))).toBe('EXPLORE_INPUT');
+    expect(await codeOf(() => checkMatrixEntries('pca', [{ inputAttributeNames: ['x'], inputAttributes: ['1'] }]))).toBe('none');
+  });
+
+  it('job types by kind; an unknown kind fails the job', async () => {
+    expect(['svdfs', 'pca', 'svd', 'vif', 'qr'].map(matrixJobType)).toEqual(['exploreSvdFs', 'explorePca', 'exploreSvd', 'vif', 'qr']);
+    expect(await codeOf(() => matrixResult('qr', view(numbers()), [{ inputAttributeNames: ['x', 'y'] }], 'p'))).toBe('INVALID_PARAMETER');
+  });
+
+  it('each kind answers its own message type', async () => {
+    const ctx = [{ inputAttributeNames: ['x', 'y', 'z'] }];
+    expect((await matrixResult('pca', view(numbers()), ctx, 'p')).type).toBe(sml.v1.PcaResult);
+    expect((await matrixResult('svd', view(numbers()), ctx, 'p')).type).toBe(sml.v1.SvdResult);
+    const vif = await matrixResult('vif', view(numbers()), ctx, 'p');
+    expect(vif.type).toBe(sml.v1.VifResult);
+    expect(Object.keys((vif.message as sml.v1.IVifResult).KSVDMap!.values![0].entries!)).toEqual(['x', 'y', 'z']);
+  });
+
+  it('svdfs resolves attributes only in the job, failing it with the seed\'s 500', async () => {
+    expect(await codeOf(() => matrixResult('svdfs', view(numbers()), [{ inputAttributeNames: ['x', 'nope'], targetAttributeNames: ['z'] }], 'p'))).toBe('GENERIC_EXCEPTION');
+    expect(await codeOf(() => matrixResult('pca', view(numbers()), [{ inputAttributeNames: ['x', 'nope'] }], 'p'))).toBe('UNKNOWN_ATTRIBUTE');
+  });
+});
+
+describe('survival', () => {
+  it('checks the queries before reading the project', async () => {
+    expect(await codeOf(() => checkKmQueries([{ type: 'hazard' }]))).toBe('KM_TYPE');
+    expect(await codeOf(() => checkKmQueries([{ type: 'survival', alpha: 1 }]))).toBe('KM_ALPHA');
+    expect(await codeOf(() => checkKmQueries([{ type: 'survival', alpha: 0.1 }]))).toBe('none');
+  });
+
+  it('a project without survival counts is refused', async () => {
+    expect(await codeOf(() => survivalCounts(view(numbers()), 'p'))).toBe('NOT_SURVIVAL');
+  });
+
+  it('Kaplan-Meier without a group: every group and Total; with one: that group, trimmed and lower-cased', async () => {
+    const counts = survivalCounts(view(survival()), 'p');
+    const [all, one] = await kaplanMeierResults(counts, [{ type: 'survival', times: [1, 3] }, { type: 'survival', group: ' B ', times: [3] }]);
+    expect(Object.keys(all.entries!)).toEqual(['a', 'b', 'Total']);
+    expect(all.entries!.Total.attributeNames).toEqual(['time', 'survival', 'lower', 'upper', 'atRisk', 'events']);
+    expect(all.entries!.Total.data!.map((r) => r.entries![4])).toEqual(['4', '2']); // atRisk
+    expect(Object.keys(one.entries!)).toEqual(['b']);
+    expect(await codeOf(() => kaplanMeierResults(counts, [{ type: 'survival', group: 'c', times: [1] }]))).toBe('SURVIVAL_INPUT');
+  });
+
+  it('cumulative incidence names the pooled curve Total and its column after the event type', async () => {
+    const counts = survivalCounts(view(survival()), 'p');
+    const [pooled, group] = await cumulativeIncidenceResults(counts, [{ k: 2, times: [4] }, { group: 'A', times: [1] }]);
+    expect(pooled.sdfmap!.Total.attributeNames).toEqual(['time', 'event_2']);
+    expect(pooled.sdfmap!.Total.data![0].entries).toEqual(['4', '0.375']); // S(4−)·d₂/n = (3/4 · 1/2) · 1/1
+    expect(Object.keys(group.sdfmap!)).toEqual(['a']);
+  });
+});
