@@ -40,13 +40,18 @@ export default tseslint.config(
     },
   },
   {
-    // Tests: jest's matchers take `any` by design (expect.objectContaining …).
+    // Tests: jest's matchers take `any` by design (expect.objectContaining …), and tests read
+    // JSON/YAML fixtures and untyped scripts (supervisor.cjs) whose shape they then assert.
+    // `any` written by hand stays an error.
     files: ['**/test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/unbound-method': 'off',
+      '@typescript-eslint/require-await': 'off',
     },
   },
   {

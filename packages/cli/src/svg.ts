@@ -54,6 +54,8 @@ const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9
 /** Text for XML content or a quoted attribute; drops the control characters XML 1.0 forbids. */
 export function escapeXml(text: string): string {
   return text
+    // XML 1.0 forbids these characters outright: drop them rather than escape them.
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -107,7 +109,7 @@ function scale(min: number, max: number, count: number): Scale {
     if (!exponential) return v.toFixed(decimals);
     return v === 0 ? '0' : v.toExponential(Math.min(6, Math.max(0, Math.floor(Math.log10(Math.abs(v))) - Math.floor(Math.log10(step)))));
   };
-  return { min: ticks[0]!, max: ticks[n]!, ticks, format };
+  return { min: ticks[0], max: ticks[n], ticks, format };
 }
 
 interface Legend {
@@ -201,7 +203,7 @@ export function barChart(chart: BarChart): string {
   const rects = bars.map((b) => {
     const x = frame.px(b.lower);
     const y = frame.py(b.value);
-    return `<rect class="bar"${attrs({ x, y, width: Math.max(0, frame.px(b.upper) - x), height: frame.bottom - y, fill: PALETTE[0]!, stroke: '#ffffff', 'stroke-width': 0.5 })}>`
+    return `<rect class="bar"${attrs({ x, y, width: Math.max(0, frame.px(b.upper) - x), height: frame.bottom - y, fill: PALETTE[0], stroke: '#ffffff', 'stroke-width': 0.5 })}>`
       + `${tag('title', {}, `[${b.lower}, ${b.upper}]: ${b.value}`)}</rect>`;
   });
   return svgDocument([...frame.axes(chart.title, chart.xLabel, chart.yLabel), ...rects]);
@@ -209,15 +211,15 @@ export function barChart(chart: BarChart): string {
 
 /** The points of a step function through `points`: hold each value until the next x. */
 function stepVertices(points: Array<[number, number]>): Array<[number, number]> {
-  return points.flatMap(([x, y], i) => (i === 0 ? [[x, y] as [number, number]] : [[x, points[i - 1]![1]] as [number, number], [x, y] as [number, number]]));
+  return points.flatMap(([x, y], i) => (i === 0 ? [[x, y] as [number, number]] : [[x, points[i - 1][1]] as [number, number], [x, y] as [number, number]]));
 }
 
 /** Runs of consecutive points for which `ok` holds: a missing value breaks a line or a band. */
 function runs<T>(items: T[], ok: (item: T) => boolean): T[][] {
   const out: T[][] = [[]];
   for (const item of items) {
-    if (ok(item)) out[out.length - 1]!.push(item);
-    else if (out[out.length - 1]!.length > 0) out.push([]);
+    if (ok(item)) out[out.length - 1].push(item);
+    else if (out[out.length - 1].length > 0) out.push([]);
   }
   return out.filter((r) => r.length > 0);
 }
@@ -231,7 +233,7 @@ export function stepChart(chart: StepChart): string {
   const xs = all.map((p) => p.x).filter((v) => finite(v));
   const ys = all.flatMap((p) => [p.y, p.lower ?? NaN, p.upper ?? NaN]).filter((v) => finite(v));
   const hasBands = all.some((p) => finite(p.lower, p.upper));
-  const color = (i: number) => PALETTE[i % PALETTE.length]!;
+  const color = (i: number) => PALETTE[i % PALETTE.length];
   const legend: Legend = { items: chart.series.map((s, i) => ({ label: s.name, color: color(i), kind: 'line' as const })) };
   if (hasBands && chart.bandLabel) legend.items.push({ label: chart.bandLabel, color: '#000000', kind: 'band' });
   const frame = new Frame([Math.min(...xs), Math.max(...xs)], chart.yDomain ?? [0, Math.max(0, ...ys)], legend);
@@ -250,7 +252,7 @@ export function stepChart(chart: StepChart): string {
     }
     for (const run of runs(s.points, (p) => finite(p.x, p.y))) {
       const [first, ...rest] = pixels(run.map((p) => [p.x, p.y]));
-      const d = [`M${round(first![0])},${round(first![1])}`, ...rest.map(([x, y]) => `H${round(x)}V${round(y)}`)].join('');
+      const d = [`M${round(first[0])},${round(first[1])}`, ...rest.map(([x, y]) => `H${round(x)}V${round(y)}`)].join('');
       lines.push(tag('path', { class: 'step', ...name, d, fill: 'none', stroke: color(i), 'stroke-width': 2 }));
       markers.push(...pixels(run.map((p) => [p.x, p.y])).map(([cx, cy]) => tag('circle', { class: 'point', ...name, cx, cy, r: 3, fill: color(i) })));
     }

@@ -1,13 +1,14 @@
 /** A cell as text: nothing for null/undefined, compact JSON for arrays and objects. */
 export function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects took the JSON branch
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 /** Left-aligned columns two spaces apart, header first: readable in a terminal, easy to grep or cut. */
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => rows.reduce((w, row) => Math.max(w, (row[i] ?? '').length), h.length));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
   return [headers, ...rows].map(line).join('\n');
 }
 

@@ -28,8 +28,8 @@ describe('sml explore, density, matrix (against a stand-in gateway)', () => {
       const r = await sml(['explore', 'bi', 'p1', '--inputs', 'x,y', '--inputs', '0,2'], gw.env);
       expect(r).toEqual({ code: 0, stdout: 'KEY      VALUE\ncovar    2.5\nlinCorr  NaN\n\nKEY      VALUE\ncovar    -1\nlinCorr  0.25\n', stderr: '' });
       const [s] = gw.seen;
-      expect([s!.method, s!.path, Object.fromEntries(s!.query)]).toEqual(['POST', `${base}/p1/explore`, { metric: 'bi' }]);
-      expect(s!.body).toEqual({ values: [
+      expect([s.method, s.path, Object.fromEntries(s.query)]).toEqual(['POST', `${base}/p1/explore`, { metric: 'bi' }]);
+      expect(s.body).toEqual({ values: [
         { inputAttributeNames: ['x', 'y'], extraParameters: {} },
         { inputAttributes: ['0', '2'], extraParameters: {} },
       ] });
@@ -38,8 +38,8 @@ describe('sml explore, density, matrix (against a stand-in gateway)', () => {
     it('--targets once applies to every exploration, --param fills extraParameters, --use-local is sent', async () => {
       gw.answer = () => ({ status: 200, statusString: 'OK', values: { KSVDMap: { values: [] } } });
       await sml(['explore', 'anova', 'p1', '--inputs', 'x', '--inputs', 'z', '--targets', 'g$a,g$b', '--param', 'k=v', '--use-local'], gw.env);
-      expect(Object.fromEntries(gw.seen[0]!.query)).toEqual({ metric: 'anova', useLocal: 'true' });
-      expect(gw.seen[0]!.body).toEqual({ values: [
+      expect(Object.fromEntries(gw.seen[0].query)).toEqual({ metric: 'anova', useLocal: 'true' });
+      expect(gw.seen[0].body).toEqual({ values: [
         { inputAttributeNames: ['x'], targetAttributeNames: ['g$a', 'g$b'], extraParameters: { k: 'v' } },
         { inputAttributeNames: ['z'], targetAttributeNames: ['g$a', 'g$b'], extraParameters: { k: 'v' } },
       ] });
@@ -47,7 +47,7 @@ describe('sml explore, density, matrix (against a stand-in gateway)', () => {
 
     it('--targets once per --inputs pairs them in order; index targets → targets', async () => {
       await sml(['explore', 'chi2', 'p1', '--inputs', 'a', '--targets', '3,4', '--inputs', 'b', '--targets', 'c'], gw.env);
-      expect((gw.seen[0]!.body as { values: unknown[] }).values).toEqual([
+      expect((gw.seen[0].body as { values: unknown[] }).values).toEqual([
         { inputAttributeNames: ['a'], targets: ['3', '4'], extraParameters: {} },
         { inputAttributeNames: ['b'], targetAttributeNames: ['c'], extraParameters: {} },
       ]);
@@ -56,7 +56,7 @@ describe('sml explore, density, matrix (against a stand-in gateway)', () => {
     it('--async asks for a job and prints its id', async () => {
       gw.answer = () => ({ status: 202, statusString: 'Job Created', headers: { 'sym-job-id': '41' } });
       const r = await sml(['explore', 'uni', 'p1', '--inputs', 'x', '--async'], gw.env);
-      expect(Object.fromEntries(gw.seen[0]!.query)).toEqual({ metric: 'uni', async: 'true' });
+      expect(Object.fromEntries(gw.seen[0].query)).toEqual({ metric: 'uni', async: 'true' });
       expect(r).toEqual({ code: 0, stdout: 'Job Created: job 41 (sml jobs get <id> --wait)\n', stderr: '' });
     });
 
@@ -106,8 +106,8 @@ describe('sml explore, density, matrix (against a stand-in gateway)', () => {
     it('--given asks for the conditional density with the names [given, attribute]; --normalized prints fractions', async () => {
       gw.answer = densityOf('conditional_pair[flag,x]', [0.25, 0.75]);
       const r = await sml(['density', 'p1', 'x', '--given', 'flag', '--normalized'], gw.env);
-      expect(gw.seen[0]!.path).toBe(`${base}/p1/conditionalDensityEstimate`);
-      expect(gw.seen[0]!.body).toEqual({ values: [{ inputAttributeNames: ['flag', 'x'], extraParameters: { hist_bins: '20', hist_is_normalized: 'true' } }] });
+      expect(gw.seen[0].path).toBe(`${base}/p1/conditionalDensityEstimate`);
+      expect(gw.seen[0].body).toEqual({ values: [{ inputAttributeNames: ['flag', 'x'], extraParameters: { hist_bins: '20', hist_is_normalized: 'true' } }] });
       expect(r.stdout.split('\n').slice(0, 3)).toEqual(['conditional_pair[flag,x]: 2 bins of width 0.3 over [0, 1.2]; missing: 2', 'LOWER  UPPER  FRACTION', '0      0.3    0.25']);
     });
 
@@ -141,7 +141,7 @@ describe('sml explore, density, matrix (against a stand-in gateway)', () => {
       gw.answer = job({ pcaList: [{ attributeNames: ['x', 'y'], pcaVectors: [[0.7, -0.7], [0.7, 0.7]], pcaValues: [1.9, 0.1], pcaSumValues: [0.95, 1] }] });
       const r = await sml(['matrix', 'pca', 'p1', '--inputs', 'x,y', '--param', 'pca_use_covariance=true'], gw.env);
       expect(gw.seen.map((s) => `${s.method} ${s.path}`)).toEqual([`POST ${base}/p1/explorepca`, 'GET /symetry/rest/c1/jobs/7', 'GET /symetry/rest/c1/jobs/7']);
-      expect(gw.seen[0]!.body).toEqual({ values: [{ inputAttributeNames: ['x', 'y'], extraParameters: { pca_use_covariance: 'true' } }] });
+      expect(gw.seen[0].body).toEqual({ values: [{ inputAttributeNames: ['x', 'y'], extraParameters: { pca_use_covariance: 'true' } }] });
       expect(r).toEqual({
         code: 0,
         stdout: 'COMPONENT  VALUE  SUM\n1          1.9    0.95\n2          0.1    1\n\nATTRIBUTE  PC1  PC2\nx          0.7  -0.7\ny          0.7  0.7\n',
@@ -152,17 +152,17 @@ describe('sml explore, density, matrix (against a stand-in gateway)', () => {
     it('vif and svdfs print their maps; svdfs sends the targets', async () => {
       gw.answer = job({ KSVDMap: { values: [{ x: 1.5, y: 'Infinity' }] } }, 0);
       expect((await sml(['matrix', 'vif', 'p1', '--inputs', '0,1'], gw.env)).stdout).toBe('ATTRIBUTE  VIF\nx          1.5\ny          Infinity\n');
-      expect(gw.seen[0]!.path).toBe(`${base}/p1/vif`);
+      expect(gw.seen[0].path).toBe(`${base}/p1/vif`);
       gw.reset();
       gw.answer = job({ KSVSMap: { values: [{ 0: 'x', 2: 'z' }] } }, 0);
       expect((await sml(['matrix', 'svdfs', 'p1', '--inputs', 'x,y,z', '--targets', 't'], gw.env)).stdout).toBe('INDEX  ATTRIBUTE\n0      x\n2      z\n');
-      expect(gw.seen[0]!.body).toEqual({ values: [{ inputAttributeNames: ['x', 'y', 'z'], targetAttributeNames: ['t'], extraParameters: {} }] });
+      expect(gw.seen[0].body).toEqual({ values: [{ inputAttributeNames: ['x', 'y', 'z'], targetAttributeNames: ['t'], extraParameters: {} }] });
     });
 
     it('svd prints the singular values, U and V', async () => {
       gw.answer = job({ svdList: [{ attributeNames: ['x', 'y'], singularValues: [1.5, 0.5], u: [[1, 0], [0, 1]], v: [[0, 1], [1, 0]] }] }, 0);
       const r = await sml(['matrix', 'svd', 'p1', '--inputs', 'x,y'], gw.env);
-      expect(gw.seen[0]!.path).toBe(`${base}/p1/exploresvd`);
+      expect(gw.seen[0].path).toBe(`${base}/p1/exploresvd`);
       expect(r.stdout).toBe('COMPONENT  SINGULAR VALUE\n1          1.5\n2          0.5\n\nU\nATTRIBUTE  U1  U2\nx          1   0\ny          0   1\n\nV\nATTRIBUTE  V1  V2\nx          0   1\ny          1   0\n');
     });
 

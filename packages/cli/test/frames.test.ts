@@ -33,12 +33,12 @@ describe('frame batching', () => {
 
   it('carries errorHandling 1 for lenient transfers', async () => {
     const [batch] = await collect([['x', 'y'], ...rows(1)], { ...strict, errorHandling: 1 });
-    expect(batch!.frame.errorHandling).toBe(1);
+    expect(batch.frame.errorHandling).toBe(1);
   });
 
   it('passes rows of the wrong length through, for the server to judge', async () => {
     const [batch] = await collect([['x', 'y'], ['1'], ['1', '0', '9']], strict);
-    expect(batch!.frame.data).toEqual([['1'], ['1', '0', '9']]);
+    expect(batch.frame.data).toEqual([['1'], ['1', '0', '9']]);
   });
 
   it('a header without data rows gives no batch', async () => {

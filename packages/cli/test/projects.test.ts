@@ -116,16 +116,16 @@ describe('sml projects (against a stand-in gateway)', () => {
         '--param', 'sml_project_order=2', '--param', 'note=a=b'], env);
       expect(r).toEqual({ code: 0, stdout: 'Project Created with id:p2\n', stderr: '' });
       const [s] = gw.seen;
-      expect(s!.path).toBe('/symetry/rest/c1/projects');
-      expect(Object.fromEntries(s!.query)).toEqual({ pid: 'p2', type: 'sequence', persist: 'false', enableHistogram: 'true', histogramType: 'exact' });
-      expect(s!.body).toEqual({ sml_project_order: '2', note: 'a=b' });
+      expect(s.path).toBe('/symetry/rest/c1/projects');
+      expect(Object.fromEntries(s.query)).toEqual({ pid: 'p2', type: 'sequence', persist: 'false', enableHistogram: 'true', histogramType: 'exact' });
+      expect(s.body).toEqual({ sml_project_order: '2', note: 'a=b' });
     });
 
     it('create with no options sends only the pid and no body', async () => {
       gw.answer = () => ({ status: 201, statusString: 'Project Created with id:p3' });
       await sml(['projects', 'create', 'p3'], env);
-      expect(Object.fromEntries(gw.seen[0]!.query)).toEqual({ pid: 'p3' });
-      expect(gw.seen[0]!.body).toBeUndefined();
+      expect(Object.fromEntries(gw.seen[0].query)).toEqual({ pid: 'p3' });
+      expect(gw.seen[0].body).toBeUndefined();
     });
 
     it('create of an existing project exits 1 with the 409 statusString', async () => {
@@ -136,7 +136,7 @@ describe('sml projects (against a stand-in gateway)', () => {
     it('info prints the smlInfo fields', async () => {
       gw.answer = () => ({ status: 200, statusString: 'OK', values: { smlInfo: { pid: 'p1', attributeNames: ['x', 'flag'], loaded: true } } });
       const r = await sml(['projects', 'info', 'p1', '--hash'], env);
-      expect(Object.fromEntries(gw.seen[0]!.query)).toEqual({ hash: '1' });
+      expect(Object.fromEntries(gw.seen[0].query)).toEqual({ hash: '1' });
       expect(r.stdout).toBe('FIELD           VALUE\npid             p1\nattributeNames  ["x","flag"]\nloaded          true\n');
     });
 
@@ -155,7 +155,7 @@ describe('sml projects (against a stand-in gateway)', () => {
       gw.answer = () => ({ status: 400, statusString: 'Cannot Find Project id[p9] for Customer id [c1]' });
       const r = await sml(['projects', 'delete', 'p9'], env);
       expect(r).toEqual({ code: 1, stdout: '', stderr: 'Cannot Find Project id[p9] for Customer id [c1]\n' });
-      expect(gw.seen[0]!.method).toBe('DELETE');
+      expect(gw.seen[0].method).toBe('DELETE');
     });
 
     it('a --param without "=" is a usage error and sends nothing', async () => {

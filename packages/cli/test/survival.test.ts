@@ -61,7 +61,7 @@ describe('sml km, cif (against a stand-in gateway)', () => {
     it('--group and --alpha are sent as given', async () => {
       gw.answer = () => ({ status: 200, statusString: 'OK', values: { kmResultList: { values: [{}] } } });
       await sml(['km', 'p1', '--times', '0.5,10', '--group', 'a', '--alpha', '0.1'], gw.env);
-      expect(gw.seen[0]!.body).toEqual({ values: [{ type: 'survival', times: [0.5, 10], group: 'a', alpha: 0.1 }] });
+      expect(gw.seen[0].body).toEqual({ values: [{ type: 'survival', times: [0.5, 10], group: 'a', alpha: 0.1 }] });
     });
 
     it('--plot writes a step line per group through one point per time, with its band and an escaped legend', async () => {
@@ -74,7 +74,7 @@ describe('sml km, cif (against a stand-in gateway)', () => {
       const svg = parseXml(text);
       const steps = findAll(svg, (e) => e.attrs.class === 'step');
       expect(steps.map((s) => s.attrs['data-series'])).toEqual(['a&<b>', 'Total']);
-      for (const s of steps) expect(s.attrs.d!.match(/[MV]/g)).toHaveLength(3);
+      for (const s of steps) expect(s.attrs.d.match(/[MV]/g)).toHaveLength(3);
       expect(findAll(svg, (e) => e.attrs.class === 'point')).toHaveLength(6);
       expect(findAll(svg, (e) => e.attrs.class === 'band')).toHaveLength(2);
       expect(findAll(svg, (e) => e.name === 'text').map((t) => t.text)).toEqual(expect.arrayContaining(['Kaplan-Meier survival (project p1)', 'time', 'S(t)', '95% confidence']));

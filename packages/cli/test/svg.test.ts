@@ -26,9 +26,9 @@ describe('svg', () => {
       const bars = byClass(root, 'bar');
       expect(bars).toHaveLength(5);
       const n = (e: Element, k: string) => Number(e.attrs[k]);
-      for (let i = 1; i < bars.length; i++) expect(n(bars[i]!, 'x')).toBeCloseTo(n(bars[i - 1]!, 'x') + n(bars[i - 1]!, 'width'), 1);
-      expect(bars.map((b) => n(b, 'height') / n(bars[3]!, 'height'))).toEqual([0, 3 / 7, 0, 1, 2 / 7].map((r) => expect.closeTo(r, 2)));
-      expect(bars[1]!.children[0]).toMatchObject({ name: 'title', text: '[0.5, 1]: 3' });
+      for (let i = 1; i < bars.length; i++) expect(n(bars[i], 'x')).toBeCloseTo(n(bars[i - 1], 'x') + n(bars[i - 1], 'width'), 1);
+      expect(bars.map((b) => n(b, 'height') / n(bars[3], 'height'))).toEqual([0, 3 / 7, 0, 1, 2 / 7].map((r) => expect.closeTo(r, 2)));
+      expect(bars[1].children[0]).toMatchObject({ name: 'title', text: '[0.5, 1]: 3' });
     });
 
     it('escapes the title and axis labels, which read back unchanged', () => {
@@ -49,7 +49,7 @@ describe('svg', () => {
 
   describe('stepChart', () => {
     const times = [1, 2, 5, 10];
-    const curve = (s: number[]) => times.map((x, i) => ({ x, y: s[i]!, lower: s[i]! - 0.1, upper: Math.min(1, s[i]! + 0.1) }));
+    const curve = (s: number[]) => times.map((x, i) => ({ x, y: s[i], lower: s[i] - 0.1, upper: Math.min(1, s[i] + 0.1) }));
     const chart = {
       title: 'Kaplan-Meier',
       xLabel: 'time',
@@ -63,17 +63,17 @@ describe('svg', () => {
     it('draws one step line per series through one vertex per time, with a marker at each', () => {
       const steps = byClass(root, 'step');
       expect(steps.map((s) => s.attrs['data-series'])).toEqual(['a<b', 'Total']);
-      for (const s of steps) expect(vertices(s.attrs.d!)).toHaveLength(times.length);
+      for (const s of steps) expect(vertices(s.attrs.d)).toHaveLength(times.length);
       expect(byClass(root, 'point')).toHaveLength(2 * times.length);
     });
 
     it('the line holds each value until the next time, then steps down', () => {
       const [path] = byClass(root, 'step');
-      const v = vertices(path!.attrs.d!);
-      expect(path!.attrs.d).toMatch(/^M[\d.]+,[\d.]+(H[\d.]+V[\d.]+){3}$/);
+      const v = vertices(path.attrs.d);
+      expect(path.attrs.d).toMatch(/^M[\d.]+,[\d.]+(H[\d.]+V[\d.]+){3}$/);
       for (let i = 1; i < v.length; i++) {
-        expect(v[i]![0]).toBeGreaterThan(v[i - 1]![0]);
-        expect(v[i]![1]).toBeGreaterThanOrEqual(v[i - 1]![1]);
+        expect(v[i][0]).toBeGreaterThan(v[i - 1][0]);
+        expect(v[i][1]).toBeGreaterThanOrEqual(v[i - 1][1]);
       }
     });
 
@@ -81,14 +81,14 @@ describe('svg', () => {
       const bands = byClass(root, 'band');
       expect(bands.map((b) => b.attrs['data-series'])).toEqual(['a<b', 'Total']);
       // Upper and lower steps: 2 × (2 × times − 1) corners.
-      expect(bands[0]!.attrs.points!.split(' ')).toHaveLength(2 * (2 * times.length - 1));
+      expect(bands[0].attrs.points.split(' ')).toHaveLength(2 * (2 * times.length - 1));
       expect(texts(root)).toEqual(expect.arrayContaining(['a<b', 'Total', '95% confidence']));
     });
 
     it('a missing value breaks the line and the band instead of drawing through it', () => {
       const points = [{ x: 1, y: 1 }, { x: 2, y: NaN }, { x: 3, y: 0.5 }, { x: 4, y: 0.4 }];
       const r = parseXml(stepChart({ ...chart, series: [{ name: 'g', points }] }));
-      expect(byClass(r, 'step').map((s) => vertices(s.attrs.d!).length)).toEqual([1, 2]);
+      expect(byClass(r, 'step').map((s) => vertices(s.attrs.d).length)).toEqual([1, 2]);
       expect(byClass(r, 'band')).toEqual([]);
       expect(texts(r)).not.toContain('95% confidence');
     });
@@ -98,8 +98,8 @@ describe('svg', () => {
       const xLabels = findAll(wide, (e) => e.name === 'text' && e.attrs['text-anchor'] === 'middle' && Number(e.attrs.y) > 400 && Number(e.attrs.y) < 420);
       expect(xLabels.length).toBeGreaterThan(1);
       for (let i = 1; i < xLabels.length; i++) {
-        const gap = Number(xLabels[i]!.attrs.x) - Number(xLabels[i - 1]!.attrs.x);
-        expect(gap).toBeGreaterThan(7 * Math.max(xLabels[i]!.text.length, xLabels[i - 1]!.text.length));
+        const gap = Number(xLabels[i].attrs.x) - Number(xLabels[i - 1].attrs.x);
+        expect(gap).toBeGreaterThan(7 * Math.max(xLabels[i].text.length, xLabels[i - 1].text.length));
       }
     });
   });

@@ -12,7 +12,7 @@ function decode(text: string, where: string): string {
   const bad = /&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/.exec(text);
   if (bad) throw new Error(`unescaped & in ${where}: ${JSON.stringify(text)}`);
   return text.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);/g, (_, e: string) => (e.startsWith('#x') ? String.fromCodePoint(parseInt(e.slice(2), 16))
-    : e.startsWith('#') ? String.fromCodePoint(Number(e.slice(1))) : ENTITIES[e]!));
+    : e.startsWith('#') ? String.fromCodePoint(Number(e.slice(1))) : ENTITIES[e]));
 }
 
 /**
@@ -31,24 +31,24 @@ export function parseXml(xml: string): Element {
     if (text !== undefined) {
       if (stack.length === 0) {
         if (text.trim() !== '') throw new Error(`text outside the root element: ${JSON.stringify(text)}`);
-      } else stack[stack.length - 1]!.text += decode(text, `<${stack[stack.length - 1]!.name}>`);
+      } else stack[stack.length - 1].text += decode(text, `<${stack[stack.length - 1].name}>`);
     } else if (close !== undefined) {
       const top = stack.pop();
       if (top?.name !== close) throw new Error(`</${close}> closes <${top?.name ?? 'nothing'}>`);
     } else {
       if (root !== undefined && stack.length === 0) throw new Error(`second root element <${open}>`);
       const attrs: Record<string, string> = {};
-      for (const [, k, v] of attrText!.matchAll(/([A-Za-z][\w:.-]*)="([^"]*)"/g)) {
-        if (k! in attrs) throw new Error(`duplicate attribute ${k} on <${open}>`);
-        attrs[k!] = decode(v!, `${open}@${k}`);
+      for (const [, k, v] of attrText.matchAll(/([A-Za-z][\w:.-]*)="([^"]*)"/g)) {
+        if (k in attrs) throw new Error(`duplicate attribute ${k} on <${open}>`);
+        attrs[k] = decode(v, `${open}@${k}`);
       }
-      const element: Element = { name: open!, attrs, children: [], text: '' };
-      if (stack.length > 0) stack[stack.length - 1]!.children.push(element);
+      const element: Element = { name: open, attrs, children: [], text: '' };
+      if (stack.length > 0) stack[stack.length - 1].children.push(element);
       else root = element;
       if (selfClosing !== '/') stack.push(element);
     }
   }
-  if (stack.length > 0) throw new Error(`<${stack[stack.length - 1]!.name}> is never closed`);
+  if (stack.length > 0) throw new Error(`<${stack[stack.length - 1].name}> is never closed`);
   if (root === undefined) throw new Error('no root element');
   return root;
 }

@@ -71,14 +71,14 @@ describe('SmlClient request signing', () => {
     const res = await gw.client.request('GET', '/jobs/7');
     expect(res).toMatchObject({ status: 200, body: { statusCode: 200, statusString: 'OK', values: {} } });
     expect(gw.seen[0]).toMatchObject({ method: 'GET', path: '/symetry/rest/c1/jobs/7', query: '', signatureValid: true });
-    expect(gw.seen[0]!.headers).toMatchObject({ 'customer-id': 'c1', 'content-md5': '', 'sym-version': expect.any(String) });
+    expect(gw.seen[0].headers).toMatchObject({ 'customer-id': 'c1', 'content-md5': '', 'sym-version': expect.any(String) });
   });
 
   it('signs a JSON body and query, with the Content-MD5 of the exact bytes sent', async () => {
     gw = await startGateway();
     const frame = { attributeNames: ['x', 'ü'], attributeTypes: ['C', 'C'], data: [['1', '2']] };
     await gw.client.request('POST', '/projects/p1/learn', { query: { async: 'true' }, json: frame });
-    const s = gw.seen[0]!;
+    const s = gw.seen[0];
     expect(s).toMatchObject({ path: '/symetry/rest/c1/projects/p1/learn', query: 'async=true', signatureValid: true });
     expect(JSON.parse(s.body.toString('utf8'))).toEqual(frame);
     expect(s.headers['content-md5']).toBe(contentMd5(s.body));
@@ -90,14 +90,14 @@ describe('SmlClient request signing', () => {
     await gw.client.request('GET', '/encoders', { query: { name: 'a b&c=d', u: 'é' } });
     await gw.client.request('GET', '/encoders', { query: 'x=1 2&y' });
     expect(gw.seen.map((s) => s.signatureValid)).toEqual([true, true]);
-    expect(gw.seen[0]!.query).toBe('name=a+b%26c%3Dd&u=%C3%A9');
+    expect(gw.seen[0].query).toBe('name=a+b%26c%3Dd&u=%C3%A9');
   });
 
   it('sends a raw body verbatim (an encrypted DSInfo decrypts on the other side)', async () => {
     gw = await startGateway();
     const dsInfo = { type: 'localfile', name: 'f', info: { path: 'a.csv' }, extra: ['C'] };
     await gw.client.request('POST', '/dss/f', { raw: encryptDsInfo(dsInfo, secret) });
-    const s = gw.seen[0]!;
+    const s = gw.seen[0];
     expect(s.signatureValid).toBe(true);
     expect(s.body.toString().startsWith('v2:')).toBe(true);
     expect(decryptDsInfo(s.body.toString(), secret)).toEqual(dsInfo);
@@ -117,7 +117,7 @@ describe('SmlClient request signing', () => {
   it('a wrong secret produces a signature the gateway rejects', async () => {
     gw = await startGateway();
     await new SmlClient({ url: gw.url, user, secret: generateSecret() }).request('GET', '/projects');
-    expect(gw.seen[0]!.signatureValid).toBe(false);
+    expect(gw.seen[0].signatureValid).toBe(false);
   });
 
   it('honours a custom base path and a trailing slash on the URL', async () => {
@@ -169,7 +169,7 @@ describe('SmlClient helpers', () => {
     await call(gw.client);
     expect(gw.seen).toHaveLength(1);
     expect(gw.seen[0]).toMatchObject({ ...expected, signatureValid: true });
-    expect(gw.seen[0]!.body.length === 0 ? undefined : JSON.parse(gw.seen[0]!.body.toString())).toEqual(body);
+    expect(gw.seen[0].body.length === 0 ? undefined : JSON.parse(gw.seen[0].body.toString())).toEqual(body);
   });
 });
 

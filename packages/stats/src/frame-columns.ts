@@ -118,7 +118,7 @@ function int32s(bytes: Uint8Array, rows: number): Int32Array | null {
 
 /** The bytes in a fresh ArrayBuffer of their own (a Node Buffer's slice() would share its pool). */
 function alignedCopy(bytes: Uint8Array): ArrayBuffer {
-  return new Uint8Array(bytes).buffer as ArrayBuffer;
+  return new Uint8Array(bytes).buffer;
 }
 
 /**

@@ -376,7 +376,7 @@ const EMPTY_ROW: unknown[] = [];
 
 /** The rows of a frame whose cells live in its columns: only their count is read. */
 export function placeholderRows(count: number): unknown[][] {
-  return new Array(count).fill(EMPTY_ROW);
+  return new Array<unknown[]>(count).fill(EMPTY_ROW);
 }
 
 function isDelimiter(c: number): boolean {
@@ -504,4 +504,3 @@ function slowDecimal(b: Uint8Array, start: number, end: number): number {
   if (!Number.isFinite(value)) bail();
   return value;
 }
-

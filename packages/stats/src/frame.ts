@@ -62,6 +62,8 @@ const MISSING_TOKENS: ReadonlySet<string> = new Set(['', 'na', 'nan', 'null', '?
 /** The trimmed text of a cell, or null when the cell is missing. JSON numbers are accepted as text. */
 export function cellText(cell: unknown): string | null {
   if (cell === null || cell === undefined) return null;
+  // JSON gives numbers and booleans here; arrays and objects were refused when the frame was read.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- numbers and booleans only here
   const text = (typeof cell === 'string' ? cell : String(cell)).trim();
   // Every missing token is at most 4 characters; skip lower-casing the (many) longer cells.
   return text.length <= 4 && MISSING_TOKENS.has(text.toLowerCase()) ? null : text;
@@ -189,6 +191,7 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (value === null) return 'null';
   if (typeof value === 'object') return 'an object';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects returned above
   return `[${String(value)}]`;
 }
 

@@ -140,8 +140,8 @@ export class SequenceCounts {
       counts = {
         unigrams: new Map(),
         starts: new Map(),
-        lagPairs: Array.from({ length: this.order }, () => new Map()),
-        ngrams: Array.from({ length: this.order - 1 }, () => new Map()),
+        lagPairs: Array.from({ length: this.order }, (): Counts => new Map()),
+        ngrams: Array.from({ length: this.order - 1 }, (): Counts => new Map()),
       };
       this.variables.set(name, counts);
     }
@@ -151,7 +151,7 @@ export class SequenceCounts {
   private cooccurrence(v: string, w: string): Counts {
     const key = tupleKey([v, w]);
     let counts = this.pairCounts.get(key);
-    if (!counts) this.pairCounts.set(key, (counts = new Map()));
+    if (!counts) this.pairCounts.set(key, (counts = new Map<string, number>()));
     return counts;
   }
 
@@ -315,7 +315,7 @@ function nest(pairs: Counts): Map<string, Map<string, number>> {
   for (const key of [...pairs.keys()].sort()) {
     const [from, to] = fromTupleKey(key) as [string, string];
     let row = out.get(from);
-    if (!row) out.set(from, (row = new Map()));
+    if (!row) out.set(from, (row = new Map<string, number>()));
     row.set(to, pairs.get(key)!);
   }
   return out;

@@ -81,12 +81,12 @@ export async function startPostgres(): Promise<Postgres> {
   // cwd = dir: as `postgres`, the caller's working directory may not be readable.
   const exec = (argv: string[]) => {
     const [file, ...args] = wrap(argv);
-    return run(file!, args, { cwd: dir });
+    return run(file, args, { cwd: dir });
   };
   const stopArgv = [pgCtl, '-D', data, '-m', 'immediate', 'stop'];
   const stopNow = () => {
     const [file, ...args] = wrap(stopArgv);
-    spawnSync(file!, args, { cwd: dir, stdio: 'ignore' });
+    spawnSync(file, args, { cwd: dir, stdio: 'ignore' });
   };
 
   try {

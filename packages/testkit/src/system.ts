@@ -84,7 +84,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
   const stopping = new Set<ChildProcess>();
   const unexpected: string[] = [];
 
-  const start = async (service: string) => {
+  const start = (service: string) => {
     const entry = join(root, ENTRY[service] ?? `services/${service}/dist/main.js`);
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run the build first`);
     // Each process connects as its own bus identity, as `npm run up` starts them.
@@ -117,7 +117,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    for (const s of services) await start(s);
+    for (const s of services) start(s);
     await waitReady(url, services, () => [...output.entries()].map(([s, o]) => `--- ${s}\n${o}`).join('\n'));
   } catch (err) {
     await stop();
@@ -129,7 +129,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
     kill,
     // A restarted service is back once /readyz sees every service answer again.
     start: async (service) => {
-      await start(service);
+      start(service);
       await waitReady(url, services, logs);
     },
     logs: (s) => output.get(s) ?? '',

@@ -25,13 +25,14 @@ afterAll(() => rmSync(secretsDir, { recursive: true, force: true }));
 const secretFile = (name: string) => readFileSync(join(secretsDir, name), 'utf8');
 
 // Manifests are untyped YAML; the tests below check the fields they rely on.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- arbitrary YAML, read by path
 type Manifest = Record<string, any>;
 
 const yamlFiles = readdirSync(k8sDir).filter((f) => /\.ya?ml$/.test(f)).sort();
 const parsed = new Map(yamlFiles.map((file) => [file, parseAllDocuments(readFileSync(join(k8sDir, file), 'utf8'))]));
 const manifests: Manifest[] = yamlFiles.filter((f) => f !== 'kustomization.yaml')
   .flatMap((f) => parsed.get(f)!.map((doc) => doc.toJS() as Manifest).filter(Boolean));
-const kustomization = parsed.get('kustomization.yaml')![0]!.toJS() as Manifest;
+const kustomization = parsed.get('kustomization.yaml')![0].toJS() as Manifest;
 const ofKind = (kind: string) => manifests.filter((m) => m.kind === kind);
 const named = (kind: string, name: string) => ofKind(kind).find((m) => m.metadata.name === name);
 const matches = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
@@ -63,7 +64,7 @@ describe('deploy/k8s manifests', () => {
   });
 
   it('the kustomization lists exactly the manifests in the directory', () => {
-    const kustomization = parsed.get('kustomization.yaml')![0]!.toJS() as Manifest;
+    const kustomization = parsed.get('kustomization.yaml')![0].toJS() as Manifest;
     expect(kustomization.kind).toBe('Kustomization');
     expect([...kustomization.resources].sort()).toEqual(yamlFiles.filter((f) => f !== 'kustomization.yaml'));
   });

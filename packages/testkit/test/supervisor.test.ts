@@ -39,6 +39,7 @@ describe('back-off', () => {
 });
 
 describe('Supervisor', () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- scripts/supervisor.cjs is untyped JavaScript
   let sup: any;
   let lines: { name: string; line: string; level: string; t: number }[];
   const said = (name: string, re: RegExp) => lines.filter((l) => l.name === name && re.test(l.line));

@@ -17,7 +17,7 @@ interface MatrixOptions {
 /** Rows labelled by attribute (when there is one name per row), columns `<prefix>1…`. */
 function matrixTable(rows: Num[][], names: string[], prefix: string): string {
   const width = Math.max(0, ...rows.map((r) => r.length));
-  const label = (i: number) => (rows.length === names.length ? names[i]! : String(i + 1));
+  const label = (i: number) => (rows.length === names.length ? names[i] : String(i + 1));
   return table(['ATTRIBUTE', ...Array.from({ length: width }, (_, j) => `${prefix}${j + 1}`)], rows.map((r, i) => [label(i), ...r.map(cell)]));
 }
 

@@ -203,7 +203,7 @@ export async function selectFeatures(algorithm: Algorithm, summary: Summary, spe
       const ranked = singles.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
       chosen = ranked[0] ?? null;
       for (const single of ranked.slice(1)) {
-        const next = evaluate([...chosen!.positions, single.positions[0]]);
+        const next = evaluate([...chosen.positions, single.positions[0]]);
         await checkpoint();
         if (next === null) continue;
         if (!better(next, chosen)) break;

@@ -4,6 +4,7 @@ import { checkTimes, lastAtOrBefore, riskSet } from './risk-set';
 
 // jstat ships no types and a `declare module 'jstat'` is project-wide (other folders declare
 // the parts they use), so the one function used here is typed at the require.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- typed here, see above
 const { jStat } = require('jstat') as { jStat: { normal: { inv(p: number, mean: number, std: number): number } } };
 
 /** Kaplan-Meier estimate at one requested time. */

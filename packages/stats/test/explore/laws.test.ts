@@ -48,7 +48,9 @@ describe.each(FIXTURES)('%s', (name) => {
         for (const d of fixture.densities) {
           const t = whole.indexOf(d.attribute);
           const opts = { bins: d.bins, normalized: d.normalized };
-          const [x, y] = d.condition === null ? [densityEstimate(s, s.indexOf(d.attribute), opts), densityEstimate(whole, t, opts)] : [conditionalDensityEstimate(s, s.indexOf(d.condition), s.indexOf(d.attribute), opts), conditionalDensityEstimate(whole, whole.indexOf(d.condition), t, opts)];
+          const [x, y] = d.condition === null
+            ? [densityEstimate(s, s.indexOf(d.attribute), opts), densityEstimate(whole, t, opts)]
+            : [conditionalDensityEstimate(s, s.indexOf(d.condition), s.indexOf(d.attribute), opts), conditionalDensityEstimate(whole, whole.indexOf(d.condition), t, opts)];
           expect(x).toEqual(y);
         }
       }),

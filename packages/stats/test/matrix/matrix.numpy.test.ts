@@ -59,7 +59,7 @@ function expectSameVectors(actual: number[][], expected: number[][], ks: number[
   const [a, e] = [columns(actual), columns(expected)];
   const [pa, pe] = span ? [a.mmul(a.transpose()), e.mmul(e.transpose())] : [a, e];
   for (let i = 0; i < pa.rows; i++) {
-    for (let j = 0; j < pa.columns; j++) expectClose(pa.get(i, j), pe.get(i, j), TOLERANCE, 1, `${what} components ${ks} [${i}, ${j}]`);
+    for (let j = 0; j < pa.columns; j++) expectClose(pa.get(i, j), pe.get(i, j), TOLERANCE, 1, `${what} components ${ks.join(',')} [${i}, ${j}]`);
   }
 }
 

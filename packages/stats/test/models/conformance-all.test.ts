@@ -106,8 +106,8 @@ function generate(rows: number, seed: number): DataFrame {
 }
 
 const LEARN = generate(150, 11);
-const ROWS = LEARN.data as string[][];
-const PREDICT: PredictFrame = { names: LEARN.attributeNames, rows: generate(30, 12).data as string[][] };
+const ROWS = LEARN.data;
+const PREDICT: PredictFrame = { names: LEARN.attributeNames, rows: generate(30, 12).data };
 
 function learn(frames: DataFrame[]): Summary {
   const s = new Summary(OPTIONS);
@@ -120,7 +120,7 @@ function reorderColumns(frame: DataFrame, order: number[]): DataFrame {
   return {
     attributeNames: order.map((k) => frame.attributeNames[k]),
     attributeTypes: order.map((k) => frame.attributeTypes[k]),
-    data: (frame.data as string[][]).map((r) => order.map((k) => r[k])),
+    data: (frame.data).map((r) => order.map((k) => r[k])),
   };
 }
 

@@ -80,7 +80,7 @@ export const covest: Algorithm = {
     const s = checkedCovariance(summary, 'covest', spec.inputs, inputNames);
     const shrinkage =
       type === 'empirical' ? 0
-      : type === 'shrunk' ? alpha
+    : type === 'shrunk' ? alpha
       : type === 'oas' ? oasShrinkage(s, n)
       : ledoitWolfShrinkage(s, centredFourthMoments(summary, spec.inputs), n);
     const mu = s.trace() / p;

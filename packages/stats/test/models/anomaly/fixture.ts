@@ -39,7 +39,7 @@ export function predictFrame(dataset: Dataset): PredictFrame {
   if (dataset === 'iris') {
     const f = irisFrame();
     const names = f.attributeNames.slice(0, 4);
-    return { names, rows: [...(f.data as string[][]).map((r) => r.slice(0, 4)), ...text(fixture.iris_extra)] };
+    return { names, rows: [...(f.data).map((r) => r.slice(0, 4)), ...text(fixture.iris_extra)] };
   }
   const d = fixture.datasets[dataset];
   return { names: d.names, rows: text([...d.rows, ...d.extra]) };

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type Algorithm, type DataFrame, type Model, type PredictFrame, type Prediction, resolveAttributes, Summary, type SummaryOptions } from '@sml/stats';
 import { random, dataFile } from '../../helpers';
 
@@ -95,7 +94,7 @@ export function conformance(c: ConformanceCase): void {
     });
 
     it('learning in chunks gives the same predictions as learning at once', () => {
-      const rows = c.learn.data as string[][];
+      const rows = c.learn.data;
       const chunked = new Summary(c.options);
       for (const [from, to] of [[0, 17], [17, Math.floor(rows.length / 2)], [Math.floor(rows.length / 2), rows.length]]) {
         chunked.learn({ ...c.learn, data: rows.slice(from, to) });
@@ -120,7 +119,7 @@ export function conformance(c: ConformanceCase): void {
 
     it('a summary with missing input cells still builds and predicts every row', () => {
       const column = c.learn.attributeNames.indexOf(c.inputs[0]);
-      const data = (c.learn.data as string[][]).map((r, i) => (i % 7 === 3 ? r.map((v, k) => (k === column ? 'NA' : v)) : r));
+      const data = (c.learn.data).map((r, i) => (i % 7 === 3 ? r.map((v, k) => (k === column ? 'NA' : v)) : r));
       const withMissing = build(c, learnAll({ ...c.learn, data }, c.options)).predict(c.predict);
       expect(withMissing.length).toBe(c.predict.rows.length);
       for (const p of withMissing) expect(Object.keys(p).sort()).toEqual([...c.keys].sort());

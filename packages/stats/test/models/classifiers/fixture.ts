@@ -36,5 +36,5 @@ export function predictFrame(dataset: Dataset): PredictFrame {
   const extra = dataset === 'iris'
     ? fixture.datasets.iris.extra.map((r, k) => [...r, fixture.datasets.iris.extra_species[k]])
     : fixture.datasets.gauss.extra;
-  return { names: learned.attributeNames, rows: [...(learned.data as string[][]), ...text(extra)] };
+  return { names: learned.attributeNames, rows: [...(learned.data), ...text(extra)] };
 }
