@@ -1,113 +1,187 @@
-import { KvWatchInclude, type KV, type NatsConnection } from 'nats';
-import { nameToken, smlError } from '@sml/core';
-import { followKv, kvBucket } from '@sml/bus';
-import { sml } from '@sml/proto';
-import { ALGORITHMS, EvtWrapper, type Model, type Prediction } from '@sml/stats';
+import { checkName, checkParameters, dataFrameFromProto, smlError, type ParameterBound } from '@sml/core';
+import type { sml } from '@sml/proto';
+import {
+  ALGORITHM_NAMES, ALGORITHMS, ModelInputError, SingularSystemError, SELECTOR_TYPES, SummaryError, checkSelection, resolveAttributes, selectFeatures,
+  type Algorithm, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
+} from '@sml/stats';
+import type { ModelStore } from './model-store';
+import type { ProjectRegistry } from './registry';
+
+/** The algorithm a selectModel request names: 400 for a name API.md §7 does not know, or one this build does not implement. */
+export function algorithmOf(algo: string): Algorithm {
+  if (!(ALGORITHM_NAMES as readonly string[]).includes(algo)) throw smlError('UNKNOWN_ALGORITHM', { algo });
+  const algorithm = ALGORITHMS[algo];
+  if (!algorithm) throw smlError('ALGORITHM_NOT_AVAILABLE', { algo });
+  return algorithm;
+}
+
+/** mc: `variable` = the input's name; hmm: `observed` = the input's, `hidden` = the target's. */
+export function sequenceParams(algo: string, ctx: sml.v1.IMLContext): Record<string, string> {
+  const input = ctx.inputAttributeNames?.[0];
+  const target = ctx.targetAttributeNames?.[0];
+  if (algo === 'mc') return input ? { variable: input } : {};
+  return { ...(input ? { observed: input } : {}), ...(target ? { hidden: target } : {}) };
+}
+
+export function frameOf(df: sml.v1.IDataFrame | null | undefined): PredictFrame {
+  const f = dataFrameFromProto(df ?? {});
+  return { names: f.attributeNames, rows: f.data };
+}
+
+/** An integer extraParameter, or undefined when absent; INVALID_PARAMETER when it is not an integer (≥ `min`). */
+export function integerParam(params: Record<string, string>, name: string, min?: number): number | undefined {
+  const text = params[name]?.trim();
+  if (text === undefined || text === '') return undefined;
+  const v = Number(text);
+  if (!Number.isSafeInteger(v) || (min !== undefined && v < min)) {
+    throw smlError('INVALID_PARAMETER', { name, value: params[name], reason: min === undefined ? 'expected an integer' : `expected an integer ≥ ${min}` });
+  }
+  return v;
+}
 
 /**
- * Built models (API.md §7) in KV bucket `sml_models`, key `<customer>.<project>.<model>`:
- * the modelInfo plus the algorithm's state. Models are snapshots: they answer from the
- * statistics they were built from until rebuilt. Restored models are cached.
+ * selectModel's feature selection from the MLContext's extraParameters (STATS.md §4):
+ * `selector_type`, `sml_model_assessment_type`, `selector_iterations` and `selector_seed`.
  */
-export class ModelStore {
-  private readonly cache = new Map<string, Model>();
-
-  private constructor(private readonly kv: KV) {}
-
-  static async open(nc: NatsConnection): Promise<ModelStore> {
-    const store = new ModelStore(await kvBucket(nc, 'sml_models'));
-    // Another replica's rebuild or delete invalidates the cached model here (after a NATS
-    // restart the watch starts again and the cache is dropped).
-    await followKv(nc, store.kv, { key: '>', include: KvWatchInclude.UpdatesOnly }, (e) => store.cache.delete(e.key), { onReset: () => store.cache.clear() });
-    return store;
+export function selectionOptions(params: Record<string, string>): SelectionOptions {
+  const selector = params.selector_type?.trim() || 'selector_type_none';
+  if (!(SELECTOR_TYPES as readonly string[]).includes(selector)) {
+    throw smlError('INVALID_PARAMETER', { name: 'selector_type', value: selector, reason: `expected one of ${SELECTOR_TYPES.join(', ')}` });
   }
+  return {
+    selector: selector as SelectorType,
+    criterion: params.sml_model_assessment_type,
+    iterations: integerParam(params, 'selector_iterations', 1),
+    seed: integerParam(params, 'selector_seed'),
+  };
+}
 
-  private static key(user: string, pid: string, model: string): string {
-    return `${nameToken(user)}.${nameToken(pid)}.${nameToken(model)}`;
-  }
+/** packages/stats' model errors as 400s. */
+function modelError(err: unknown, pid: string): unknown {
+  if (err instanceof SingularSystemError) return smlError('SINGULAR_SYSTEM', { detail: err.message }, err);
+  if (err instanceof ModelInputError) return smlError('MODEL_INPUT', { detail: err.message }, err);
+  if (err instanceof SummaryError) return smlError('UNKNOWN_ATTRIBUTE', { name: err.attribute, pid }, err);
+  return err;
+}
 
-  async put(user: string, pid: string, info: sml.v1.IModelInfo, model: Model): Promise<void> {
-    const key = ModelStore.key(user, pid, info.modelId!);
-    await this.kv.put(key, sml.v1.ModelRecord.encode({ info, stateJson: JSON.stringify(model.state()) }).finish());
-    this.cache.set(key, model);
-  }
+/** A checked selectModel/build request: what its job runs. */
+export interface ModelPlan {
+  pid: string;
+  modelId: string;
+  /** Builds (and, for selectModel, selects and assesses) the model and stores it; `signal` cancels. */
+  run(signal: AbortSignal): Promise<sml.v1.IModelInfo>;
+}
 
-  async info(user: string, pid: string, model: string): Promise<sml.v1.IModelInfo> {
-    return (await this.record(user, pid, model)).info!;
-  }
+/**
+ * Models (API.md §7): built from the project's summary under its lock and stored with the
+ * project (ModelStore); info, delete, predict. selectModel runs its feature selection within
+ * SML_SELECTION_TIME_BUDGET_MS, yielding between candidates.
+ */
+export class Models {
+  constructor(private readonly deps: {
+    registry: ProjectRegistry; store: ModelStore;
+    bounds: Readonly<Record<string, ParameterBound>>;
+    /** Wall-clock budget of one feature selection (SML_SELECTION_TIME_BUDGET_MS). */
+    selectionBudgetMs: number;
+  }) {}
 
-  async model(user: string, pid: string, model: string): Promise<Model> {
-    const key = ModelStore.key(user, pid, model);
-    const hit = this.cache.get(key);
-    if (hit) return hit;
-    const record = await this.record(user, pid, model);
-    const algo = record.info?.algo ?? '';
-    const algorithm = ALGORITHMS[algo];
-    if (!algorithm) throw smlError('ALGORITHM_NOT_AVAILABLE', { algo });
-    const restored = algorithm.restore(JSON.parse(record.stateJson));
-    this.cache.set(key, restored);
-    return restored;
-  }
-
-  /** Every model of a project, oldest first. */
-  async list(user: string, pid: string): Promise<sml.v1.IModelInfo[]> {
-    const keys: string[] = [];
-    for await (const k of await this.kv.keys(`${nameToken(user)}.${nameToken(pid)}.*`)) keys.push(k);
-    const out: sml.v1.IModelInfo[] = [];
-    for (const k of keys) {
-      const e = await this.kv.get(k);
-      if (e && e.operation === 'PUT') out.push(sml.v1.ModelRecord.decode(e.value).info!);
+  /**
+   * Checks a selectModel (`buildOnly` false: select features and assess) or build request
+   * before its job is created: algorithm, parameter bounds, selection options, the project.
+   */
+  async plan(user: string, pid: string, modelId: string, req: sml.v1.ISelectModelRequest): Promise<ModelPlan> {
+    const { registry, store, bounds, selectionBudgetMs } = this.deps;
+    const algo = req.algo ?? '';
+    const algorithm = algorithmOf(algo);
+    const params = { ...(req.mlcontext?.extraParameters ?? {}) };
+    checkParameters(params, bounds);
+    // build takes the given inputs and scores nothing; selectModel selects and assesses.
+    const selection = req.buildOnly ? undefined : selectionOptions(params);
+    if (selection) {
+      try {
+        checkSelection(algorithm, selection);
+      } catch (err) {
+        if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
+        throw err;
+      }
     }
-    return out.sort((a, b) => Number(a.creationDate) - Number(b.creationDate));
+    await registry.with(user, pid, () => undefined); // 400 now for an unknown project
+
+    const run = async (signal: AbortSignal): Promise<sml.v1.IModelInfo> => {
+      const deadline = Date.now() + selectionBudgetMs;
+      // Between candidates: let other requests run, stop when cancelled or over budget.
+      const checkpoint = async (tried: number) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (signal.aborted) throw smlError('JOB_CANCELLED');
+        if (Date.now() > deadline) throw smlError('SELECTION_BUDGET', { tried, budgetMs: selectionBudgetMs });
+      };
+      // Under the project's lock: every candidate subset is built from the same summary.
+      const { model, assessment, tried, criterion } = await registry.with(user, pid, async (p) => {
+        try {
+          const ctx = req.mlcontext ?? {};
+          const separator = p.meta.categorySeparator || '$';
+          const inputRefs = [...(ctx.inputAttributes ?? []), ...(ctx.inputAttributeNames ?? [])];
+          const targetRefs = [...(ctx.targets ?? []), ...(ctx.targetAttributeNames ?? [])];
+          // Sequence models name sequence variables, which are not summary attributes.
+          const sequence = algo === 'mc' || algo === 'hmm';
+          const spec = sequence
+            ? { algo, inputs: [], targets: [], params: { ...sequenceParams(algo, ctx), ...params } }
+            : { algo, inputs: resolveAttributes(p.summary, inputRefs, separator), targets: resolveAttributes(p.summary, targetRefs, separator), params };
+          if (!selection) return { model: algorithm.build(p.summary, spec), assessment: {}, tried: 1, criterion: undefined };
+          return await selectFeatures(algorithm, p.summary, spec, frameOf(req.dataframe), { ...selection, checkpoint });
+        } catch (err) {
+          throw modelError(err, pid);
+        }
+      });
+      const selected: Record<string, string> = selection
+        ? { selector_type: selection.selector, selector_tried: String(tried), ...(criterion ? { sml_model_assessment_type: criterion } : {}) }
+        : {};
+      const info: sml.v1.IModelInfo = {
+        modelId,
+        algo,
+        inputAttributeNames: [...model.inputNames],
+        targetAttributeNames: [...model.targetNames],
+        info: { ...model.info(), ...selected },
+        extra: model.extra(),
+        assessment,
+        params,
+        creationDate: Date.now(),
+      };
+      await store.put(user, pid, info, model);
+      return info;
+    };
+    return { pid, modelId, run };
   }
 
-  /** Stores a stateful model's state after it changed (evt predictions). */
-  async saveState(user: string, pid: string, model: string, built: Model): Promise<void> {
-    const record = await this.record(user, pid, model);
-    record.stateJson = JSON.stringify(built.state());
-    await this.kv.put(ModelStore.key(user, pid, model), sml.v1.ModelRecord.encode(record).finish());
+  /** A model's info; the project is loaded (400 when unknown) before the model's name is checked. */
+  async info(user: string, pid: string, modelId: string | null | undefined): Promise<sml.v1.IModelInfo> {
+    await this.deps.registry.with(user, pid, () => undefined);
+    return this.deps.store.info(user, pid, checkName('model', modelId));
   }
 
-  /** Attaches (or replaces) the EVT wrapper of a model; `key` names the prediction it reads. */
-  async setEvt(user: string, pid: string, model: string, key: string, wrapper: EvtWrapper | null): Promise<void> {
-    const record = await this.record(user, pid, model);
-    record.evtJson = wrapper ? JSON.stringify(wrapper.state()) : '';
-    record.evtKey = wrapper ? key : '';
-    await this.kv.put(ModelStore.key(user, pid, model), sml.v1.ModelRecord.encode(record).finish());
-  }
-
-  async hasEvt(user: string, pid: string, model: string): Promise<boolean> {
-    return (await this.record(user, pid, model)).evtJson !== '';
+  async delete(user: string, pid: string, modelId: string): Promise<void> {
+    await this.deps.registry.with(user, pid, () => undefined);
+    await this.deps.store.delete(user, pid, modelId);
   }
 
   /**
-   * Runs the model's EVT wrapper (if any) over its predictions, adding evt_is_anomaly,
-   * evt_threshold and evt_anomaly_confidence to each, and stores the wrapper's new state:
-   * the wrapper is stateful, so the caller must not run two of these at once per model.
+   * Predictions for each row of `frame`, under the project lock: stateful models and EVT
+   * wrappers must see predictions in order, and store their new state.
    */
-  async applyEvt(user: string, pid: string, model: string, predictions: Prediction[]): Promise<void> {
-    const record = await this.record(user, pid, model);
-    if (!record.evtJson) return;
-    const wrapper = EvtWrapper.restore(JSON.parse(record.evtJson));
-    wrapper.annotate(predictions).forEach((annotated, i) => Object.assign(predictions[i], annotated));
-    record.evtJson = JSON.stringify(wrapper.state());
-    await this.kv.put(ModelStore.key(user, pid, model), sml.v1.ModelRecord.encode(record).finish());
-  }
-
-  async delete(user: string, pid: string, model: string): Promise<void> {
-    await this.record(user, pid, model);
-    const key = ModelStore.key(user, pid, model);
-    await this.kv.delete(key);
-    this.cache.delete(key);
-  }
-
-  async deleteAll(user: string, pid: string): Promise<void> {
-    for (const m of await this.list(user, pid)) await this.delete(user, pid, m.modelId ?? '');
-  }
-
-  private async record(user: string, pid: string, model: string): Promise<sml.v1.ModelRecord> {
-    const e = await this.kv.get(ModelStore.key(user, pid, model));
-    if (!e || e.operation !== 'PUT') throw smlError('MODEL_NOT_FOUND', { model, pid });
-    return sml.v1.ModelRecord.decode(e.value);
+  predict(user: string, pid: string, modelId: string, frame: PredictFrame): Promise<Prediction[]> {
+    const { registry, store } = this.deps;
+    return registry.with(user, pid, async () => {
+      const model = await store.model(user, pid, modelId);
+      let out;
+      try {
+        out = model.predict(frame);
+      } catch (err) {
+        if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
+        throw err;
+      }
+      if (model.stateful) await store.saveState(user, pid, modelId, model);
+      await store.applyEvt(user, pid, modelId, out);
+      return out;
+    });
   }
 }

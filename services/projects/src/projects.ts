@@ -1,24 +1,23 @@
-import { executorOf, JobRunner, jobResult, kvBucket, okStatus, subjects, type ServiceRuntime } from '@sml/bus';
-import { createHash } from 'node:crypto';
+import { executorOf, JobRunner, jobResult, kvBucket, okStatus, subjects, type BusService, type ServiceRuntime } from '@sml/bus';
 import { StorageType } from 'nats';
-import { checkParameters, clip, nameToken, parameterBounds, smlError, checkName } from '@sml/core';
+import { checkName, parameterBounds, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
-import { projectMetaFromCreate } from './create';
-import { batchOf } from './project';
-import { smlInfo } from './info';
-import { summaryParts } from './parts';
-import { ModelStore } from './models';
-import { registerModelEndpoints } from './model-endpoints';
-import { registerEvtEndpoints } from './evt-endpoints';
+import { EvtWrappers } from './evt';
+import { IDEMPOTENCY_WINDOW_MS, Learning, type LearnOp } from './learning';
+import { Lifecycle } from './lifecycle';
+import { ModelStore } from './model-store';
+import { frameOf, Models } from './models';
 import { ProjectRegistry } from './registry';
 import { ProjectStore } from './store';
 
-/** How long an Idempotency-Key is remembered: the log stream's duplicate window. */
-const IDEMPOTENCY_WINDOW_MS = 2 * 60_000;
+const s = (op: string) => subjects.projects(op);
+const projectOf = (pid: string | null | undefined) => checkName('project', pid);
+const modelOf = (model: string | null | undefined) => checkName('model', model);
 
 /**
- * The projects service: project lifecycle and learning (API.md §4). Thin: decode, call the
- * registry and the project, encode. Durability rules live in the registry and the store.
+ * The projects service (API.md §4, §7). Wiring only: each endpoint decodes, calls its domain
+ * module (lifecycle, learning, models, evt) and encodes. Durability rules live in the
+ * registry and the store.
  */
 export async function startProjects({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
   const store = await ProjectStore.open(nc);
@@ -34,232 +33,16 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     maxProjectsPerCustomer: config.SML_MAX_PROJECTS_PER_CUSTOMER,
   });
   registry.start();
-  // Idempotency-Key → fingerprint of the batch it first carried, for the JetStream
-  // duplicate window: the same key with another body is refused instead of dropped.
   const idempotency = await kvBucket(nc, 'sml_idempotency', { ttl: IDEMPOTENCY_WINDOW_MS, storage: StorageType.File });
   const dss = await kvBucket(nc, 'sml_dss');
   const models = await ModelStore.open(nc);
   const runner = new JobRunner(nc, client, executorOf('projects', config), 'projects', log);
   runner.start();
-  const s = (op: string) => subjects.projects(op);
-  const pidOf = (pid: string | null | undefined) => checkName('project', pid);
 
-  const info = async (user: string, pid: string, hash: boolean): Promise<sml.v1.IProjectInfoReply> => {
-    const wasLoaded = registry.isLoaded(user, pid);
-    const p = await registry.with(user, pid, (q) => q);
-    return { smlInfo: smlInfo(p, { hash, wasLoaded, models: await models.list(user, pid) }) };
-  };
-
-  /**
-   * One learn/forget batch: validated (nothing changes on a 400), then sent to the log and
-   * added to the summary while it travels; 200 only once the log has it. If the log refuses
-   * it, or already had it (a retried Idempotency-Key), the project is reloaded from its
-   * durable state, so memory never holds a batch the log does not (or holds it twice).
-   */
-  const learnBatch = (user: string, req: sml.v1.ILearnRequest, op: 'learn' | 'forget'): Promise<sml.v1.ILearnReply> => {
-    const pid = pidOf(req.pid);
-    return registry.with(user, pid, async (p) => {
-      if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });
-      if (req.columns && p.summary.needsCells) return { needsJson: true };
-      const t0 = performance.now();
-      const change = p.prepare(op, batchOf(req));
-      const t1 = performance.now();
-      const reply = change.lenient ? { learnReport: change.report } : {};
-      if (p.memoryOnly) {
-        change.commit();
-        p.logged(0);
-        return reply;
-      }
-      const entry = logEntry(op, req);
-      const key = req.idempotencyKey ? idempotencyRecord(user, pid, req.idempotencyKey, entry) : undefined;
-      if (key) {
-        const first = await idempotency.get(key.name).catch(() => null);
-        if (first && first.operation === 'PUT') {
-          if (first.string() !== key.fingerprint) throw smlError('IDEMPOTENCY_KEY_REUSED', { key: clip(req.idempotencyKey!) });
-          return reply; // the first answer: that batch is in the log already
-        }
-      }
-      // The log keeps the batch as it came. The message id names key and content, so the
-      // stream's own de-duplication can never drop a different batch under a reused key.
-      const appended = store.append(user, pid, entry, key ? `${key.name}.${key.fingerprint}` : undefined);
-      appended.catch(() => undefined); // awaited below; the summary is updated meanwhile
-      // One turn of the event loop, so the batch is on its way to NATS before the CPU-bound commit.
-      await new Promise((resolve) => setImmediate(resolve));
-      try {
-        change.commit();
-      } catch (err) {
-        // Not expected (commit does not validate): memory may be half-changed, so reload what is durable.
-        registry.evict(user, pid);
-        throw err;
-      }
-      const t2 = performance.now();
-      let ack: { seq: number; duplicate: boolean };
-      try {
-        ack = await appended;
-      } catch (err) {
-        registry.evict(user, pid);
-        throw smlError('NOT_PERSISTED', { detail: (err as Error).message }, err);
-      }
-      if (ack.duplicate) {
-        // Already logged by an earlier attempt: reload the durable state, which has it once.
-        registry.evict(user, pid);
-        return reply;
-      }
-      p.logged(ack.seq);
-      if (key) await idempotency.put(key.name, key.fingerprint).catch((err) => log.warn({ err, pid }, 'idempotency record not kept'));
-      const t3 = performance.now();
-      await registry.afterBatch(p);
-      log.debug({ pid, op, rows: change.report.rowsLearned, prepareMs: t1 - t0, commitMs: t2 - t1, logWaitMs: t3 - t2, snapshotMs: performance.now() - t3 }, 'batch learned');
-      return reply;
-    });
-  };
-
-  /**
-   * The KV key of an Idempotency-Key (customer, project and a hash of the key: KV keys have
-   * a restricted alphabet) and the fingerprint of the batch: operation and encoded frame.
-   */
-  const idempotencyRecord = (user: string, pid: string, idempotencyKey: string, entry: sml.v1.IProjectLogEntry) => ({
-    name: `${ProjectStore.key(user, pid)}.${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}`,
-    fingerprint: createHash('sha256').update(sml.v1.ProjectLogEntry.encode(entry).finish()).digest('hex'),
-  });
-
-  /** The log entry of a batch: the frame in the form the request carried it. */
-  const logEntry = (op: 'learn' | 'forget', req: sml.v1.ILearnRequest): sml.v1.IProjectLogEntry =>
-    req.columns ? { op, columns: req.columns } : req.frameJson?.length ? { op, frameJson: req.frameJson } : { op, frame: req.frame };
-
-  const learnEndpoint = (op: 'learn' | 'forget') =>
-    service.endpoint(s(op), sml.v1.LearnRequest, sml.v1.LearnReply, async (req, { caller }) => {
-      if (!req.async) return learnBatch(caller.user!, req, op);
-      const pid = pidOf(req.pid);
-      // 400 now for an unknown project; the JSON now if the job would need it.
-      const needsJson = await registry.with(caller.user!, pid, (p) => Boolean(req.columns) && p.summary.needsCells);
-      if (needsJson) return { needsJson };
-      const jobId = await runner.submit(caller, 'learn', { p_id: pid, update_type: op }, async () =>
-        jobResult(sml.v1.LearnReply, { status: okStatus(), ...(await learnBatch(caller.user!, req, op)) }));
-      return { status: okStatus('JOB_CREATED'), jobId };
-    });
-
-  service.endpoint(s('create'), sml.v1.ProjectCreateRequest, sml.v1.Empty, async (req, { caller }) => {
-    // The seed's own checks (and messages) first, then the bounds.
-    const meta = projectMetaFromCreate(caller.user!, req);
-    checkParameters(req.params, bounds);
-    await registry.create(meta);
-    return { status: okStatus('PROJECT_CREATED', { pid: meta.pid }) };
-  });
-
-  service.endpoint(s('info'), sml.v1.ProjectRequest, sml.v1.ProjectInfoReply, async (req, { caller }) => {
-    const pid = pidOf(req.pid);
-    const user = caller.user!;
-    if (!req.async) return info(user, pid, req.hash === true);
-    await registry.with(user, pid, () => undefined);
-    const jobId = await runner.submit(caller, 'projectInfo', { p_id: pid }, async () =>
-      jobResult(sml.v1.ProjectInfoReply, { status: okStatus(), ...(await info(user, pid, req.hash === true)) }));
-    return { status: okStatus('JOB_CREATED'), jobId };
-  });
-
-  service.endpoint(s('list'), sml.v1.ProjectListRequest, sml.v1.ProjectListReply, async (_req, { caller }) => ({
-    stringList: { values: await registry.list(caller.user!) },
-  }));
-
-  service.endpoint(s('delete'), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
-    const pid = pidOf(req.pid);
-    await registry.delete(caller.user!, pid);
-    await models.deleteAll(caller.user!, pid);
-    return { status: okStatus('PROJECT_DELETED', { pid }) };
-  });
-
-  learnEndpoint('learn');
-  learnEndpoint('forget');
-
-  service.endpoint(s('save'), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
-    const pid = pidOf(req.pid);
-    await registry.with(caller.user!, pid, async (p) => {
-      if (p.memoryOnly) throw smlError('PROJECT_NOT_PERSISTENT', { pid });
-      await registry.save(p);
-    });
-    return { status: okStatus('PROJECT_SAVED', { pid }) };
-  });
-
-  service.endpoint(s('unload'), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
-    const pid = pidOf(req.pid);
-    await registry.with(caller.user!, pid, (p) => {
-      if (p.memoryOnly) throw smlError('PROJECT_NOT_PERSISTENT', { pid });
-    });
-    await registry.unload(caller.user!, pid);
-    return { status: okStatus('PROJECT_UNLOADED', { pid }) };
-  });
-
-  for (const [op, frozen] of [['freeze', true], ['unfreeze', false]] as const) {
-    service.endpoint(s(op), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
-      const pid = pidOf(req.pid);
-      await registry.with(caller.user!, pid, async (p) => {
-        p.meta.frozen = frozen;
-        if (!p.memoryOnly) await store.putMeta(p.meta);
-      });
-      return { status: okStatus(frozen ? 'PROJECT_FROZEN_OK' : 'PROJECT_UNFROZEN', { pid }) };
-    });
-  }
-
-  service.endpoint(s('histogramEnable'), sml.v1.HistogramEnableRequest, sml.v1.Empty, async (req, { caller }) => {
-    const pid = pidOf(req.pid);
-    await registry.with(caller.user!, pid, async (p) => {
-      p.meta.histogramEnabled = req.enable === true;
-      if (!p.memoryOnly) await store.putMeta(p.meta);
-    });
-    return { status: okStatus('HISTOGRAMS_SWITCHED', { pid, state: req.enable ? 'enabled' : 'disabled' }) };
-  });
-
-  service.endpoint(s('merge'), sml.v1.MergeRequest, sml.v1.Empty, async (req, { caller }) => {
-    const pid = pidOf(req.pid);
-    const other = checkName('project', req.otherProjectName);
-    if (other === pid) throw smlError('MERGE_SELF', { pid });
-    const user = caller.user!;
-    const source = await registry.with(user, other, (o) => o.summary.clone());
-    await registry.with(user, pid, async (p) => {
-      p.merge(source, other);
-      // A merge is not in the log: it is made durable by a snapshot before answering.
-      await registry.save(p);
-    });
-    return { status: okStatus('PROJECT_MERGED', { pid, other }) };
-  });
-
-  service.endpoint(s('summary'), sml.v1.SummaryRequest, sml.v1.SummaryReply, async (req, { caller }) => {
-    const pid = pidOf(req.pid);
-    return registry.with(caller.user!, pid, (p) => summaryParts(p, req));
-  });
-
-  service.endpoint(s('dsLearn'), sml.v1.DsLearnRequest, sml.v1.Empty, async (req, { caller }) => {
-    const pid = pidOf(req.pid);
-    await registry.with(caller.user!, pid, () => undefined);
-    const ds = checkName('data source', req.ds);
-    const entry = await dss.get(`${nameToken(caller.user!)}.${nameToken(ds)}`);
-    if (!entry || entry.operation !== 'PUT') throw smlError('DS_NOT_FOUND', { ds });
-    // Nothing registers data sources yet (no dss/create; README "Known gaps"), so this is
-    // reachable only if another writer filled sml_dss: say so rather than pretend.
-    throw smlError('GENERIC_EXCEPTION', { detail: `learning from data source [${ds}] is not available in this build yet` });
-  });
-
-  // Root only (the users service, when a customer is deleted): every project of `cid`, with
-  // its log, snapshot, models and quarantined batches.
-  service.endpoint(s('purgeCustomer'), sml.v1.UserRequest, sml.v1.Empty, async (req, { caller }) => {
-    if (!caller.root) throw smlError('ROOT_ONLY', { action: 'purge customers' });
-    const cid = checkName('customer', req.cid);
-    for (const pid of await registry.list(cid)) {
-      await registry.delete(cid, pid).catch((err) => log.warn({ err, cid, pid }, 'purge: project not deleted'));
-      await models.deleteAll(cid, pid);
-    }
-    return {};
-  });
-
-  service.endpoint(s('log'), sml.v1.ProjectRequest, sml.v1.ProjectLogReply, async (req, { caller }) => {
-    const pid = pidOf(req.pid);
-    await registry.with(caller.user!, pid, () => undefined); // 400 for an unknown project; loading quarantines
-    return { quarantined: await store.quarantined(caller.user!, pid) };
-  });
-  service.reportStats(s('log'), () => ({ quarantinedBatches: registry.quarantinedTotal }));
-
-  registerModelEndpoints({ service, registry, runner, models, bounds, selectionBudgetMs: config.SML_SELECTION_TIME_BUDGET_MS });
-  registerEvtEndpoints({ service, registry, models, bounds });
+  registerLifecycle(service, runner, new Lifecycle({ registry, store, models, dss, bounds, log }));
+  registerLearning(service, runner, new Learning(registry, store, idempotency, log));
+  registerModels(service, runner, new Models({ registry, store: models, bounds, selectionBudgetMs: config.SML_SELECTION_TIME_BUDGET_MS }));
+  registerEvt(service, new EvtWrappers({ registry, store: models, bounds }));
 
   return {
     onStop: async () => {
@@ -267,4 +50,140 @@ export async function startProjects({ nc, service, client, config, log }: Servic
       await registry.stop();
     },
   };
+}
+
+function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Lifecycle): void {
+  service.endpoint(s('create'), sml.v1.ProjectCreateRequest, sml.v1.Empty, async (req, { caller }) => {
+    const pid = await lifecycle.create(caller.user!, req);
+    return { status: okStatus('PROJECT_CREATED', { pid }) };
+  });
+
+  service.endpoint(s('info'), sml.v1.ProjectRequest, sml.v1.ProjectInfoReply, async (req, { caller }) => {
+    const pid = projectOf(req.pid);
+    const user = caller.user!;
+    const hash = req.hash === true;
+    if (!req.async) return { smlInfo: await lifecycle.info(user, pid, hash) };
+    await lifecycle.require(user, pid);
+    const jobId = await runner.submit(caller, 'projectInfo', { p_id: pid }, async () =>
+      jobResult(sml.v1.ProjectInfoReply, { status: okStatus(), smlInfo: await lifecycle.info(user, pid, hash) }));
+    return { status: okStatus('JOB_CREATED'), jobId };
+  });
+
+  service.endpoint(s('list'), sml.v1.ProjectListRequest, sml.v1.ProjectListReply, async (_req, { caller }) => ({
+    stringList: { values: await lifecycle.list(caller.user!) },
+  }));
+
+  service.endpoint(s('delete'), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
+    const pid = projectOf(req.pid);
+    await lifecycle.delete(caller.user!, pid);
+    return { status: okStatus('PROJECT_DELETED', { pid }) };
+  });
+
+  service.endpoint(s('save'), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
+    const pid = projectOf(req.pid);
+    await lifecycle.save(caller.user!, pid);
+    return { status: okStatus('PROJECT_SAVED', { pid }) };
+  });
+
+  service.endpoint(s('unload'), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
+    const pid = projectOf(req.pid);
+    await lifecycle.unload(caller.user!, pid);
+    return { status: okStatus('PROJECT_UNLOADED', { pid }) };
+  });
+
+  for (const [op, frozen] of [['freeze', true], ['unfreeze', false]] as const) {
+    service.endpoint(s(op), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
+      const pid = projectOf(req.pid);
+      await lifecycle.freeze(caller.user!, pid, frozen);
+      return { status: okStatus(frozen ? 'PROJECT_FROZEN_OK' : 'PROJECT_UNFROZEN', { pid }) };
+    });
+  }
+
+  service.endpoint(s('histogramEnable'), sml.v1.HistogramEnableRequest, sml.v1.Empty, async (req, { caller }) => {
+    const pid = projectOf(req.pid);
+    await lifecycle.enableHistograms(caller.user!, pid, req.enable === true);
+    return { status: okStatus('HISTOGRAMS_SWITCHED', { pid, state: req.enable ? 'enabled' : 'disabled' }) };
+  });
+
+  service.endpoint(s('merge'), sml.v1.MergeRequest, sml.v1.Empty, async (req, { caller }) => {
+    const pid = projectOf(req.pid);
+    const other = projectOf(req.otherProjectName);
+    await lifecycle.merge(caller.user!, pid, other);
+    return { status: okStatus('PROJECT_MERGED', { pid, other }) };
+  });
+
+  service.endpoint(s('summary'), sml.v1.SummaryRequest, sml.v1.SummaryReply, async (req, { caller }) =>
+    lifecycle.summary(caller.user!, projectOf(req.pid), req));
+
+  service.endpoint(s('dsLearn'), sml.v1.DsLearnRequest, sml.v1.Empty, async (req, { caller }) =>
+    lifecycle.learnFromDataSource(caller.user!, projectOf(req.pid), req.ds));
+
+  // Root only (the users service, when a customer is deleted).
+  service.endpoint(s('purgeCustomer'), sml.v1.UserRequest, sml.v1.Empty, async (req, { caller }) => {
+    if (!caller.root) throw smlError('ROOT_ONLY', { action: 'purge customers' });
+    await lifecycle.purgeCustomer(checkName('customer', req.cid));
+    return {};
+  });
+
+  service.endpoint(s('log'), sml.v1.ProjectRequest, sml.v1.ProjectLogReply, async (req, { caller }) => ({
+    quarantined: await lifecycle.quarantined(caller.user!, projectOf(req.pid)),
+  }));
+  service.reportStats(s('log'), () => ({ quarantinedBatches: lifecycle.quarantinedTotal }));
+}
+
+function registerLearning(service: BusService, runner: JobRunner, learning: Learning): void {
+  for (const op of ['learn', 'forget'] as const satisfies readonly LearnOp[]) {
+    service.endpoint(s(op), sml.v1.LearnRequest, sml.v1.LearnReply, async (req, { caller }) => {
+      const user = caller.user!;
+      const pid = projectOf(req.pid);
+      if (!req.async) return learning.batch(user, pid, req, op);
+      // 400 now for an unknown project; the JSON now if the job would need it.
+      if (await learning.needsJson(user, pid, req)) return { needsJson: true };
+      const jobId = await runner.submit(caller, 'learn', { p_id: pid, update_type: op }, async () =>
+        jobResult(sml.v1.LearnReply, { status: okStatus(), ...(await learning.batch(user, pid, req, op)) }));
+      return { status: okStatus('JOB_CREATED'), jobId };
+    });
+  }
+}
+
+function registerModels(service: BusService, runner: JobRunner, models: Models): void {
+  service.endpoint(s('selectModel'), sml.v1.SelectModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
+    const plan = await models.plan(caller.user!, projectOf(req.pid), modelOf(req.modelid), req);
+    const jobId = await runner.submit(caller, req.buildOnly ? 'build' : 'selectModel', { p_id: plan.pid, model_id: plan.modelId }, async ({ signal }) =>
+      jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: await plan.run(signal) }));
+    return { status: okStatus(req.buildOnly ? 'JOB_CREATED' : 'SELECT_MODEL_JOB_CREATED'), jobId };
+  });
+
+  service.endpoint(s('modelInfo'), sml.v1.ModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
+    const pid = projectOf(req.pid);
+    return { modelInfo: await models.info(caller.user!, pid, req.modelid) };
+  });
+
+  service.endpoint(s('modelDelete'), sml.v1.ModelRequest, sml.v1.Empty, async (req, { caller }) => {
+    const pid = projectOf(req.pid);
+    const model = modelOf(req.modelid);
+    await models.delete(caller.user!, pid, model);
+    return { status: okStatus('MODEL_DELETED', { model }) };
+  });
+
+  service.endpoint(s('predict'), sml.v1.PredictRequest, sml.v1.PredictReply, async (req, { caller }) => {
+    const predictions = await models.predict(caller.user!, projectOf(req.pid), modelOf(req.modelid), frameOf(req.frame));
+    return { KSVSMap: { values: predictions.map((entries) => ({ entries })) } };
+  });
+}
+
+function registerEvt(service: BusService, evt: EvtWrappers): void {
+  service.endpoint(s('evtWrapper'), sml.v1.EvtWrapperRequest, sml.v1.Empty, async (req, { caller }) => {
+    const pid = projectOf(req.pid);
+    const model = modelOf(req.modelid);
+    await evt.create(caller.user!, pid, model, req.params ?? {});
+    return { status: okStatus('EVT_CREATED', { model }) };
+  });
+
+  service.endpoint(s('evtDelete'), sml.v1.ModelRequest, sml.v1.Empty, async (req, { caller }) => {
+    const pid = projectOf(req.pid);
+    const model = modelOf(req.modelid);
+    await evt.delete(caller.user!, pid, model);
+    return { status: okStatus('EVT_DELETED', { model }) };
+  });
 }

@@ -1,0 +1,132 @@
+import type { KV } from 'nats';
+import { checkName, checkParameters, nameToken, smlError, type Logger, type ParameterBound } from '@sml/core';
+import type { sml } from '@sml/proto';
+import { projectMetaFromCreate } from './create';
+import { smlInfo } from './info';
+import type { ModelStore } from './model-store';
+import { summaryParts } from './parts';
+import type { ProjectRegistry } from './registry';
+import type { ProjectStore } from './store';
+
+/**
+ * A project's life (API.md §4): create, info, list, save, unload, freeze, histograms, merge,
+ * delete, its quarantined batches, and what explore reads (its summary). Every operation on a
+ * project runs under the project's lock (ProjectRegistry.with), loading it first if needed,
+ * so an unknown project answers 400 before anything else happens.
+ */
+export class Lifecycle {
+  constructor(private readonly deps: {
+    registry: ProjectRegistry; store: ProjectStore; models: ModelStore;
+    /** Registered data sources (`sml_dss`); nothing registers them yet (README "Known gaps"). */
+    dss: KV;
+    bounds: Readonly<Record<string, ParameterBound>>;
+    log: Logger;
+  }) {}
+
+  /** Creates a project; the seed's own checks (and messages) first, then the parameter bounds. Returns its id. */
+  async create(user: string, req: sml.v1.IProjectCreateRequest): Promise<string> {
+    const meta = projectMetaFromCreate(user, req);
+    checkParameters(req.params, this.deps.bounds);
+    await this.deps.registry.create(meta);
+    return meta.pid!;
+  }
+
+  /** Loads the project (400 when unknown) and does nothing else: checked before a job is created. */
+  async require(user: string, pid: string): Promise<void> {
+    await this.deps.registry.with(user, pid, () => undefined);
+  }
+
+  /** smlInfo (API.md §4); `hash` asks for the summary's hash (else -1). */
+  async info(user: string, pid: string, hash: boolean): Promise<sml.v1.ISmlInfo> {
+    const wasLoaded = this.deps.registry.isLoaded(user, pid);
+    const p = await this.deps.registry.with(user, pid, (q) => q);
+    return smlInfo(p, { hash, wasLoaded, models: await this.deps.models.list(user, pid) });
+  }
+
+  list(user: string): Promise<string[]> {
+    return this.deps.registry.list(user);
+  }
+
+  /** Deletes the project (without loading it, so an unloadable one can be deleted) and its models. */
+  async delete(user: string, pid: string): Promise<void> {
+    await this.deps.registry.delete(user, pid);
+    await this.deps.models.deleteAll(user, pid);
+  }
+
+  /** Snapshots now; memory-only projects have nothing to save (400). */
+  async save(user: string, pid: string): Promise<void> {
+    await this.deps.registry.with(user, pid, async (p) => {
+      if (p.memoryOnly) throw smlError('PROJECT_NOT_PERSISTENT', { pid });
+      await this.deps.registry.save(p);
+    });
+  }
+
+  /** Saves and drops the in-memory state; memory-only projects cannot be unloaded (400). */
+  async unload(user: string, pid: string): Promise<void> {
+    await this.deps.registry.with(user, pid, (p) => {
+      if (p.memoryOnly) throw smlError('PROJECT_NOT_PERSISTENT', { pid });
+    });
+    await this.deps.registry.unload(user, pid);
+  }
+
+  /** A frozen project refuses learn and forget. */
+  async freeze(user: string, pid: string, frozen: boolean): Promise<void> {
+    await this.deps.registry.with(user, pid, async (p) => {
+      p.meta.frozen = frozen;
+      if (!p.memoryOnly) await this.deps.store.putMeta(p.meta);
+    });
+  }
+
+  /** Switches what reads the histograms (they are always kept, README "Projects"). */
+  async enableHistograms(user: string, pid: string, enable: boolean): Promise<void> {
+    await this.deps.registry.with(user, pid, async (p) => {
+      p.meta.histogramEnabled = enable;
+      if (!p.memoryOnly) await this.deps.store.putMeta(p.meta);
+    });
+  }
+
+  /** Adds another project's summary to this one's; made durable by a snapshot before answering (a merge is not in the log). */
+  async merge(user: string, pid: string, other: string): Promise<void> {
+    if (other === pid) throw smlError('MERGE_SELF', { pid });
+    const source = await this.deps.registry.with(user, other, (o) => o.summary.clone());
+    await this.deps.registry.with(user, pid, async (p) => {
+      p.merge(source, other);
+      await this.deps.registry.save(p);
+    });
+  }
+
+  /** The parts of the summary a request asks for, or the whole serialized summary (explore). */
+  summary(user: string, pid: string, req: sml.v1.ISummaryRequest): Promise<sml.v1.ISummaryReply> {
+    return this.deps.registry.with(user, pid, (p) => summaryParts(p, req));
+  }
+
+  /** Batches of the project that could not be replayed when it loaded (loading quarantines them). */
+  async quarantined(user: string, pid: string): Promise<sml.v1.IQuarantinedBatch[]> {
+    await this.require(user, pid);
+    return this.deps.store.quarantined(user, pid);
+  }
+
+  /** Learning from a registered data source: 400 for an unknown one. */
+  async learnFromDataSource(user: string, pid: string, dataSource: string | null | undefined): Promise<never> {
+    await this.require(user, pid);
+    const ds = checkName('data source', dataSource);
+    const entry = await this.deps.dss.get(`${nameToken(user)}.${nameToken(ds)}`);
+    if (!entry || entry.operation !== 'PUT') throw smlError('DS_NOT_FOUND', { ds });
+    // Nothing registers data sources yet (no dss/create; README "Known gaps"), so this is
+    // reachable only if another writer filled sml_dss: say so rather than pretend.
+    throw smlError('GENERIC_EXCEPTION', { detail: `learning from data source [${ds}] is not available in this build yet` });
+  }
+
+  /** Every project of a deleted customer, with its log, snapshot, models and quarantined batches. */
+  async purgeCustomer(user: string): Promise<void> {
+    for (const pid of await this.deps.registry.list(user)) {
+      await this.deps.registry.delete(user, pid).catch((err) => this.deps.log.warn({ err, user, pid }, 'purge: project not deleted'));
+      await this.deps.models.deleteAll(user, pid);
+    }
+  }
+
+  /** Batches quarantined by this process since it started ($SRV.STATS of `log`). */
+  get quarantinedTotal(): number {
+    return this.deps.registry.quarantinedTotal;
+  }
+}

@@ -1,0 +1,113 @@
+import { KvWatchInclude, type KV, type NatsConnection } from 'nats';
+import { nameToken, smlError } from '@sml/core';
+import { followKv, kvBucket } from '@sml/bus';
+import { sml } from '@sml/proto';
+import { ALGORITHMS, EvtWrapper, type Model, type Prediction } from '@sml/stats';
+
+/**
+ * Built models (API.md §7) in KV bucket `sml_models`, key `<customer>.<project>.<model>`:
+ * the modelInfo plus the algorithm's state. Models are snapshots: they answer from the
+ * statistics they were built from until rebuilt. Restored models are cached.
+ */
+export class ModelStore {
+  private readonly cache = new Map<string, Model>();
+
+  private constructor(private readonly kv: KV) {}
+
+  static async open(nc: NatsConnection): Promise<ModelStore> {
+    const store = new ModelStore(await kvBucket(nc, 'sml_models'));
+    // Another replica's rebuild or delete invalidates the cached model here (after a NATS
+    // restart the watch starts again and the cache is dropped).
+    await followKv(nc, store.kv, { key: '>', include: KvWatchInclude.UpdatesOnly }, (e) => store.cache.delete(e.key), { onReset: () => store.cache.clear() });
+    return store;
+  }
+
+  private static key(user: string, pid: string, model: string): string {
+    return `${nameToken(user)}.${nameToken(pid)}.${nameToken(model)}`;
+  }
+
+  async put(user: string, pid: string, info: sml.v1.IModelInfo, model: Model): Promise<void> {
+    const key = ModelStore.key(user, pid, info.modelId!);
+    await this.kv.put(key, sml.v1.ModelRecord.encode({ info, stateJson: JSON.stringify(model.state()) }).finish());
+    this.cache.set(key, model);
+  }
+
+  async info(user: string, pid: string, model: string): Promise<sml.v1.IModelInfo> {
+    return (await this.record(user, pid, model)).info!;
+  }
+
+  async model(user: string, pid: string, model: string): Promise<Model> {
+    const key = ModelStore.key(user, pid, model);
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const record = await this.record(user, pid, model);
+    const algo = record.info?.algo ?? '';
+    const algorithm = ALGORITHMS[algo];
+    if (!algorithm) throw smlError('ALGORITHM_NOT_AVAILABLE', { algo });
+    const restored = algorithm.restore(JSON.parse(record.stateJson));
+    this.cache.set(key, restored);
+    return restored;
+  }
+
+  /** Every model of a project, oldest first. */
+  async list(user: string, pid: string): Promise<sml.v1.IModelInfo[]> {
+    const keys: string[] = [];
+    for await (const k of await this.kv.keys(`${nameToken(user)}.${nameToken(pid)}.*`)) keys.push(k);
+    const out: sml.v1.IModelInfo[] = [];
+    for (const k of keys) {
+      const e = await this.kv.get(k);
+      if (e && e.operation === 'PUT') out.push(sml.v1.ModelRecord.decode(e.value).info!);
+    }
+    return out.sort((a, b) => Number(a.creationDate) - Number(b.creationDate));
+  }
+
+  /** Stores a stateful model's state after it changed (evt predictions). */
+  async saveState(user: string, pid: string, model: string, built: Model): Promise<void> {
+    const record = await this.record(user, pid, model);
+    record.stateJson = JSON.stringify(built.state());
+    await this.kv.put(ModelStore.key(user, pid, model), sml.v1.ModelRecord.encode(record).finish());
+  }
+
+  /** Attaches (or replaces) the EVT wrapper of a model; `key` names the prediction it reads. */
+  async setEvt(user: string, pid: string, model: string, key: string, wrapper: EvtWrapper | null): Promise<void> {
+    const record = await this.record(user, pid, model);
+    record.evtJson = wrapper ? JSON.stringify(wrapper.state()) : '';
+    record.evtKey = wrapper ? key : '';
+    await this.kv.put(ModelStore.key(user, pid, model), sml.v1.ModelRecord.encode(record).finish());
+  }
+
+  async hasEvt(user: string, pid: string, model: string): Promise<boolean> {
+    return (await this.record(user, pid, model)).evtJson !== '';
+  }
+
+  /**
+   * Runs the model's EVT wrapper (if any) over its predictions, adding evt_is_anomaly,
+   * evt_threshold and evt_anomaly_confidence to each, and stores the wrapper's new state:
+   * the wrapper is stateful, so the caller must not run two of these at once per model.
+   */
+  async applyEvt(user: string, pid: string, model: string, predictions: Prediction[]): Promise<void> {
+    const record = await this.record(user, pid, model);
+    if (!record.evtJson) return;
+    const wrapper = EvtWrapper.restore(JSON.parse(record.evtJson));
+    wrapper.annotate(predictions).forEach((annotated, i) => Object.assign(predictions[i], annotated));
+    record.evtJson = JSON.stringify(wrapper.state());
+    await this.kv.put(ModelStore.key(user, pid, model), sml.v1.ModelRecord.encode(record).finish());
+  }
+
+  async delete(user: string, pid: string, model: string): Promise<void> {
+    await this.record(user, pid, model);
+    const key = ModelStore.key(user, pid, model);
+    await this.kv.delete(key);
+    this.cache.delete(key);
+  }
+
+  async deleteAll(user: string, pid: string): Promise<void> {
+    for (const m of await this.list(user, pid)) await this.delete(user, pid, m.modelId ?? '');
+  }
+
+  private async record(user: string, pid: string, model: string): Promise<sml.v1.ModelRecord> {
+    const e = await this.kv.get(ModelStore.key(user, pid, model));
+    if (!e || e.operation !== 'PUT') throw smlError('MODEL_NOT_FOUND', { model, pid });
+    return sml.v1.ModelRecord.decode(e.value);
+  }
+}

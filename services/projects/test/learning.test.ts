@@ -1,0 +1,111 @@
+/**
+ * The learning module's pure parts, without NATS: the log entry a batch becomes, the
+ * Idempotency-Key record (KV key and batch fingerprint, README "Idempotency-Key"), what a
+ * retried key answers, and when a project asks the gateway for the batch's JSON. The batch
+ * path itself (log append, commit, reload) runs against nats-server in projects.e2e.test.ts
+ * and crash.e2e.test.ts.
+ */
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { parameterBounds, SmlError } from '@sml/core';
+import { sml } from '@sml/proto';
+import { frameToColumns, parseFrameJson } from '@sml/stats/frames';
+import { idempotencyRecord, isRetry, logEntry, needsJson } from '../src/learning';
+import { ProjectState } from '../src/project';
+
+const json = (text: string) => new TextEncoder().encode(text);
+const body = json('{"attributeNames":["x","y"],"attributeTypes":["C","C"],"data":[["1","2"],["3","4"]]}');
+const columns = frameToColumns(parseFrameJson(body)!);
+const frame: sml.v1.IDataFrame = { attributeNames: ['x'], attributeTypes: ['C'], data: [{ entries: ['1'] }] };
+
+const limits = {
+  maxAttributes: 2000,
+  state: { maxSequenceEntries: 1_000_000, maxPartitions: 1000, maxNameLength: 256 },
+  bounds: parameterBounds({
+    SML_MAX_SEQUENCE_ORDER: 10, SML_MAX_HISTOGRAM_BINS: 10_000, SML_MAX_SELECTION_CANDIDATES: 10_000,
+    SML_MAX_ITERATIONS: 100_000, SML_MAX_CENTROIDS: 10_000, SML_MAX_EVT_WINDOW: 1_000_000,
+  }),
+};
+const project = (type: string, params: Record<string, string> = {}) =>
+  ProjectState.fresh({ pid: 'p', user: 'alice', type, persist: true, histogramType: 'streaming', params, categorySeparator: '$' }, limits);
+
+describe('log entry', () => {
+  it('keeps the batch in the form the request carried it: columns, else the JSON, else the DataFrame', () => {
+    expect(logEntry('learn', { columns, frameJson: body, frame })).toEqual({ op: 'learn', columns });
+    expect(logEntry('forget', { frameJson: body, frame })).toEqual({ op: 'forget', frameJson: body });
+    expect(logEntry('learn', { frameJson: new Uint8Array(), frame })).toEqual({ op: 'learn', frame });
+  });
+});
+
+describe('Idempotency-Key record', () => {
+  const entry = logEntry('learn', { frameJson: body });
+
+  it('the fingerprint is the SHA-256 of the encoded log entry', () => {
+    const expected = createHash('sha256').update(sml.v1.ProjectLogEntry.encode(entry).finish()).digest('hex');
+    expect(idempotencyRecord('alice', 'p', 'k1', entry).fingerprint).toBe(expected);
+  });
+
+  it('the same key with the same batch gives the same record', () => {
+    expect(idempotencyRecord('alice', 'p', 'k1', entry)).toEqual(idempotencyRecord('alice', 'p', 'k1', logEntry('learn', { frameJson: body.slice() })));
+  });
+
+  it('another batch under the same key: same KV key, another fingerprint (forget of the same rows included)', () => {
+    const first = idempotencyRecord('alice', 'p', 'k1', entry);
+    for (const other of [logEntry('forget', { frameJson: body }), logEntry('learn', { frameJson: json('{"attributeNames":["x"],"attributeTypes":["C"],"data":[["1"]]}') }), logEntry('learn', { columns })]) {
+      const r = idempotencyRecord('alice', 'p', 'k1', other);
+      expect(r.name).toBe(first.name);
+      expect(r.fingerprint).not.toBe(first.fingerprint);
+    }
+  });
+
+  it('keys are per customer and project: the same Idempotency-Key elsewhere is another record', () => {
+    const names = [['alice', 'p'], ['bob', 'p'], ['alice', 'q'], ['alice.p', 'q'], ['alice', 'p.q']].map(([u, p]) => idempotencyRecord(u, p, 'k1', entry).name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('any Idempotency-Key becomes a KV-safe key of bounded length, distinct keys distinct names', () => {
+    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 300 }), (a, b) => {
+      const ra = idempotencyRecord('alice', 'p', a, entry);
+      expect(ra.name).toMatch(/^alice\.p\.[0-9a-f]{32}$/);
+      if (a !== b) expect(idempotencyRecord('alice', 'p', b, entry).name).not.toBe(ra.name);
+    }));
+  });
+});
+
+describe('a retried Idempotency-Key', () => {
+  const record = idempotencyRecord('alice', 'p', 'k1', logEntry('learn', { frameJson: body }));
+
+  it('a key not remembered is a new batch', () => {
+    expect(isRetry(undefined, record, 'k1')).toBe(false);
+  });
+
+  it('the same key with the same batch answers as the first time', () => {
+    expect(isRetry(record.fingerprint, record, 'k1')).toBe(true);
+  });
+
+  it('the same key with another batch is refused 422, naming the key (clipped)', () => {
+    const key = 'k'.repeat(100);
+    let err: unknown;
+    try {
+      isRetry('another fingerprint', record, key);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(SmlError);
+    expect({ code: (err as SmlError).code, status: (err as SmlError).status }).toEqual({ code: 'IDEMPOTENCY_KEY_REUSED', status: 422 });
+    expect((err as SmlError).message).toContain(`[${'k'.repeat(64)}…]`);
+  });
+});
+
+describe('needsJson', () => {
+  it('columns for a project that reads the rows\' cells (partitions, survival, sequences) ask for the JSON', () => {
+    for (const p of [project('partition', { partitionSplit: 'y' }), project('cpu', { km_time_column: 'x', km_event_column: 'y' }), project('sequence', { sml_project_order: '1', sml_sequence_layout: 'steps' })]) {
+      expect(needsJson(p, { columns })).toBe(true);
+      expect(needsJson(p, { frameJson: body })).toBe(false);
+    }
+  });
+
+  it('a project of moments only learns the columns', () => {
+    expect(needsJson(project('cpu'), { columns })).toBe(false);
+  });
+});

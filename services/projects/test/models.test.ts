@@ -1,0 +1,66 @@
+/**
+ * The models module's request checks, without NATS: algorithm names, feature selection
+ * options (STATS.md §4) and the parameters of sequence models. Building, selecting and
+ * predicting run against nats-server in models.e2e.test.ts; the algorithms in packages/stats.
+ */
+import { SmlError } from '@sml/core';
+import { ALGORITHMS } from '@sml/stats';
+import { algorithmOf, integerParam, selectionOptions, sequenceParams } from '../src/models';
+
+function failure(fn: () => unknown): { code: string; message: string } | undefined {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof SmlError) return { code: err.code, message: err.message };
+    throw err;
+  }
+  return undefined;
+}
+
+describe('algorithm', () => {
+  it('a built algorithm by name', () => {
+    expect(algorithmOf('mlr')).toBe(ALGORITHMS.mlr);
+  });
+
+  it('a name API.md does not know is UNKNOWN_ALGORITHM; a known one not built yet is ALGORITHM_NOT_AVAILABLE', () => {
+    expect(failure(() => algorithmOf('gbm'))?.code).toBe('UNKNOWN_ALGORITHM');
+    expect(failure(() => algorithmOf('kmeans'))?.code).toBe('ALGORITHM_NOT_AVAILABLE');
+    expect(failure(() => algorithmOf(''))?.code).toBe('UNKNOWN_ALGORITHM');
+  });
+});
+
+describe('selection options', () => {
+  it('no selector means selector_type_none; the rest is read as given', () => {
+    expect(selectionOptions({})).toEqual({ selector: 'selector_type_none', criterion: undefined, iterations: undefined, seed: undefined });
+    expect(selectionOptions({ selector_type: ' selector_type_fw_bw ', sml_model_assessment_type: 'rmse', selector_iterations: ' 50 ', selector_seed: '-7' }))
+      .toEqual({ selector: 'selector_type_fw_bw', criterion: 'rmse', iterations: 50, seed: -7 });
+  });
+
+  it('an unknown selector is a 400 naming selector_type and the choices', () => {
+    const f = failure(() => selectionOptions({ selector_type: 'genetic' }));
+    expect(f?.code).toBe('INVALID_PARAMETER');
+    expect(f?.message).toContain('selector_type');
+    expect(f?.message).toContain('selector_type_brute');
+  });
+
+  it('selector_iterations is an integer ≥ 1, selector_seed an integer', () => {
+    const bad: Record<string, string>[] = [{ selector_iterations: '0' }, { selector_iterations: '2.5' }, { selector_iterations: 'many' }, { selector_seed: '1e400' }, { selector_seed: '0.5' }];
+    for (const params of bad) {
+      expect(failure(() => selectionOptions(params))?.code).toBe('INVALID_PARAMETER');
+    }
+  });
+
+  it('an absent or blank integer parameter is undefined; one past 2^53 is refused', () => {
+    expect(integerParam({}, 'n')).toBeUndefined();
+    expect(integerParam({ n: '  ' }, 'n', 1)).toBeUndefined();
+    expect(failure(() => integerParam({ n: '9007199254740992' }, 'n'))?.code).toBe('INVALID_PARAMETER');
+  });
+});
+
+describe('sequence model parameters', () => {
+  it('mc reads its variable from the input; hmm its observed input and hidden target', () => {
+    expect(sequenceParams('mc', { inputAttributeNames: ['weather'], targetAttributeNames: ['x'] })).toEqual({ variable: 'weather' });
+    expect(sequenceParams('hmm', { inputAttributeNames: ['obs'], targetAttributeNames: ['state'] })).toEqual({ observed: 'obs', hidden: 'state' });
+    expect(sequenceParams('hmm', {})).toEqual({});
+  });
+});
