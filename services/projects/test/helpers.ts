@@ -49,3 +49,8 @@ export function expectClose(actual: number, expected: number, rel = 1e-9): void 
   const scale = Math.max(1, Math.abs(expected));
   if (!(Math.abs(actual - expected) <= rel * scale)) throw new Error(`expected ${expected}, got ${actual} (relative tolerance ${rel})`);
 }
+
+/** A REST DataFrame with every cell as text. */
+export type Frame = { attributeNames: string[]; attributeTypes: string[]; data: string[][]; errorHandling: number };
+export const frame = (names: string[], types: string[], rows: (string | number)[][], errorHandling = 0): Frame =>
+  ({ attributeNames: names, attributeTypes: types, data: rows.map((r) => r.map(String)), errorHandling });

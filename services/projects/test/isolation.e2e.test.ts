@@ -3,13 +3,10 @@ import { nameToken } from '@sml/core';
 import { sml } from '@sml/proto';
 import type { SmlClient } from '@sml/sdk';
 import { startSystem, type RunningSystem } from '@sml/testkit';
-import { customer, SummaryReader } from './helpers';
+import { customer, frame, SummaryReader } from './helpers';
 
 // Issue 9: one customer cannot take the service down, stall another customer, or lose or
 // corrupt data through the parameters and batches it sends. Real processes throughout.
-type Frame = { attributeNames: string[]; attributeTypes: string[]; data: string[][]; errorHandling: number };
-const frame = (names: string[], types: string[], rows: (string | number)[][]): Frame =>
-  ({ attributeNames: names, attributeTypes: types, data: rows.map((r) => r.map(String)), errorHandling: 0 });
 
 describe('tenant isolation: limits, quarantine, idempotency, magnitudes', () => {
   let sys: RunningSystem;

@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { SmlClient } from '@sml/sdk';
 import { dataFile, startSystem, type RunningSystem } from '@sml/testkit';
-import { customer } from './helpers';
+import { customer, frame, type Frame } from './helpers';
 
 // Every algorithm this build implements, built (selectModel or build) and used (predict)
 // through the gateway. Numbers are checked against references in packages/stats tests.
-type Frame = { attributeNames: string[]; attributeTypes: string[]; data: string[][]; errorHandling: number };
-const frame = (names: string[], types: string[], rows: (string | number)[][]): Frame =>
-  ({ attributeNames: names, attributeTypes: types, data: rows.map((r) => r.map(String)), errorHandling: 0 });
 
 describe('models end to end', () => {
   let sys: RunningSystem;

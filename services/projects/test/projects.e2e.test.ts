@@ -2,13 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SmlClient } from '@sml/sdk';
 import { dataFile, startSystem, type RunningSystem } from '@sml/testkit';
-import { customer, expectClose, readCsv, SummaryReader } from './helpers';
+import { customer, expectClose, frame, readCsv, SummaryReader } from './helpers';
 
 // Expected values: numpy on the same file (fixtures/gen_iris_moments.py).
 const iris = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'iris_moments.json'), 'utf8'));
 const IRIS_TYPES = ['C', 'C', 'C', 'C', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B', 'B'];
-const frame = (names: string[], types: string[], rows: (string | number)[][], errorHandling = 0) =>
-  ({ attributeNames: names, attributeTypes: types, data: rows.map((r) => r.map(String)), errorHandling });
 
 describe('projects end to end', () => {
   let sys: RunningSystem;
