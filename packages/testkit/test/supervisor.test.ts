@@ -4,20 +4,12 @@
  */
 import { join } from 'node:path';
 import { repoRoot } from '@sml/testkit';
+import { alive, sleep } from './processes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { Supervisor, BACKOFF, nextDelay } = require(join(repoRoot(), 'scripts/supervisor.cjs'));
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const node = (code: string) => [process.execPath, ['-e', code]] as const;
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const t0 = Date.now();
   while (!check()) {

@@ -10,16 +10,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SmlClient } from '@sml/sdk';
 import { freePort, repoRoot } from '@sml/testkit';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { alive, sleep } from './processes';
 
 describe('npm run up supervises its processes', () => {
   let run: ChildProcess;
