@@ -104,9 +104,9 @@ describe('adversarial corpus against a running system', () => {
   beforeAll(async () => {
     sys = await startSystem({ services: ['users', 'jobs', 'projects', 'explore'], env: { SML_SELECTION_TIME_BUDGET_MS: '2000', SML_REQUEST_TIMEOUT_MS: '20000' } });
     const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    const add = async (cid: string) => {
-      const r = await root.addUser(cid);
-      return new SmlClient({ url: sys.url, user: cid, secret: String((r.body.values as { secretKey: string }).secretKey) });
+    const add = async (user: string) => {
+      const r = await root.addUser(user);
+      return new SmlClient({ url: sys.url, user, secret: String((r.body.values as { secretKey: string }).secretKey) });
     };
     alice = await add('alice');
     bob = await add('bob');

@@ -13,8 +13,8 @@ describe('sml command line', () => {
   const restEnv = (user: string, secret: string): NodeJS.ProcessEnv => ({ SML_URL: sys.url, SML_USER: user, SML_SECRET: secret });
 
   /** Adds a customer with `--json` and returns its secret key. */
-  const addCustomer = async (cid: string): Promise<string> => {
-    const r = await sml(['--json', 'admin', 'user', 'add', cid], adminEnv);
+  const addCustomer = async (user: string): Promise<string> => {
+    const r = await sml(['--json', 'admin', 'user', 'add', user], adminEnv);
     expect(r.code).toBe(0);
     return JSON.parse(r.stdout).values.secretKey;
   };

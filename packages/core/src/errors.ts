@@ -93,10 +93,10 @@ export const catalogue = {
   EVT_NOT_FOUND: { status: 400, message: 'Model [{model}] has no EVT wrapper' },
 
   // users (§11)
-  USER_EXISTS: { status: 409, message: 'Customer [{cid}] already exists' },
-  USER_ID_RETIRED: { status: 409, message: 'Customer id [{cid}] belonged to a deleted customer and is never reused; choose another id' },
-  USER_NOT_FOUND: { status: 400, message: 'Unknown customer [{cid}]' },
-  USER_IS_ROOT: { status: 400, message: 'The root user [{cid}] cannot be deleted' },
+  USER_EXISTS: { status: 409, message: 'Customer [{user}] already exists' },
+  USER_ID_RETIRED: { status: 409, message: 'Customer id [{user}] belonged to a deleted customer and is never reused; choose another id' },
+  USER_NOT_FOUND: { status: 400, message: 'Unknown customer [{user}]' },
+  USER_IS_ROOT: { status: 400, message: 'The root user [{user}] cannot be deleted' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof catalogue;
@@ -105,9 +105,9 @@ export type ErrorCode = keyof typeof catalogue;
 export const ok = {
   OK: { status: 200, message: 'OK' },
   JOB_CREATED: { status: 202, message: 'Job Created' },
-  USER_CREATED: { status: 201, message: 'Customer [{cid}] created' },
-  USER_DELETED: { status: 200, message: 'Customer [{cid}] deleted' },
-  USER_ROTATED: { status: 200, message: 'Secret key of customer [{cid}] rotated' },
+  USER_CREATED: { status: 201, message: 'Customer [{user}] created' },
+  USER_DELETED: { status: 200, message: 'Customer [{user}] deleted' },
+  USER_ROTATED: { status: 200, message: 'Secret key of customer [{user}] rotated' },
   JOB_CANCEL_REQUESTED: { status: 200, message: 'Job {jobId} cancellation requested' },
   PROJECT_CREATED: { status: 201, message: 'Project Created with id:{pid}' },
   SELECT_MODEL_JOB_CREATED: { status: 202, message: 'SelectModel Job Created' },

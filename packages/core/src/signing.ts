@@ -56,6 +56,7 @@ export interface SignedParts {
   secret: string;
   /** The Sym-date header value, verbatim. */
   symDate: string;
+  /** The Customer-ID header value (the customer's id, `user` elsewhere in the code). */
   customerId: string;
   /** Raw body; bytes are read as UTF-8. Absent or empty: the line is omitted. */
   body?: Uint8Array | string;

@@ -118,12 +118,12 @@ export class SmlClient {
   }
 
   /** Root only; the new customer's secret is returned once, in `values.secretKey`. */
-  addUser(cid: string) {
-    return this.request<{ secretKey: string }>('POST', '/users', { query: { cid } });
+  addUser(user: string) {
+    return this.request<{ secretKey: string }>('POST', '/users', { query: { cid: user } });
   }
 
-  deleteUser(cid: string) {
-    return this.request('DELETE', `/users/${seg(cid)}`);
+  deleteUser(user: string) {
+    return this.request('DELETE', `/users/${seg(user)}`);
   }
 
   createProject(pid: string, options: CreateProjectOptions = {}) {

@@ -32,9 +32,10 @@ export async function authenticate(req: Request, pathUser: string, users: UserDi
   if (when === undefined) throw smlError('INVALID_DATE_FORMAT');
   const now = Date.now();
   if (when < now - opts.pastWindowMs || when > now + opts.futureWindowMs) throw smlError('CLOCK_SKEW');
+  // Named after its header until it is checked against the path: then it is the caller's `user`.
   const customerId = header(req, 'customer-id') ?? '';
-  const user = await users.get(customerId);
-  if (!user) throw smlError('INVALID_USER');
+  const record = await users.get(customerId);
+  if (!record) throw smlError('INVALID_USER');
   if (customerId !== pathUser) throw smlError('CUSTOMER_ID_MISMATCH', { header: customerId, user: pathUser });
 
   const raw: Buffer | undefined = Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined;
@@ -46,10 +47,10 @@ export async function authenticate(req: Request, pathUser: string, users: UserDi
   const query = cut < 0 ? undefined : req.originalUrl.slice(cut + 1) || undefined;
   const fields = { method: req.method, contentMd5: md5, symDate, customerId, body: raw, query };
   const candidates = [path, `${req.protocol}://${header(req, 'host') ?? ''}${path}`];
-  const valid = candidates.some((resource) => verifySignature(signParts({ ...fields, secret: user.secretKey, resource }), authorization));
+  const valid = candidates.some((resource) => verifySignature(signParts({ ...fields, secret: record.secretKey, resource }), authorization));
   if (!valid) {
     throw smlError('INVALID_SIGNATURE').withValues({ stringToSign: redactedStringToSign({ ...fields, resource: path }) });
   }
   if (!(await replay.remember(bareSignature(authorization)))) throw smlError('REPLAYED_REQUEST');
-  return { user: customerId, root: user.root };
+  return { user: customerId, root: record.root };
 }

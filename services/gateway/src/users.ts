@@ -22,9 +22,9 @@ export class UserDirectory {
     return dir;
   }
 
-  async get(cid: string): Promise<sml.v1.UserRecord | undefined> {
-    if (!isValidName(cid)) return undefined;
-    const key = nameToken(cid);
+  async get(user: string): Promise<sml.v1.UserRecord | undefined> {
+    if (!isValidName(user)) return undefined;
+    const key = nameToken(user);
     const hit = this.cache.get(key);
     if (hit) return hit;
     const record = await this.record(key);
@@ -44,32 +44,32 @@ export class UserDirectory {
    * customer's id stays a tombstone and is never given to anyone else, so nothing the old
    * customer owned (and that a purge may have missed) can ever reach a new one.
    */
-  async add(cid: string, root: boolean, secretKey = generateSecret()): Promise<string> {
-    checkName('customer', cid);
-    const record = sml.v1.UserRecord.encode({ cid, secretKey, root, created: Date.now() }).finish();
+  async add(user: string, root: boolean, secretKey = generateSecret()): Promise<string> {
+    checkName('customer', user);
+    const record = sml.v1.UserRecord.encode({ cid: user, secretKey, root, created: Date.now() }).finish();
     try {
-      await this.kv.create(nameToken(cid), record);
+      await this.kv.create(nameToken(user), record);
     } catch (err) {
       if (!isKeyExists(err)) throw err;
-      if ((await this.record(nameToken(cid)))?.deleted) throw smlError('USER_ID_RETIRED', { cid });
-      throw smlError('USER_EXISTS', { cid });
+      if ((await this.record(nameToken(user)))?.deleted) throw smlError('USER_ID_RETIRED', { user });
+      throw smlError('USER_EXISTS', { user });
     }
     return secretKey;
   }
 
-  async rotate(cid: string, secretKey = generateSecret()): Promise<string> {
-    const user = await this.require(cid);
-    await this.kv.put(nameToken(cid), sml.v1.UserRecord.encode({ ...user, secretKey }).finish());
-    this.cache.delete(nameToken(cid));
+  async rotate(user: string, secretKey = generateSecret()): Promise<string> {
+    const record = await this.require(user);
+    await this.kv.put(nameToken(user), sml.v1.UserRecord.encode({ ...record, secretKey }).finish());
+    this.cache.delete(nameToken(user));
     return secretKey;
   }
 
   /** Replaces the customer by a tombstone (no secret): it authenticates nobody and its id is never reused. */
-  async delete(cid: string): Promise<void> {
-    const user = await this.require(cid);
-    if (user.root) throw smlError('USER_IS_ROOT', { cid });
-    await this.kv.put(nameToken(cid), sml.v1.UserRecord.encode({ cid, root: false, created: user.created, deleted: true, deletedAt: Date.now() }).finish());
-    this.cache.delete(nameToken(cid));
+  async delete(user: string): Promise<void> {
+    const record = await this.require(user);
+    if (record.root) throw smlError('USER_IS_ROOT', { user });
+    await this.kv.put(nameToken(user), sml.v1.UserRecord.encode({ cid: user, root: false, created: record.created, deleted: true, deletedAt: Date.now() }).finish());
+    this.cache.delete(nameToken(user));
   }
 
   async list(): Promise<sml.v1.IUserInfo[]> {
@@ -86,10 +86,10 @@ export class UserDirectory {
     return out.sort((a, b) => String(a.cid).localeCompare(String(b.cid)));
   }
 
-  private async require(cid: string): Promise<sml.v1.UserRecord> {
-    const user = await this.get(cid);
-    if (!user) throw smlError('USER_NOT_FOUND', { cid });
-    return user;
+  private async require(user: string): Promise<sml.v1.UserRecord> {
+    const record = await this.get(user);
+    if (!record) throw smlError('USER_NOT_FOUND', { user });
+    return record;
   }
 
   /**
@@ -97,30 +97,30 @@ export class UserDirectory {
    * that is returned (to be shown once) and written to $SML_DATA_DIR/credentials, mode 0600.
    */
   async bootstrapRoot(config: Config, log: Logger): Promise<{ user: string; secretKey?: string }> {
-    const cid = config.SML_ROOT_USER;
-    const existing = await this.get(cid);
+    const user = config.SML_ROOT_USER;
+    const existing = await this.get(user);
     if (config.SML_ROOT_SECRET) {
-      if (!existing) await this.add(cid, true, config.SML_ROOT_SECRET);
+      if (!existing) await this.add(user, true, config.SML_ROOT_SECRET);
       else if (existing.secretKey !== config.SML_ROOT_SECRET || !existing.root) {
-        await this.kv.put(nameToken(cid), sml.v1.UserRecord.encode({ ...existing, root: true, secretKey: config.SML_ROOT_SECRET }).finish());
-        this.cache.delete(nameToken(cid));
+        await this.kv.put(nameToken(user), sml.v1.UserRecord.encode({ ...existing, root: true, secretKey: config.SML_ROOT_SECRET }).finish());
+        this.cache.delete(nameToken(user));
       }
-      return { user: cid };
+      return { user };
     }
-    if (existing) return { user: cid };
+    if (existing) return { user };
     let secretKey: string;
     try {
-      secretKey = await this.add(cid, true);
+      secretKey = await this.add(user, true);
     } catch (err) {
-      if (err instanceof SmlError && err.code === 'USER_EXISTS') return { user: cid }; // another replica created it first
+      if (err instanceof SmlError && err.code === 'USER_EXISTS') return { user }; // another replica created it first
       throw err;
     }
     mkdirSync(config.SML_DATA_DIR, { recursive: true });
     const file = join(config.SML_DATA_DIR, 'credentials');
-    writeFileSync(file, `SML_USER=${cid}\nSML_SECRET=${secretKey}\n`, { mode: 0o600 });
+    writeFileSync(file, `SML_USER=${user}\nSML_SECRET=${secretKey}\n`, { mode: 0o600 });
     chmodSync(file, 0o600);
     log.info({ file }, 'root user created; credentials written');
-    return { user: cid, secretKey };
+    return { user, secretKey };
   }
 }
 
@@ -132,21 +132,21 @@ export function registerUserEndpoints(service: BusService, users: UserDirectory,
   service.endpoint(subjects.users.add, sml.v1.UserAddRequest, sml.v1.UserSecretReply, async (req, { caller }) => {
     requireRoot(caller, 'create users');
     const secretKey = await users.add(req.cid ?? '', req.root ?? false);
-    return { status: okStatus('USER_CREATED', { cid: req.cid }), secretKey };
+    return { status: okStatus('USER_CREATED', { user: req.cid }), secretKey };
   });
   service.endpoint(subjects.users.rotate, sml.v1.UserRequest, sml.v1.UserSecretReply, async (req, { caller }) => {
     requireRoot(caller, 'rotate secret keys');
     const secretKey = await users.rotate(req.cid ?? '');
-    return { status: okStatus('USER_ROTATED', { cid: req.cid }), secretKey };
+    return { status: okStatus('USER_ROTATED', { user: req.cid }), secretKey };
   });
   service.endpoint(subjects.users.delete, sml.v1.UserRequest, sml.v1.Empty, async (req, { caller }) => {
     requireRoot(caller, 'delete users');
-    const cid = req.cid ?? '';
-    await users.delete(cid);
+    const user = req.cid ?? '';
+    await users.delete(user);
     // The tombstone already makes everything carol owned unreachable; the purge frees it.
     // A purge that fails is logged and can be run again (sml admin user purge).
-    await purgeCustomer(client, caller, cid).catch((err) => log.error({ err, cid }, 'customer purge failed; its data stays unreachable'));
-    return { status: okStatus('USER_DELETED', { cid }) };
+    await purgeCustomer(client, caller, user).catch((err) => log.error({ err, user }, 'customer purge failed; its data stays unreachable'));
+    return { status: okStatus('USER_DELETED', { user }) };
   });
   service.endpoint(subjects.users.list, sml.v1.UserListRequest, sml.v1.UserListReply, async (_req, { caller }) => {
     requireRoot(caller, 'list users');
@@ -154,7 +154,7 @@ export function registerUserEndpoints(service: BusService, users: UserDirectory,
   });
 }
 
-/** Asks each service that keeps per-customer state to delete what `cid` owned. */
-async function purgeCustomer(client: BusClient, caller: sml.v1.ICaller, cid: string): Promise<void> {
-  unwrap(await client.request('projects', subjects.projects('purgeCustomer'), sml.v1.UserRequest, { caller, cid }, sml.v1.Empty, { timeoutMs: 120_000 }));
+/** Asks each service that keeps per-customer state to delete what `user` owned. */
+async function purgeCustomer(client: BusClient, caller: sml.v1.ICaller, user: string): Promise<void> {
+  unwrap(await client.request('projects', subjects.projects('purgeCustomer'), sml.v1.UserRequest, { caller, cid: user }, sml.v1.Empty, { timeoutMs: 120_000 }));
 }

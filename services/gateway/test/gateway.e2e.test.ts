@@ -8,16 +8,16 @@ import { rawCall, type RawCall } from './signed';
 describe('gateway end to end', () => {
   let sys: RunningSystem;
   let root: SmlClient;
-  let alice: { cid: string; secret: string; sdk: SmlClient };
-  let bob: { cid: string; secret: string; sdk: SmlClient };
-  const call = (c: Omit<RawCall, 'cid' | 'secret'> & Partial<RawCall>) => rawCall(sys.url, { cid: alice.cid, secret: alice.secret, ...c });
-  const jobsPath = () => `${sys.basePath}/${alice.cid}/jobs`;
+  let alice: { user: string; secret: string; sdk: SmlClient };
+  let bob: { user: string; secret: string; sdk: SmlClient };
+  const call = (c: Omit<RawCall, 'user' | 'secret'> & Partial<RawCall>) => rawCall(sys.url, { user: alice.user, secret: alice.secret, ...c });
+  const jobsPath = () => `${sys.basePath}/${alice.user}/jobs`;
 
-  const customer = async (cid: string) => {
-    const r = await root.addUser(cid);
+  const customer = async (user: string) => {
+    const r = await root.addUser(user);
     expect(r.status).toBe(201);
     const secret = String((r.body.values as { secretKey: string }).secretKey);
-    return { cid, secret, sdk: new SmlClient({ url: sys.url, user: cid, secret }) };
+    return { user, secret, sdk: new SmlClient({ url: sys.url, user, secret }) };
   };
 
   beforeAll(async () => {
@@ -40,8 +40,8 @@ describe('gateway end to end', () => {
       expect(plain.status).toBe(200);
       const { formatSymDate, contentMd5, signature, stringToSign } = await import('@sml/core');
       const date = formatSymDate(new Date(), 42);
-      const sts = stringToSign({ method: 'GET', contentMd5: contentMd5(undefined), secret: alice.secret, symDate: date, customerId: alice.cid, resource: jobsPath() });
-      const bearer = await fetch(sys.url + jobsPath(), { headers: { 'Customer-ID': alice.cid, 'Sym-date': date, 'Content-MD5': '', Authorization: `Bearer ${signature(alice.secret, sts)}` } });
+      const sts = stringToSign({ method: 'GET', contentMd5: contentMd5(undefined), secret: alice.secret, symDate: date, customerId: alice.user, resource: jobsPath() });
+      const bearer = await fetch(sys.url + jobsPath(), { headers: { 'Customer-ID': alice.user, 'Sym-date': date, 'Content-MD5': '', Authorization: `Bearer ${signature(alice.secret, sts)}` } });
       expect(bearer.status).toBe(200);
       const full = await call({ method: 'GET', path: jobsPath(), signedResource: `${sys.url}${jobsPath()}` });
       expect(full.status).toBe(200);
@@ -53,7 +53,7 @@ describe('gateway end to end', () => {
       ['a malformed Sym-date', { headers: { 'Sym-date': '2024/01/02 03:04:05' } }, 400, 'Invalid Date Format'],
       ['a date 6 minutes behind', { dateOffsetMs: -6 * 60_000 }, 400, 'Please update your server time, it is likely out of sync with UTC'],
       ['a date 2 minutes ahead', { dateOffsetMs: 2 * 60_000 }, 400, 'Please update your server time, it is likely out of sync with UTC'],
-      ['an unknown customer', { cid: 'nobody', secret: 'VLmAm+WkpnA5zp2wXiSYkw==' }, 401, 'Invalid User'],
+      ['an unknown customer', { user: 'nobody', secret: 'VLmAm+WkpnA5zp2wXiSYkw==' }, 401, 'Invalid User'],
       ['both Authorization and Sym-date missing (first check wins)', { headers: { Authorization: null, 'Sym-date': null } }, 400, 'Authentication header is null'],
     ])('rejects %s', async (_what, change, status, message) => {
       const r = await call({ method: 'GET', path: jobsPath(), ...(change as Partial<RawCall>) });
@@ -62,13 +62,13 @@ describe('gateway end to end', () => {
     });
 
     it("a Customer-ID that is not the path's user → 401, even with a valid signature", async () => {
-      const r = await call({ method: 'GET', path: `${sys.basePath}/${bob.cid}/jobs` });
+      const r = await call({ method: 'GET', path: `${sys.basePath}/${bob.user}/jobs` });
       expect(r.status).toBe(401);
       expect(r.body.statusCode).toBe(401);
     });
 
     it('a body changed after signing → 400 Md5 do not match', async () => {
-      const r = await call({ method: 'POST', path: `${sys.basePath}/${alice.cid}/users`, query: 'cid=x', body: '{"tampered":1}', signedBody: '{}' });
+      const r = await call({ method: 'POST', path: `${sys.basePath}/${alice.user}/users`, query: 'cid=x', body: '{"tampered":1}', signedBody: '{}' });
       expect(r).toEqual(expect.objectContaining({ status: 400, body: { statusCode: 400, statusString: 'Md5 do not match', values: {} } }));
     });
 
@@ -77,15 +77,15 @@ describe('gateway end to end', () => {
       expect(r.status).toBe(401);
       expect(r.body.statusString).toBe('Invalid Signature');
       const sts: string = r.body.values.stringToSign;
-      expect(sts.split('\n')).toEqual(['GET', '', 'SECRETKEY', expect.any(String), alice.cid, jobsPath(), 'all=false', '']);
+      expect(sts.split('\n')).toEqual(['GET', '', 'SECRETKEY', expect.any(String), alice.user, jobsPath(), 'all=false', '']);
       expect(sts).not.toContain(alice.secret);
     });
 
     it('the same signed request twice → 401 Replayed request', async () => {
       const { formatSymDate, contentMd5, signature, stringToSign } = await import('@sml/core');
       const date = formatSymDate(new Date(), 7);
-      const sts = stringToSign({ method: 'GET', contentMd5: contentMd5(undefined), secret: alice.secret, symDate: date, customerId: alice.cid, resource: jobsPath() });
-      const headers = { 'Customer-ID': alice.cid, 'Sym-date': date, 'Content-MD5': '', Authorization: signature(alice.secret, sts) };
+      const sts = stringToSign({ method: 'GET', contentMd5: contentMd5(undefined), secret: alice.secret, symDate: date, customerId: alice.user, resource: jobsPath() });
+      const headers = { 'Customer-ID': alice.user, 'Sym-date': date, 'Content-MD5': '', Authorization: signature(alice.secret, sts) };
       expect((await fetch(sys.url + jobsPath(), { headers })).status).toBe(200);
       const again = await fetch(sys.url + jobsPath(), { headers });
       expect(again.status).toBe(401);
@@ -132,13 +132,13 @@ describe('gateway end to end', () => {
 
   describe('operations', () => {
     it('unknown route → 404 envelope', async () => {
-      const r = await call({ method: 'GET', path: `${sys.basePath}/${alice.cid}/nothing/here` });
+      const r = await call({ method: 'GET', path: `${sys.basePath}/${alice.user}/nothing/here` });
       expect(r.status).toBe(404);
-      expect(r.body).toEqual({ statusCode: 404, statusString: `No route for GET ${sys.basePath}/${alice.cid}/nothing/here`, values: {} });
+      expect(r.body).toEqual({ statusCode: 404, statusString: `No route for GET ${sys.basePath}/${alice.user}/nothing/here`, values: {} });
     });
 
     it('a body over the limit → 413 envelope', async () => {
-      const r = await call({ method: 'POST', path: `${sys.basePath}/${alice.cid}/users`, query: 'cid=x', body: JSON.stringify({ pad: 'x'.repeat(70_000) }) });
+      const r = await call({ method: 'POST', path: `${sys.basePath}/${alice.user}/users`, query: 'cid=x', body: JSON.stringify({ pad: 'x'.repeat(70_000) }) });
       expect(r.status).toBe(413);
       expect(r.body).toEqual({ statusCode: 413, statusString: 'Request body larger than the limit of 65536 bytes', values: {} });
     });

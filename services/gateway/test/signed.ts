@@ -5,7 +5,7 @@ export interface RawCall {
   path: string;
   query?: string;
   body?: string;
-  cid: string;
+  user: string;
   secret: string;
   /** Override or drop (null) individual headers after signing. */
   headers?: Record<string, string | null>;
@@ -22,8 +22,8 @@ export async function rawCall(base: string, c: RawCall): Promise<{ status: numbe
   const signedBody = c.signedBody ?? c.body;
   const md5 = contentMd5(signedBody);
   const url = new URL(base);
-  const sts = stringToSign({ method: c.method, contentMd5: md5, secret: c.secret, symDate: date, customerId: c.cid, body: signedBody, resource: c.signedResource ?? c.path, query: c.query });
-  const headers: Record<string, string> = { 'Customer-ID': c.cid, 'Sym-date': date, 'Content-MD5': md5, Authorization: signature(c.secret, sts), 'sym-version': '6.3' };
+  const sts = stringToSign({ method: c.method, contentMd5: md5, secret: c.secret, symDate: date, customerId: c.user, body: signedBody, resource: c.signedResource ?? c.path, query: c.query });
+  const headers: Record<string, string> = { 'Customer-ID': c.user, 'Sym-date': date, 'Content-MD5': md5, Authorization: signature(c.secret, sts), 'sym-version': '6.3' };
   if (c.body !== undefined) headers['Content-Type'] = 'application/json';
   for (const [k, v] of Object.entries(c.headers ?? {})) {
     if (v === null) delete headers[k];

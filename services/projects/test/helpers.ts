@@ -13,11 +13,11 @@ export function readCsv(name: string): { names: string[]; rows: string[][] } {
   return { names: lines[0].split(','), rows: lines.slice(1).map((l) => l.split(',')) };
 }
 
-export async function customer(sys: RunningSystem, cid: string): Promise<SmlClient> {
+export async function customer(sys: RunningSystem, user: string): Promise<SmlClient> {
   const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-  const r = await root.addUser(cid);
-  if (r.status !== 201) throw new Error(`cannot create ${cid}: ${JSON.stringify(r.body)}`);
-  return new SmlClient({ url: sys.url, user: cid, secret: String((r.body.values as { secretKey: string }).secretKey) });
+  const r = await root.addUser(user);
+  if (r.status !== 201) throw new Error(`cannot create ${user}: ${JSON.stringify(r.body)}`);
+  return new SmlClient({ url: sys.url, user, secret: String((r.body.values as { secretKey: string }).secretKey) });
 }
 
 /** Reads a project's summary the way other services do: over the bus, as explore (with its identity). */

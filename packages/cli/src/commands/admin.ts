@@ -7,25 +7,25 @@ import { table } from '../table';
 
 /** `sml admin user add|list|rotate|delete`: the customer registry, over the bus as root (API.md §11). */
 export function registerAdmin(program: Command, ctx: CommandContext): void {
-  const user = program
+  const userCommand = program
     .command('admin')
     .description('administration over the bus (NATS_URL), acting as SML_ROOT_USER')
     .command('user')
     .description('customers and their secret keys');
   const bus = <T>(fn: (bus: AdminBus) => Promise<T>) => withAdminBus(ctx.io.env, fn);
 
-  user
+  userCommand
     .command('add')
     .description('create a customer and print its secret key (shown only this once)')
     .argument('<id>', 'customer id')
     .option('--root', 'the customer may manage users and list every job')
-    .action(action(ctx, (out, cid: string, opts: { root?: boolean }) => bus(async ({ client, caller }) => {
-      const reply = await client.request('users', subjects.users.add, sml.v1.UserAddRequest, { caller, cid, root: opts.root === true }, sml.v1.UserSecretReply);
+    .action(action(ctx, (out, user: string, opts: { root?: boolean }) => bus(async ({ client, caller }) => {
+      const reply = await client.request('users', subjects.users.add, sml.v1.UserAddRequest, { caller, cid: user, root: opts.root === true }, sml.v1.UserSecretReply);
       const body = busEnvelope(reply.status, isOk(reply.status) ? { secretKey: reply.secretKey } : {});
       return out.envelope(body, (v) => `${body.statusString}\nsecret key (shown only once): ${v.secretKey}`);
     })));
 
-  user
+  userCommand
     .command('list')
     .description('list customers')
     .action(action(ctx, (out) => bus(async ({ client, caller }) => {
@@ -37,22 +37,22 @@ export function registerAdmin(program: Command, ctx: CommandContext): void {
       ));
     })));
 
-  user
+  userCommand
     .command('rotate')
     .description("replace a customer's secret key and print the new one; the old one stops working")
     .argument('<id>', 'customer id')
-    .action(action(ctx, (out, cid: string) => bus(async ({ client, caller }) => {
-      const reply = await client.request('users', subjects.users.rotate, sml.v1.UserRequest, { caller, cid }, sml.v1.UserSecretReply);
+    .action(action(ctx, (out, user: string) => bus(async ({ client, caller }) => {
+      const reply = await client.request('users', subjects.users.rotate, sml.v1.UserRequest, { caller, cid: user }, sml.v1.UserSecretReply);
       const body = busEnvelope(reply.status, isOk(reply.status) ? { secretKey: reply.secretKey } : {});
       return out.envelope(body, (v) => `${body.statusString}\nsecret key (shown only once): ${v.secretKey}`);
     })));
 
-  user
+  userCommand
     .command('delete')
     .description('delete a customer')
     .argument('<id>', 'customer id')
-    .action(action(ctx, (out, cid: string) => bus(async ({ client, caller }) => {
-      const reply = await client.request('users', subjects.users.delete, sml.v1.UserRequest, { caller, cid }, sml.v1.Empty);
+    .action(action(ctx, (out, user: string) => bus(async ({ client, caller }) => {
+      const reply = await client.request('users', subjects.users.delete, sml.v1.UserRequest, { caller, cid: user }, sml.v1.Empty);
       const body = busEnvelope(reply.status, {});
       return out.envelope(body, () => body.statusString);
     })));
