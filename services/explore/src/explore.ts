@@ -1,4 +1,5 @@
-import { executorOf, JobRunner, jobResult, okStatus, subjects, type ServiceRuntime } from '@sml/bus';
+import { okStatus, subjects, type ServiceRuntime } from '@sml/bus';
+import { executorOf, JobRunner, jobResult } from '@sml/jobs-client';
 import { checkName, parameterBounds } from '@sml/core';
 import { sml } from '@sml/proto';
 import { densityTasks, type DensityArity } from './density';
@@ -15,7 +16,7 @@ import { checkKmQueries, cumulativeIncidenceResults, kaplanMeierResults, surviva
  * summary from `projects` and computes with packages/stats. Wiring only: each endpoint
  * decodes, calls its domain module (metrics, density, matrix, survival) and encodes.
  */
-export async function startExplore({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+export function startExplore({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
   const densityPool = new DensityPool();
   const runner = new JobRunner(nc, client, executorOf('explore', config), 'explore', log);
   runner.start();
@@ -78,10 +79,10 @@ export async function startExplore({ nc, service, client, config, log }: Service
     return { cifPredictionList: { values: await cumulativeIncidenceResults(counts, req.values ?? []) } };
   });
 
-  return {
+  return Promise.resolve({
     onStop: async () => {
       runner.stop();
       await densityPool.stop();
     },
-  };
+  });
 }

@@ -1,7 +1,8 @@
 import { connect, type NatsConnection } from 'nats';
 import pino from 'pino';
 import { sml } from '@sml/proto';
-import { BoundedExecutor, BusClient, JobRunner, jobResult } from '@sml/bus';
+import { BusClient } from '@sml/bus';
+import { BoundedExecutor, JobRunner, jobResult } from '@sml/jobs-client';
 import { SmlClient } from '@sml/sdk';
 import { startSystem, type RunningSystem } from '@sml/testkit';
 

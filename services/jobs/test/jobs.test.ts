@@ -2,7 +2,8 @@ import { connect } from 'nats';
 import pino from 'pino';
 import { loadConfig } from '@sml/core';
 import { sml } from '@sml/proto';
-import { BoundedExecutor, BusClient, BusService, JobRunner, jobResult, subjects, unwrap, type ServiceRuntime } from '@sml/bus';
+import { BusClient, BusService, subjects, unwrap, type ServiceRuntime } from '@sml/bus';
+import { BoundedExecutor, JobRunner, jobResult } from '@sml/jobs-client';
 import { startJobs } from '@sml/jobs';
 import { startNatsServer, type NatsServer } from '@sml/testkit';
 

@@ -1,4 +1,5 @@
-import { executorOf, JobRunner, jobResult, kvBucket, okStatus, subjects, type BusService, type ServiceRuntime } from '@sml/bus';
+import { kvBucket, okStatus, subjects, type BusService, type ServiceRuntime } from '@sml/bus';
+import { executorOf, JobRunner, jobResult } from '@sml/jobs-client';
 import { StorageType } from 'nats';
 import { checkName, parameterBounds, smlError } from '@sml/core';
 import { sml } from '@sml/proto';

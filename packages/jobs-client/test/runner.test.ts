@@ -1,9 +1,10 @@
 import { connect, type NatsConnection } from 'nats';
 import { smlError } from '@sml/core';
 import { sml } from '@sml/proto';
-import { BoundedExecutor, BusClient, BusService, JOB_EVENTS_STREAM, JobRunner, ensureStream, jobResult, subjects, type JobContext } from '@sml/bus';
+import { BusClient, BusService, JOB_EVENTS_STREAM, ensureStream, subjects } from '@sml/bus';
+import { BoundedExecutor, JobRunner, jobResult, type JobContext } from '@sml/jobs-client';
 import { startNatsServer, type NatsServer } from '@sml/testkit';
-import { log, until } from './helpers';
+import { log, until } from '../../bus/test/helpers';
 
 const Kind = sml.v1.JobEventKind;
 const alice = { user: 'alice', root: false, requestId: 'ra' };

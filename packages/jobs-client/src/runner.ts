@@ -2,11 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { NatsConnection, Subscription } from 'nats';
 import { SmlError, smlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
-import type { BusClient } from './client';
+import { errorStatus, okStatus, subjects, unwrap, type BusClient, type MessageType } from '@sml/bus';
 import type { BoundedExecutor } from './executor';
-import { errorStatus, okStatus, unwrap } from './status';
-import { subjects } from './subjects';
-import type { MessageType } from './types';
 
 /** What a job's work function sees. */
 export interface JobContext {
