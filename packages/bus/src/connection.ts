@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from 'nats';
+import { connect, Events, type NatsConnection } from 'nats';
 import type { Logger } from '@sml/core';
 import { inboxPrefix } from './permissions';
 
@@ -30,7 +30,7 @@ export async function connectBus(opts: {
   opts.log.info({ server: nc.getServer(), user: opts.user ?? '(none)' }, 'connected to NATS');
   void (async () => {
     for await (const s of nc.status()) {
-      if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error') opts.log.warn({ status: s.type, data: String(s.data) }, 'NATS connection status');
+      if (s.type === Events.Disconnect || s.type === Events.Reconnect || s.type === Events.Error) opts.log.warn({ status: s.type, data: typeof s.data === 'string' ? s.data : JSON.stringify(s.data) }, 'NATS connection status');
     }
   })();
   return nc;

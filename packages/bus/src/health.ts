@@ -1,4 +1,4 @@
-import { ErrorCode as NatsErrorCode, type NatsConnection } from 'nats';
+import { ErrorCode as NatsErrorCode, Events, type NatsConnection } from 'nats';
 import { SmlError, smlError, type Logger } from '@sml/core';
 
 interface Resource {
@@ -29,8 +29,8 @@ export class BusHealth {
   private constructor(private readonly nc: NatsConnection, private log?: Logger) {
     void (async () => {
       for await (const s of nc.status()) {
-        if (s.type === 'disconnect') this.up = false;
-        else if (s.type === 'reconnect') {
+        if (s.type === Events.Disconnect) this.up = false;
+        else if (s.type === Events.Reconnect) {
           this.up = true;
           if (this.resources.size > 0) {
             this.log?.info({ resources: this.labels() }, 'reconnected to NATS; ensuring JetStream resources again');

@@ -42,11 +42,10 @@ export class BusService {
       version: opts.version ?? '0.1.0',
       description: opts.description ?? `SML ${opts.name} service`,
       queue: opts.name,
-      statsHandler: async (endpoint) => {
+      statsHandler: (endpoint) => {
         const counters = self?.counters.get(endpoint.subject);
-        if (!counters) return null;
         const extra = self?.extraStats.get(endpoint.subject);
-        return extra ? { ...counters, ...extra() } : counters;
+        return Promise.resolve(counters && extra ? { ...counters, ...extra() } : counters ?? null);
       },
     });
     self = new BusService(nc, service, opts.name, opts.log);

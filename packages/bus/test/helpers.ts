@@ -22,7 +22,7 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
     } finally {
       clearTimeout(timer);
     }
-    if (Date.now() > end) throw new Error(`${what}: not within ${deadlineMs} ms${last ? ` (last error: ${String(last)})` : ''}`);
+    if (Date.now() > end) throw new Error(`${what}: not within ${deadlineMs} ms${last ? ` (last error: ${last instanceof Error ? last.message : JSON.stringify(last)})` : ''}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }

@@ -28,7 +28,7 @@ export class JsonBodyError extends Error {
 export function invalidUtf8At(bytes: Uint8Array): number {
   if (isUtf8(bytes)) return -1;
   for (let i = 0; i < bytes.length; ) {
-    const b = bytes[i]!;
+    const b = bytes[i];
     if (b < 0x80) {
       i++;
       continue;
@@ -41,7 +41,7 @@ export function invalidUtf8At(bytes: Uint8Array): number {
       if (c === undefined || (c & 0xc0) !== 0x80) return i;
       cp = (cp << 6) | (c & 0x3f);
     }
-    if (cp < [0, 0x80, 0x800, 0x10000][follow]! || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    if (cp < [0, 0x80, 0x800, 0x10000][follow] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
     i += follow + 1;
   }
   return -1;

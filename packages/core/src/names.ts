@@ -1,4 +1,5 @@
 import { smlError } from './errors';
+import { clip } from './limits';
 
 const NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/;
 
@@ -8,7 +9,7 @@ export function isValidName(name: unknown): name is string {
 }
 
 export function checkName(kind: string, name: unknown): string {
-  if (!isValidName(name)) throw smlError('INVALID_NAME', { kind, name: String(name ?? '') });
+  if (!isValidName(name)) throw smlError('INVALID_NAME', { kind, name: clip(typeof name === 'string' ? name : JSON.stringify(name) ?? '', 200) });
   return name;
 }
 

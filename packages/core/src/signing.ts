@@ -109,7 +109,7 @@ export function signParts(parts: SignedParts): string {
 /** The signature carried by an Authorization header, bare or as `Bearer <signature>`. */
 export function bareSignature(authorization: string): string {
   const m = /^Bearer\s+(.*)$/i.exec(authorization.trim());
-  return (m ? m[1]! : authorization).trim();
+  return (m ? m[1] : authorization).trim();
 }
 
 /**

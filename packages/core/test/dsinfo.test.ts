@@ -65,7 +65,7 @@ describe('DSInfo encryption (API.md §2.4)', () => {
     const data = Buffer.from(encryptDsInfo(dsInfo, secret).slice(3), 'base64');
     for (const i of [0, 12, data.length - 1]) {
       const tampered = Buffer.from(data);
-      tampered[i]! ^= 1;
+      tampered[i] ^= 1;
       expectInvalid(`v2:${tampered.toString('base64')}`);
     }
     expectInvalid(`v2:${data.subarray(0, 27).toString('base64')}`);

@@ -20,7 +20,7 @@ export class DensityPool {
     if (parallel <= 1) return tasks.map((t) => computeDensity(summary, t));
     const shares: number[][] = Array.from({ length: parallel }, () => []);
     tasks.forEach((_, i) => shares[i % parallel].push(i));
-    const out: DensityResult[] = new Array(tasks.length);
+    const out = new Array<DensityResult>(tasks.length);
     await Promise.all(shares.map(async (share) => {
       const worker = this.take();
       try {

@@ -10,7 +10,7 @@ import { replyValues, sendEnvelope, sendError } from './envelope';
 import type { GatewayMetrics } from './metrics';
 import { openApiDocument } from './openapi';
 import type { ReplayCache } from './replay';
-import type { Route, RouteContext } from './route';
+import type { AnyRoute, RouteContext } from './route';
 import type { UserDirectory } from './users';
 
 export interface GatewayDeps {
@@ -20,14 +20,14 @@ export interface GatewayDeps {
   users: UserDirectory;
   log: Logger;
   metrics: GatewayMetrics;
-  routes: Route<any, any>[];
+  routes: AnyRoute[];
   replay: ReplayCache;
 }
 
 function validate<T extends z.ZodType>(schema: T | undefined, value: unknown, where: string): z.infer<T> | Record<string, unknown> {
   if (!schema) return {};
   const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data as z.infer<T>;
+  if (parsed.success) return parsed.data;
   const detail = parsed.error.issues.map((i) => `${where}${i.path.length ? '.' + i.path.join('.') : ''}: ${i.message}`).join('; ');
   throw smlError('INVALID_REQUEST', { detail });
 }
@@ -115,7 +115,7 @@ export function createApp(deps: GatewayDeps): express.Express {
         const ctx: RouteContext = {
           caller,
           params: validate(route.params, req.params, 'path') as Record<string, string>,
-          query: validate(route.query, req.query ?? {}, 'query') as Record<string, unknown>,
+          query: validate(route.query, req.query ?? {}, 'query'),
           body: route.rawBody ? utf8Body(body) : route.body ? validate(route.body, parseJson(body), 'body') : undefined,
           headers: req.headers,
         };
@@ -131,7 +131,7 @@ export function createApp(deps: GatewayDeps): express.Express {
           sendError(res, errorFromStatus(status));
         } else {
           if (route.createsJob && status.code === 202 && values.jobId) {
-            const id = String(values.jobId);
+            const id = String(Number(values.jobId));
             res.setHeader('sym-job-id', id);
             res.setHeader('Job-Id', id);
             res.setHeader('Location', `${config.SML_BASE_PATH}/${caller.user}/jobs/${id}`);

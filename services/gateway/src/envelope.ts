@@ -72,4 +72,3 @@ export function sendError(res: Response, err: SmlError): void {
   if (err.retryable) res.setHeader('Retry-After', '1');
   sendEnvelope(res, err.status, err.message, err.omitValues ? undefined : err.values ?? {});
 }
-

@@ -6,10 +6,10 @@ type Inflater = (sent: Buffer, options: zlib.ZlibOptions | zlib.BrotliOptions) =
 
 /** The Content-Encodings the gateway inflates (those express's body parser inflated before). */
 const INFLATERS: Record<string, Inflater> = {
-  gzip: promisify(zlib.gunzip) as Inflater,
-  'x-gzip': promisify(zlib.gunzip) as Inflater,
-  deflate: promisify(zlib.inflate) as Inflater,
-  br: promisify(zlib.brotliDecompress) as Inflater,
+  gzip: promisify(zlib.gunzip),
+  'x-gzip': promisify(zlib.gunzip),
+  deflate: promisify(zlib.inflate),
+  br: promisify(zlib.brotliDecompress),
 };
 
 export interface InflateLimits {

@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import { catalogue, type ParameterBound } from '@sml/core';
-import type { Route } from './route';
+import type { AnyRoute } from './route';
 import { z } from './schemas';
 
 const COMMON_ERRORS = ['AUTH_HEADER_NULL', 'SYM_DATE_NULL', 'INVALID_DATE_FORMAT', 'CLOCK_SKEW', 'INVALID_USER', 'CUSTOMER_ID_MISMATCH',
@@ -14,7 +14,7 @@ Authorization, Content-MD5, sym-version). NaN and ±Infinity are written as the 
 Location. Every error message is listed in x-sml-error-catalogue (code, status, message template); the bound of every numeric parameter (create params, extraParameters, EVT wrapper body) in x-sml-parameter-bounds.`;
 
 /** The OpenAPI document, generated from the route table and the error catalogue only. */
-export function openApiDocument(routes: Route<any, any>[], basePath: string, bounds: Readonly<Record<string, ParameterBound>> = {}): Record<string, unknown> {
+export function openApiDocument(routes: AnyRoute[], basePath: string, bounds: Readonly<Record<string, ParameterBound>> = {}): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
   const envelope = (values?: z.ZodType) => z.object({ statusCode: z.number().int(), statusString: z.string(), values: values ?? z.object({}) });
   for (const r of routes) {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { MessageType } from '@sml/bus';
+import type { MessageType, WithCaller, WithStatus } from '@sml/bus';
 import type { sml } from '@sml/proto';
 
 export interface RouteContext {
@@ -55,6 +55,12 @@ export interface Route<Req = unknown, Rep = unknown> {
   retry?(reply: Rep, ctx: RouteContext): Req | undefined;
   present?(reply: Rep): Presentation;
 }
+
+/**
+ * A route of whatever messages, as the app keeps them all in one list: the message types
+ * only matter inside each route (its toRequest, retry and present agree with them).
+ */
+export type AnyRoute = Route<WithCaller, WithStatus>;
 
 export function defineRoute<Req, Rep>(route: Route<Req, Rep>): Route<Req, Rep> {
   return route;

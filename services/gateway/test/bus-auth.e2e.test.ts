@@ -90,7 +90,7 @@ describe('bus authentication and permissions', () => {
     expect(await subscribeRefused(gateway, 'sml.projects.0.info', 'projects')).toBe('PERMISSIONS_VIOLATION');
   });
 
-  it("JetStream: an identity reaches only its own streams, buckets and object stores", async () => {
+  it('JetStream: an identity reaches only its own streams, buckets and object stores', async () => {
     const explore = await as('explore');
     const jsm = await explore.jetstreamManager();
     await expect(jsm.streams.info('KV_sml_users')).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });

@@ -17,6 +17,7 @@ export interface RawCall {
 }
 
 /** A hand-made signed request, so tests can break each part of API.md §2 on purpose. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests assert envelopes of every shape
 export async function rawCall(base: string, c: RawCall): Promise<{ status: number; headers: Headers; body: any }> {
   const date = formatSymDate(new Date(Date.now() + (c.dateOffsetMs ?? 0)), Math.floor(Math.random() * 1e9));
   const signedBody = c.signedBody ?? c.body;
@@ -31,7 +32,7 @@ export async function rawCall(base: string, c: RawCall): Promise<{ status: numbe
   }
   const res = await fetch(`${url.origin}${c.path}${c.query ? `?${c.query}` : ''}`, { method: c.method, headers, body: c.body });
   const text = await res.text();
-  let body: any;
+  let body: unknown;
   try { body = JSON.parse(text); } catch { body = { raw: text }; }
   return { status: res.status, headers: res.headers, body };
 }

@@ -32,7 +32,7 @@ export async function startJobs({ nc, service, log, config }: ServiceRuntime): P
     }
   });
 
-  service.endpoint(subjects.jobs.list, sml.v1.JobListRequest, sml.v1.JobListReply, async (req, { caller }) => {
+  service.endpoint(subjects.jobs.list, sml.v1.JobListRequest, sml.v1.JobListReply, (req, { caller }) => {
     if (req.all && !caller.root) throw smlError('JOBS_ALL_NOT_ROOT');
     return { jobinfolist: store.list(req.all ? undefined : caller.user!) };
   });

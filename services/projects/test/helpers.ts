@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import { BusClient, subjects, unwrap } from '@sml/bus';
 import { sml } from '@sml/proto';

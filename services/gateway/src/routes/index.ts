@@ -1,4 +1,4 @@
-import type { Route } from '../route';
+import type { AnyRoute } from '../route';
 import { exploreRoutes } from './explore';
 import { jobRoutes } from './jobs';
 import { evtRoutes, modelRoutes } from './models';
@@ -6,4 +6,4 @@ import { projectRoutes } from './projects';
 import { userRoutes } from './users';
 
 /** Every REST route of the gateway, in matching order. */
-export const routes: Route<any, any>[] = [...jobRoutes, ...userRoutes, ...projectRoutes, ...exploreRoutes, ...modelRoutes, ...evtRoutes];
+export const routes: AnyRoute[] = [...jobRoutes, ...userRoutes, ...projectRoutes, ...exploreRoutes, ...modelRoutes, ...evtRoutes];

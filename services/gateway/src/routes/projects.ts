@@ -1,7 +1,7 @@
 import { subjects } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { frameToColumns, parseFrameJson } from '@sml/stats/frames';
-import { defineRoute, type RouteContext } from '../route';
+import { defineRoute, type Route, type RouteContext } from '../route';
 import { boolParam, dataFrame, name, userParam, z } from '../schemas';
 
 const projectParams = userParam.extend({ pid: name('project') });
@@ -23,7 +23,7 @@ const learnReport = z.object({ rowsLearned: z.number().int(), rowsSkipped: z.num
 /** Flat string map of type-specific create parameters; numbers and booleans are taken as their text. */
 const createParams = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional();
 
-const projectOp = (op: string, summary: string, extra: Partial<Parameters<typeof defineRoute>[0]> = {}) =>
+const projectOp = (op: string, summary: string, extra: Partial<Route<sml.v1.IProjectRequest, sml.v1.IEmpty>> = {}) =>
   defineRoute({
     method: 'get', path: `/:user/projects/:pid/${op}`, operationId: `${op}Project`, tags: ['projects'], summary,
     service: 'projects', subject: s(op), request: sml.v1.ProjectRequest, reply: sml.v1.Empty,
