@@ -32,25 +32,25 @@ const seg = encodeURIComponent;
 const projectPath = (pid: string, op: string) => `/projects/${seg(pid)}/${op}`;
 
 /** `POST /projects/{p}/build`: builds from the given inputs, as a job. */
-export function submitBuild(client: SmlClient, pid: string, modelid: string, algo: string, context: MLContext) {
-  return client.request('POST', projectPath(pid, 'build'), { query: { modelid, algo }, json: context });
+export function submitBuild(client: SmlClient, pid: string, modelId: string, algo: string, context: MLContext) {
+  return client.request('POST', projectPath(pid, 'build'), { query: { modelid: modelId, algo }, json: context });
 }
 
 /** `POST /projects/{p}/selectModel`: feature selection scored on `dataframe` (`selector_type`), as a job. */
-export function submitSelect(client: SmlClient, pid: string, modelid: string, algo: string, context: MLContext, dataframe: RestDataFrame) {
-  return client.request('POST', projectPath(pid, 'selectModel'), { query: { modelid, algo }, json: { mlcontext: context, dataframe } });
+export function submitSelect(client: SmlClient, pid: string, modelId: string, algo: string, context: MLContext, dataframe: RestDataFrame) {
+  return client.request('POST', projectPath(pid, 'selectModel'), { query: { modelid: modelId, algo }, json: { mlcontext: context, dataframe } });
 }
 
-export function modelInfo(client: SmlClient, pid: string, modelid: string) {
-  return client.request<ModelReply>('GET', projectPath(pid, `models/${seg(modelid)}`));
+export function modelInfo(client: SmlClient, pid: string, modelId: string) {
+  return client.request<ModelReply>('GET', projectPath(pid, `models/${seg(modelId)}`));
 }
 
-export function deleteModel(client: SmlClient, pid: string, modelid: string) {
-  return client.request('DELETE', projectPath(pid, `models/${seg(modelid)}`));
+export function deleteModel(client: SmlClient, pid: string, modelId: string) {
+  return client.request('DELETE', projectPath(pid, `models/${seg(modelId)}`));
 }
 
-export function predict(client: SmlClient, pid: string, modelid: string, frame: RestDataFrame) {
-  return client.request<Predictions>('POST', projectPath(pid, `predict/${seg(modelid)}`), { json: frame });
+export function predict(client: SmlClient, pid: string, modelId: string, frame: RestDataFrame) {
+  return client.request<Predictions>('POST', projectPath(pid, `predict/${seg(modelId)}`), { json: frame });
 }
 
 /** A modelInfo as blocks: its identity, then assessment, info and extra as key/value tables (empty ones left out). */

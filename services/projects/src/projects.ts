@@ -149,7 +149,7 @@ function registerLearning(service: BusService, runner: JobRunner, learning: Lear
 
 function registerModels(service: BusService, runner: JobRunner, models: Models): void {
   service.endpoint(s('selectModel'), sml.v1.SelectModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
-    const plan = await models.plan(caller.user!, projectOf(req.pid), modelOf(req.modelid), req);
+    const plan = await models.plan(caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
     const jobId = await runner.submit(caller, req.buildOnly ? 'build' : 'selectModel', { p_id: plan.pid, model_id: plan.modelId }, async ({ signal }) =>
       jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: await plan.run(signal) }));
     return { status: okStatus(req.buildOnly ? 'JOB_CREATED' : 'SELECT_MODEL_JOB_CREATED'), jobId };
@@ -157,18 +157,18 @@ function registerModels(service: BusService, runner: JobRunner, models: Models):
 
   service.endpoint(s('modelInfo'), sml.v1.ModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
     const pid = projectOf(req.pid);
-    return { modelInfo: await models.info(caller.user!, pid, req.modelid) };
+    return { modelInfo: await models.info(caller.user!, pid, req.modelId) };
   });
 
   service.endpoint(s('modelDelete'), sml.v1.ModelRequest, sml.v1.Empty, async (req, { caller }) => {
     const pid = projectOf(req.pid);
-    const model = modelOf(req.modelid);
+    const model = modelOf(req.modelId);
     await models.delete(caller.user!, pid, model);
     return { status: okStatus('MODEL_DELETED', { model }) };
   });
 
   service.endpoint(s('predict'), sml.v1.PredictRequest, sml.v1.PredictReply, async (req, { caller }) => {
-    const predictions = await models.predict(caller.user!, projectOf(req.pid), modelOf(req.modelid), frameOf(req.frame));
+    const predictions = await models.predict(caller.user!, projectOf(req.pid), modelOf(req.modelId), frameOf(req.frame));
     return { KSVSMap: { values: predictions.map((entries) => ({ entries })) } };
   });
 }
@@ -176,14 +176,14 @@ function registerModels(service: BusService, runner: JobRunner, models: Models):
 function registerEvt(service: BusService, evt: EvtWrappers): void {
   service.endpoint(s('evtWrapper'), sml.v1.EvtWrapperRequest, sml.v1.Empty, async (req, { caller }) => {
     const pid = projectOf(req.pid);
-    const model = modelOf(req.modelid);
+    const model = modelOf(req.modelId);
     await evt.create(caller.user!, pid, model, req.params ?? {});
     return { status: okStatus('EVT_CREATED', { model }) };
   });
 
   service.endpoint(s('evtDelete'), sml.v1.ModelRequest, sml.v1.Empty, async (req, { caller }) => {
     const pid = projectOf(req.pid);
-    const model = modelOf(req.modelid);
+    const model = modelOf(req.modelId);
     await evt.delete(caller.user!, pid, model);
     return { status: okStatus('EVT_DELETED', { model }) };
   });

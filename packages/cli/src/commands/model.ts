@@ -92,9 +92,9 @@ export function registerModel(program: Command, ctx: CommandContext): void {
 
   common(model.command('build').description('build a model from the given inputs (a job), waited for; prints its modelInfo'))
     .option('--targets <attributes>', 'target attributes, all names or all indexes', attributeList)
-    .action(action(ctx, async (out, pid: string, modelid: string, opts: ContextOptions & JobOptions) => {
+    .action(action(ctx, async (out, pid: string, modelId: string, opts: ContextOptions & JobOptions) => {
       const client = restClient(ctx.io.env);
-      return finish(out, client, await submitBuild(client, pid, modelid, opts.algo, context(opts)), opts);
+      return finish(out, client, await submitBuild(client, pid, modelId, opts.algo, context(opts)), opts);
     }));
 
   common(model.command('select').description('select the inputs that score best on a CSV file of scoring rows (selectModel, a job), waited for; prints the chosen model and its assessment'))
@@ -105,7 +105,7 @@ export function registerModel(program: Command, ctx: CommandContext): void {
     .option('--criterion <name>', 'sml_model_assessment_type: rmse, mae, r2 | auc, accuracy, precision, recall, f1, mcc | accuracy, f1_macro, kappa')
     .option('--iterations <n>', 'selector_iterations of the iteration selector (server default: 50)', positiveInt)
     .option('--seed <n>', 'selector_seed of the iteration selector', integer)
-    .action(action(ctx, async (out, pid: string, modelid: string, opts: ContextOptions & JobOptions & {
+    .action(action(ctx, async (out, pid: string, modelId: string, opts: ContextOptions & JobOptions & {
       data: string; types: string[]; selector?: string; criterion?: string; iterations?: number; seed?: number;
     }) => {
       const client = restClient(ctx.io.env);
@@ -113,7 +113,7 @@ export function registerModel(program: Command, ctx: CommandContext): void {
         selector_type: opts.selector, sml_model_assessment_type: opts.criterion, selector_iterations: opts.iterations, selector_seed: opts.seed,
       });
       const dataframe = await readFrame(opts.data, opts.types);
-      return finish(out, client, await submitSelect(client, pid, modelid, opts.algo, mlcontext, dataframe), opts);
+      return finish(out, client, await submitSelect(client, pid, modelId, opts.algo, mlcontext, dataframe), opts);
     }));
 
   model
@@ -121,8 +121,8 @@ export function registerModel(program: Command, ctx: CommandContext): void {
     .description("a model's modelInfo: inputs, targets, assessment, info and extra")
     .argument('<pid>', 'project id')
     .argument('<modelid>', 'model id')
-    .action(action(ctx, async (out, pid: string, modelid: string) => {
-      const res = await modelInfo(restClient(ctx.io.env), pid, modelid);
+    .action(action(ctx, async (out, pid: string, modelId: string) => {
+      const res = await modelInfo(restClient(ctx.io.env), pid, modelId);
       return out.envelope(res.body, (v) => describeModel(v.modelInfo));
     }));
 
@@ -134,12 +134,12 @@ export function registerModel(program: Command, ctx: CommandContext): void {
     .argument('<csv>', 'path of the CSV file')
     .requiredOption('--types <codes>', 'attribute type codes, one per column, e.g. C,C,B', typeCodes)
     .option('--batch <rows>', 'rows per request', positiveInt, 10_000)
-    .action(action(ctx, async (out, pid: string, modelid: string, path: string, opts: { types: string[]; batch: number }) => {
+    .action(action(ctx, async (out, pid: string, modelId: string, path: string, opts: { types: string[]; batch: number }) => {
       const client = restClient(ctx.io.env);
       const rows: Array<{ row: number; values: Record<string, string> }> = [];
       const records = csvRecords(createReadStream(path, { encoding: 'utf8' }));
       for await (const { frame, firstRow } of frameBatches(records, { types: opts.types, batchSize: opts.batch, errorHandling: 0 })) {
-        const res = await predict(client, pid, modelid, frame);
+        const res = await predict(client, pid, modelId, frame);
         if (out.json) out.out(JSON.stringify(res.body));
         if (!isSuccess(res.status)) {
           out.err(res.body.statusString);
@@ -157,8 +157,8 @@ export function registerModel(program: Command, ctx: CommandContext): void {
     .description('delete a model')
     .argument('<pid>', 'project id')
     .argument('<modelid>', 'model id')
-    .action(action(ctx, async (out, pid: string, modelid: string) => {
-      const res = await deleteModel(restClient(ctx.io.env), pid, modelid);
+    .action(action(ctx, async (out, pid: string, modelId: string) => {
+      const res = await deleteModel(restClient(ctx.io.env), pid, modelId);
       return out.envelope(res.body, () => res.body.statusString);
     }));
 }

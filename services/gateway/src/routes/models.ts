@@ -29,7 +29,7 @@ export const modelRoutes = [
     errors: ['PROJECT_NOT_FOUND', 'UNKNOWN_ALGORITHM', 'ALGORITHM_NOT_AVAILABLE', 'MODEL_INPUT', 'SINGULAR_SYSTEM', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'EXECUTOR_FULL'],
     toRequest: ({ caller, params, query, body }) => {
       const b = body as { mlcontext: Ctx; dataframe?: RestDataFrame };
-      return { caller, pid: params.pid, modelid: String(query.modelid), algo: String(query.algo), mlcontext: b.mlcontext, dataframe: b.dataframe ? dataFrameToProto(b.dataframe) : null };
+      return { caller, pid: params.pid, modelId: String(query.modelid), algo: String(query.algo), mlcontext: b.mlcontext, dataframe: b.dataframe ? dataFrameToProto(b.dataframe) : null };
     },
   }),
   defineRoute({
@@ -39,19 +39,19 @@ export const modelRoutes = [
     params: projectParams, query: buildQuery, body: mlContext,
     success: { status: 202, description: 'Job Created' }, createsJob: true,
     errors: ['PROJECT_NOT_FOUND', 'UNKNOWN_ALGORITHM', 'ALGORITHM_NOT_AVAILABLE', 'MODEL_INPUT', 'UNKNOWN_ATTRIBUTE', 'EXECUTOR_FULL'],
-    toRequest: ({ caller, params, query, body }) => ({ caller, pid: params.pid, modelid: String(query.modelid), algo: String(query.algo), mlcontext: body as Ctx, buildOnly: true }),
+    toRequest: ({ caller, params, query, body }) => ({ caller, pid: params.pid, modelId: String(query.modelid), algo: String(query.algo), mlcontext: body as Ctx, buildOnly: true }),
   }),
   defineRoute({
     method: 'get', path: '/:user/projects/:pid/models/:m', operationId: 'modelInfo', tags: ['models'], summary: 'A model\'s information',
     service: 'projects', subject: s('modelInfo'), request: sml.v1.ModelRequest, reply: sml.v1.ModelReply,
     params: modelParams, values: z.object({ modelInfo }), success: { status: 200, description: 'values.modelInfo' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND'],
-    toRequest: ({ caller, params }) => ({ caller, pid: params.pid, modelid: params.m }),
+    toRequest: ({ caller, params }) => ({ caller, pid: params.pid, modelId: params.m }),
   }),
   defineRoute({
     method: 'delete', path: '/:user/projects/:pid/models/:m', operationId: 'deleteModel', tags: ['models'], summary: 'Delete a model',
     service: 'projects', subject: s('modelDelete'), request: sml.v1.ModelRequest, reply: sml.v1.Empty,
     params: modelParams, success: { status: 200, description: 'deleted' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND'],
-    toRequest: ({ caller, params }) => ({ caller, pid: params.pid, modelid: params.m }),
+    toRequest: ({ caller, params }) => ({ caller, pid: params.pid, modelId: params.m }),
   }),
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/predict/:m', operationId: 'predict', tags: ['models'],
@@ -59,7 +59,7 @@ export const modelRoutes = [
     service: 'projects', subject: s('predict'), request: sml.v1.PredictRequest, reply: sml.v1.PredictReply,
     params: modelParams, body: dataFrame, values: z.object({ KSVSMap: z.object({ values: z.array(z.record(z.string(), z.string())) }) }),
     success: { status: 200, description: 'values.KSVSMap.values' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND'],
-    toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, modelid: params.m, frame: dataFrameToProto(body as RestDataFrame) }),
+    toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, modelId: params.m, frame: dataFrameToProto(body as RestDataFrame) }),
   }),
 ];
 
@@ -71,12 +71,12 @@ export const evtRoutes = [
     service: 'projects', subject: s('evtWrapper'), request: sml.v1.EvtWrapperRequest, reply: sml.v1.Empty,
     params: modelParams, body: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)),
     success: { status: 200, description: 'EVT Wrapper created for model [<m>]' }, errors: ['EVT_PROJECT_NOT_FOUND', 'GENERIC_EXCEPTION', 'MODEL_INPUT'],
-    toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, modelid: params.m, params: body as Record<string, string> }),
+    toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, modelId: params.m, params: body as Record<string, string> }),
   }),
   defineRoute({
     method: 'delete', path: '/:user/projects/:pid/:m/evtwrapper', operationId: 'deleteEvtWrapper', tags: ['models'], summary: 'Remove a model\'s EVT wrapper',
     service: 'projects', subject: s('evtDelete'), request: sml.v1.ModelRequest, reply: sml.v1.Empty,
     params: modelParams, success: { status: 200, description: 'removed' }, errors: ['EVT_PROJECT_NOT_FOUND', 'EVT_NOT_FOUND'],
-    toRequest: ({ caller, params }) => ({ caller, pid: params.pid, modelid: params.m }),
+    toRequest: ({ caller, params }) => ({ caller, pid: params.pid, modelId: params.m }),
   }),
 ];
