@@ -1,1 +1,4 @@
 export * from './types';
+export * from './csv';
+export * from './localfile';
+export * from './registry';

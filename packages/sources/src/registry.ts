@@ -1,0 +1,23 @@
+import { localFileSource } from './localfile';
+import { SourceError, type Source, type SourceContext, type SourceFactory, type SourceInfo } from './types';
+
+/**
+ * The readers of each data-source type (API.md §5). A type without a factory here answers
+ * SourceError('invalid', 'data source type [x] is not available').
+ */
+export const sourceFactories: Partial<Record<string, SourceFactory>> = {
+  localfile: localFileSource,
+  // s3: s3Source,            (packages/sources/src/s3.ts)
+  // redshift: postgresSource, (packages/sources/src/postgres.ts)
+  // http: httpSource,         (packages/sources/src/http.ts)
+};
+
+/** Every type a DSInfo may name (streams' `kafka` and `nats` are read by the streams service). */
+export const SOURCE_TYPES = ['localfile', 's3', 'redshift', 'http'] as const;
+
+/** The source of a registered (or previewed) DSInfo. Throws SourceError for an unknown type or bad info. */
+export function sourceOf(type: string, info: SourceInfo, ctx: SourceContext): Source {
+  const factory = Object.hasOwn(sourceFactories, type) ? sourceFactories[type] : undefined;
+  if (!factory) throw new SourceError('invalid', `data source type [${String(type).slice(0, 100)}] is not available`);
+  return factory(info, ctx);
+}
