@@ -2,3 +2,4 @@ export * from './types';
 export * from './csv';
 export * from './localfile';
 export * from './registry';
+export { browseS3, s3Failure, s3Source } from './s3';

@@ -4,3 +4,4 @@ export * from './system';
 export * from './postgres';
 export * from './kafka';
 export * from './data';
+export * from './s3';

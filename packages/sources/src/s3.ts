@@ -1,0 +1,153 @@
+/**
+ * `s3`: one object of an S3 bucket, or of an S3-compatible store at `s3endpoint`
+ * (path-style addressing). info: `path` (the object key, without the bucket), `s3bucket`,
+ * `s3accessKey`, `s3secretKey`, optional `s3endpoint` and `s3region` (default us-east-1).
+ */
+import type { Readable } from 'node:stream';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type { DirectoryListing } from './localfile';
+import { SourceError, type ByteSource, type SourceContext, type SourceFactory, type SourceInfo } from './types';
+
+const DEFAULT_REGION = 'us-east-1';
+
+interface S3Target {
+  client: S3Client;
+  bucket: string;
+  /** `s3://bucket/key`: what messages name (never the keys). */
+  describe: (key: string) => string;
+}
+
+function required(info: SourceInfo, key: string): string {
+  const value = info[key];
+  if (value === undefined || value.trim() === '') throw new SourceError('invalid', `s3 data source: info.${key} is required`);
+  return value;
+}
+
+function target(info: SourceInfo, ctx: SourceContext): S3Target {
+  const bucket = required(info, 's3bucket');
+  const accessKeyId = required(info, 's3accessKey');
+  const secretAccessKey = required(info, 's3secretKey');
+  const endpoint = info.s3endpoint?.trim() || undefined;
+  if (endpoint !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      throw new SourceError('invalid', 's3 data source: info.s3endpoint is not a URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SourceError('invalid', 's3 data source: info.s3endpoint must be an http or https URL');
+  }
+  const client = new S3Client({
+    region: info.s3region?.trim() || DEFAULT_REGION,
+    credentials: { accessKeyId, secretAccessKey },
+    endpoint,
+    forcePathStyle: endpoint !== undefined,
+    // Only what S3 requires: many S3-compatible stores reject the aws-chunked checksum
+    // trailers and checksum headers the SDK would add by default.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    requestHandler: { connectionTimeout: ctx.timeoutMs, requestTimeout: ctx.timeoutMs },
+  });
+  return { client, bucket, describe: (key) => `s3://${bucket}/${key}` };
+}
+
+function objectKey(info: SourceInfo): string {
+  const key = required(info, 'path').replace(/^\/+/, '');
+  if (key === '' || key.endsWith('/')) throw new SourceError('invalid', 's3 data source: info.path must name an object, not a folder');
+  return key;
+}
+
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+
+function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
+}
+
+/** The customer's reason for an SDK failure; the SDK's own message never carries the secret. */
+export function s3Failure(error: unknown, what: string): SourceError {
+  if (error instanceof S3ServiceException) {
+    const status = error.$metadata.httpStatusCode;
+    if (error.name === 'NoSuchKey' || error.name === 'NotFound' || status === 404) {
+      const missing = error.name === 'NoSuchBucket' ? 'bucket' : 'object';
+      return new SourceError('not-found', `${what}: no such ${missing}`, { cause: error });
+    }
+    if (status === 401 || status === 403) return new SourceError('denied', `${what}: access denied (${error.name})`, { cause: error });
+    return new SourceError('unreachable', `${what}: S3 answered ${status ?? '?'} ${error.name}`, { cause: error });
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  const name = error instanceof Error ? error.name : '';
+  if ((typeof code === 'string' && UNREACHABLE_CODES.has(code)) || name === 'TimeoutError' || name === 'RequestTimeout') {
+    return new SourceError('unreachable', `${what}: S3 endpoint unreachable (${typeof code === 'string' ? code : name})`, { cause: error });
+  }
+  return new SourceError('unreachable', `${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+}
+
+function rethrow(error: unknown, what: string, signal: AbortSignal | undefined): never {
+  if (isAbort(error, signal)) throw signal?.reason ?? error;
+  throw s3Failure(error, what);
+}
+
+export const s3Source: SourceFactory = (info, ctx): ByteSource => {
+  const key = objectKey(info);
+  const { client, bucket, describe } = target(info, ctx);
+  const what = describe(key);
+  return {
+    kind: 'bytes',
+    describe: () => what,
+    async size() {
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: ctx.signal });
+        return head.ContentLength;
+      } catch (error) {
+        rethrow(error, what, ctx.signal);
+      }
+    },
+    async *open() {
+      ctx.signal?.throwIfAborted();
+      let body: Readable;
+      try {
+        const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: ctx.signal });
+        body = got.Body as Readable;
+      } catch (error) {
+        rethrow(error, what, ctx.signal);
+      }
+      // The SDK's signal covers the request; once the body streams, aborting is ours.
+      const onAbort = () => body.destroy(ctx.signal?.reason instanceof Error ? ctx.signal.reason : new Error('aborted'));
+      ctx.signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        for await (const chunk of body) yield chunk as Uint8Array;
+      } catch (error) {
+        rethrow(error, what, ctx.signal);
+      } finally {
+        ctx.signal?.removeEventListener('abort', onAbort);
+        body.destroy();
+      }
+    },
+  };
+};
+
+const MAX_LISTED = 10_000;
+
+/**
+ * dsbrowse of an s3 source: the folders and objects right under `prefix` of its bucket, as
+ * for localfile (names only, sorted, at most 10 000 entries; `path` without a trailing `/`).
+ */
+export async function browseS3(info: SourceInfo, ctx: SourceContext, prefix: string): Promise<DirectoryListing> {
+  const { client, bucket, describe } = target(info, ctx);
+  const path = prefix.replace(/^\/+|\/+$/g, '');
+  const keyPrefix = path === '' ? '' : `${path}/`;
+  const dirs: string[] = [];
+  const files: string[] = [];
+  let token: string | undefined;
+  do {
+    try {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: keyPrefix, Delimiter: '/', ContinuationToken: token }), { abortSignal: ctx.signal });
+      for (const dir of page.CommonPrefixes ?? []) if (dir.Prefix !== undefined) dirs.push(dir.Prefix.slice(keyPrefix.length, -1));
+      for (const object of page.Contents ?? []) if (object.Key !== undefined && object.Key !== keyPrefix) files.push(object.Key.slice(keyPrefix.length));
+      token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
+    } catch (error) {
+      rethrow(error, describe(keyPrefix), ctx.signal);
+    }
+  } while (token !== undefined && dirs.length + files.length < MAX_LISTED);
+  return { ok: true, dirs: dirs.slice(0, MAX_LISTED).sort(), files: files.slice(0, Math.max(0, MAX_LISTED - dirs.length)).sort(), path };
+}

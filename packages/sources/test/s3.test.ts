@@ -1,0 +1,164 @@
+// Reference: a real S3 server, s3rver (npm), started by the testkit as a child process.
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { freePort, startS3, type S3Server } from '@sml/testkit';
+import { browseS3, s3Source } from '../src/s3';
+import { SourceError, type ByteSource, type SourceContext, type SourceInfo } from '../src/types';
+
+const BUCKET = 'data';
+const ctx: SourceContext = { user: 'alice', filesRoot: '/nonexistent', timeoutMs: 5_000 };
+
+let s3: S3Server;
+let client: S3Client;
+let dir: string;
+
+beforeAll(async () => {
+  s3 = await startS3({ buckets: [BUCKET] });
+  client = new S3Client({
+    region: s3.region,
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.accessKey, secretAccessKey: s3.secretKey },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+  });
+  dir = await mkdtemp(join(tmpdir(), 'sml-s3-test-'));
+  await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'small/rows.csv', Body: 'a,b\n1,2\n' }));
+  await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'small/sub/other.csv', Body: 'x\n' }));
+});
+
+afterAll(async () => {
+  client.destroy();
+  await s3.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function info(extra: Record<string, string> = {}): SourceInfo {
+  return { path: 'small/rows.csv', s3bucket: BUCKET, s3accessKey: s3.accessKey, s3secretKey: 'the-secret-key', s3endpoint: s3.endpoint, ...extra };
+}
+
+function bytes(source: ReturnType<typeof s3Source>): ByteSource {
+  if (source.kind !== 'bytes') throw new Error('an s3 source reads bytes');
+  return source;
+}
+
+async function readAll(source: ByteSource): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of source.open()) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function failure(promise: Promise<unknown>): Promise<SourceError> {
+  const error: unknown = await promise.then(() => undefined, (e: unknown) => e);
+  if (!(error instanceof SourceError)) throw new Error(`expected a SourceError, got ${String(error)}`);
+  return error;
+}
+
+describe('s3 source', () => {
+  it('reads an object and its size, naming it s3://bucket/key', async () => {
+    const source = bytes(s3Source(info(), ctx));
+    expect(source.describe()).toBe(`s3://${BUCKET}/small/rows.csv`);
+    expect(await source.size()).toBe(8);
+    expect(await readAll(source)).toBe('a,b\n1,2\n');
+  });
+
+  it('streams a 50 MB object intact while the reader\'s memory grows far less than the object', async () => {
+    const file = join(dir, 'big.csv');
+    const out = createWriteStream(file);
+    const line = `${'1234567.891,'.repeat(20)}0\n`;
+    const lines = Math.ceil((50 * 1024 * 1024) / line.length);
+    const block = line.repeat(1000);
+    for (let i = 0; i < lines / 1000; i++) if (!out.write(block)) await once(out, 'drain');
+    out.end();
+    await finished(out);
+    const expected = createHash('sha256');
+    for await (const chunk of createReadStream(file)) expected.update(chunk as Buffer);
+    const size = Math.ceil(lines / 1000) * block.length;
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'big.csv', Body: createReadStream(file), ContentLength: size }));
+
+    const source = bytes(s3Source(info({ path: 'big.csv' }), ctx));
+    expect(await source.size()).toBe(size);
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    let read = 0;
+    const hash = createHash('sha256');
+    for await (const chunk of source.open()) {
+      read += chunk.byteLength;
+      hash.update(chunk);
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }
+    expect(read).toBe(size);
+    expect(hash.digest('hex')).toBe(expected.digest('hex'));
+    expect(peak - before).toBeLessThan(size / 4);
+  });
+
+  it('a missing object or bucket is not-found', async () => {
+    const missingKey = bytes(s3Source(info({ path: 'small/nope.csv' }), ctx));
+    expect((await failure(missingKey.size())).reason).toBe('not-found');
+    expect((await failure(readAll(missingKey))).reason).toBe('not-found');
+    const missingBucket = bytes(s3Source(info({ s3bucket: 'nobucket' }), ctx));
+    const error = await failure(readAll(missingBucket));
+    expect(error.reason).toBe('not-found');
+    expect(error.message).toBe('s3://nobucket/small/rows.csv: no such bucket');
+  });
+
+  it('an unknown access key is denied, and the message names neither key', async () => {
+    const source = bytes(s3Source(info({ s3accessKey: 'AKIAWRONGKEY' }), ctx));
+    for (const error of [await failure(source.size()), await failure(readAll(source))]) {
+      expect(error.reason).toBe('denied');
+      expect(error.message).not.toMatch(/AKIAWRONGKEY|the-secret-key/);
+    }
+  });
+
+  it('an endpoint nobody listens on is unreachable', async () => {
+    const port = await freePort();
+    const source = bytes(s3Source(info({ s3endpoint: `http://127.0.0.1:${port}` }), ctx));
+    const error = await failure(readAll(source));
+    expect(error.reason).toBe('unreachable');
+    expect(error.message).toMatch(/ECONNREFUSED/);
+  });
+
+  it('bad info is invalid before any request', () => {
+    const invalid = (extra: Record<string, string>) => {
+      try {
+        s3Source(info(extra), ctx);
+      } catch (error) {
+        return error instanceof SourceError ? error.reason : error;
+      }
+      return 'accepted';
+    };
+    expect(invalid({ s3bucket: '' })).toBe('invalid');
+    expect(invalid({ s3secretKey: ' ' })).toBe('invalid');
+    expect(invalid({ path: 'small/' })).toBe('invalid');
+    expect(invalid({ s3endpoint: 'ftp://127.0.0.1:21' })).toBe('invalid');
+    expect(invalid({ s3endpoint: 'not a url' })).toBe('invalid');
+  });
+
+  it('aborting the context signal stops a read in progress with the abort reason', async () => {
+    const controller = new AbortController();
+    const source = bytes(s3Source(info({ path: 'big.csv' }), { ...ctx, signal: controller.signal }));
+    const reason = new Error('job cancelled');
+    let read = 0;
+    const reading = (async () => {
+      for await (const chunk of source.open()) {
+        read += chunk.byteLength;
+        if (read > 1024 * 1024) controller.abort(reason);
+      }
+    })();
+    await expect(reading).rejects.toBe(reason);
+    expect(read).toBeLessThan(10 * 1024 * 1024);
+  });
+
+  it('browses the folders and objects right under a prefix, names only, like localfile', async () => {
+    expect(await browseS3(info(), ctx, 'small/')).toEqual({ ok: true, path: 'small', dirs: ['sub'], files: ['rows.csv'] });
+    const root = await browseS3(info(), ctx, '');
+    expect(root).toMatchObject({ ok: true, path: '', dirs: ['small'] });
+    expect(root.files).toContain('big.csv');
+    expect((await failure(browseS3(info({ s3bucket: 'nobucket' }), ctx, ''))).reason).toBe('not-found');
+  });
+});
