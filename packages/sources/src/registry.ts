@@ -1,4 +1,5 @@
 import { localFileSource } from './localfile';
+import { postgresSource } from './postgres';
 import { s3Source } from './s3';
 import { SourceError, type Source, type SourceContext, type SourceFactory, type SourceInfo } from './types';
 
@@ -9,7 +10,7 @@ import { SourceError, type Source, type SourceContext, type SourceFactory, type 
 export const sourceFactories: Partial<Record<string, SourceFactory>> = {
   localfile: localFileSource,
   s3: s3Source,
-  // redshift: postgresSource, (packages/sources/src/postgres.ts)
+  redshift: postgresSource,
   // http: httpSource,         (packages/sources/src/http.ts)
 };
 
