@@ -23,13 +23,14 @@ export const configSchema = z.object({
   SML_BODY_LIMIT: int(1).default(256 * 1024 * 1024),
   /** A compressed body may inflate to at most this many times its size (and never past SML_BODY_LIMIT). */
   SML_MAX_INFLATE_RATIO: int(1).default(100),
+  SML_MAX_BODY_BYTES_IN_FLIGHT: int(1).default(1024 * 1024 * 1024),
   SML_MAX_ATTRIBUTES: int(1).default(2000),
   /** Characters of an attribute name (a frame's name, or `<name>$<value>` of a categorical value). */
   SML_MAX_NAME_LENGTH: int(1).default(256),
   SML_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SML_REQUEST_TIMEOUT_MS: int(1).default(30_000),
   SML_BREAKER_RESET_MS: int(1).default(5_000),
-  SML_REQUIRED_SERVICES: z.string().default('users,jobs,projects,explore'),
+  SML_REQUIRED_SERVICES: z.string().default('users,jobs,projects,explore,encoders'),
   SML_EXECUTOR_CONCURRENCY: int(1).default(2),
   SML_EXECUTOR_QUEUE: int(0).default(100),
   SML_AUTH_PAST_WINDOW_MS: int(0).default(5 * 60_000),
@@ -51,6 +52,8 @@ export const configSchema = z.object({
   SML_MAX_CENTROIDS: int(1).default(10_000),
   SML_MAX_EVT_WINDOW: int(1).default(1_000_000),
   SML_MAX_PROJECTS_PER_CUSTOMER: int(1).default(1_000),
+  SML_MAX_ENCODER_VALUES: int(1).default(50_000),
+  SML_MAX_ENCODERS_PER_CUSTOMER: int(1).default(1_000),
   SML_EXECUTOR_PER_CUSTOMER: int(1).default(1),
 });
 

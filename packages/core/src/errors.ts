@@ -35,6 +35,7 @@ export const catalogue = {
   BAD_CONTENT_ENCODING: { status: 400, message: 'Request body is not valid {encoding} data: {detail}' },
   UNSUPPORTED_CONTENT_ENCODING: { status: 415, message: 'Unsupported Content-Encoding [{encoding}]: send the body as is, or as gzip, deflate or br' },
   UNKNOWN_ROUTE: { status: 404, message: 'No route for {method} {path}' },
+  BODY_BUDGET: { status: 503, message: 'The gateway holds {inFlight} bytes of request bodies, its limit of {limit} (SML_MAX_BODY_BYTES_IN_FLIGHT); retry later', retryable: true },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service [{service}] is unavailable', retryable: true },
   SERVICE_TIMEOUT: { status: 503, message: 'Service [{service}] did not answer within {timeoutMs} ms', retryable: true },
   EXECUTOR_FULL: { status: 503, message: 'Job queue of service [{service}] is full ({queueSize} waiting); retry later', retryable: true },
@@ -62,6 +63,13 @@ export const catalogue = {
   MERGE_SELF: { status: 400, message: 'A project cannot be merged into itself [{pid}]' },
   MERGE_INCOMPATIBLE: { status: 400, message: 'Cannot merge project [{other}] into [{pid}]: {reason}' },
   DS_NOT_FOUND: { status: 400, message: "DS '{ds}' not found" },
+  DS_EXISTS: { status: 409, message: "DS '{ds}' already exists" },
+  DS_UNKNOWN_TYPE: { status: 400, message: 'Unknown data source type [{type}]; expected one of {expected}' },
+  DS_INVALID: { status: 400, message: 'Invalid data source [{ds}]: {detail}' },
+  DS_NULL: { status: 500, message: 'Generic Exception [java.lang.NullPointerException: DSInfo is null]' },
+  DS_UNREADABLE: { status: 400, message: 'Data source [{ds}] cannot be read: {detail}' },
+  DS_NOT_BROWSABLE: { status: 400, message: 'Data source type [{type}] cannot be browsed; dsbrowse lists localfile paths' },
+  DS_LEARN_FAILED: { status: 400, message: 'Learning from data source [{ds}] failed, nothing was learned: {detail}' },
   PROJECT_NOT_PERSISTENT: { status: 400, message: 'Project [{pid}] was created with persist=false: it has no snapshot to save' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'Idempotency-Key [{key}] was already used for a different batch of this project; send a new key with a new batch' },
   STATE_LIMIT: { status: 400, message: 'Project [{pid}]: {detail} ({variable}); nothing was learned' },
@@ -92,6 +100,17 @@ export const catalogue = {
   EVT_PROJECT_NOT_FOUND: { status: 400, message: 'Cannot find project [{pid}] for user:[{user}]' },
   EVT_NOT_FOUND: { status: 400, message: 'Model [{model}] has no EVT wrapper' },
 
+  // §3 encoders
+  ENCODER_NOT_FOUND: { status: 400, message: 'Cannot Find Encoder[{encoder}] for Customer[{user}].' },
+  ENCODER_UNKNOWN: { status: 400, message: 'Unknown Encoder [{encoder}]' },
+  ENCODER_EXISTS: { status: 409, message: 'Customer [{user}] already has an encoder named [{encoder}]' },
+  ENCODER_IN_USE: { status: 409, message: 'Encoder [{encoder}] is used by project(s) {pids}; delete them first' },
+  ENCODER_TYPE: { status: 400, message: 'Invalid encoderType [{type}]: expected B (binary target) or C (continuous target)' },
+  ENCODER_INPUT: { status: 400, message: '{detail}' },
+  ENCODER_KEY_NOT_FOUND: { status: 400, message: 'Encoder [{encoder}] has no key [{key}]' },
+  ENCODER_LIMIT: { status: 400, message: 'Encoder [{encoder}]: {detail} ({variable}); nothing was learned' },
+  ENCODER_COUNT_LIMIT: { status: 400, message: 'Customer [{user}] already has {count} encoders, the limit ({variable}); delete one first' },
+
   // users (§11)
   USER_EXISTS: { status: 409, message: 'Customer [{user}] already exists' },
   USER_ID_RETIRED: { status: 409, message: 'Customer id [{user}] belonged to a deleted customer and is never reused; choose another id' },
@@ -121,6 +140,14 @@ export const ok = {
   PROJECT_UNFROZEN: { status: 200, message: 'Project [{pid}] unfrozen' },
   PROJECT_MERGED: { status: 200, message: 'Project [{other}] merged into [{pid}]' },
   HISTOGRAMS_SWITCHED: { status: 200, message: 'Histograms of project [{pid}] {state}' },
+  DS_CREATED: { status: 201, message: 'DS [{ds}] created' },
+  DS_UPDATED: { status: 200, message: 'DS [{ds}] updated' },
+  DS_DELETED: { status: 200, message: 'DS [{ds}] deleted' },
+  DS_ATTACHED: { status: 200, message: 'DS [{ds}] added to project [{pid}]' },
+  DS_DETACHED: { status: 200, message: 'DS [{ds}] detached from project [{pid}]' },
+  ENCODER_CREATED: { status: 201, message: 'Encoder[{encoder}] with Target[{target}] created for Customer[{user}]' },
+  ENCODER_DELETED: { status: 200, message: 'Encoder[{encoder}] deleted' },
+  ENCODER_ASSIGNED: { status: 200, message: 'Encoder[{encoder}] assigned to project [{pid}]' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type OkCode = keyof typeof ok;

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { JsonBodyError, SmlError, invalidUtf8At, parameterBounds, parseJsonBody, smlError, type Config, type Logger } from '@sml/core';
 import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticate } from './auth';
+import { BodyBudget } from './body-budget';
 import { inflateBody } from './inflate';
 import { replyValues, sendEnvelope, sendError } from './envelope';
 import type { GatewayMetrics } from './metrics';
@@ -97,6 +98,11 @@ export function createApp(deps: GatewayDeps): express.Express {
     delete req.headers['content-encoding'];
     next();
   });
+  const bodies = new BodyBudget(config.SML_MAX_BODY_BYTES_IN_FLIGHT, {
+    inFlight: (bytes) => metrics.bodyBytesInFlight.set(bytes),
+    refused: () => metrics.bodyBudgetRefusals.inc(),
+  });
+  api.use(bodies.middleware(config.SML_BODY_LIMIT));
   api.use(express.raw({ type: () => true, limit: config.SML_BODY_LIMIT }));
   const inflateLimits = { limit: config.SML_BODY_LIMIT, maxRatio: config.SML_MAX_INFLATE_RATIO };
   for (const route of routes) {
@@ -109,7 +115,9 @@ export function createApp(deps: GatewayDeps): express.Express {
         const t0 = performance.now();
         const who = await authenticate(req, String(req.params.user), users, replay, authOpts);
         const sent: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const body = await inflateBody(sent, res.locals.contentEncoding as string | undefined, inflateLimits);
+        const encoding = res.locals.contentEncoding as string | undefined;
+        if (encoding) bodies.reserveFor(res, Math.min(config.SML_BODY_LIMIT, sent.length * config.SML_MAX_INFLATE_RATIO));
+        const body = await inflateBody(sent, encoding, inflateLimits);
         const t1 = performance.now();
         const caller = { user: who.user, root: who.root, requestId };
         const ctx: RouteContext = {
@@ -118,6 +126,7 @@ export function createApp(deps: GatewayDeps): express.Express {
           query: validate(route.query, req.query ?? {}, 'query'),
           body: route.rawBody ? utf8Body(body) : route.body ? validate(route.body, parseJson(body), 'body') : undefined,
           headers: req.headers,
+          secretKey: who.secretKey,
         };
         const subject = typeof route.subject === 'function' ? route.subject(ctx) : route.subject;
         const message = route.toRequest(ctx);

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Prometheus metrics of one gateway process, served on /metrics. */
 export class GatewayMetrics {
@@ -14,6 +14,17 @@ export class GatewayMetrics {
     name: 'sml_auth_failures_total',
     help: 'Rejected authentications by error code',
     labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+
+  readonly bodyBytesInFlight = new Gauge({
+    name: 'sml_request_body_bytes_in_flight',
+    help: 'Bytes of request bodies the gateway holds now (bounded by SML_MAX_BODY_BYTES_IN_FLIGHT)',
+    registers: [this.registry],
+  });
+  readonly bodyBudgetRefusals = new Counter({
+    name: 'sml_request_body_budget_refusals_total',
+    help: 'Requests answered 503 because their body did not fit SML_MAX_BODY_BYTES_IN_FLIGHT',
     registers: [this.registry],
   });
 
