@@ -3,7 +3,7 @@
 # (SciPy, scikit-learn, statsmodels, numpy, R survival), then shows what changed. The tests
 # never run these: they read the committed JSON. Prerequisites (Debian packages, not PyPI):
 #   apt-get install -y python3-numpy python3-scipy python3-sklearn python3-statsmodels \
-#                      python3-mpmath r-cran-survival r-cran-jsonlite
+#                      python3-mpmath python3-pandas r-cran-survival r-cran-jsonlite
 # Debian's python is /usr/bin/python3 (the pyenv python3 first on PATH lacks these libraries).
 # Usage: bash scripts/regen-fixtures.sh [--check]
 #   without --check: the fixtures are rewritten (commit them with the change that needed it);
@@ -21,6 +21,7 @@ PY=/usr/bin/python3
 in_place=(
   packages/stats/test/fixtures/gen_summary.py
   packages/stats/test/fixtures/gen_sequence.py
+  packages/stats/test/encoder/fixtures/gen_encoder.py
   packages/stats/test/models/sequence/fixtures/gen_sequence_models.py
   packages/stats/test/models/evt/fixtures/gen_spot.py
   packages/stats/test/matrix/fixtures/gen_matrix.py

@@ -11,13 +11,13 @@
  */
 
 /** A process kind that connects to NATS with its own user. */
-export type BusIdentity = 'gateway' | 'jobs' | 'projects' | 'explore' | 'admin';
+export type BusIdentity = 'gateway' | 'jobs' | 'projects' | 'explore' | 'encoders' | 'admin';
 
-export const BUS_IDENTITIES: readonly BusIdentity[] = ['gateway', 'jobs', 'projects', 'explore', 'admin'];
+export const BUS_IDENTITIES: readonly BusIdentity[] = ['gateway', 'jobs', 'projects', 'explore', 'encoders', 'admin'];
 
 /** The identity of each service process (by the name it registers on the bus); `users` is the gateway process. */
 export const SERVICE_IDENTITY: Record<string, BusIdentity> = {
-  users: 'gateway', jobs: 'jobs', projects: 'projects', explore: 'explore',
+  users: 'gateway', jobs: 'jobs', projects: 'projects', explore: 'explore', encoders: 'encoders',
 };
 
 export interface IdentityRights {
@@ -42,7 +42,7 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
   // The REST front door: the only identity that sends caller-bearing requests to services
   // (the caller comes from an HMAC-authenticated request); hosts the `users` service.
   gateway: {
-    publish: ['sml.users.>', 'sml.projects.>', 'sml.explore.>', 'sml.jobs.get', 'sml.jobs.list', 'sml.jobs.cancel', '$SRV.>'],
+    publish: ['sml.users.>', 'sml.projects.>', 'sml.explore.>', 'sml.jobs.get', 'sml.jobs.list', 'sml.jobs.cancel', 'sml.encoders.>', '$SRV.>'],
     subscribe: ['sml.users.>'],
     service: 'users',
     kv: ['sml_users', 'sml_replay'],
@@ -69,6 +69,14 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
     publish: ['sml.projects.*.summary', 'sml.projects.*.info', ...jobRunner('explore').publish],
     subscribe: ['sml.explore.>', ...jobRunner('explore').subscribe],
     service: 'explore',
+    objectStores: [SPILL],
+  },
+  // Encoders: their own subjects and bucket; the projects service calls assign and state.
+  encoders: {
+    publish: [...jobRunner('encoders').publish],
+    subscribe: ['sml.encoders.>', ...jobRunner('encoders').subscribe],
+    service: 'encoders',
+    kv: ['sml_encoders'],
     objectStores: [SPILL],
   },
   // The `sml admin` CLI: the customer registry, nothing else.

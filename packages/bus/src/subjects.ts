@@ -26,6 +26,21 @@ export const subjects = {
     kaplanMeier: 'sml.explore.kaplanMeier',
     cumulativeIncidence: 'sml.explore.cumulativeIncidence',
   },
+  /** Encoders (API.md §3): one replica owns them all (its KV bucket), no shard token. */
+  encoders: {
+    create: 'sml.encoders.create',
+    learn: 'sml.encoders.learn',
+    learnds: 'sml.encoders.learnds',
+    stats: 'sml.encoders.stats',
+    list: 'sml.encoders.list',
+    delete: 'sml.encoders.delete',
+    keyvals: 'sml.encoders.keyvals',
+    setValues: 'sml.encoders.setValues',
+    createKeyValues: 'sml.encoders.createKeyValues',
+    /** From the projects service: encoderAssign, and reading the statistics to encode with. */
+    assign: 'sml.encoders.assign',
+    state: 'sml.encoders.state',
+  },
   /**
    * Project-scoped operations carry a shard token, hash(user, pid) mod S, so that one replica
    * owns a project (S = 1 until sharding lands). A shard of the bus, not a `partition`

@@ -15,3 +15,4 @@ export * from './models';
 export * from './matrix';
 export * from './survival';
 export * from './explore';
+export * from './encoder';

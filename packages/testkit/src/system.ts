@@ -24,6 +24,7 @@ const ENTRY: Record<string, string> = {
   jobs: 'services/jobs/dist/main.js',
   projects: 'services/projects/dist/main.js',
   explore: 'services/explore/dist/main.js',
+  encoders: 'services/encoders/dist/main.js',
 };
 
 export interface SystemOptions {

@@ -1,4 +1,5 @@
 import type { AnyRoute } from '../route';
+import { encoderRoutes } from './encoders';
 import { exploreRoutes } from './explore';
 import { jobRoutes } from './jobs';
 import { evtRoutes, modelRoutes } from './models';
@@ -6,4 +7,4 @@ import { projectRoutes } from './projects';
 import { userRoutes } from './users';
 
 /** Every REST route of the gateway, in matching order. */
-export const routes: AnyRoute[] = [...jobRoutes, ...userRoutes, ...projectRoutes, ...exploreRoutes, ...modelRoutes, ...evtRoutes];
+export const routes: AnyRoute[] = [...jobRoutes, ...userRoutes, ...projectRoutes, ...exploreRoutes, ...modelRoutes, ...evtRoutes, ...encoderRoutes];

@@ -1,0 +1,347 @@
+import { ByteReader, ByteWriter } from '../binary';
+import { addCompensated, combineCompensated, compensatedValue } from '../compensated';
+import { CapacityError, FrameError, SummaryError } from '../errors';
+import { cellText, parseDecimal } from '../frame';
+
+/*
+ * A target encoder (API.md §3): per input attribute (key) and per distinct value of it, the
+ * count of rows having that value and the compensated sums Σtarget, Σtarget² over them, plus
+ * the same three over every row learned. Exact and mergeable like the project summary:
+ * counts are integers in doubles, sums are Neumaier pairs (compensated.ts), so merge and
+ * subtract are the exact inverse of each other up to a few ulps.
+ */
+
+/** `B`: 0/1 target (an encoding is P(target = 1 | value)); `C`: continuous target. */
+export type EncoderTargetType = 'B' | 'C';
+
+export interface EncoderOptions {
+  target: string;
+  targetType: EncoderTargetType;
+  /** A value seen fewer times than this encodes to the overall target mean. */
+  minTrimSize: number;
+}
+
+/** The REST DataFrame as the encoder reads it: string cells, one array per row. */
+export interface EncoderFrame {
+  attributeNames: readonly string[];
+  attributeTypes: readonly string[];
+  data: readonly (readonly unknown[])[];
+}
+
+/** Count, Σt (value, compensation), Σt² (value, compensation). */
+const N = 0, S1 = 1, S2 = 3, STRIDE = 5;
+
+/** Types whose cells are keyed values: `S` one value per cell, `L` a `|`-separated list of values. */
+const KEYED = new Set(['S', 'L']);
+/** Columns kept as keys without values (SymetryML lists them in stats with count 0); `X` is ignored. */
+const LISTED = new Set(['S', 'L', 'C', 'B', 'T']);
+export const LIST_SEPARATOR = '|';
+
+/** The values one cell of a keyed column stands for. */
+export function cellValues(type: string, cell: unknown): string[] {
+  const text = cellText(cell) ?? '';
+  return type === 'L' ? text.split(LIST_SEPARATOR) : [text];
+}
+
+interface KeyState {
+  type: string;
+  values: Map<string, Float64Array>;
+}
+
+/** One row of the stats DataFrame: per key, the distinct values and their counts' mean and sample variance. */
+export interface KeyStats {
+  key: string;
+  type: string;
+  count: number;
+  mean: number;
+  stddev: number;
+  variance: number;
+}
+
+export interface ValueStats {
+  value: string;
+  count: number;
+  sum: number;
+  sumSquares: number;
+}
+
+export class Encoder {
+  private readonly total = new Float64Array(STRIDE);
+  private readonly keys = new Map<string, KeyState>();
+  private distinct = 0;
+
+  constructor(readonly options: EncoderOptions) {}
+
+  /** Distinct (key, value) pairs held: the state bounded by SML_MAX_ENCODER_VALUES. */
+  get valueCount(): number {
+    return this.distinct;
+  }
+
+  /** Rows learned. */
+  get rows(): number {
+    return this.total[N];
+  }
+
+  /** The mean target over every row learned (NaN before any). */
+  get overallMean(): number {
+    return this.total[N] === 0 ? NaN : compensatedValue(this.total, S1) / this.total[N];
+  }
+
+  keyNames(): string[] {
+    return [...this.keys.keys()].sort();
+  }
+
+  keyType(key: string): string | undefined {
+    return this.keys.get(key)?.type;
+  }
+
+  /**
+   * Learns a frame: the target column gives each row's target; every other column is a key
+   * (S and L columns with their values). A row with a missing target is skipped. The frame is
+   * checked whole first (target present, cells, key types, `maxValues`): on an error nothing
+   * changes. Returns the number of rows learned.
+   */
+  learn(frame: EncoderFrame, maxValues = Infinity): number {
+    const names = frame.attributeNames;
+    const types = frame.attributeTypes;
+    const t = names.indexOf(this.options.target);
+    if (t < 0) throw new FrameError(-1, this.options.target, `the DataFrame has no target column [${this.options.target}]`);
+    if (types.length !== names.length) throw new FrameError(-1, '', `${names.length} attributeNames but ${types.length} attributeTypes`);
+    const inputs: number[] = [];
+    for (let c = 0; c < names.length; c++) {
+      if (c === t || types[c] === 'X') continue;
+      if (!LISTED.has(types[c])) throw new FrameError(-1, names[c], `unknown attribute type [${types[c]}]`);
+      const known = this.keys.get(names[c]);
+      if (known && known.type !== types[c]) throw new FrameError(-1, names[c], `the encoder keeps this key as type ${known.type}, not ${types[c]}`);
+      inputs.push(c);
+    }
+    const targets = new Float64Array(frame.data.length);
+    const fresh = new Map<string, Set<string>>();
+    let added = 0;
+    for (let r = 0; r < frame.data.length; r++) {
+      const row = frame.data[r];
+      if (row.length !== names.length) throw new FrameError(r + 1, '', `${row.length} cells, expected ${names.length}`);
+      targets[r] = this.targetOf(row[t], r + 1);
+      if (targets[r] !== targets[r]) continue;
+      for (const c of inputs) {
+        if (!KEYED.has(types[c])) continue;
+        const held = this.keys.get(names[c])?.values;
+        let seen = fresh.get(names[c]);
+        for (const v of cellValues(types[c], row[c])) {
+          if (held?.has(v) || seen?.has(v)) continue;
+          if (!seen) fresh.set(names[c], (seen = new Set()));
+          seen.add(v);
+          added++;
+        }
+      }
+    }
+    if (this.distinct + added > maxValues) throw new CapacityError('distinct key values', this.distinct + added, maxValues);
+    for (const c of inputs) this.keyState(names[c], types[c]);
+    let learned = 0;
+    for (let r = 0; r < frame.data.length; r++) {
+      const y = targets[r];
+      if (y !== y) continue;
+      learned++;
+      accumulate(this.total, y);
+      for (const c of inputs) {
+        if (!KEYED.has(types[c])) continue;
+        const state = this.keys.get(names[c])!;
+        for (const v of cellValues(types[c], frame.data[r][c])) accumulate(this.valueSlot(state, v), y);
+      }
+    }
+    return learned;
+  }
+
+  private targetOf(cell: unknown, row: number): number {
+    const text = cellText(cell);
+    if (text === null) return NaN;
+    const y = parseDecimal(text);
+    if (!Number.isFinite(y)) throw new FrameError(row, this.options.target, `target [${text}] is not a number`);
+    if (this.options.targetType === 'B' && y !== 0 && y !== 1) throw new FrameError(row, this.options.target, `binary target [${text}] is not 0 or 1`);
+    return y;
+  }
+
+  private keyState(key: string, type: string): KeyState {
+    let state = this.keys.get(key);
+    if (!state) this.keys.set(key, (state = { type, values: new Map() }));
+    return state;
+  }
+
+  private valueSlot(state: KeyState, value: string): Float64Array {
+    let slot = state.values.get(value);
+    if (!slot) {
+      state.values.set(value, (slot = new Float64Array(STRIDE)));
+      this.distinct++;
+    }
+    return slot;
+  }
+
+  /**
+   * The encoding of `value` of `key`: Σtarget/count over the rows having it, or the overall
+   * target mean when it was seen fewer than minTrimSize times (or never) [seed].
+   */
+  encode(key: string, value: string): number {
+    const slot = this.keys.get(key)?.values.get(value);
+    if (!slot || slot[N] <= 0 || slot[N] < this.options.minTrimSize) return this.overallMean;
+    return compensatedValue(slot, S1) / slot[N];
+  }
+
+  /** The encoding of one cell of a keyed column: an `L` cell is the mean of its values' encodings. */
+  encodeCell(key: string, type: string, cell: unknown): number {
+    const values = cellValues(type, cell);
+    let sum = 0;
+    for (const v of values) sum += this.encode(key, v);
+    return sum / values.length;
+  }
+
+  /** Per key: how many distinct values, and the mean, sample standard deviation and variance of their counts. */
+  stats(): KeyStats[] {
+    return this.keyNames().map((key) => {
+      const state = this.keys.get(key)!;
+      const n = state.values.size;
+      let mean = 0;
+      for (const slot of state.values.values()) mean += slot[N];
+      mean = n === 0 ? 0 : mean / n;
+      let ss = 0;
+      for (const slot of state.values.values()) ss += (slot[N] - mean) ** 2;
+      const variance = n < 2 ? 0 : ss / (n - 1);
+      return { key, type: state.type, count: n, mean, stddev: Math.sqrt(variance), variance };
+    });
+  }
+
+  /** Every value of `key` (sorted), or undefined for a key never seen. */
+  keyValues(key: string): ValueStats[] | undefined {
+    const state = this.keys.get(key);
+    if (!state) return undefined;
+    return [...state.values.keys()].sort().map((value) => {
+      const slot = state.values.get(value)!;
+      return { value, count: slot[N], sum: compensatedValue(slot, S1), sumSquares: compensatedValue(slot, S2) };
+    });
+  }
+
+  /**
+   * Replaces (`add` false) or adds to (`add` true) the count and Σtarget of values of a key,
+   * creating the key (type `S`) and the values as needed. Σtarget² is not given: for a B target
+   * it equals Σtarget; for a C target it is taken as Σtarget²/count (no spread within the
+   * value). Checked whole first (counts non-negative integers, limit); the overall counts
+   * are those of learned rows and do not change.
+   */
+  setValues(entries: readonly { key: string; value: string; count: number; sum: number }[], add: boolean, maxValues = Infinity): void {
+    let added = 0;
+    const fresh = new Set<string>();
+    for (const e of entries) {
+      if (!Number.isSafeInteger(e.count) || e.count < 0) throw new FrameError(-1, 'Count', `count [${e.count}] of value [${e.value}] is not a non-negative integer`);
+      if (!Number.isFinite(e.sum)) throw new FrameError(-1, 'Sum', `sum [${e.sum}] of value [${e.value}] is not a finite number`);
+      const id = `${e.key}\u0000${e.value}`;
+      if (!this.keys.get(e.key)?.values.has(e.value) && !fresh.has(id)) {
+        fresh.add(id);
+        added++;
+      }
+    }
+    if (this.distinct + added > maxValues) throw new CapacityError('distinct key values', this.distinct + added, maxValues);
+    for (const e of entries) {
+      const slot = this.valueSlot(this.keyState(e.key, 'S'), e.value);
+      const count = add ? slot[N] + e.count : e.count;
+      const sum = add ? compensatedValue(slot, S1) + e.sum : e.sum;
+      slot.fill(0);
+      slot[N] = count;
+      slot[S1] = sum;
+      slot[S2] = this.options.targetType === 'B' ? sum : count === 0 ? 0 : (sum * sum) / count;
+    }
+  }
+
+  /** Adds `other`'s counts and sums (same target and type). */
+  merge(other: Encoder): this {
+    return this.combine(other, 1);
+  }
+
+  /** Removes `other`'s counts and sums; refused whole when a count would become negative. */
+  subtract(other: Encoder): this {
+    if (other.total[N] > this.total[N]) throw new SummaryError('cannot subtract an encoder with more rows');
+    for (const [key, state] of other.keys) {
+      const mine = this.keys.get(key);
+      for (const [value, slot] of state.values) {
+        const have = mine?.values.get(value);
+        if (slot[N] > 0 && (!have || have[N] < slot[N])) throw new SummaryError(`cannot subtract value [${value}] seen more often than here`, key);
+      }
+    }
+    return this.combine(other, -1);
+  }
+
+  private combine(other: Encoder, sign: 1 | -1): this {
+    if (other.options.target !== this.options.target || other.options.targetType !== this.options.targetType) {
+      throw new SummaryError('encoders with different targets cannot be combined');
+    }
+    combineSlot(this.total, other.total, sign);
+    for (const [key, state] of other.keys) {
+      const mine = this.keyState(key, state.type);
+      for (const [value, slot] of state.values) {
+        const into = this.valueSlot(mine, value);
+        combineSlot(into, slot, sign);
+        if (sign < 0 && into[N] === 0) {
+          mine.values.delete(value);
+          this.distinct--;
+        }
+      }
+    }
+    return this;
+  }
+
+  serialize(): Uint8Array {
+    const w = new ByteWriter();
+    w.u32(FORMAT);
+    w.string(this.options.target);
+    w.string(this.options.targetType);
+    w.f64(this.options.minTrimSize);
+    w.f64s(this.total);
+    w.u32(this.keys.size);
+    for (const [key, state] of this.keys) {
+      w.string(key);
+      w.string(state.type);
+      w.u32(state.values.size);
+      const slots = new Float64Array(STRIDE * state.values.size);
+      let i = 0;
+      for (const [value, slot] of state.values) {
+        w.string(value);
+        slots.set(slot, STRIDE * i++);
+      }
+      w.f64s(slots);
+    }
+    return w.bytes();
+  }
+
+  static deserialize(bytes: Uint8Array): Encoder {
+    const r = new ByteReader(bytes);
+    if (r.u32() !== FORMAT) throw new SummaryError('damaged encoder serialization: unknown format');
+    const target = r.string();
+    const targetType = r.string();
+    if (targetType !== 'B' && targetType !== 'C') throw new SummaryError('damaged encoder serialization: target type');
+    const e = new Encoder({ target, targetType, minTrimSize: r.f64() });
+    e.total.set(r.f64s());
+    const keyCount = r.u32();
+    for (let k = 0; k < keyCount; k++) {
+      const state = e.keyState(r.string(), r.string());
+      const n = r.u32();
+      const values = Array.from({ length: n }, () => r.string());
+      const slots = r.f64s();
+      if (slots.length !== STRIDE * n) throw new SummaryError('damaged encoder serialization: value slots');
+      values.forEach((v, i) => state.values.set(v, slots.slice(STRIDE * i, STRIDE * (i + 1))));
+      e.distinct += n;
+    }
+    return e;
+  }
+}
+
+const FORMAT = 1;
+
+function accumulate(slot: Float64Array, y: number): void {
+  slot[N] += 1;
+  addCompensated(slot, S1, y);
+  addCompensated(slot, S2, y * y);
+}
+
+function combineSlot(into: Float64Array, from: Float64Array, sign: 1 | -1): void {
+  into[N] += sign * from[N];
+  combineCompensated(into, S1, from, S1, sign);
+  combineCompensated(into, S2, from, S2, sign);
+}

@@ -1,0 +1,247 @@
+import { isKeyExists, okStatus } from '@sml/bus';
+import { checkName, SmlError, smlError, type ErrorCode } from '@sml/core';
+import { sml } from '@sml/proto';
+import { CapacityError, Encoder, type EncoderFrame, FrameError, SummaryError } from '@sml/stats';
+import type { EncoderStore } from './store';
+
+export interface EncoderLimits {
+  /** Distinct (key, value) pairs per encoder (SML_MAX_ENCODER_VALUES). */
+  maxValues: number;
+  /** Encoders per customer (SML_MAX_ENCODERS_PER_CUSTOMER). */
+  maxEncoders: number;
+  /** Largest record the bucket takes (a KV value is one NATS message: under max_payload). */
+  maxBytes: number;
+}
+
+/** A number as Java's Double.toString writes it (SymetryML's stats cells): `1.0`, `2153.25`, `3.4243127E7`. */
+export function javaDouble(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (!Number.isFinite(x)) return x > 0 ? 'Infinity' : '-Infinity';
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const abs = Math.abs(x);
+  if (abs >= 1e-3 && abs < 1e7) {
+    const s = String(x);
+    return s.includes('.') ? s : `${s}.0`;
+  }
+  const [mantissa, exponent] = x.toExponential().split('e');
+  return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${Number(exponent)}`;
+}
+
+const STATS_COLUMNS = ['key', 'type', 'count', 'mean', 'stddev', 'variance'];
+const KEYVAL_COLUMNS = ['Value', 'Count', 'Sum'];
+
+interface Loaded {
+  record: sml.v1.EncoderRecord;
+  revision: number;
+  encoder: Encoder;
+}
+
+/** Domain errors of @sml/stats as REST errors (400: bad input or a limit). */
+function toSmlError(err: unknown, encoder: string): SmlError {
+  if (err instanceof SmlError) return err;
+  if (err instanceof CapacityError) return smlError('ENCODER_LIMIT', { encoder, detail: err.message, variable: 'SML_MAX_ENCODER_VALUES' }, err);
+  if (err instanceof FrameError || err instanceof SummaryError) return smlError('ENCODER_INPUT', { detail: err.message }, err);
+  throw err;
+}
+
+/** The column index of `name` in a frame (case-insensitive), or a 400 naming the columns needed. */
+function column(frame: EncoderFrame, name: string, needed: string[]): number {
+  const i = frame.attributeNames.findIndex((n) => n.toLowerCase() === name.toLowerCase());
+  if (i < 0) throw smlError('ENCODER_INPUT', { detail: `the DataFrame needs the columns ${needed.join(', ')}; [${name}] is missing` });
+  return i;
+}
+
+function number(text: unknown, what: string): number {
+  const v = Number(typeof text === 'string' ? text.trim() : text);
+  if (typeof text !== 'string' && typeof text !== 'number' || text === '' || !Number.isFinite(v)) {
+    throw smlError('ENCODER_INPUT', { detail: `${what} [${String(text)}] is not a number` });
+  }
+  return v;
+}
+
+/** A cell as text: the DataFrame's cells are strings (numbers kept as their text). */
+function cellString(cell: unknown): string {
+  return typeof cell === 'string' ? cell : typeof cell === 'number' ? String(cell) : '';
+}
+
+export function frameOf(frame: sml.v1.IDataFrame | null | undefined): EncoderFrame {
+  return {
+    attributeNames: frame?.attributeNames ?? [],
+    attributeTypes: frame?.attributeTypes ?? [],
+    data: (frame?.data ?? []).map((r) => r.entries ?? []),
+  };
+}
+
+/**
+ * The encoders (API.md §3). Each operation on one encoder runs under its lock: read the
+ * record (the deserialized statistics are reused while the KV revision is unchanged), apply,
+ * write back naming the revision read. A write another replica made meanwhile makes the
+ * update fail; the operation then runs once more on the fresh record.
+ */
+export class Encoders {
+  private readonly cache = new Map<string, Loaded>();
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly store: EncoderStore, private readonly limits: EncoderLimits) {}
+
+  async create(user: string, req: sml.v1.IEncoderCreateRequest): Promise<sml.v1.IStatus> {
+    const name = checkName('encoder', req.encoderName);
+    const target = (req.targetName ?? '').trim();
+    if (target === '') throw smlError('INVALID_PARAMETER', { name: 'targetName', value: '', reason: 'the target attribute name is required' });
+    const type = (req.encoderType ?? '').trim().toUpperCase() || 'B';
+    if (type !== 'B' && type !== 'C') throw smlError('ENCODER_TYPE', { type: req.encoderType });
+    const trimText = (req.minTrimSize ?? '').trim();
+    const minTrimSize = trimText === '' ? 1 : Number(trimText);
+    if (!Number.isSafeInteger(minTrimSize) || minTrimSize < 0 || minTrimSize > 2 ** 31 - 1) {
+      throw smlError('INVALID_PARAMETER', { name: 'minTrimSize', value: trimText, reason: 'an integer from 0 to 2147483647' });
+    }
+    const count = (await this.store.list(user)).length;
+    if (count >= this.limits.maxEncoders) throw smlError('ENCODER_COUNT_LIMIT', { user, count, variable: 'SML_MAX_ENCODERS_PER_CUSTOMER' });
+    const encoder = new Encoder({ target, targetType: type, minTrimSize });
+    await this.store.create(user, { name, target, encoderType: type, minTrimSize, creationDate: Date.now(), projects: [], state: encoder.serialize() });
+    return okStatus('ENCODER_CREATED', { encoder: name, target, user });
+  }
+
+  list(user: string): Promise<string[]> {
+    return this.store.list(user);
+  }
+
+  /** Learns a DataFrame: the target column gives each row's target, every other column is a key. */
+  learn(user: string, name: string, frame: EncoderFrame): Promise<number> {
+    return this.mutate(user, name, 'ENCODER_NOT_FOUND', (e) => e.learn(frame, this.limits.maxValues));
+  }
+
+  /** setValues (one key, columns Value, Count, Sum: replaces) and createKeyValues (Key, Value, Count, Sum: adds). */
+  setValues(user: string, name: string, frame: EncoderFrame, key?: string): Promise<void> {
+    const needed = key === undefined ? ['Key', ...KEYVAL_COLUMNS] : KEYVAL_COLUMNS;
+    const k = key === undefined ? column(frame, 'Key', needed) : -1;
+    const [v, c, s] = KEYVAL_COLUMNS.map((n) => column(frame, n, needed));
+    const entries = frame.data.map((row, r) => ({
+      key: key ?? cellString(row[k]),
+      value: cellString(row[v]),
+      count: number(row[c], `row ${r + 1}: Count`),
+      sum: number(row[s], `row ${r + 1}: Sum`),
+    }));
+    return this.mutate(user, name, 'ENCODER_NOT_FOUND', (e) => e.setValues(entries, key === undefined, this.limits.maxValues));
+  }
+
+  async stats(user: string, name: string): Promise<sml.v1.IEncoderFrameReply> {
+    const { record, encoder } = await this.load(user, name, 'ENCODER_NOT_FOUND');
+    return {
+      dataframe: {
+        attributeNames: STATS_COLUMNS,
+        attributeTypes: ['S', 'S', 'C', 'C', 'C', 'C'],
+        data: encoder.stats().map((s) => ({ entries: [s.key, s.type, javaDouble(s.count), javaDouble(s.mean), javaDouble(s.stddev), javaDouble(s.variance)] })),
+      },
+      encoderInfo: { target: record.target, minTrimSize: String(record.minTrimSize), encoderType: record.encoderType },
+    };
+  }
+
+  async keyValues(user: string, name: string, key: string): Promise<sml.v1.IEncoderFrameReply> {
+    const { encoder } = await this.load(user, name, 'ENCODER_NOT_FOUND');
+    const values = encoder.keyValues(key);
+    if (!values) throw smlError('ENCODER_KEY_NOT_FOUND', { encoder: name, key });
+    return {
+      dataframe: {
+        attributeNames: KEYVAL_COLUMNS,
+        attributeTypes: ['S', 'C', 'C'],
+        data: values.map((v) => ({ entries: [v.value, String(v.count), javaDouble(v.sum)] })),
+      },
+    };
+  }
+
+  /** Deletes an encoder; 409 while a project uses it. */
+  delete(user: string, name: string): Promise<void> {
+    return this.locked(user, name, async () => {
+      const { record } = await this.load(user, name, 'ENCODER_NOT_FOUND');
+      if (record.projects.length > 0) throw smlError('ENCODER_IN_USE', { encoder: name, pids: record.projects.map((p) => `[${p}]`).join(', ') });
+      await this.store.delete(user, name);
+      this.cache.delete(`${user}\u0000${name}`);
+    });
+  }
+
+  /** Lists (or, detaching, unlists) a project among the encoder's users. */
+  assign(user: string, name: string, pid: string, detach: boolean): Promise<void> {
+    return this.locked(user, name, async () => {
+      for (let attempt = 0; ; attempt++) {
+        const { record, revision } = await this.load(user, name, 'ENCODER_NOT_FOUND');
+        const projects = record.projects.filter((p) => p !== pid);
+        if (!detach) projects.push(pid);
+        try {
+          await this.store.update(user, { ...record, projects: projects.sort() }, revision);
+          return;
+        } catch (err) {
+          if (!isKeyExists(err) || attempt > 0) throw err;
+        }
+      }
+    });
+  }
+
+  /** The encoder's statistics (Encoder.serialize) and the revision they are at. */
+  async state(user: string, name: string): Promise<{ state: Uint8Array; revision: number }> {
+    const { record, revision } = await this.load(user, name, 'ENCODER_NOT_FOUND');
+    return { state: record.state, revision };
+  }
+
+  /** 400 'Unknown Encoder [e]' unless the caller has encoder `name` (learnds checks this before scheduling). */
+  async require(user: string, name: string): Promise<void> {
+    await this.load(user, name, 'ENCODER_UNKNOWN');
+  }
+
+  private async load(user: string, name: string, missing: ErrorCode): Promise<Loaded> {
+    const id = `${user}\u0000${name}`;
+    const stored = await this.store.get(user, name);
+    if (!stored) {
+      this.cache.delete(id);
+      throw smlError(missing, { encoder: name, user });
+    }
+    const cached = this.cache.get(id);
+    if (cached && cached.revision === stored.revision) return cached;
+    const loaded = { ...stored, encoder: Encoder.deserialize(stored.record.state) };
+    this.cache.set(id, loaded);
+    return loaded;
+  }
+
+  private mutate<T>(user: string, name: string, missing: ErrorCode, change: (e: Encoder) => T): Promise<T> {
+    return this.locked(user, name, async () => {
+      for (let attempt = 0; ; attempt++) {
+        const loaded = await this.load(user, name, missing);
+        let result: T;
+        try {
+          result = change(loaded.encoder);
+        } catch (err) {
+          throw toSmlError(err, name);
+        }
+        const id = `${user}\u0000${name}`;
+        const record = { ...loaded.record, state: loaded.encoder.serialize() };
+        const bytes = sml.v1.EncoderRecord.encode(record).finish();
+        if (bytes.length > this.limits.maxBytes) {
+          this.cache.delete(id);
+          throw smlError('ENCODER_LIMIT', { encoder: name, detail: `its statistics would take ${bytes.length} bytes, over the ${this.limits.maxBytes} a record may hold`, variable: 'SML_MAX_ENCODER_VALUES' });
+        }
+        try {
+          const revision = await this.store.update(user, record, loaded.revision, bytes);
+          this.cache.set(id, { record: sml.v1.EncoderRecord.fromObject(record), revision, encoder: loaded.encoder });
+          return result;
+        } catch (err) {
+          // Memory holds a change the bucket does not: read the bucket again.
+          this.cache.delete(id);
+          if (!isKeyExists(err) || attempt > 0) throw err;
+        }
+      }
+    });
+  }
+
+  /** Runs `fn` after every earlier operation on the same encoder of this process. */
+  private locked<T>(user: string, name: string, fn: () => Promise<T>): Promise<T> {
+    const id = `${user}\u0000${name}`;
+    const previous = this.locks.get(id) ?? Promise.resolve();
+    const next = previous.then(fn, fn);
+    const tail = next.catch(() => undefined);
+    this.locks.set(id, tail);
+    void tail.then(() => {
+      if (this.locks.get(id) === tail) this.locks.delete(id);
+    });
+    return next;
+  }
+}

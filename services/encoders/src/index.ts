@@ -1,0 +1,3 @@
+export { startEncoders } from './service';
+export { EncoderStore } from './store';
+export { Encoders, javaDouble } from './encoders';

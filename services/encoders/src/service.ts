@@ -1,0 +1,72 @@
+import { okStatus, subjects, type ServiceRuntime } from '@sml/bus';
+import { checkName } from '@sml/core';
+import { sml } from '@sml/proto';
+import { Encoders, frameOf } from './encoders';
+import { EncoderStore } from './store';
+
+const s = subjects.encoders;
+const encoderOf = (name: string | null | undefined) => checkName('encoder', name);
+
+/** Room left in a NATS message for the record's other fields and the KV headers. */
+const RECORD_HEADROOM = 64 * 1024;
+
+/**
+ * The encoders service (API.md §3; bus identity `encoders`). Wiring only: decode, call the
+ * domain (encoders.ts), encode. State: KV sml_encoders.
+ */
+export async function startEncoders({ nc, service, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+  const encoders = new Encoders(await EncoderStore.open(nc), {
+    maxValues: config.SML_MAX_ENCODER_VALUES,
+    maxEncoders: config.SML_MAX_ENCODERS_PER_CUSTOMER,
+    maxBytes: Math.max(1024 * 1024, (nc.info?.max_payload ?? 1024 * 1024) - RECORD_HEADROOM),
+  });
+
+  service.endpoint(s.create, sml.v1.EncoderCreateRequest, sml.v1.Empty, async (req, { caller }) => ({
+    status: await encoders.create(caller.user!, req),
+  }));
+
+  service.endpoint(s.list, sml.v1.EncoderRequest, sml.v1.EncoderListReply, async (_req, { caller }) => ({
+    stringList: { values: await encoders.list(caller.user!) },
+  }));
+
+  service.endpoint(s.learn, sml.v1.EncoderRequest, sml.v1.Empty, async (req, { caller }) => {
+    await encoders.learn(caller.user!, encoderOf(req.encoderName), frameOf(req.frame));
+    return { status: okStatus() };
+  });
+
+  service.endpoint(s.stats, sml.v1.EncoderRequest, sml.v1.EncoderFrameReply, (req, { caller }) =>
+    encoders.stats(caller.user!, encoderOf(req.encoderName)));
+
+  service.endpoint(s.keyvals, sml.v1.EncoderRequest, sml.v1.EncoderFrameReply, (req, { caller }) =>
+    encoders.keyValues(caller.user!, encoderOf(req.encoderName), req.key ?? ''));
+
+  service.endpoint(s.setValues, sml.v1.EncoderRequest, sml.v1.Empty, async (req, { caller }) => {
+    await encoders.setValues(caller.user!, encoderOf(req.encoderName), frameOf(req.frame), req.key ?? '');
+    return { status: okStatus() };
+  });
+
+  service.endpoint(s.createKeyValues, sml.v1.EncoderRequest, sml.v1.Empty, async (req, { caller }) => {
+    await encoders.setValues(caller.user!, encoderOf(req.encoderName), frameOf(req.frame));
+    return { status: okStatus() };
+  });
+
+  service.endpoint(s.delete, sml.v1.EncoderRequest, sml.v1.Empty, async (req, { caller }) => {
+    const name = encoderOf(req.encoderName);
+    await encoders.delete(caller.user!, name);
+    return { status: okStatus('ENCODER_DELETED', { encoder: name }) };
+  });
+
+  // From the projects service (encoderAssign, and encoding a project's S/L columns).
+  service.endpoint(s.assign, sml.v1.EncoderAssignRequest, sml.v1.Empty, async (req, { caller }) => {
+    const name = encoderOf(req.encoderName);
+    const pid = checkName('project', req.pid);
+    await encoders.assign(caller.user!, name, pid, req.detach === true);
+    return { status: okStatus('ENCODER_ASSIGNED', { encoder: name, pid }) };
+  });
+
+  service.endpoint(s.state, sml.v1.EncoderRequest, sml.v1.EncoderStateReply, (req, { caller }) =>
+    encoders.state(caller.user!, encoderOf(req.encoderName)));
+
+  log.info('encoders endpoints registered');
+  return { onStop: () => Promise.resolve() };
+}

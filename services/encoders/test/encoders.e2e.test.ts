@@ -1,0 +1,109 @@
+import { SmlClient } from '@sml/sdk';
+import { startSystem, type RunningSystem } from '@sml/testkit';
+
+// Every API.md §3 endpoint through the gateway, against the built encoders process and a
+// real nats-server (rebuild first: `npx turbo run build`).
+async function customer(sys: RunningSystem, user: string): Promise<SmlClient> {
+  const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
+  const r = await root.addUser(user);
+  if (r.status !== 201) throw new Error(`cannot create ${user}: ${JSON.stringify(r.body)}`);
+  return new SmlClient({ url: sys.url, user, secret: String((r.body.values as { secretKey: string }).secretKey) });
+}
+
+const frame = (names: string[], types: string[], data: unknown[][]) => ({ attributeNames: names, attributeTypes: types, data });
+type FrameValues = { dataframe: { attributeNames: string[]; data: string[][] }; encoderInfo?: Record<string, string> };
+
+describe('encoders end to end', () => {
+  let sys: RunningSystem;
+  beforeAll(async () => {
+    sys = await startSystem({ services: ['users', 'jobs', 'projects', 'encoders'], env: { SML_MAX_ENCODER_VALUES: '20', SML_MAX_ENCODERS_PER_CUSTOMER: '3' } });
+  });
+  afterAll(() => sys?.stop());
+
+  it('create: 201 naming encoder, target and customer; 409 when it exists; 400 for a bad name or type', async () => {
+    const a = await customer(sys, 'enc1');
+    let r = await a.request('POST', '/encoders/create', { query: 'encodername=e1&targetName=clicked&encoderType=B', json: { values: [{ minTrimSize: '2' }] } });
+    expect([r.status, r.body.statusString, r.body.values]).toEqual([201, 'Encoder[e1] with Target[clicked] created for Customer[enc1]', {}]);
+    r = await a.request('POST', '/encoders/create', { query: 'encodername=e1&targetName=clicked' });
+    expect([r.status, r.body.statusString]).toEqual([409, 'Customer [enc1] already has an encoder named [e1]']);
+    r = await a.request('POST', '/encoders/create', { query: 'encodername=&targetName=clicked' });
+    expect(r.status).toBe(400);
+    r = await a.request('POST', '/encoders/create', { query: 'encodername=e2&targetName=clicked&encoderType=Q' });
+    expect([r.status, r.body.statusString]).toEqual([400, 'Invalid encoderType [Q]: expected B (binary target) or C (continuous target)']);
+    r = await a.request('GET', '/encoders');
+    expect(r.body.values).toEqual({ stringList: { values: ['e1'] } });
+  });
+
+  it('learn, stats, keyvals, setValues, createKeyValues', async () => {
+    const a = await customer(sys, 'enc2');
+    await a.request('POST', '/encoders/create', { query: 'encodername=e&targetName=clicked', json: { values: [{ minTrimSize: '2' }] } });
+    let r = await a.request('POST', '/encoders/e/learn', { json: frame(['site', 'tags', 'price', 'clicked'], ['S', 'L', 'C', 'B'], [['a', 'x|y', 1, 1], ['a', 'x', 2, 0], ['b', 'y', 3, 1], ['a', 'z', 4, 1]]) });
+    expect([r.status, r.body.statusString, r.body.values]).toEqual([200, 'OK', {}]);
+    r = await a.request('GET', '/encoders/e/stats');
+    const stats = r.body.values as FrameValues;
+    expect(stats.dataframe.attributeNames).toEqual(['key', 'type', 'count', 'mean', 'stddev', 'variance']);
+    // site: a ×3, b ×1 → 2 values, counts mean 2, sample variance 2; tags: x 2, y 2, z 1.
+    expect(stats.dataframe.data).toEqual([
+      ['price', 'C', '0.0', '0.0', '0.0', '0.0'],
+      ['site', 'S', '2.0', '2.0', String(Math.SQRT2), '2.0'],
+      ['tags', 'L', '3.0', String(5 / 3), String(Math.sqrt(1 / 3)), String(1 / 3)],
+    ]);
+    expect(stats.encoderInfo).toEqual({ target: 'clicked', minTrimSize: '2', encoderType: 'B' });
+    r = await a.request('GET', '/encoders/e/keyvals/site');
+    expect((r.body.values as FrameValues).dataframe).toEqual({ attributeNames: ['Value', 'Count', 'Sum'], attributeTypes: ['S', 'C', 'C'], data: [['a', '3', '2.0'], ['b', '1', '1.0']], errorHandling: 0 });
+    r = await a.request('POST', '/encoders/e/keyvals/site/setValues', { json: frame(['Value', 'Type', 'Count', 'Sum'], ['S', 'S', 'C', 'C'], [['b', 'S', '10', '4']]) });
+    expect(r.status).toBe(200);
+    r = await a.request('POST', '/encoders/e/createKeyValues', { json: frame(['Key', 'Value', 'Count', 'Sum'], ['S', 'S', 'C', 'C'], [['site', 'b', '2', '1'], ['device', 'ios', '5', '5']]) });
+    expect(r.status).toBe(200);
+    r = await a.request('GET', '/encoders/e/keyvals/site');
+    expect((r.body.values as FrameValues).dataframe.data).toEqual([['a', '3', '2.0'], ['b', '12', '5.0']]);
+    r = await a.request('GET', '/encoders/e/keyvals/device');
+    expect((r.body.values as FrameValues).dataframe.data).toEqual([['ios', '5', '5.0']]);
+    r = await a.request('GET', '/encoders/e/keyvals/nope');
+    expect([r.status, r.body.statusString]).toEqual([400, 'Encoder [e] has no key [nope]']);
+    r = await a.request('POST', '/encoders/e/keyvals/site/setValues', { json: frame(['Value', 'Sum'], ['S', 'C'], [['b', '4']]) });
+    expect([r.status, r.body.statusString]).toEqual([400, 'the DataFrame needs the columns Value, Count, Sum; [Count] is missing']);
+  });
+
+  it('learn needs the target column and valid targets; unknown encoders answer the seed messages', async () => {
+    const a = await customer(sys, 'enc3');
+    await a.request('POST', '/encoders/create', { query: 'encodername=e&targetName=clicked' });
+    let r = await a.request('POST', '/encoders/e/learn', { json: frame(['site'], ['S'], [['a']]) });
+    expect([r.status, r.body.statusString]).toEqual([400, 'Invalid DataFrame at column [clicked]: the DataFrame has no target column [clicked]']);
+    r = await a.request('POST', '/encoders/e/learn', { json: frame(['site', 'clicked'], ['S', 'B'], [['a', '1'], ['a', '7']]) });
+    expect([r.status, r.body.statusString]).toEqual([400, 'Invalid DataFrame at row 2, column [clicked]: binary target [7] is not 0 or 1']);
+    r = await a.request('GET', '/encoders/e/keyvals/site');
+    expect(r.status).toBe(400); // nothing of the refused batch was kept
+    for (const [method, path] of [['POST', '/encoders/nope/learn'], ['GET', '/encoders/nope/stats'], ['GET', '/encoders/nope/keyvals/k'], ['DELETE', '/encoders/nope']]) {
+      r = await a.request(method, path, method === 'POST' ? { json: frame(['clicked'], ['B'], [[1]]) } : {});
+      expect([path, r.status, r.body.statusString]).toEqual([path, 400, 'Cannot Find Encoder[nope] for Customer[enc3].']);
+    }
+  });
+
+  it('bounded: distinct values per encoder and encoders per customer; a batch over the limit is refused whole', async () => {
+    const a = await customer(sys, 'enc4');
+    await a.request('POST', '/encoders/create', { query: 'encodername=e&targetName=y&encoderType=C' });
+    const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => [`v${from + i}`, String(i / 2)]);
+    let r = await a.request('POST', '/encoders/e/learn', { json: frame(['k', 'y'], ['S', 'C'], rows(0, 15)) });
+    expect(r.status).toBe(200);
+    r = await a.request('POST', '/encoders/e/learn', { json: frame(['k', 'y'], ['S', 'C'], rows(10, 11)) });
+    expect([r.status, r.body.statusString]).toEqual([400, 'Encoder [e]: learning this batch would keep 21 distinct key values, over the limit of 20 (SML_MAX_ENCODER_VALUES); nothing was learned']);
+    r = await a.request('GET', '/encoders/e/stats');
+    expect((r.body.values as FrameValues).dataframe.data[0].slice(0, 3)).toEqual(['k', 'S', '15.0']);
+    for (const e of ['f', 'g']) expect((await a.request('POST', '/encoders/create', { query: `encodername=${e}&targetName=y` })).status).toBe(201);
+    r = await a.request('POST', '/encoders/create', { query: 'encodername=h&targetName=y' });
+    expect([r.status, r.body.statusString]).toEqual([400, 'Customer [enc4] already has 3 encoders, the limit (SML_MAX_ENCODERS_PER_CUSTOMER); delete one first']);
+    r = await a.request('DELETE', '/encoders/f');
+    expect([r.status, r.body.statusString]).toEqual([200, 'Encoder[f] deleted']);
+    expect((await a.request('GET', '/encoders')).body.values).toEqual({ stringList: { values: ['e', 'g'] } });
+  });
+
+  it("a customer never sees another's encoders", async () => {
+    const a = await customer(sys, 'enc5');
+    const b = await customer(sys, 'enc6');
+    await a.request('POST', '/encoders/create', { query: 'encodername=shared&targetName=y' });
+    expect((await b.request('GET', '/encoders')).body.values).toEqual({ stringList: { values: [] } });
+    expect((await b.request('GET', '/encoders/shared/stats')).status).toBe(400);
+    expect((await b.request('POST', '/encoders/create', { query: 'encodername=shared&targetName=y' })).status).toBe(201);
+  });
+});

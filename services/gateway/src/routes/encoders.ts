@@ -1,0 +1,99 @@
+import { subjects } from '@sml/bus';
+import { dataFrameToProto, type RestDataFrame } from '@sml/core';
+import { sml } from '@sml/proto';
+import { defineRoute } from '../route';
+import { dataFrame, name, userParam, z } from '../schemas';
+
+const s = subjects.encoders;
+const encoderParams = userParam.extend({ e: name('encoder') });
+const frameValues = z.object({
+  dataframe: z.object({ attributeNames: z.array(z.string()), attributeTypes: z.array(z.string()), data: z.array(z.array(z.string())) }),
+});
+const encoderInfo = z.object({ target: z.string(), minTrimSize: z.string(), encoderType: z.string() }).openapi('EncoderInfo');
+const frameBody = (route: string, columns: string) => `${route}: body DataFrame with columns ${columns} (found by name, case-insensitive; other columns are ignored).`;
+
+export const encoderRoutes = [
+  defineRoute({
+    method: 'post', path: '/:user/encoders/create', operationId: 'createEncoder', tags: ['encoders'],
+    summary: 'Create an encoder',
+    description: 'encoderType B (default, a 0/1 target: a value encodes to P(target=1 | value)) or C (continuous target: the mean target). Optional body {values:[{minTrimSize:"<n>"}]} (first entry only, default 1): a value seen fewer times encodes to the overall target mean. At most SML_MAX_ENCODERS_PER_CUSTOMER encoders per customer.',
+    service: 'encoders', subject: s.create, request: sml.v1.EncoderCreateRequest, reply: sml.v1.Empty,
+    params: userParam,
+    query: z.object({
+      encodername: name('encoder'),
+      targetName: z.string().optional().openapi({ description: 'the target attribute (encoderTarget accepted too)' }),
+      encoderTarget: z.string().optional(),
+      encoderType: z.string().optional().openapi({ description: 'B (default) or C (targetType accepted too)' }),
+      targetType: z.string().optional(),
+    }),
+    body: z.object({ values: z.array(z.record(z.string(), z.union([z.string(), z.number()]).transform(String))).optional() }).optional(),
+    success: { status: 201, description: 'Encoder[<e>] with Target[<target>] created for Customer[<user>]' },
+    errors: ['ENCODER_EXISTS', 'ENCODER_TYPE', 'INVALID_PARAMETER', 'INVALID_NAME', 'ENCODER_COUNT_LIMIT'],
+    toRequest: ({ caller, query, body }) => ({
+      caller,
+      encoderName: String(query.encodername),
+      targetName: (query.targetName ?? query.encoderTarget ?? '') as string,
+      encoderType: (query.encoderType ?? query.targetType ?? '') as string,
+      minTrimSize: (body as { values?: Record<string, string>[] } | undefined)?.values?.[0]?.minTrimSize ?? '',
+    }),
+  }),
+  defineRoute({
+    method: 'get', path: '/:user/encoders', operationId: 'listEncoders', tags: ['encoders'], summary: "List the caller's encoder names",
+    service: 'encoders', subject: s.list, request: sml.v1.EncoderRequest, reply: sml.v1.EncoderListReply,
+    params: userParam, values: z.object({ stringList: z.object({ values: z.array(z.string()) }) }),
+    success: { status: 200, description: 'values.stringList.values' },
+    toRequest: ({ caller }) => ({ caller }),
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/encoders/:e/learn', operationId: 'learnEncoder', tags: ['encoders'],
+    summary: 'Learn a DataFrame into an encoder',
+    description: 'The DataFrame must contain the target column; every other column is an input key. S columns: each cell is one value (missing cells are the value ""); L columns: `|`-separated values, each counted; other types are listed by stats with no values; X is ignored. A row with a missing target is skipped. A batch that would make the encoder hold more than SML_MAX_ENCODER_VALUES distinct values is refused whole.',
+    service: 'encoders', subject: s.learn, request: sml.v1.EncoderRequest, reply: sml.v1.Empty,
+    params: encoderParams, body: dataFrame,
+    success: { status: 200, description: 'OK' }, errors: ['ENCODER_NOT_FOUND', 'ENCODER_INPUT', 'ENCODER_LIMIT'],
+    toRequest: ({ caller, params, body }) => ({ caller, encoderName: params.e, frame: dataFrameToProto(body as RestDataFrame) }),
+  }),
+  defineRoute({
+    method: 'get', path: '/:user/encoders/:e/stats', operationId: 'encoderStats', tags: ['encoders'],
+    summary: 'Per key: the distinct values seen and the mean, standard deviation and variance of their counts',
+    description: 'values.dataframe columns key, type, count (distinct values), mean, stddev, variance (sample, n−1, of the per-value counts), cells as Java doubles ("1.0", "3.4243127E7"); values.encoderInfo {target, minTrimSize, encoderType}.',
+    service: 'encoders', subject: s.stats, request: sml.v1.EncoderRequest, reply: sml.v1.EncoderFrameReply,
+    params: encoderParams, values: frameValues.extend({ encoderInfo }),
+    success: { status: 200, description: 'values.dataframe, values.encoderInfo' }, errors: ['ENCODER_NOT_FOUND'],
+    toRequest: ({ caller, params }) => ({ caller, encoderName: params.e }),
+  }),
+  defineRoute({
+    method: 'get', path: '/:user/encoders/:e/keyvals/:key', operationId: 'encoderKeyValues', tags: ['encoders'],
+    summary: 'The values of one key: DataFrame Value, Count, Sum (of the target)',
+    service: 'encoders', subject: s.keyvals, request: sml.v1.EncoderRequest, reply: sml.v1.EncoderFrameReply,
+    params: encoderParams.extend({ key: z.string() }), values: frameValues,
+    success: { status: 200, description: 'values.dataframe' }, errors: ['ENCODER_NOT_FOUND', 'ENCODER_KEY_NOT_FOUND'],
+    toRequest: ({ caller, params }) => ({ caller, encoderName: params.e, key: params.key }),
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/encoders/:e/keyvals/:key/setValues', operationId: 'encoderSetValues', tags: ['encoders'],
+    summary: 'Replace the count and sum of values of one key',
+    description: frameBody('setValues', 'Value, Count, Sum') + ' For a C target the sum of squares becomes Sum²/Count (no spread known); the overall mean is that of learned rows.',
+    service: 'encoders', subject: s.setValues, request: sml.v1.EncoderRequest, reply: sml.v1.Empty,
+    params: encoderParams.extend({ key: z.string() }), body: dataFrame,
+    success: { status: 200, description: 'OK' }, errors: ['ENCODER_NOT_FOUND', 'ENCODER_INPUT', 'ENCODER_LIMIT'],
+    toRequest: ({ caller, params, body }) => ({ caller, encoderName: params.e, key: params.key, frame: dataFrameToProto(body as RestDataFrame) }),
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/encoders/:e/createKeyValues', operationId: 'encoderCreateKeyValues', tags: ['encoders'],
+    summary: 'Add counts and sums to values of keys (created as needed)',
+    description: frameBody('createKeyValues', 'Key, Value, Count, Sum'),
+    service: 'encoders', subject: s.createKeyValues, request: sml.v1.EncoderRequest, reply: sml.v1.Empty,
+    params: encoderParams, body: dataFrame,
+    success: { status: 200, description: 'OK' }, errors: ['ENCODER_NOT_FOUND', 'ENCODER_INPUT', 'ENCODER_LIMIT'],
+    toRequest: ({ caller, params, body }) => ({ caller, encoderName: params.e, frame: dataFrameToProto(body as RestDataFrame) }),
+  }),
+  defineRoute({
+    method: 'delete', path: '/:user/encoders/:e', operationId: 'deleteEncoder', tags: ['encoders'],
+    summary: 'Delete an encoder (409 while a project uses it)',
+    service: 'encoders', subject: s.delete, request: sml.v1.EncoderRequest, reply: sml.v1.Empty,
+    params: encoderParams,
+    success: { status: 200, description: 'Encoder[<e>] deleted' }, errors: ['ENCODER_NOT_FOUND', 'ENCODER_IN_USE'],
+    toRequest: ({ caller, params }) => ({ caller, encoderName: params.e }),
+  }),
+];
