@@ -1,3 +1,4 @@
+import { httpSource } from './http';
 import { localFileSource } from './localfile';
 import { postgresSource } from './postgres';
 import { s3Source } from './s3';
@@ -11,7 +12,7 @@ export const sourceFactories: Partial<Record<string, SourceFactory>> = {
   localfile: localFileSource,
   s3: s3Source,
   redshift: postgresSource,
-  // http: httpSource,         (packages/sources/src/http.ts)
+  http: httpSource,
 };
 
 /** Every type a DSInfo may name (streams' `kafka` and `nats` are read by the streams service). */

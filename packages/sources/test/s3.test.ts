@@ -7,11 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { freePort, startS3, type S3Server } from '@sml/testkit';
+import { freePort, RssAfterWarmUp, startS3, type S3Server } from '@sml/testkit';
 import { browseS3, s3Source } from '../src/s3';
 import { SourceError, type ByteSource, type SourceContext, type SourceInfo } from '../src/types';
 
 const BUCKET = 'data';
+const WARM_UP = 10 * 1024 * 1024;
 const ctx: SourceContext = { user: 'alice', filesRoot: '/nonexistent', timeoutMs: 5_000 };
 
 let s3: S3Server;
@@ -83,18 +84,15 @@ describe('s3 source', () => {
 
     const source = bytes(s3Source(info({ path: 'big.csv' }), ctx));
     expect(await source.size()).toBe(size);
-    const before = process.memoryUsage().rss;
-    let peak = before;
-    let read = 0;
+    const rss = new RssAfterWarmUp(WARM_UP);
     const hash = createHash('sha256');
     for await (const chunk of source.open()) {
-      read += chunk.byteLength;
+      rss.read(chunk.byteLength);
       hash.update(chunk);
-      peak = Math.max(peak, process.memoryUsage().rss);
     }
-    expect(read).toBe(size);
+    expect(rss.total).toBe(size);
     expect(hash.digest('hex')).toBe(expected.digest('hex'));
-    expect(peak - before).toBeLessThan(size / 4);
+    expect(rss.growth).toBeLessThan((size - WARM_UP) / 4);
   });
 
   it('a missing object or bucket is not-found', async () => {

@@ -5,3 +5,4 @@ export * from './postgres';
 export * from './kafka';
 export * from './data';
 export * from './s3';
+export * from './memory';
