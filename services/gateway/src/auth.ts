@@ -12,6 +12,8 @@ export interface AuthOptions {
 export interface Authenticated {
   user: string;
   root: boolean;
+  /** The customer's secret: the key of its encrypted DSInfo bodies (API.md §2.4). Never logged. */
+  secretKey: string;
 }
 
 function header(req: Request, name: string): string | undefined {
@@ -52,5 +54,5 @@ export async function authenticate(req: Request, pathUser: string, users: UserDi
     throw smlError('INVALID_SIGNATURE').withValues({ stringToSign: redactedStringToSign({ ...fields, resource: path }) });
   }
   if (!(await replay.remember(bareSignature(authorization)))) throw smlError('REPLAYED_REQUEST');
-  return { user: customerId, root: record.root };
+  return { user: customerId, root: record.root, secretKey: record.secretKey };
 }

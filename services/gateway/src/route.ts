@@ -7,6 +7,8 @@ export interface RouteContext {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;
+  /** The caller's secret, for decrypting DSInfo bodies (API.md §2.4); never logged nor forwarded. */
+  secretKey?: string;
   /** Lower-cased request headers. */
   headers: Record<string, string | string[] | undefined>;
 }
@@ -22,7 +24,7 @@ export interface Presentation {
  * single source of the OpenAPI document; `toRequest` builds the protobuf request.
  */
 export interface Route<Req = unknown, Rep = unknown> {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'put' | 'delete';
   /** Express path relative to the base path; always starts with `/:user`. */
   path: string;
   operationId: string;

@@ -4,7 +4,7 @@ import { repoRoot, startSystem, type RunningSystem } from '@sml/testkit';
 
 // The customer's black-box checks (vendored from shared/conformance: test/conformance/README.md)
 // for the capabilities built so far.
-const GROUPS = ['auth', 'jobs', 'projects', 'explore', 'density', 'svdfs', 'survival', 'models', 'evt'];
+const GROUPS = ['auth', 'jobs', 'projects', 'explore', 'density', 'svdfs', 'survival', 'models', 'evt', 'dss'];
 const script = join(repoRoot(), 'test', 'conformance', 'seed-contract.mjs');
 
 describe('seed contract', () => {

@@ -25,5 +25,6 @@ export function smlInfo(p: ProjectState, opts: { hash: boolean; wasLoaded: boole
     loaded: opts.wasLoaded,
     persisted: p.persisted,
     histogramEnabled: m.histogramEnabled,
+    dsList: m.dsList,
   };
 }

@@ -1,5 +1,4 @@
-import type { KV } from 'nats';
-import { checkName, checkParameters, nameToken, smlError, type Logger, type ParameterBound } from '@sml/core';
+import { checkParameters, smlError, type Logger, type ParameterBound } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { projectMetaFromCreate } from './create';
 import { smlInfo } from './info';
@@ -17,8 +16,6 @@ import type { ProjectStore } from './store';
 export class Lifecycle {
   constructor(private readonly deps: {
     registry: ProjectRegistry; store: ProjectStore; models: ModelStore;
-    /** Registered data sources (`sml_dss`); nothing registers them yet (README "Known gaps"). */
-    dss: KV;
     bounds: Readonly<Record<string, ParameterBound>>;
     log: Logger;
   }) {}
@@ -104,17 +101,6 @@ export class Lifecycle {
   async quarantined(user: string, pid: string): Promise<sml.v1.IQuarantinedBatch[]> {
     await this.require(user, pid);
     return this.deps.store.quarantined(user, pid);
-  }
-
-  /** Learning from a registered data source: 400 for an unknown one. */
-  async learnFromDataSource(user: string, pid: string, dataSource: string | null | undefined): Promise<never> {
-    await this.require(user, pid);
-    const ds = checkName('data source', dataSource);
-    const entry = await this.deps.dss.get(`${nameToken(user)}.${nameToken(ds)}`);
-    if (!entry || entry.operation !== 'PUT') throw smlError('DS_NOT_FOUND', { ds });
-    // Nothing registers data sources yet (no dss/create; README "Known gaps"), so this is
-    // reachable only if another writer filled sml_dss: say so rather than pretend.
-    throw smlError('GENERIC_EXCEPTION', { detail: `learning from data source [${ds}] is not available in this build yet` });
   }
 
   /** Every project of a deleted customer, with its log, snapshot, models and quarantined batches. */

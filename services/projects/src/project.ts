@@ -151,6 +151,18 @@ export class ProjectState {
     this.meta.lastModificationDate = Date.now();
   }
 
+  /** Removes another summary's rows (a forget from a data source): changes nothing when it cannot (400). */
+  subtract(other: Summary): void {
+    try {
+      this.summary.subtract(other);
+    } catch (err) {
+      throw toSmlError(err, this.meta.pid);
+    }
+    this.revision++;
+    this.dirty = true;
+    this.meta.lastModificationDate = Date.now();
+  }
+
   summaryBytes(): Uint8Array {
     return this.summary.serialize();
   }

@@ -3,6 +3,7 @@ import { executorOf, JobRunner, jobResult } from '@sml/jobs-client';
 import { StorageType } from 'nats';
 import { checkName, parameterBounds, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
+import { DataSources, redacted } from './datasources';
 import { EvtWrappers } from './evt';
 import { IDEMPOTENCY_WINDOW_MS, Learning, type LearnOp } from './learning';
 import { Lifecycle } from './lifecycle';
@@ -23,14 +24,15 @@ const modelOf = (model: string | null | undefined) => checkName('model', model);
 export async function startProjects({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
   const store = await ProjectStore.open(nc);
   const bounds = parameterBounds(config);
+  const limits = {
+    maxAttributes: config.SML_MAX_ATTRIBUTES,
+    state: { maxSequenceEntries: config.SML_MAX_SEQUENCE_NGRAMS, maxPartitions: config.SML_MAX_PARTITIONS, maxNameLength: config.SML_MAX_NAME_LENGTH },
+    bounds,
+  };
   const registry = new ProjectRegistry(store, log, {
     snapshotEveryBatches: config.SML_SNAPSHOT_EVERY_BATCHES,
     snapshotEveryMs: config.SML_SNAPSHOT_EVERY_MS,
-    limits: {
-      maxAttributes: config.SML_MAX_ATTRIBUTES,
-      state: { maxSequenceEntries: config.SML_MAX_SEQUENCE_NGRAMS, maxPartitions: config.SML_MAX_PARTITIONS, maxNameLength: config.SML_MAX_NAME_LENGTH },
-      bounds,
-    },
+    limits,
     maxProjectsPerCustomer: config.SML_MAX_PROJECTS_PER_CUSTOMER,
   });
   registry.start();
@@ -40,7 +42,9 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   const runner = new JobRunner(nc, client, executorOf('projects', config), 'projects', log);
   runner.start();
 
-  registerLifecycle(service, runner, new Lifecycle({ registry, store, models, dss, bounds, log }));
+  const dataSources = new DataSources({ kv: dss, registry, store, limits, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, log });
+  registerLifecycle(service, runner, new Lifecycle({ registry, store, models, bounds, log }), dataSources);
+  registerDataSources(service, runner, dataSources);
   registerLearning(service, runner, new Learning(registry, store, idempotency, log));
   registerModels(service, runner, new Models({ registry, store: models, bounds, selectionBudgetMs: config.SML_SELECTION_TIME_BUDGET_MS }));
   registerEvt(service, new EvtWrappers({ registry, store: models, bounds }));
@@ -53,7 +57,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   };
 }
 
-function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Lifecycle): void {
+function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Lifecycle, dataSources: DataSources): void {
   service.endpoint(s('create'), sml.v1.ProjectCreateRequest, sml.v1.Empty, async (req, { caller }) => {
     const pid = await lifecycle.create(caller.user!, req);
     return { status: okStatus('PROJECT_CREATED', { pid }) };
@@ -116,9 +120,6 @@ function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Li
   service.endpoint(s('summary'), sml.v1.SummaryRequest, sml.v1.SummaryReply, async (req, { caller }) =>
     lifecycle.summary(caller.user!, projectOf(req.pid), req));
 
-  service.endpoint(s('dsLearn'), sml.v1.DsLearnRequest, sml.v1.Empty, async (req, { caller }) =>
-    lifecycle.learnFromDataSource(caller.user!, projectOf(req.pid), req.ds));
-
   // Root only (the users service, when a customer is deleted).
   service.endpoint(s('purgeCustomer'), sml.v1.UserRequest, sml.v1.Empty, async (req, { caller }) => {
     if (!caller.root) throw smlError('ROOT_ONLY', { action: 'purge customers' });
@@ -128,8 +129,48 @@ function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Li
 
   service.endpoint(s('log'), sml.v1.ProjectRequest, sml.v1.ProjectLogReply, async (req, { caller }) => ({
     quarantined: await lifecycle.quarantined(caller.user!, projectOf(req.pid)),
+    dsLog: await dataSources.dsLog(caller.user!, projectOf(req.pid)),
   }));
   service.reportStats(s('log'), () => ({ quarantinedBatches: lifecycle.quarantinedTotal }));
+}
+
+function registerDataSources(service: BusService, runner: JobRunner, dss: DataSources): void {
+  service.endpoint(s('dssCreate'), sml.v1.DsInfoRequest, sml.v1.Empty, async (req, { caller }) =>
+    ({ status: okStatus('DS_CREATED', { ds: await dss.create(caller.user!, req) }) }));
+  service.endpoint(s('dssUpdate'), sml.v1.DsInfoRequest, sml.v1.Empty, async (req, { caller }) =>
+    ({ status: okStatus('DS_UPDATED', { ds: await dss.update(caller.user!, req.ds ?? '', req) }) }));
+  service.endpoint(s('dssList'), sml.v1.DsRequest, sml.v1.DsListReply, async (_req, { caller }) =>
+    ({ stringList: { values: await dss.list(caller.user!) } }));
+  service.endpoint(s('dssGet'), sml.v1.DsRequest, sml.v1.DsInfoReply, async (req, { caller }) =>
+    ({ dsInfo: redacted(await dss.info(caller.user!, req.ds ?? '')) }));
+  service.endpoint(s('dssDelete'), sml.v1.DsRequest, sml.v1.Empty, async (req, { caller }) => {
+    await dss.delete(caller.user!, req.ds ?? '');
+    return { status: okStatus('DS_DELETED', { ds: req.ds }) };
+  });
+  service.endpoint(s('dssSample'), sml.v1.DsRequest, sml.v1.DsSampleReply, async (req, { caller }) =>
+    ({ dataframe: await dss.sampleOf(caller.user!, req.ds ?? '') }));
+  service.endpoint(s('dssPreview'), sml.v1.DsInfoRequest, sml.v1.DsSampleReply, async (req, { caller }) =>
+    ({ dataframe: await dss.preview(caller.user!, req) }));
+  service.endpoint(s('dssBrowse'), sml.v1.DsInfoRequest, sml.v1.DsBrowseReply, async (req, { caller }) =>
+    ({ dsdirectoryListing: await dss.browse(caller.user!, req) }));
+  for (const [op, attach] of [['addds', true], ['detachds', false]] as const) {
+    service.endpoint(s(op), sml.v1.ProjectDsRequest, sml.v1.Empty, async (req, { caller }) => {
+      const pid = projectOf(req.pid);
+      await dss.attach(caller.user!, pid, req.ds ?? '', attach);
+      return { status: okStatus(attach ? 'DS_ATTACHED' : 'DS_DETACHED', { ds: req.ds, pid }) };
+    });
+  }
+  service.endpoint(s('lfStats'), sml.v1.ProjectRequest, sml.v1.LfStatsReply, async (req, { caller }) =>
+    ({ lfStats: await dss.stats(caller.user!, projectOf(req.pid)) }));
+  service.endpoint(s('dsLearn'), sml.v1.DsLearnRequest, sml.v1.LearnReply, async (req, { caller }) => {
+    const user = caller.user!;
+    const pid = projectOf(req.pid);
+    const { ds, info } = await dss.prepareLearn(user, pid, req.ds);
+    const op = req.forget ? 'forget' : 'learn';
+    const jobId = await runner.submit(caller, 'learn', { p_id: pid, update_type: op, ds }, async (job) =>
+      jobResult(sml.v1.LearnReply, { status: okStatus(), learnReport: await dss.learn(user, pid, ds, info, req.frame ?? {}, op, job) }));
+    return { status: okStatus('JOB_CREATED'), jobId };
+  });
 }
 
 function registerLearning(service: BusService, runner: JobRunner, learning: Learning): void {

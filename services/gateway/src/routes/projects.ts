@@ -105,10 +105,16 @@ export const projectRoutes = [
   defineRoute({
     method: 'get', path: '/:user/projects/:pid/getDsLog', operationId: 'projectLog', tags: ['projects'],
     summary: "The project's learn/forget log",
-    description: 'values.quarantined: logged batches that could not be replayed when the project was loaded (a limit lowered since, damaged bytes). They are kept, with why, and not applied; the project loads without them.',
+    description: 'values.dsLog: the most recent (100) learn/forget jobs from data sources, with rows read/learned/skipped and why a failed one failed. values.quarantined: logged batches that could not be replayed when the project was loaded (a limit lowered since, damaged bytes). They are kept, with why, and not applied; the project loads without them.',
     service: 'projects', subject: s('log'), request: sml.v1.ProjectRequest, reply: sml.v1.ProjectLogReply,
     params: projectParams,
-    values: z.object({ quarantined: z.array(z.object({ seq: z.number().int(), op: z.string(), reason: z.string(), time: z.number().int(), bytes: z.number().int() })) }),
+    values: z.object({
+      quarantined: z.array(z.object({ seq: z.number().int(), op: z.string(), reason: z.string(), time: z.number().int(), bytes: z.number().int() })),
+      dsLog: z.array(z.object({
+        jobId: z.number().int(), ds: z.string(), op: z.string(), state: z.string(), rowsRead: z.number().int(), rowsLearned: z.number().int(),
+        rowsSkipped: z.number().int(), bytesRead: z.number().int(), started: z.number().int(), finished: z.number().int(), error: z.string(),
+      })),
+    }),
     success: { status: 200, description: 'values.quarantined' }, errors: ['PROJECT_NOT_FOUND'],
     toRequest: ({ caller, params }) => ({ caller, pid: params.pid }),
   }),
@@ -137,13 +143,14 @@ export const projectRoutes = [
   ...(['learn', 'forget'] as const).map((op) => defineRoute({
     method: 'post', path: `/:user/projects/:pid/dss/:ds/${op}`, operationId: `${op}FromDataSource`, tags: ['projects'],
     summary: `${op === 'learn' ? 'Learn' : 'Forget'} the rows of a registered data source (always a job)`,
-    service: 'projects', subject: s('dsLearn'), request: sml.v1.DsLearnRequest, reply: sml.v1.Empty,
+    service: 'projects', subject: s('dsLearn'), request: sml.v1.DsLearnRequest, reply: sml.v1.LearnReply,
     params: projectParams.extend({ ds: name('data source') }),
-    body: z.object({ attributeNames: z.array(z.string()), attributeTypes: z.array(z.string()) }),
-    success: { status: 202, description: 'Job Created' }, createsJob: true, errors: ['PROJECT_NOT_FOUND', 'DS_NOT_FOUND'],
-    toRequest: ({ caller, params, body }) => ({
-      caller, pid: params.pid, ds: params.ds, forget: op === 'forget',
-      frame: { attributeNames: (body as { attributeNames: string[] }).attributeNames, attributeTypes: (body as { attributeTypes: string[] }).attributeTypes },
-    }),
+    description: 'Body: the columns to use (attributeNames/attributeTypes; empty = every column, typed by the DSInfo extra or guessed) and errorHandling (0 strict: a bad row fails the job naming file and line, nothing learned; 1 lenient: bad rows skipped and counted). The rows are read into a staging summary and added to (or removed from) the project at the end, under its lock, then snapshotted: a failed or cancelled job leaves the project as it was. The outcome is kept in getDsLog.',
+    body: z.object({ attributeNames: z.array(z.string()).default([]), attributeTypes: z.array(z.string()).default([]), errorHandling: z.coerce.number().int().min(0).max(1).default(0) }),
+    success: { status: 202, description: 'Job Created' }, createsJob: true, errors: ['PROJECT_NOT_FOUND', 'DS_NOT_FOUND', 'PROJECT_FROZEN', 'DS_LEARN_FAILED', 'DS_UNREADABLE', 'EXECUTOR_FULL'],
+    toRequest: ({ caller, params, body }) => {
+      const b = body as { attributeNames: string[]; attributeTypes: string[]; errorHandling: number };
+      return { caller, pid: params.pid, ds: params.ds, forget: op === 'forget', frame: { attributeNames: b.attributeNames, attributeTypes: b.attributeTypes, errorHandling: b.errorHandling } };
+    },
   })),
 ];

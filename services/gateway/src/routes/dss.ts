@@ -1,0 +1,128 @@
+import { subjects } from '@sml/bus';
+import { decryptDsInfo, smlError } from '@sml/core';
+import { sml } from '@sml/proto';
+import { defineRoute, type RouteContext } from '../route';
+import { name, userParam, z } from '../schemas';
+
+const s = (op: string) => subjects.projects(op);
+const dsParams = userParam.extend({ ds: name('data source') });
+const projectDsParams = userParam.extend({ pid: name('project'), ds: name('data source') });
+
+const encryptedDsInfo = z.string().openapi({ description: 'Encrypted DSInfo (API.md §2.4): base64 of AES-128-CBC (fixed IV), or `v2:` + base64(nonce ‖ AES-128-GCM ciphertext ‖ tag); key = base64decode(customer secret). Plaintext: {type, name, info{string:string}, extra[]}' });
+
+const dsInfo = z.object({
+  type: z.string(), name: z.string(),
+  info: z.record(z.string(), z.string()).openapi({ description: 'without credentials (s3secretKey, rspasswd … are never returned)' }),
+  extra: z.array(z.string()),
+}).openapi('DSInfo');
+
+const sampleFrame = z.object({
+  attributeNames: z.array(z.string()), attributeTypes: z.array(z.string()), data: z.array(z.array(z.string())), errorHandling: z.number().int(),
+});
+
+/**
+ * The DSInfo of an encrypted body, decrypted with the caller's secret (one uniform 400 for
+ * anything that does not decrypt), as the projects service takes it. The shape is checked
+ * here: `info` values are text (numbers and booleans become their text).
+ */
+export function dsInfoRequest(ctx: RouteContext): sml.v1.IDsInfoRequest {
+  const plain = decryptDsInfo((ctx.body as Buffer).toString('utf8'), ctx.secretKey ?? '');
+  if (plain === null) return { caller: ctx.caller, isNull: true };
+  const bad = (detail: string) => smlError('DS_INVALID', { ds: '-', detail });
+  if (typeof plain !== 'object' || Array.isArray(plain)) throw bad('the DSInfo must be a JSON object {type, name, info, extra}');
+  const d = plain as Record<string, unknown>;
+  if (typeof d.type !== 'string') throw bad('type is required (localfile, s3, redshift, http)');
+  if (d.name !== undefined && typeof d.name !== 'string') throw bad('name must be a string');
+  if (d.info !== undefined && d.info !== null && (typeof d.info !== 'object' || Array.isArray(d.info))) throw bad('info must be an object of strings');
+  const info: Record<string, string> = {};
+  for (const [k, v] of Object.entries((d.info ?? {}) as Record<string, unknown>)) {
+    if (typeof v === 'string') info[k] = v;
+    else if (typeof v === 'number' || typeof v === 'boolean') info[k] = String(v);
+    else if (v !== null) throw bad(`info.${k.slice(0, 100)} must be a string`);
+  }
+  const extra = d.extra === undefined || d.extra === null ? [] : d.extra;
+  if (!Array.isArray(extra) || !extra.every((t) => typeof t === 'string')) throw bad('extra must be an array of attribute type codes');
+  return { caller: ctx.caller, dsInfo: { type: d.type, name: typeof d.name === 'string' ? d.name : '', info, extra } };
+}
+
+const DS_ERRORS = ['INVALID_ENCRYPTED_PAYLOAD', 'DS_UNKNOWN_TYPE', 'DS_INVALID', 'DS_NULL'];
+
+/** Data sources (API.md §5, §12): registry, samples, preview, dsbrowse, a project's dsList and its data-source log statistics. */
+export const dssRoutes = [
+  defineRoute({
+    method: 'post', path: '/:user/dss/create', operationId: 'createDataSource', tags: ['dss'], summary: 'Register a data source (body: encrypted DSInfo)',
+    description: 'Types: localfile (info.path relative to the customer\'s files root), s3, redshift, http. Nothing is read: a missing file is found when the source is read.',
+    service: 'projects', subject: s('dssCreate'), request: sml.v1.DsInfoRequest, reply: sml.v1.Empty,
+    params: userParam, body: encryptedDsInfo, rawBody: true,
+    success: { status: 201, description: 'created' }, errors: [...DS_ERRORS, 'DS_EXISTS', 'INVALID_NAME'],
+    toRequest: (ctx) => dsInfoRequest(ctx),
+  }),
+  defineRoute({
+    method: 'get', path: '/:user/dss', operationId: 'listDataSources', tags: ['dss'], summary: 'The customer\'s data sources, as "<name>:<type>"',
+    service: 'projects', subject: s('dssList'), request: sml.v1.DsRequest, reply: sml.v1.DsListReply,
+    params: userParam, values: z.object({ stringList: z.object({ values: z.array(z.string()) }) }),
+    success: { status: 200, description: 'values.stringList.values' },
+    toRequest: ({ caller }) => ({ caller }),
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/dss/sample/preview', operationId: 'previewDataSource', tags: ['dss'], summary: 'Read ≤ 128 rows of an unregistered DSInfo (creates nothing)',
+    service: 'projects', subject: s('dssPreview'), request: sml.v1.DsInfoRequest, reply: sml.v1.DsSampleReply,
+    params: userParam, body: encryptedDsInfo, rawBody: true, values: z.object({ dataframe: sampleFrame }),
+    success: { status: 200, description: 'values.dataframe with guessed attributeTypes' }, errors: [...DS_ERRORS, 'DS_UNREADABLE'],
+    toRequest: (ctx) => dsInfoRequest(ctx),
+  }),
+  defineRoute({
+    method: 'get', path: '/:user/dss/:ds', operationId: 'getDataSource', tags: ['dss'], summary: 'A registered DSInfo, without its credentials',
+    service: 'projects', subject: s('dssGet'), request: sml.v1.DsRequest, reply: sml.v1.DsInfoReply,
+    params: dsParams, values: z.object({ dsInfo }), success: { status: 200, description: 'values.dsInfo' }, errors: ['DS_NOT_FOUND'],
+    toRequest: ({ caller, params }) => ({ caller, ds: params.ds }),
+  }),
+  defineRoute({
+    method: 'put', path: '/:user/dss/:ds', operationId: 'updateDataSource', tags: ['dss'], summary: 'Replace a registered DSInfo (body: encrypted DSInfo; the name in the path wins)',
+    service: 'projects', subject: s('dssUpdate'), request: sml.v1.DsInfoRequest, reply: sml.v1.Empty,
+    params: dsParams, body: encryptedDsInfo, rawBody: true,
+    success: { status: 200, description: 'updated' }, errors: [...DS_ERRORS, 'DS_NOT_FOUND'],
+    toRequest: (ctx) => ({ ...dsInfoRequest(ctx), ds: ctx.params.ds }),
+  }),
+  defineRoute({
+    method: 'delete', path: '/:user/dss/:ds', operationId: 'deleteDataSource', tags: ['dss'], summary: 'Delete a registered data source (its files are untouched)',
+    service: 'projects', subject: s('dssDelete'), request: sml.v1.DsRequest, reply: sml.v1.Empty,
+    params: dsParams, success: { status: 200, description: 'deleted' }, errors: ['DS_NOT_FOUND'],
+    toRequest: ({ caller, params }) => ({ caller, ds: params.ds }),
+  }),
+  defineRoute({
+    method: 'get', path: '/:user/dss/:ds/sample', operationId: 'sampleDataSource', tags: ['dss'], summary: 'The first ≤ 128 rows of a registered data source',
+    service: 'projects', subject: s('dssSample'), request: sml.v1.DsRequest, reply: sml.v1.DsSampleReply,
+    params: dsParams, values: z.object({ dataframe: sampleFrame }),
+    success: { status: 200, description: 'values.dataframe' }, errors: ['DS_NOT_FOUND', 'DS_INVALID', 'DS_UNREADABLE'],
+    toRequest: ({ caller, params }) => ({ caller, ds: params.ds }),
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/projects/dsbrowse', operationId: 'browseDataSource', tags: ['dss'], summary: 'List directories and files under a localfile path (body: encrypted DSInfo, info.path; empty = the root)',
+    service: 'projects', subject: s('dssBrowse'), request: sml.v1.DsInfoRequest, reply: sml.v1.DsBrowseReply,
+    params: userParam, body: encryptedDsInfo, rawBody: true,
+    values: z.object({ dsdirectoryListing: z.object({ ok: z.boolean(), dirs: z.array(z.string()), files: z.array(z.string()), path: z.string() }) }),
+    success: { status: 200, description: 'values.dsdirectoryListing' }, errors: [...DS_ERRORS, 'DS_NOT_BROWSABLE', 'DS_UNREADABLE'],
+    toRequest: (ctx) => dsInfoRequest(ctx),
+  }),
+  ...(['addds', 'detachds'] as const).map((op) => defineRoute({
+    method: 'get', path: `/:user/projects/:pid/${op}/:ds`, operationId: `${op}Project`, tags: ['dss'],
+    summary: op === 'addds' ? 'Attach a data source to the project (its dsList)' : 'Detach a data source from the project',
+    service: 'projects', subject: s(op), request: sml.v1.ProjectDsRequest, reply: sml.v1.Empty,
+    params: projectDsParams, success: { status: 200, description: op }, errors: ['PROJECT_NOT_FOUND', 'DS_NOT_FOUND'],
+    toRequest: ({ caller, params }) => ({ caller, pid: params.pid, ds: params.ds }),
+  })),
+  defineRoute({
+    method: 'get', path: '/:user/projects/:pid/getLFStats', operationId: 'projectLfStats', tags: ['dss'], summary: 'Learn/forget statistics of the project\'s data-source jobs',
+    service: 'projects', subject: s('lfStats'), request: sml.v1.ProjectRequest, reply: sml.v1.LfStatsReply,
+    params: userParam.extend({ pid: name('project') }),
+    values: z.object({
+      lfStats: z.object({
+        learnJobs: z.number().int(), forgetJobs: z.number().int(), failedJobs: z.number().int(),
+        rowsLearned: z.number().int(), rowsForgotten: z.number().int(), rowsSkipped: z.number().int(), bytesRead: z.number().int(),
+      }),
+    }),
+    success: { status: 200, description: 'values.lfStats' }, errors: ['PROJECT_NOT_FOUND'],
+    toRequest: ({ caller, params }) => ({ caller, pid: params.pid }),
+  }),
+];

@@ -1,0 +1,351 @@
+import type { KV } from 'nats';
+import { checkName, nameToken, smlError, SmlError, type Logger } from '@sml/core';
+import { sml } from '@sml/proto';
+import { FrameError, Summary, type DataFrame } from '@sml/stats';
+import { browseLocal, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, type Source, type SourceContext } from '@sml/sources';
+import type { JobContext } from '@sml/jobs-client';
+import { summaryOptions, type ProjectLimits } from './project';
+import type { ProjectRegistry } from './registry';
+import type { ProjectStore } from './store';
+
+/** Rows a sample or a preview shows (API.md §5). */
+export const SAMPLE_ROWS = 128;
+/** Rows per batch learned from a data source. */
+const BATCH_ROWS = 2000;
+/** Data-source jobs a project's log keeps (the most recent). */
+const DS_LOG_KEEP = 100;
+
+/** Keys of DSInfo `info` that hold credentials: stored, never returned nor logged. */
+const SECRET_KEY = /secret|passw|pwd|token|credential|sas|account\.key|apikey/i;
+
+export function redacted(ds: sml.v1.IDsInfo): sml.v1.IDsInfo {
+  return { ...ds, info: Object.fromEntries(Object.entries(ds.info ?? {}).filter(([k]) => !SECRET_KEY.test(k))) };
+}
+
+/** Guessed attribute type of sample cells: C numbers, B 0/1, T anything else (missing cells ignored). */
+export function guessType(cells: string[]): string {
+  const present = cells.map((c) => c.trim()).filter((c) => c !== '' && !/^(na|nan|null|\?)$/i.test(c));
+  if (present.length === 0) return 'C';
+  if (present.every((c) => c === '0' || c === '1')) return 'B';
+  if (present.every((c) => Number.isFinite(Number(c)))) return 'C';
+  return 'T';
+}
+
+function sourceFailure(err: unknown, ds: string): never {
+  if (err instanceof SmlError) throw err;
+  if (err instanceof SourceError) {
+    if (err.reason === 'invalid') throw smlError('DS_INVALID', { ds, detail: err.message }, err);
+    throw smlError('DS_UNREADABLE', { ds, detail: err.message }, err);
+  }
+  throw smlError('DS_UNREADABLE', { ds, detail: (err as Error).message }, err);
+}
+
+/** A learn/forget job's outcome, as the project's log keeps it. */
+type DsRun = Omit<sml.v1.IDsLogEntry, 'state' | 'error' | 'finished'>;
+
+/**
+ * Data sources (API.md §5): the registry (KV `sml_dss`, key `<customer token>.<ds token>`,
+ * value the DsInfo protobuf), samples, previews, dsbrowse, and learning or forgetting a
+ * source into a project. A learn job reads into a staging Summary (the project's options)
+ * and adds it to the project under its lock at the end, then snapshots (like merge): the
+ * project is either unchanged (a failure, a cancel) or has every row.
+ */
+export class DataSources {
+  constructor(private readonly deps: {
+    kv: KV; registry: ProjectRegistry; store: ProjectStore; limits: ProjectLimits; filesRoot: string; timeoutMs: number; log: Logger;
+  }) {}
+
+  private static key(user: string, ds: string): string {
+    return `${nameToken(user)}.${nameToken(ds)}`;
+  }
+
+  private ctx(user: string, signal?: AbortSignal): SourceContext {
+    return { user, filesRoot: this.deps.filesRoot, timeoutMs: this.deps.timeoutMs, ...(signal ? { signal } : {}) };
+  }
+
+  /** A DSInfo as sent, checked: name, type, info strings, the type's own checks. */
+  checked(user: string, req: sml.v1.IDsInfoRequest, name?: string): { ds: sml.v1.IDsInfo; source: Source } {
+    if (req.isNull || !req.dsInfo) throw smlError('DS_NULL');
+    const d = req.dsInfo;
+    const ds = checkName('data source', name ?? d.name);
+    const type = d.type ?? '';
+    if (!(SOURCE_TYPES as readonly string[]).includes(type)) throw smlError('DS_UNKNOWN_TYPE', { type: type.slice(0, 100), expected: SOURCE_TYPES.join(', ') });
+    const info = { ...(d.info ?? {}) };
+    const extra = (d.extra ?? []).map(String);
+    const bad = extra.find((t) => !['C', 'B', 'T', 'S', 'L', 'X'].includes(t));
+    if (bad !== undefined) throw smlError('DS_INVALID', { ds, detail: `extra holds an unknown attribute type [${bad.slice(0, 20)}]` });
+    try {
+      if (type !== 'redshift') csvOptionsOf(info, info.path ?? '');
+      return { ds: { type, name: ds, info, extra }, source: sourceOf(type, info, this.ctx(user)) };
+    } catch (err) {
+      return sourceFailure(err, ds);
+    }
+  }
+
+  async create(user: string, req: sml.v1.IDsInfoRequest): Promise<string> {
+    const { ds } = this.checked(user, req);
+    try {
+      await this.deps.kv.create(DataSources.key(user, ds.name!), sml.v1.DsInfo.encode(ds).finish());
+    } catch (err) {
+      if (/wrong last sequence|exists/i.test((err as Error).message)) throw smlError('DS_EXISTS', { ds: ds.name });
+      throw err;
+    }
+    return ds.name!;
+  }
+
+  async update(user: string, name: string, req: sml.v1.IDsInfoRequest): Promise<string> {
+    const dsName = checkName('data source', name);
+    await this.info(user, dsName);
+    const { ds } = this.checked(user, req, dsName);
+    await this.deps.kv.put(DataSources.key(user, dsName), sml.v1.DsInfo.encode(ds).finish());
+    return dsName;
+  }
+
+  /** The registered DSInfo (with its secrets: for reading only). DS_NOT_FOUND when unknown. */
+  async info(user: string, name: string): Promise<sml.v1.DsInfo> {
+    const ds = checkName('data source', name);
+    const entry = await this.deps.kv.get(DataSources.key(user, ds));
+    if (!entry || entry.operation !== 'PUT') throw smlError('DS_NOT_FOUND', { ds });
+    return sml.v1.DsInfo.decode(entry.value);
+  }
+
+  async delete(user: string, name: string): Promise<void> {
+    await this.info(user, name);
+    await this.deps.kv.delete(DataSources.key(user, name));
+  }
+
+  /** `<name>:<type>` of every data source of the customer, sorted. */
+  async list(user: string): Promise<string[]> {
+    const prefix = `${nameToken(user)}.`;
+    const keys: string[] = [];
+    for await (const key of await this.deps.kv.keys(`${prefix}*`)) keys.push(key);
+    const out: string[] = [];
+    for (const key of keys) {
+      const entry = await this.deps.kv.get(key);
+      if (!entry || entry.operation !== 'PUT') continue;
+      const d = sml.v1.DsInfo.decode(entry.value);
+      out.push(`${d.name}:${d.type}`);
+    }
+    return out.sort();
+  }
+
+  /** The first ≤ 128 rows of a source, with guessed types (or the DSInfo's `extra`). */
+  async sample(user: string, ds: sml.v1.IDsInfo): Promise<sml.v1.IDataFrame> {
+    const name = ds.name ?? '';
+    try {
+      const source = sourceOf(ds.type!, ds.info ?? {}, this.ctx(user));
+      let header: string[] = [];
+      const rows: string[][] = [];
+      if (source.kind === 'rows') {
+        header = await source.columns();
+        for await (const batch of source.open(SAMPLE_ROWS)) {
+          rows.push(...batch.map((r) => r.map((c) => c ?? '')));
+          if (rows.length >= SAMPLE_ROWS) break;
+        }
+      } else {
+        for await (const batch of csvBatches(source.open(), { ...csvOptionsOf(ds.info ?? {}, source.describe()), batchRows: SAMPLE_ROWS })) {
+          header = batch.header;
+          rows.push(...batch.rows);
+          if (rows.length >= SAMPLE_ROWS) break;
+        }
+      }
+      const data = rows.slice(0, SAMPLE_ROWS);
+      const extra = ds.extra ?? [];
+      const types = extra.length === header.length ? [...extra] : header.map((_, i) => guessType(data.map((r) => r[i] ?? '')));
+      return { attributeNames: header, attributeTypes: types, data: data.map((entries) => ({ entries })), errorHandling: 0 };
+    } catch (err) {
+      return sourceFailure(err, name);
+    }
+  }
+
+  async sampleOf(user: string, name: string): Promise<sml.v1.IDataFrame> {
+    return this.sample(user, await this.info(user, name));
+  }
+
+  async preview(user: string, req: sml.v1.IDsInfoRequest): Promise<sml.v1.IDataFrame> {
+    const { ds } = this.checked(user, req);
+    return this.sample(user, ds);
+  }
+
+  /** dsbrowse: the directories and files under a localfile path (the DSInfo's info.path, '' = the root). */
+  async browse(user: string, req: sml.v1.IDsInfoRequest): Promise<sml.v1.IDsDirectoryListing> {
+    if (req.isNull || !req.dsInfo) throw smlError('DS_NULL');
+    const type = req.dsInfo.type ?? '';
+    if (type !== 'localfile') throw smlError('DS_NOT_BROWSABLE', { type: type.slice(0, 100) });
+    try {
+      return await browseLocal(req.dsInfo.info?.path ?? '', this.ctx(user));
+    } catch (err) {
+      return sourceFailure(err, req.dsInfo.name || '-');
+    }
+  }
+
+  /** addds / detachds: the project's dsList. */
+  async attach(user: string, pid: string, name: string, attach: boolean): Promise<void> {
+    const ds = checkName('data source', name);
+    if (attach) await this.info(user, ds);
+    await this.deps.registry.with(user, pid, async (p) => {
+      const list = p.meta.dsList.filter((d) => d !== ds);
+      if (attach) list.push(ds);
+      else if (list.length === p.meta.dsList.length) throw smlError('DS_NOT_FOUND', { ds });
+      p.meta.dsList = list;
+      if (!p.memoryOnly) await this.deps.store.putMeta(p.meta);
+    });
+  }
+
+  /** Checks done before a learn/forget job is created: the project (400), not frozen, the data source (400). */
+  async prepareLearn(user: string, pid: string, name: string | null | undefined): Promise<{ ds: string; info: sml.v1.DsInfo }> {
+    await this.deps.registry.with(user, pid, (p) => {
+      if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });
+    });
+    const ds = checkName('data source', name);
+    return { ds, info: await this.info(user, ds) };
+  }
+
+  /**
+   * The job: reads the source in batches into a staging summary, then adds (learn) or
+   * subtracts (forget) it under the project's lock and snapshots. Any failure or a cancel
+   * leaves the project as it was; the outcome is kept in the project's dsLog either way.
+   */
+  async learn(user: string, pid: string, ds: string, info: sml.v1.IDsInfo, columns: sml.v1.IDataFrame, op: 'learn' | 'forget', job: JobContext): Promise<sml.v1.ILearnReport> {
+    const run: DsRun = { jobId: job.jobId, ds, op, rowsRead: 0, rowsLearned: 0, rowsSkipped: 0, bytesRead: 0, started: Date.now() };
+    try {
+      const report = await this.read(user, pid, ds, info, columns, op, job, run);
+      await this.record(user, pid, { ...run, state: 'done' });
+      return report;
+    } catch (err) {
+      const cancelled = job.signal.aborted;
+      const message = err instanceof Error ? err.message : String(err);
+      await this.record(user, pid, { ...run, state: cancelled ? 'cancelled' : 'failed', error: message }).catch((e) => this.deps.log.warn({ err: e, pid }, 'ds log not kept'));
+      if (err instanceof SmlError || cancelled) throw err;
+      throw smlError('DS_LEARN_FAILED', { ds, detail: message }, err);
+    }
+  }
+
+  private async read(user: string, pid: string, ds: string, info: sml.v1.IDsInfo, columns: sml.v1.IDataFrame, op: 'learn' | 'forget', job: JobContext, run: DsRun): Promise<sml.v1.ILearnReport> {
+    const options = await this.deps.registry.with(user, pid, (p) => summaryOptions(p.meta, this.deps.limits));
+    const staging = new Summary(options);
+    let source: Source;
+    try {
+      source = sourceOf(info.type!, info.info ?? {}, this.ctx(user, job.signal));
+    } catch (err) {
+      return sourceFailure(err, ds);
+    }
+    const where = source.describe();
+    const lenient = Number(columns.errorHandling ?? 0) === 1;
+    const errors: string[] = [];
+    let select: { names: string[]; types: string[]; index: number[] } | undefined;
+    const plan = (header: string[], first: string[][]): { names: string[]; types: string[]; index: number[] } => {
+      const wanted = columns.attributeNames ?? [];
+      if (wanted.length > 0) {
+        const types = columns.attributeTypes ?? [];
+        if (types.length !== wanted.length) throw smlError('DS_LEARN_FAILED', { ds, detail: `${wanted.length} attributeNames but ${types.length} attributeTypes` });
+        const index = wanted.map((n) => {
+          const i = header.indexOf(n);
+          if (i < 0) throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}] has no column [${n.slice(0, 100)}]` });
+          return i;
+        });
+        return { names: [...wanted], types: [...types], index };
+      }
+      const extra = info.extra ?? [];
+      const types = extra.length === header.length ? [...extra] : header.map((_, i) => guessType(first.slice(0, SAMPLE_ROWS).map((r) => r[i] ?? '')));
+      return { names: header, types, index: header.map((_, i) => i) };
+    };
+    const learnBatch = (header: string[], rows: (string | null)[][], lines: number[] | undefined, firstRow: number) => {
+      select ??= plan(header, rows.map((r) => r.map((c) => c ?? '')));
+      const sel = select;
+      const data: string[][] = [];
+      const at: number[] = [];
+      rows.forEach((r, k) => {
+        const line = lines ? `line ${lines[k]}` : `row ${firstRow + k + 1}`;
+        if (r.length !== header.length) {
+          const why = `[${where}] ${line}: ${r.length} fields, the header has ${header.length}`;
+          if (!lenient) throw smlError('DS_LEARN_FAILED', { ds, detail: why });
+          run.rowsSkipped = Number(run.rowsSkipped) + 1;
+          if (errors.length < 10) errors.push(why);
+          return;
+        }
+        data.push(sel.index.map((i) => r[i] ?? ''));
+        at.push(k);
+      });
+      run.rowsRead = Number(run.rowsRead) + rows.length;
+      if (data.length === 0) return;
+      const frame: DataFrame = { attributeNames: sel.names, attributeTypes: sel.types, data, errorHandling: lenient ? 1 : 0 };
+      try {
+        const change = staging.prepare('learn', { frame }, this.deps.limits.state);
+        change.commit();
+        run.rowsLearned = Number(run.rowsLearned) + change.report.rowsLearned;
+        run.rowsSkipped = Number(run.rowsSkipped) + change.report.rowsSkipped;
+        for (const e of change.report.errors) if (errors.length < 10) errors.push(`[${where}] ${e}`);
+      } catch (err) {
+        if (err instanceof FrameError) {
+          const k = at[err.row - 1];
+          const line = k === undefined ? '' : lines ? ` line ${lines[k]}` : ` row ${firstRow + k + 1}`;
+          const column = err.column ? `, column [${err.column.slice(0, 100)}]` : '';
+          throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]${line}${column}: ${err.reason}` }, err);
+        }
+        if (err instanceof SmlError) throw err;
+        throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]: ${(err as Error).message}` }, err);
+      }
+    };
+    const yieldNow = () => new Promise((resolve) => setImmediate(resolve));
+    try {
+      if (source.kind === 'rows') {
+        const [header, total] = [await source.columns(), await source.size()];
+        for await (const rows of source.open(BATCH_ROWS)) {
+          if (job.signal.aborted) throw new Error('cancelled');
+          learnBatch(header, rows, undefined, Number(run.rowsRead));
+          if (total) job.progress(Number(run.rowsRead), total);
+          await yieldNow();
+        }
+      } else {
+        const total = await source.size();
+        for await (const batch of csvBatches(source.open(), { ...csvOptionsOf(info.info ?? {}, where), batchRows: BATCH_ROWS })) {
+          if (job.signal.aborted) throw new Error('cancelled');
+          learnBatch(batch.header, batch.rows, batch.lines, 0);
+          run.bytesRead = batch.bytesRead;
+          if (total) job.progress(batch.bytesRead, total);
+          await yieldNow();
+        }
+      }
+    } catch (err) {
+      if (job.signal.aborted) throw err; // the runner answers a cancelled job
+      return sourceFailure(err, ds);
+    }
+    if (job.signal.aborted) throw new Error('cancelled');
+    // All read: now, and only now, the project changes (under its lock), and is snapshotted.
+    await this.deps.registry.with(user, pid, async (p) => {
+      if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });
+      if (op === 'learn') p.merge(staging, `ds:${ds}`);
+      else p.subtract(staging);
+      if (!p.memoryOnly) await this.deps.registry.save(p);
+    });
+    return { rowsLearned: Number(run.rowsLearned), rowsSkipped: Number(run.rowsSkipped), errors };
+  }
+
+  /** Keeps a job's outcome in the project's dsLog (the most recent 100). */
+  private async record(user: string, pid: string, entry: sml.v1.IDsLogEntry): Promise<void> {
+    await this.deps.registry.with(user, pid, async (p) => {
+      p.meta.dsLog = [...p.meta.dsLog, sml.v1.DsLogEntry.fromObject({ ...entry, finished: Date.now() })].slice(-DS_LOG_KEEP);
+      if (!p.memoryOnly) await this.deps.store.putMeta(p.meta);
+    });
+  }
+
+  async dsLog(user: string, pid: string): Promise<sml.v1.IDsLogEntry[]> {
+    return this.deps.registry.with(user, pid, (p) => p.meta.dsLog);
+  }
+
+  async stats(user: string, pid: string): Promise<sml.v1.ILfStats> {
+    const log = await this.dsLog(user, pid);
+    const done = log.filter((e) => e.state === 'done');
+    const sum = (xs: sml.v1.IDsLogEntry[], f: (e: sml.v1.IDsLogEntry) => unknown) => xs.reduce((a, e) => a + Number(f(e) ?? 0), 0);
+    return {
+      learnJobs: done.filter((e) => e.op === 'learn').length,
+      forgetJobs: done.filter((e) => e.op === 'forget').length,
+      failedJobs: log.length - done.length,
+      rowsLearned: sum(done.filter((e) => e.op === 'learn'), (e) => e.rowsLearned),
+      rowsForgotten: sum(done.filter((e) => e.op === 'forget'), (e) => e.rowsLearned),
+      rowsSkipped: sum(done, (e) => e.rowsSkipped),
+      bytesRead: sum(done, (e) => e.bytesRead),
+    };
+  }
+}
