@@ -21,6 +21,8 @@ export interface S3Server {
   /** `http://127.0.0.1:<port>`: the `s3endpoint` of a data source. */
   endpoint: string;
   port: number;
+  /** Where s3rver keeps buckets and objects. */
+  directory: string;
   /** The only credentials s3rver accepts. */
   accessKey: string;
   secretKey: string;
@@ -75,6 +77,7 @@ export async function startS3(options: { buckets?: string[] } = {}): Promise<S3S
     return {
       endpoint: `http://127.0.0.1:${port}`,
       port,
+      directory: dir,
       accessKey: 'S3RVER',
       secretKey: 'S3RVER',
       region: 'us-east-1',
