@@ -52,7 +52,8 @@ function statusFailure(status: number, what: string): SourceError {
 function networkFailure(error: unknown, what: string): SourceError {
   if (error instanceof SourceError) return error;
   const code = (error as { code?: unknown } | null)?.code;
-  const detail = typeof code === 'string' && UNREACHABLE_CODES.has(code) ? code : error instanceof Error ? error.message : String(error);
+  const message = (error as { message?: unknown } | null)?.message;
+  const detail = typeof code === 'string' && UNREACHABLE_CODES.has(code) ? code : typeof message === 'string' ? message : String(error);
   return new SourceError('unreachable', `${what}: server unreachable (${detail})`, { cause: error });
 }
 

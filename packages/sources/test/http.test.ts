@@ -1,6 +1,11 @@
 // Reference: a real node:http server on a free loopback port.
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, RssAfterWarmUp } from '@sml/testkit';
 import { httpSource } from '../src/http';
@@ -15,6 +20,9 @@ const AUTH = `Basic ${Buffer.from('bob:s3cret pass').toString('base64')}`;
 
 let server: Server;
 let base: string;
+/** A second origin, for redirects away. */
+let other: Server;
+let otherBase: string;
 const hanging = new Set<ServerResponse>();
 
 async function writeBig(res: ServerResponse): Promise<void> {
@@ -59,6 +67,12 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
       if (req.method === 'HEAD') res.writeHead(405).end();
       else res.writeHead(200).end(CSV);
       return;
+    case '/echo-auth':
+      res.writeHead(200).end(req.headers.authorization ?? 'none');
+      return;
+    case '/away':
+      res.writeHead(302, { location: `${otherBase}/echo-auth` }).end();
+      return;
     case '/to-file':
       res.writeHead(302, { location: 'file:///etc/passwd' }).end();
       return;
@@ -85,20 +99,27 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   }
 }
 
+async function listen(on: Server): Promise<string> {
+  on.listen(0, '127.0.0.1');
+  await once(on, 'listening');
+  const address = on.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return `http://127.0.0.1:${address.port}`;
+}
+
 beforeAll(async () => {
   server = createServer(handle);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  base = `http://127.0.0.1:${address.port}`;
+  other = createServer(handle);
+  [base, otherBase] = await Promise.all([listen(server), listen(other)]);
 });
 
 afterAll(async () => {
   for (const res of hanging) res.destroy();
-  server.closeAllConnections();
-  server.close();
-  await once(server, 'close');
+  for (const s of [server, other]) {
+    s.closeAllConnections();
+    s.close();
+  }
+  await Promise.all([once(server, 'close'), once(other, 'close')]);
 });
 
 function source(path: string, context: SourceContext = ctx): ByteSource {
@@ -160,13 +181,18 @@ describe('http source', () => {
     expect(broken.message).toBe(`${base}/broken.csv: the server answered HTTP 500`);
   });
 
-  it('credentials in the URL are sent as Basic authorization and never shown', async () => {
+  it('credentials in the URL are sent as Basic authorization, never to another origin, and never shown', async () => {
     const url = new URL(`${base}/private.csv`);
     url.username = 'bob';
     url.password = 's3cret pass';
     const file = source(url.href);
     expect(file.describe()).toBe(`${base}/private.csv`);
     expect(await readAll(file)).toBe(CSV);
+    url.pathname = '/echo-auth';
+    expect(await readAll(source(url.href))).toBe(AUTH);
+    url.pathname = '/away';
+    expect(await readAll(source(url.href))).toBe('none');
+    url.pathname = '/private.csv';
     url.password = 'wrong';
     const denied = await failure(readAll(source(url.href)));
     expect(denied.reason).toBe('denied');
@@ -232,5 +258,27 @@ describe('http source', () => {
     })();
     await expect(reading).rejects.toBe(reason);
     expect(read).toBeLessThan(10 * 1024 * 1024);
+  });
+
+  it('speaks https and verifies the certificate: a self-signed one is unreachable, named', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sml-https-'));
+    const tls = createTlsServer((_req, res) => { res.end(CSV); });
+    try {
+      const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+        '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { encoding: 'utf8' });
+      expect(made.status).toBe(0);
+      tls.setSecureContext({ key: await readFile(join(dir, 'key.pem')), cert: await readFile(join(dir, 'cert.pem')) });
+      tls.listen(0, '127.0.0.1');
+      await once(tls, 'listening');
+      const address = tls.address();
+      if (address === null || typeof address === 'string') throw new Error('no port');
+      const error = await failure(readAll(source(`https://127.0.0.1:${address.port}/data.csv`)));
+      expect(error.reason).toBe('unreachable');
+      expect(error.message).toBe(`https://127.0.0.1:${address.port}/data.csv: server unreachable (DEPTH_ZERO_SELF_SIGNED_CERT)`);
+    } finally {
+      tls.closeAllConnections();
+      tls.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
