@@ -54,6 +54,7 @@ export const configSchema = z.object({
   SML_MAX_PROJECTS_PER_CUSTOMER: int(1).default(1_000),
   SML_MAX_ENCODER_VALUES: int(1).default(50_000),
   SML_MAX_ENCODERS_PER_CUSTOMER: int(1).default(1_000),
+  SML_MAX_DATA_SOURCES_PER_CUSTOMER: int(1).default(1_000),
   SML_EXECUTOR_PER_CUSTOMER: int(1).default(1),
 });
 

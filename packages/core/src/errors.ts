@@ -69,6 +69,8 @@ export const catalogue = {
   DS_NULL: { status: 500, message: 'Generic Exception [java.lang.NullPointerException: DSInfo is null]' },
   DS_UNREADABLE: { status: 400, message: 'Data source [{ds}] cannot be read: {detail}' },
   DS_NOT_BROWSABLE: { status: 400, message: 'Data source type [{type}] cannot be browsed; dsbrowse lists localfile paths' },
+  DS_LIMIT: { status: 400, message: 'Customer [{user}] already has {count} data sources, the limit ({variable}); delete one first' },
+  DS_TOO_LARGE: { status: 400, message: 'Data source [{ds}]: the DSInfo is {bytes} bytes, more than {limit}' },
   DS_LEARN_FAILED: { status: 400, message: 'Learning from data source [{ds}] failed, nothing was learned: {detail}' },
   PROJECT_NOT_PERSISTENT: { status: 400, message: 'Project [{pid}] was created with persist=false: it has no snapshot to save' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'Idempotency-Key [{key}] was already used for a different batch of this project; send a new key with a new batch' },

@@ -14,6 +14,8 @@ export const SAMPLE_ROWS = 128;
 const BATCH_ROWS = 2000;
 /** Data-source jobs a project's log keeps (the most recent). */
 const DS_LOG_KEEP = 100;
+/** Largest DSInfo kept (encoded): paths, credentials and options, never data. */
+export const MAX_DSINFO_BYTES = 64 * 1024;
 
 /** Keys of DSInfo `info` that hold credentials: stored, never returned nor logged. */
 const SECRET_KEY = /secret|passw|pwd|token|credential|sas|account\.key|apikey/i;
@@ -53,7 +55,15 @@ type DsRun = Omit<sml.v1.IDsLogEntry, 'state' | 'error' | 'finished'>;
 export class DataSources {
   constructor(private readonly deps: {
     kv: KV; registry: ProjectRegistry; store: ProjectStore; limits: ProjectLimits; filesRoot: string; timeoutMs: number; log: Logger;
+    /** SML_MAX_DATA_SOURCES_PER_CUSTOMER */
+    maxPerCustomer: number;
   }) {}
+
+  private encoded(ds: sml.v1.IDsInfo): Uint8Array {
+    const bytes = sml.v1.DsInfo.encode(ds).finish();
+    if (bytes.length > MAX_DSINFO_BYTES) throw smlError('DS_TOO_LARGE', { ds: ds.name, bytes: bytes.length, limit: MAX_DSINFO_BYTES });
+    return bytes;
+  }
 
   private static key(user: string, ds: string): string {
     return `${nameToken(user)}.${nameToken(ds)}`;
@@ -84,8 +94,11 @@ export class DataSources {
 
   async create(user: string, req: sml.v1.IDsInfoRequest): Promise<string> {
     const { ds } = this.checked(user, req);
+    const bytes = this.encoded(ds);
+    const count = (await this.keys(user)).length;
+    if (count >= this.deps.maxPerCustomer) throw smlError('DS_LIMIT', { user, count, variable: 'SML_MAX_DATA_SOURCES_PER_CUSTOMER' });
     try {
-      await this.deps.kv.create(DataSources.key(user, ds.name!), sml.v1.DsInfo.encode(ds).finish());
+      await this.deps.kv.create(DataSources.key(user, ds.name!), bytes);
     } catch (err) {
       if (/wrong last sequence|exists/i.test((err as Error).message)) throw smlError('DS_EXISTS', { ds: ds.name });
       throw err;
@@ -97,7 +110,7 @@ export class DataSources {
     const dsName = checkName('data source', name);
     await this.info(user, dsName);
     const { ds } = this.checked(user, req, dsName);
-    await this.deps.kv.put(DataSources.key(user, dsName), sml.v1.DsInfo.encode(ds).finish());
+    await this.deps.kv.put(DataSources.key(user, dsName), this.encoded(ds));
     return dsName;
   }
 
@@ -114,11 +127,15 @@ export class DataSources {
     await this.deps.kv.delete(DataSources.key(user, name));
   }
 
+  private async keys(user: string): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const key of await this.deps.kv.keys(`${nameToken(user)}.*`)) keys.push(key);
+    return keys;
+  }
+
   /** `<name>:<type>` of every data source of the customer, sorted. */
   async list(user: string): Promise<string[]> {
-    const prefix = `${nameToken(user)}.`;
-    const keys: string[] = [];
-    for await (const key of await this.deps.kv.keys(`${prefix}*`)) keys.push(key);
+    const keys = await this.keys(user);
     const out: string[] = [];
     for (const key of keys) {
       const entry = await this.deps.kv.get(key);

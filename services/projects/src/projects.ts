@@ -42,7 +42,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   const runner = new JobRunner(nc, client, executorOf('projects', config), 'projects', log);
   runner.start();
 
-  const dataSources = new DataSources({ kv: dss, registry, store, limits, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, log });
+  const dataSources = new DataSources({ kv: dss, registry, store, limits, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, log, maxPerCustomer: config.SML_MAX_DATA_SOURCES_PER_CUSTOMER });
   registerLifecycle(service, runner, new Lifecycle({ registry, store, models, bounds, log }), dataSources);
   registerDataSources(service, runner, dataSources);
   registerLearning(service, runner, new Learning(registry, store, idempotency, log));

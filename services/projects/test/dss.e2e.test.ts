@@ -30,7 +30,7 @@ describe('data sources (localfile) end to end', () => {
   const create = (c: Customer, ds: unknown, format?: DsInfoFormat) => c.client.request('POST', '/dss/create', { raw: enc(c, ds, format) });
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'] });
+    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_DATA_SOURCES_PER_CUSTOMER: '20' } });
     alice = await customer('alice');
     bob = await customer('bob');
     reader = await SummaryReader.open(sys.nats);
@@ -96,6 +96,16 @@ describe('data sources (localfile) end to end', () => {
     expect([r.status, r.body.statusString]).toEqual([400, 'Invalid encrypted payload']);
     expect((await alice.client.request('POST', '/dss/create', { raw: 'not base64!' })).status).toBe(400);
     expect((await alice.client.request('POST', '/dss/create', { raw: enc(alice, null) })).status).toBe(500);
+  });
+
+  it('a customer has at most SML_MAX_DATA_SOURCES_PER_CUSTOMER data sources; a DSInfo is at most 64 KiB', async () => {
+    const carol = await customer('carol');
+    for (let i = 0; i < 20; i++) expect((await create(carol, { type: 'localfile', name: `d${i}`, info: { path: 'x.csv' } })).status).toBe(201);
+    const over = await create(carol, { type: 'localfile', name: 'd20', info: { path: 'x.csv' } });
+    expect([over.status, over.body.statusString]).toEqual([400, 'Customer [carol] already has 20 data sources, the limit (SML_MAX_DATA_SOURCES_PER_CUSTOMER); delete one first']);
+    const huge = await create(alice, { type: 'localfile', name: 'huge', info: { path: 'x.csv', note: 'x'.repeat(70_000) } });
+    expect(huge.status).toBe(400);
+    expect(huge.body.statusString).toMatch(/^Data source \[huge\]: the DSInfo is \d+ bytes, more than 65536$/);
   });
 
   it('preview: ≤ 128 rows with guessed types, creates nothing; escapes are 400s', async () => {

@@ -54,7 +54,7 @@ export const dssRoutes = [
     description: 'Types: localfile (info.path relative to the customer\'s files root), s3, redshift, http. Nothing is read: a missing file is found when the source is read.',
     service: 'projects', subject: s('dssCreate'), request: sml.v1.DsInfoRequest, reply: sml.v1.Empty,
     params: userParam, body: encryptedDsInfo, rawBody: true,
-    success: { status: 201, description: 'created' }, errors: [...DS_ERRORS, 'DS_EXISTS', 'INVALID_NAME'],
+    success: { status: 201, description: 'created' }, errors: [...DS_ERRORS, 'DS_EXISTS', 'INVALID_NAME', 'DS_LIMIT', 'DS_TOO_LARGE'],
     toRequest: (ctx) => dsInfoRequest(ctx),
   }),
   defineRoute({
@@ -81,7 +81,7 @@ export const dssRoutes = [
     method: 'put', path: '/:user/dss/:ds', operationId: 'updateDataSource', tags: ['dss'], summary: 'Replace a registered DSInfo (body: encrypted DSInfo; the name in the path wins)',
     service: 'projects', subject: s('dssUpdate'), request: sml.v1.DsInfoRequest, reply: sml.v1.Empty,
     params: dsParams, body: encryptedDsInfo, rawBody: true,
-    success: { status: 200, description: 'updated' }, errors: [...DS_ERRORS, 'DS_NOT_FOUND'],
+    success: { status: 200, description: 'updated' }, errors: [...DS_ERRORS, 'DS_NOT_FOUND', 'DS_TOO_LARGE'],
     toRequest: (ctx) => ({ ...dsInfoRequest(ctx), ds: ctx.params.ds }),
   }),
   defineRoute({
