@@ -70,8 +70,9 @@ const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'E
 
 /** The customer's reason for a pg failure (SQLSTATE or socket error); pg's messages carry no password. */
 export function pgFailure(error: unknown, what: string): SourceError {
-  const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
+  // Duck-typed: socket errors may come from another realm (jest's), where instanceof fails.
+  const { code, message: raw } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const message = typeof raw === 'string' ? raw : String(error);
   const as = (reason: SourceError['reason'], text: string) => new SourceError(reason, `${what}: ${text}`, { cause: error });
   if (typeof code === 'string') {
     if (code === '28P01' || code === '28000') return as('denied', `authentication failed (${message})`);

@@ -59,10 +59,6 @@ function objectKey(info: SourceInfo): string {
 
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
 
-function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
-  return signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
-}
-
 /** The customer's reason for an SDK failure; the SDK's own message never carries the secret. */
 export function s3Failure(error: unknown, what: string): SourceError {
   if (error instanceof S3ServiceException) {
@@ -74,16 +70,16 @@ export function s3Failure(error: unknown, what: string): SourceError {
     if (status === 401 || status === 403) return new SourceError('denied', `${what}: access denied (${error.name})`, { cause: error });
     return new SourceError('unreachable', `${what}: S3 answered ${status ?? '?'} ${error.name}`, { cause: error });
   }
-  const code = (error as { code?: unknown } | null)?.code;
-  const name = error instanceof Error ? error.name : '';
+  // Duck-typed: socket errors may come from another realm (jest's), where instanceof fails.
+  const { code, name, message } = (error ?? {}) as { code?: unknown; name?: unknown; message?: unknown };
   if ((typeof code === 'string' && UNREACHABLE_CODES.has(code)) || name === 'TimeoutError' || name === 'RequestTimeout') {
-    return new SourceError('unreachable', `${what}: S3 endpoint unreachable (${typeof code === 'string' ? code : name})`, { cause: error });
+    return new SourceError('unreachable', `${what}: S3 endpoint unreachable (${typeof code === 'string' ? code : String(name)})`, { cause: error });
   }
-  return new SourceError('unreachable', `${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  return new SourceError('unreachable', `${what}: ${typeof message === 'string' ? message : String(error)}`, { cause: error });
 }
 
 function rethrow(error: unknown, what: string, signal: AbortSignal | undefined): never {
-  if (isAbort(error, signal)) throw signal?.reason ?? error;
+  if (signal?.aborted) throw signal.reason;
   throw s3Failure(error, what);
 }
 
