@@ -2,9 +2,9 @@ import { randomInt } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConfigError, contentMd5, formatSymDate, signParts, type RestDataFrame } from '@sml/core';
+import { ConfigError, contentMd5, encryptDsInfo, formatSymDate, signParts, type RestDataFrame } from '@sml/core';
 import { GatewayUnreachableError, JobTimeoutError, UnexpectedResponseError } from './errors';
-import type { CreateProjectOptions, Envelope, JobInfo, RequestOptions, SmlClientOptions, SmlResponse, WaitOptions } from './types';
+import type { CreateProjectOptions, DsColumns, DsInfo, Envelope, JobInfo, RequestOptions, SmlClientOptions, SmlResponse, WaitOptions } from './types';
 
 /** The gateway reads but does not interpret it (API.md §2 lists it among the required headers). */
 const SYM_VERSION = '1';
@@ -155,6 +155,21 @@ export class SmlClient {
   /** The exact inverse of `learn`. */
   forget(pid: string, frame: RestDataFrame, options: { async?: boolean } = {}) {
     return this.request('POST', `/projects/${seg(pid)}/forget`, { query: asyncQuery(options.async), json: frame });
+  }
+
+  /** Registers a data source (201); the DSInfo travels encrypted with this client's secret (v2, API.md §2.4). */
+  createDataSource(ds: DsInfo) {
+    return this.request('POST', '/dss/create', { raw: encryptDsInfo(ds, this.#secret) });
+  }
+
+  /** ≤ 128 rows of a DSInfo with guessed types, registering nothing (values.dataframe). */
+  previewDataSource(ds: DsInfo) {
+    return this.request('POST', '/dss/sample/preview', { raw: encryptDsInfo(ds, this.#secret) });
+  }
+
+  /** Learns (or, with `forget`, forgets) a registered data source into a project: a job (202); see `waitForJob`. */
+  learnDataSource(pid: string, ds: string, columns: DsColumns = {}, options: { forget?: boolean } = {}) {
+    return this.request('POST', `/projects/${seg(pid)}/dss/${seg(ds)}/${options.forget ? 'forget' : 'learn'}`, { json: columns });
   }
 }
 

@@ -66,3 +66,21 @@ export interface CreateProjectOptions {
 }
 
 export type { RestDataFrame };
+
+/** A data source's DSInfo (API.md §2.4, §5); sent encrypted with the customer's secret. */
+export interface DsInfo {
+  /** localfile, s3, redshift, http */
+  type: string;
+  name: string;
+  /** localfile: `path` relative to the customer's files root; optional csv_entry_separator, csv_quote_character. */
+  info: Record<string, string>;
+  /** Attribute type codes, one per column. */
+  extra?: string[];
+}
+
+/** The columns a data-source learn/forget uses (empty = all) and its error handling (0 strict, 1 lenient). */
+export interface DsColumns {
+  attributeNames?: string[];
+  attributeTypes?: string[];
+  errorHandling?: 0 | 1;
+}

@@ -59,7 +59,7 @@ describe('data sources (localfile) end to end', () => {
   }
 
   it('create (v2 and v1 bodies), 409, list, get without secrets, update, delete', async () => {
-    expect((await create(alice, { type: 'localfile', name: 'iris', info: { path: 'iris.csv', rspasswd: 'hunter2' } })).status).toBe(201);
+    expect((await alice.client.createDataSource({ type: 'localfile', name: 'iris', info: { path: 'iris.csv', rspasswd: 'hunter2' } })).status).toBe(201);
     const again = await create(alice, { type: 'localfile', name: 'iris', info: { path: 'iris.csv' } }, 'v1');
     expect([again.status, again.body.statusString]).toEqual([409, "DS 'iris' already exists"]);
     expect((await create(alice, { type: 'localfile', name: 'irisgz', info: { path: 'iris.csv.gz' } }, 'v1')).status).toBe(201);
@@ -152,7 +152,7 @@ describe('data sources (localfile) end to end', () => {
     const { names, rows } = readCsv('Iris_rtlm.csv');
     const types = names.map((_, i) => (i < 4 ? 'C' : 'B'));
     expect((await alice.client.learn('inline', { attributeNames: names, attributeTypes: types, data: rows })).status).toBe(200);
-    const job = await alice.client.request('POST', '/projects/ds/dss/irisgz/learn', { json: { attributeNames: names, attributeTypes: types } });
+    const job = await alice.client.learnDataSource('ds', 'irisgz', { attributeNames: names, attributeTypes: types });
     expect([job.status, job.body.statusString]).toEqual([202, 'Job Created']);
     const done = await alice.client.waitForJob(job);
     expect(done.status).toBe(200);
@@ -162,7 +162,7 @@ describe('data sources (localfile) end to end', () => {
     for (const n of names) expect(a.mean(n)).toBeCloseTo(b.mean(n), 12);
     const log = await alice.client.request<{ dsLog: Array<{ ds: string; op: string; state: string; rowsLearned: number }> }>('GET', '/projects/ds/getDsLog');
     expect(log.body.values!.dsLog).toMatchObject([{ ds: 'irisgz', op: 'learn', state: 'done', rowsLearned: rows.length }]);
-    const forget = await alice.client.waitForJob(await alice.client.request('POST', '/projects/ds/dss/iris/forget', { json: { attributeNames: names, attributeTypes: types } }));
+    const forget = await alice.client.waitForJob(await alice.client.learnDataSource('ds', 'iris', { attributeNames: names, attributeTypes: types }, { forget: true }));
     expect(forget.status).toBe(200);
     expect((await reader.full('alice', 'ds')).rowCount).toBe(0);
     const stats = await alice.client.request<{ lfStats: Record<string, number> }>('GET', '/projects/ds/getLFStats');
