@@ -111,6 +111,7 @@ export const catalogue = {
   ENCODER_INPUT: { status: 400, message: '{detail}' },
   ENCODER_KEY_NOT_FOUND: { status: 400, message: 'Encoder [{encoder}] has no key [{key}]' },
   ENCODER_LIMIT: { status: 400, message: 'Encoder [{encoder}]: {detail} ({variable}); nothing was learned' },
+  ENCODER_SPARK: { status: 400, message: 'Invalid Spark data source: {detail}' },
   ENCODER_COUNT_LIMIT: { status: 400, message: 'Customer [{user}] already has {count} encoders, the limit ({variable}); delete one first' },
 
   // users (§11)

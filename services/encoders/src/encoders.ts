@@ -125,6 +125,21 @@ export class Encoders {
     return this.mutate(user, name, 'ENCODER_NOT_FOUND', (e) => e.setValues(entries, key === undefined, this.limits.maxValues));
   }
 
+  /** A fresh encoder with the options of `name` (learnds learns into it, then merges: nothing is kept from a failed job). */
+  async staging(user: string, name: string): Promise<Encoder> {
+    const { encoder } = await this.load(user, name, 'ENCODER_UNKNOWN');
+    return new Encoder(encoder.options);
+  }
+
+  /** Adds what `staging` learned to the encoder, whole or not at all (SML_MAX_ENCODER_VALUES). */
+  merge(user: string, name: string, staging: Encoder): Promise<void> {
+    return this.mutate(user, name, 'ENCODER_NOT_FOUND', (e) => {
+      const combined = Encoder.deserialize(e.serialize()).merge(staging);
+      if (combined.valueCount > this.limits.maxValues) throw new CapacityError('distinct key values', combined.valueCount, this.limits.maxValues);
+      e.merge(staging);
+    });
+  }
+
   async stats(user: string, name: string): Promise<sml.v1.IEncoderFrameReply> {
     const { record, encoder } = await this.load(user, name, 'ENCODER_NOT_FOUND');
     return {

@@ -1,7 +1,9 @@
 import { okStatus, subjects, type ServiceRuntime } from '@sml/bus';
-import { checkName } from '@sml/core';
+import { checkName, smlError } from '@sml/core';
+import { executorOf, JobRunner, jobResult } from '@sml/jobs-client';
 import { sml } from '@sml/proto';
 import { Encoders, frameOf } from './encoders';
+import { checkSpark, dsInfoOf, isSpark, learnDataSource } from './learnds';
 import { EncoderStore } from './store';
 
 const s = subjects.encoders;
@@ -14,7 +16,7 @@ const RECORD_HEADROOM = 64 * 1024;
  * The encoders service (API.md §3; bus identity `encoders`). Wiring only: decode, call the
  * domain (encoders.ts), encode. State: KV sml_encoders.
  */
-export async function startEncoders({ nc, service, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+export async function startEncoders({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
   const encoders = new Encoders(await EncoderStore.open(nc), {
     maxValues: config.SML_MAX_ENCODER_VALUES,
     maxEncoders: config.SML_MAX_ENCODERS_PER_CUSTOMER,
@@ -67,6 +69,29 @@ export async function startEncoders({ nc, service, config, log }: ServiceRuntime
   service.endpoint(s.state, sml.v1.EncoderRequest, sml.v1.EncoderStateReply, (req, { caller }) =>
     encoders.state(caller.user!, encoderOf(req.encoderName)));
 
+  const runner = new JobRunner(nc, client, executorOf('encoders', config), 'encoders', log);
+  runner.start();
+
+  // Always a job for a non-Spark source (a missing file or target fails the job, 500);
+  // a Spark DSInfo is checked first (400) but cannot be read here.
+  service.endpoint(s.learnds, sml.v1.EncoderLearnDsRequest, sml.v1.EncoderJobReply, async (req, { caller }) => {
+    const user = caller.user!;
+    const name = encoderOf(req.encoderName);
+    const ds = dsInfoOf(req.dsInfoJson ?? '');
+    const staging = await encoders.staging(user, name);
+    if (isSpark(ds)) checkSpark(ds, staging.options.target, config.SML_MAX_ATTRIBUTES);
+    const jobId = await runner.submit(caller, 'encoderLearnDs', { ds_name: ds.name, encoder: name }, async (job) => {
+      const { signal } = job;
+      if (isSpark(ds)) throw smlError('GENERIC_EXCEPTION', { detail: 'Spark data sources are not available in this build' });
+      const ctx = { user, filesRoot: config.SML_FILES_ROOT, signal, timeoutMs: config.SML_REQUEST_TIMEOUT_MS };
+      await learnDataSource(ds, staging, ctx, config.SML_MAX_ENCODER_VALUES, (current, maximum) => job.progress(current, maximum));
+      if (signal.aborted) throw smlError('JOB_CANCELLED');
+      await encoders.merge(user, name, staging);
+      return jobResult(sml.v1.Empty, { status: okStatus() });
+    });
+    return { status: okStatus('JOB_CREATED'), jobId };
+  });
+
   log.info('encoders endpoints registered');
-  return { onStop: () => Promise.resolve() };
+  return { onStop: () => Promise.resolve(runner.stop()) };
 }

@@ -1,3 +1,7 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encryptDsInfo, nameToken } from '@sml/core';
 import { SmlClient } from '@sml/sdk';
 import { startSystem, type RunningSystem } from '@sml/testkit';
 
@@ -7,18 +11,62 @@ async function customer(sys: RunningSystem, user: string): Promise<SmlClient> {
   const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
   const r = await root.addUser(user);
   if (r.status !== 201) throw new Error(`cannot create ${user}: ${JSON.stringify(r.body)}`);
-  return new SmlClient({ url: sys.url, user, secret: String((r.body.values as { secretKey: string }).secretKey) });
+  secrets.set(user, String((r.body.values as { secretKey: string }).secretKey));
+  return new SmlClient({ url: sys.url, user, secret: secrets.get(user)! });
 }
+const secrets = new Map<string, string>();
 
 const frame = (names: string[], types: string[], data: unknown[][]) => ({ attributeNames: names, attributeTypes: types, data });
 type FrameValues = { dataframe: { attributeNames: string[]; data: string[][] }; encoderInfo?: Record<string, string> };
 
 describe('encoders end to end', () => {
   let sys: RunningSystem;
+  const files = mkdtempSync(join(tmpdir(), 'sml-encoder-files-'));
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects', 'encoders'], env: { SML_MAX_ENCODER_VALUES: '20', SML_MAX_ENCODERS_PER_CUSTOMER: '3' } });
+    sys = await startSystem({ services: ['users', 'jobs', 'projects', 'encoders'], env: { SML_MAX_ENCODER_VALUES: '20', SML_MAX_ENCODERS_PER_CUSTOMER: '3', SML_FILES_ROOT: files } });
   });
-  afterAll(() => sys?.stop());
+  afterAll(async () => {
+    await sys?.stop();
+    rmSync(files, { recursive: true, force: true });
+  });
+
+  const job = async (a: SmlClient, r: { headers: Record<string, string> }) => {
+    for (;;) {
+      const j = await a.request('GET', `/jobs/${r.headers['sym-job-id']}`);
+      if (j.status !== 202) return j;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  it('learnds: a CSV data source learned as a job; a missing file or target fails the job whole; Spark checks answer 400 first', async () => {
+    const a = await customer(sys, 'enc7');
+    const dir = join(files, nameToken('enc7'));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'clicks.csv'), 'site,tags,clicked\r\na,x|y,1\r\na,x,0\r\nb,y,1\r\n');
+    writeFileSync(join(dir, 'notarget.csv'), 'site,other\na,1\n');
+    const ds = (info: Record<string, string>, extra: string[], type = 'localfile') => ({ raw: encryptDsInfo({ type, name: 'd', info, extra }, secrets.get('enc7')!) });
+    await a.request('POST', '/encoders/create', { query: 'encodername=e&targetName=clicked' });
+    let r = await a.request('POST', '/encoders/e/learnds', ds({ path: 'clicks.csv' }, ['S', 'L', 'B']));
+    expect([r.status, r.body.statusString, Boolean(r.headers['sym-job-id'])]).toEqual([202, 'Job Created', true]);
+    let j = await job(a, r);
+    expect([j.status, j.body.statusString]).toEqual([200, 'Job is finished']);
+    r = await a.request('GET', '/encoders/e/keyvals/site');
+    expect((r.body.values as FrameValues).dataframe.data).toEqual([['a', '2', '1.0'], ['b', '1', '1.0']]);
+    for (const [info, extra] of [[{ path: 'missing.csv' }, ['S', 'B']], [{ path: 'notarget.csv' }, ['S', 'C']]] as const) {
+      r = await a.request('POST', '/encoders/e/learnds', ds(info, [...extra]));
+      expect(r.status).toBe(202);
+      j = await job(a, r);
+      expect(j.status).toBe(500);
+    }
+    r = await a.request('GET', '/encoders/e/keyvals/site');
+    expect((r.body.values as FrameValues).dataframe.data).toEqual([['a', '2', '1.0'], ['b', '1', '1.0']]);
+    r = await a.request('POST', '/encoders/e/learnds', ds({ sparkdf: 'site,tags' }, [], 'spark'));
+    expect([r.status, r.body.statusString]).toEqual([400, 'Invalid Spark data source: info.sparkdf does not name the target column [clicked]']);
+    r = await a.request('POST', '/encoders/nope/learnds', ds({ path: 'clicks.csv' }, ['S', 'L', 'B']));
+    expect([r.status, r.body.statusString]).toEqual([400, 'Unknown Encoder [nope]']);
+    r = await a.request('POST', '/encoders/e/learnds', { raw: encryptDsInfo(null, secrets.get('enc7')!) });
+    expect(r.status).toBe(500);
+  });
 
   it('create: 201 naming encoder, target and customer; 409 when it exists; 400 for a bad name or type', async () => {
     const a = await customer(sys, 'enc1');

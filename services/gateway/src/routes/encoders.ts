@@ -1,5 +1,5 @@
 import { subjects } from '@sml/bus';
-import { dataFrameToProto, type RestDataFrame } from '@sml/core';
+import { dataFrameToProto, decryptDsInfo, type RestDataFrame } from '@sml/core';
 import { sml } from '@sml/proto';
 import { defineRoute } from '../route';
 import { dataFrame, name, userParam, z } from '../schemas';
@@ -52,6 +52,19 @@ export const encoderRoutes = [
     params: encoderParams, body: dataFrame,
     success: { status: 200, description: 'OK' }, errors: ['ENCODER_NOT_FOUND', 'ENCODER_INPUT', 'ENCODER_LIMIT'],
     toRequest: ({ caller, params, body }) => ({ caller, encoderName: params.e, frame: dataFrameToProto(body as RestDataFrame) }),
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/encoders/:e/learnds', operationId: 'learnEncoderFromDataSource', tags: ['encoders'],
+    summary: 'Learn an encoder from a data source (always a job)',
+    description: 'Body: an encrypted DSInfo {type, name, info, extra} (API.md §2.4). Non-Spark (localfile, s3, http: CSV with a header): types from `extra`, one per column; always 202, a missing file or target column fails the job (500 naming it). The rows are learned into a staging encoder merged at the end: a failed or cancelled job changes nothing. Spark (type spark or info.sparkdf, comma-separated column names): 400 before scheduling unless sparkdf names the target and at most SML_MAX_ATTRIBUTES columns; Spark itself is not available here, so the job then fails. A body decrypting to null: 500.',
+    service: 'encoders', subject: s.learnds, request: sml.v1.EncoderLearnDsRequest, reply: sml.v1.EncoderJobReply,
+    params: encoderParams, rawBody: true, body: z.string().openapi({ description: 'encrypted DSInfo' }),
+    success: { status: 202, description: 'Job Created' }, createsJob: true,
+    errors: ['ENCODER_UNKNOWN', 'ENCODER_SPARK', 'DS_NULL', 'INVALID_ENCRYPTED_PAYLOAD', 'EXECUTOR_FULL', 'GENERIC_EXCEPTION'],
+    toRequest: ({ caller, params, body, secretKey }) => ({
+      caller, encoderName: params.e,
+      dsInfoJson: JSON.stringify(decryptDsInfo((body as Buffer).toString('utf8'), secretKey ?? '')) ?? 'null',
+    }),
   }),
   defineRoute({
     method: 'get', path: '/:user/encoders/:e/stats', operationId: 'encoderStats', tags: ['encoders'],

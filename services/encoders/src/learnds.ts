@@ -1,0 +1,69 @@
+import { smlError } from '@sml/core';
+import { csvBatches, csvOptionsOf, SourceError, sourceOf, type SourceContext } from '@sml/sources';
+import { CapacityError, type Encoder, FrameError } from '@sml/stats';
+
+/** A decrypted DSInfo (API.md §2.4, §5). */
+export interface DsInfo {
+  type: string;
+  name: string;
+  info: Record<string, string>;
+  /** Attribute type codes, one per column of the file. */
+  extra: string[];
+}
+
+/**
+ * The DSInfo a learnds body decrypted to: 500 (the seed's generic exception) when it is no
+ * DSInfo at all, 400 for a malformed one.
+ */
+export function dsInfoOf(json: string): DsInfo {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    value = null;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw smlError('DS_NULL');
+  const o = value as Record<string, unknown>;
+  const info = o.info && typeof o.info === 'object' && !Array.isArray(o.info) ? o.info as Record<string, unknown> : {};
+  return {
+    type: typeof o.type === 'string' ? o.type : '',
+    name: typeof o.name === 'string' ? o.name : '',
+    info: Object.fromEntries(Object.entries(info).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
+    extra: Array.isArray(o.extra) ? o.extra.map(String) : [],
+  };
+}
+
+/** Spark DSInfos name their columns in `info.sparkdf` (comma-separated); Spark itself is not available here. */
+export function isSpark(ds: DsInfo): boolean {
+  return ds.type.toLowerCase() === 'spark' || ds.info.sparkdf !== undefined;
+}
+
+/** The checks done before a Spark learnds is scheduled: the columns name the target and are not too many. */
+export function checkSpark(ds: DsInfo, target: string, maxColumns: number): void {
+  const columns = (ds.info.sparkdf ?? '').split(',').map((c) => c.trim()).filter((c) => c !== '');
+  if (!columns.includes(target)) throw smlError('ENCODER_SPARK', { detail: `info.sparkdf does not name the target column [${target}]` });
+  if (columns.length > maxColumns) throw smlError('ENCODER_SPARK', { detail: `info.sparkdf names ${columns.length} columns, more than ${maxColumns} (SML_MAX_ATTRIBUTES)` });
+}
+
+/**
+ * Reads a CSV data source into `staging` (types from `extra`, one per column), batch by
+ * batch, reporting bytes read. Any failure is the job's failure (500, naming the cause).
+ */
+export async function learnDataSource(ds: DsInfo, staging: Encoder, ctx: SourceContext, maxValues: number, progress: (current: number, maximum: number) => void): Promise<number> {
+  const fail = (detail: string, cause?: unknown) => smlError('GENERIC_EXCEPTION', { detail: `Data source [${ds.name}]: ${detail}` }, cause);
+  try {
+    const source = sourceOf(ds.type, ds.info, ctx);
+    if (source.kind !== 'bytes') throw fail(`type [${ds.type}] cannot be learned by an encoder; use a CSV source`);
+    const total = (await source.size()) ?? 0;
+    let rows = 0;
+    for await (const batch of csvBatches(source.open(), csvOptionsOf(ds.info, ds.info.path ?? ''))) {
+      if (ds.extra.length !== batch.header.length) throw fail(`extra has ${ds.extra.length} attribute types for ${batch.header.length} columns`);
+      rows += staging.learn({ attributeNames: batch.header, attributeTypes: ds.extra, data: batch.rows }, maxValues);
+      progress(batch.bytesRead, Math.max(total, batch.bytesRead));
+    }
+    return rows;
+  } catch (err) {
+    if (err instanceof SourceError || err instanceof FrameError || err instanceof CapacityError) throw fail(err.message, err);
+    throw err;
+  }
+}
