@@ -5,7 +5,8 @@ import { sml } from '@sml/proto';
 import { densityTasks, type DensityArity } from './density';
 import { DensityPool } from './density-pool';
 import { domain } from './errors';
-import { checkMatrixEntries, matrixJobType, matrixResult } from './matrix';
+import { checkMatrixEntries, matrixJobType } from './matrix';
+import { MatrixWorkers } from './matrix-workers';
 import { exploreContexts, exploreMaps, exploreMetric } from './metrics';
 import { checkedContexts } from './resolve';
 import { fetchInfo, SummaryCache } from './summaries';
@@ -18,6 +19,7 @@ import { checkKmQueries, cumulativeIncidenceResults, kaplanMeierResults, surviva
  */
 export function startExplore({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
   const densityPool = new DensityPool();
+  const matrixWorkers = new MatrixWorkers();
   const runner = new JobRunner(nc, client, executorOf('explore', config), 'explore', log);
   runner.start();
   const summaries = new SummaryCache(client);
@@ -58,9 +60,9 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
     const contexts = checkedContexts(req.context, bounds);
     checkMatrixEntries(kind, contexts);
     await project(caller, pid); // 400 now for an unknown project
-    const jobId = await runner.submit(caller, matrixJobType(kind), { p_id: pid }, async () => {
-      const result = await matrixResult(kind, await project(caller, pid), contexts, pid);
-      return jobResult(result.type, { status: okStatus(), ...result.message });
+    const jobId = await runner.submit(caller, matrixJobType(kind), { p_id: pid }, async ({ signal }) => {
+      const view = await project(caller, pid);
+      return matrixWorkers.run({ bytes: view.bytes, kind, separator: view.meta.categorySeparator || '$', contexts, pid }, signal);
     });
     return { status: okStatus('JOB_CREATED'), jobId };
   });
@@ -83,6 +85,7 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
     onStop: async () => {
       runner.stop();
       await densityPool.stop();
+      await matrixWorkers.stop();
     },
   });
 }

@@ -1,9 +1,9 @@
 import { smlError } from '@sml/core';
 import { sml } from '@sml/proto';
-import { pca, svd, svdFeatureSelection, vif } from '@sml/stats';
-import { domain } from './errors';
+import { okStatus } from '@sml/bus';
+import { jobResult } from '@sml/jobs-client';
+import { pca, svd, svdFeatureSelection, vif, type Summary } from '@sml/stats';
 import { positiveInt, resolveContext, type Resolved } from './resolve';
-import type { ProjectView } from './summaries';
 
 /** The job type a matrix exploration is listed under (`kind` as sent when unknown: the job fails). */
 const JOB_TYPES: Record<string, string> = { svdfs: 'exploreSvdFs', pca: 'explorePca', svd: 'exploreSvd', vif: 'vif' };
@@ -30,24 +30,26 @@ export type MatrixResult =
   | { type: typeof sml.v1.VifResult; message: sml.v1.IVifResult };
 
 /**
- * The result of a matrix exploration (API.md §6), one per MLContext: SVD feature selection
- * (`svd_tolerance`), PCA (`pca_use_covariance`, `pcaNumDimension`), SVD or VIF.
+ * A matrix exploration (API.md §6) as its job's result, one entry per MLContext: SVD feature
+ * selection (`svd_tolerance`), PCA (`pca_use_covariance`, `pcaNumDimension`), SVD or VIF.
+ * Runs in a matrix worker thread (matrix-workers.ts), off the service's event loop.
  */
-export function matrixResult(kind: string, view: ProjectView, contexts: sml.v1.IMLContext[], pid: string): Promise<MatrixResult> {
-  return domain(() => compute(kind, view, contexts, pid));
+export function matrixJobResult(kind: string, summary: Summary, separator: string, contexts: sml.v1.IMLContext[], pid: string): sml.v1.IJobResult {
+  const result = compute(kind, summary, separator, contexts, pid);
+  // The union's members pair each type with its message; jobResult takes them one at a time.
+  return jobResult(result.type as typeof sml.v1.PcaResult, { status: okStatus(), ...result.message });
 }
 
-function compute(kind: string, view: ProjectView, contexts: sml.v1.IMLContext[], pid: string): MatrixResult {
+function compute(kind: string, summary: Summary, separator: string, contexts: sml.v1.IMLContext[], pid: string): MatrixResult {
   const resolved = contexts.map((ctx): Resolved => {
     try {
-      return resolveContext(view.summary, ctx, pid, view.meta.categorySeparator || '$');
+      return resolveContext(summary, ctx, pid, separator);
     } catch (err) {
       // exploresvdfs checks attributes only when the job runs, and fails it with a 500 (seed).
       if (kind === 'svdfs') throw smlError('GENERIC_EXCEPTION', { detail: (err as Error).message });
       throw err;
     }
   });
-  const summary = view.summary;
   switch (kind) {
     case 'svdfs':
       return {

@@ -7,7 +7,8 @@ import { parameterBounds, SmlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { Summary, type DataFrame } from '@sml/stats';
 import { densityTasks } from '../src/density';
-import { checkMatrixEntries, matrixJobType, matrixResult } from '../src/matrix';
+import { domain } from '../src/errors';
+import { checkMatrixEntries, matrixJobResult, matrixJobType } from '../src/matrix';
 import { exploreContexts, exploreMaps, exploreMetric } from '../src/metrics';
 import type { ProjectView } from '../src/summaries';
 import { checkKmQueries, cumulativeIncidenceResults, kaplanMeierResults, survivalCounts } from '../src/survival';
@@ -94,6 +95,10 @@ describe('matrix', () => {
     expect(await codeOf(() => checkMatrixEntries('pca', [{ inputAttributeNames: ['x'], inputAttributes: ['1'] }]))).toBe('none');
   });
 
+  /** What a matrix worker computes, its domain errors as the service answers them. */
+  const matrixResult = (kind: string, v: ProjectView, ctx: sml.v1.IMLContext[], pid: string) =>
+    domain(() => matrixJobResult(kind, v.summary, v.meta.categorySeparator || '$', ctx, pid));
+
   it('job types by kind; an unknown kind fails the job', async () => {
     expect(['svdfs', 'pca', 'svd', 'vif', 'qr'].map(matrixJobType)).toEqual(['exploreSvdFs', 'explorePca', 'exploreSvd', 'vif', 'qr']);
     expect(await codeOf(() => matrixResult('qr', view(numbers()), [{ inputAttributeNames: ['x', 'y'] }], 'p'))).toBe('INVALID_PARAMETER');
@@ -101,11 +106,11 @@ describe('matrix', () => {
 
   it('each kind answers its own message type', async () => {
     const ctx = [{ inputAttributeNames: ['x', 'y', 'z'] }];
-    expect((await matrixResult('pca', view(numbers()), ctx, 'p')).type).toBe(sml.v1.PcaResult);
-    expect((await matrixResult('svd', view(numbers()), ctx, 'p')).type).toBe(sml.v1.SvdResult);
+    expect((await matrixResult('pca', view(numbers()), ctx, 'p')).typeName).toBe('sml.v1.PcaResult');
+    expect((await matrixResult('svd', view(numbers()), ctx, 'p')).typeName).toBe('sml.v1.SvdResult');
     const vif = await matrixResult('vif', view(numbers()), ctx, 'p');
-    expect(vif.type).toBe(sml.v1.VifResult);
-    expect(Object.keys((vif.message as sml.v1.IVifResult).KSVDMap!.values![0].entries!)).toEqual(['x', 'y', 'z']);
+    expect(vif.typeName).toBe('sml.v1.VifResult');
+    expect(Object.keys(sml.v1.VifResult.decode(vif.payload!).KSVDMap!.values![0].entries!)).toEqual(['x', 'y', 'z']);
   });
 
   it('svdfs resolves attributes only in the job, failing it with the seed\'s 500', async () => {
