@@ -14,6 +14,11 @@ export interface CsvOptions {
   batchRows?: number;
   /** Longest record, in characters: memory stays bounded whatever the file (default 1 Mi). */
   maxRecordChars?: number;
+  /**
+   * A batch ends early once its rows cost this much (characters + 16 per field; default 8 Mi),
+   * so a batch of long rows stays small: memory is bounded by this, not by batchRows alone.
+   */
+  maxBatchCost?: number;
   /** What messages name (the file). */
   name?: string;
 }
@@ -152,6 +157,8 @@ async function* gunzip(bytes: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Arr
  */
 export async function* csvBatches(bytes: AsyncIterable<Uint8Array>, options: CsvOptions = {}): AsyncGenerator<CsvBatch> {
   const batchRows = options.batchRows ?? 1000;
+  const maxCost = options.maxBatchCost ?? 8 << 20;
+  let cost = 0;
   const name = options.name ?? 'the file';
   let bytesRead = 0;
   async function* counted(): AsyncIterable<Uint8Array> {
@@ -168,6 +175,8 @@ export async function* csvBatches(bytes: AsyncIterable<Uint8Array>, options: Csv
     else {
       rows.push(record);
       lines.push(line);
+      cost += record.length * 16;
+      for (const f of record) cost += f.length;
     }
   });
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -183,10 +192,11 @@ export async function* csvBatches(bytes: AsyncIterable<Uint8Array>, options: Csv
       } catch (err) {
         fail(err);
       }
-      if (header && rows.length >= batchRows) {
+      if (header && (rows.length >= batchRows || cost >= maxCost)) {
         yield { header, rows, lines, bytesRead };
         rows = [];
         lines = [];
+        cost = 0;
       }
     }
     parser.push(decoder.decode());

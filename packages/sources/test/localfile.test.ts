@@ -46,6 +46,20 @@ describe('localfile + CSV', () => {
     expect(batches.at(-1)!.bytesRead).toBe(12);
   });
 
+  it('bounds a batch by its cost as well as its rows, and a record by its length', async () => {
+    const long = ['a,b', ...Array.from({ length: 50 }, (_, i) => `${'x'.repeat(1000)},${i}`)].join('\n');
+    const bytes = async function* () { yield Buffer.from(long); };
+    const sizes: number[] = [];
+    for await (const b of csvBatches(bytes(), { batchRows: 1000, maxBatchCost: 5000 })) sizes.push(b.rows.length);
+    expect(sizes.reduce((a, b) => a + b)).toBe(50);
+    // One chunk holds all 50 rows here; with chunks of one row each, batches stay at the cost bound.
+    const chunked = async function* () { for (const line of long.split('\n')) yield Buffer.from(`${line}\n`); };
+    const small: number[] = [];
+    for await (const b of csvBatches(chunked(), { batchRows: 1000, maxBatchCost: 5000 })) small.push(b.rows.length);
+    expect(Math.max(...small)).toBeLessThanOrEqual(5);
+    await expect((async () => { for await (const b of csvBatches(bytes(), { maxRecordChars: 500 })) void b; })()).rejects.toThrow(/line 2: a record longer than 500 characters/);
+  });
+
   it('reads the CR-only data set of the repository', async () => {
     const src = { kind: 'bytes' as const, describe: () => 'x', size: () => Promise.resolve(undefined), async *open() {
       const { createReadStream } = await import('node:fs');

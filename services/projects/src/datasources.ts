@@ -10,6 +10,8 @@ import type { ProjectStore } from './store';
 
 /** Rows a sample or a preview shows (API.md §5). */
 export const SAMPLE_ROWS = 128;
+/** Characters (+ 16 per cell) a sample holds at most: fewer rows when they are long. */
+const SAMPLE_COST = 4 << 20;
 /** Rows per batch learned from a data source. */
 const BATCH_ROWS = 2000;
 /** Data-source jobs a project's log keeps (the most recent). */
@@ -160,10 +162,15 @@ export class DataSources {
           if (rows.length >= SAMPLE_ROWS) break;
         }
       } else {
-        for await (const batch of csvBatches(source.open(), { ...csvOptionsOf(ds.info ?? {}, source.describe()), batchRows: SAMPLE_ROWS })) {
+        let cost = 0;
+        for await (const batch of csvBatches(source.open(), { ...csvOptionsOf(ds.info ?? {}, source.describe()), batchRows: SAMPLE_ROWS, maxBatchCost: SAMPLE_COST })) {
           header = batch.header;
-          rows.push(...batch.rows);
-          if (rows.length >= SAMPLE_ROWS) break;
+          for (const r of batch.rows) {
+            cost += r.length * 16 + r.reduce((a, c) => a + c.length, 0);
+            if (cost > SAMPLE_COST && rows.length > 0) break;
+            rows.push(r);
+          }
+          if (rows.length >= SAMPLE_ROWS || cost > SAMPLE_COST) break;
         }
       }
       const data = rows.slice(0, SAMPLE_ROWS);

@@ -44,7 +44,7 @@ describe('data sources (localfile) end to end', () => {
     symlinkSync(join(bob.files, 'secret.csv'), join(alice.files, 'link.csv'));
     mkdirSync(join(alice.files, 'sub'));
     const big = ['x,y'];
-    for (let i = 0; i < 400_000; i++) big.push(`${i % 97},${i % 13}`);
+    for (let i = 0; i < 1_000_000; i++) big.push(`${i % 97},${i % 13}`);
     writeFileSync(join(alice.files, 'big.csv'), big.join('\n'));
   }, 60_000);
   afterAll(async () => {
@@ -219,7 +219,7 @@ describe('data sources (localfile) end to end', () => {
     await create(alice, { type: 'localfile', name: 'big', info: { path: 'big.csv' } });
     await alice.client.createProject('big');
     const job = await alice.client.request('POST', '/projects/big/dss/big/learn', { json: { attributeNames: ['x', 'y'], attributeTypes: ['C', 'C'] } });
-    await new Promise((r) => setTimeout(r, 150));
+    await new Promise((r) => setTimeout(r, 50));
     await alice.client.cancelJob(job.headers['sym-job-id']);
     const r = await alice.client.waitForJob(job);
     expect(r.status).toBe(500);
