@@ -1,12 +1,13 @@
+import { join } from 'node:path';
 import { okStatus, subjects, type ServiceRuntime } from '@sml/bus';
-import { executorOf, JobRunner, jobResult } from '@sml/jobs-client';
+import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
 import { checkName, parameterBounds } from '@sml/core';
 import { sml } from '@sml/proto';
 import { densityTasks, type DensityArity } from './density';
 import { DensityPool } from './density-pool';
 import { domain } from './errors';
 import { checkMatrixEntries, matrixJobType } from './matrix';
-import { MatrixWorkers } from './matrix-workers';
+import type { MatrixTask } from './matrix-worker';
 import { exploreContexts, exploreMaps, exploreMetric } from './metrics';
 import { checkedContexts } from './resolve';
 import { fetchInfo, SummaryCache } from './summaries';
@@ -19,7 +20,8 @@ import { checkKmQueries, cumulativeIncidenceResults, kaplanMeierResults, surviva
  */
 export function startExplore({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
   const densityPool = new DensityPool();
-  const matrixWorkers = new MatrixWorkers();
+  // PCA, SVD, SVD-FS and VIF run off this thread: a decomposition at 2000 attributes takes tens of seconds.
+  const matrixWorkers = new JobWorkers<MatrixTask, sml.v1.IJobResult>(join(__dirname, 'matrix-worker.js'));
   const runner = new JobRunner(nc, client, executorOf('explore', config), 'explore', log);
   runner.start();
   const summaries = new SummaryCache(client);

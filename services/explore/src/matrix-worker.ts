@@ -1,12 +1,10 @@
-import { parentPort } from 'node:worker_threads';
-import { SmlError } from '@sml/core';
+import { serveJobTasks } from '@sml/jobs-client';
 import type { sml } from '@sml/proto';
 import { Summary } from '@sml/stats';
 import { toSmlError } from './errors';
 import { matrixJobResult } from './matrix';
 
-// A matrix worker (MatrixWorkers): one exploration at a time, off the service's event loop.
-// Errors go back as data so the job fails exactly as it would inline.
+/** One matrix exploration, as sent to a matrix worker thread (JobWorkers). */
 export interface MatrixTask {
   bytes: Uint8Array;
   kind: string;
@@ -15,14 +13,5 @@ export interface MatrixTask {
   pid: string;
 }
 
-parentPort!.on('message', (task: MatrixTask) => {
-  try {
-    const result = matrixJobResult(task.kind, Summary.deserialize(task.bytes), task.separator, task.contexts, task.pid);
-    parentPort!.postMessage({ result });
-  } catch (thrown) {
-    const err = toSmlError(thrown);
-    parentPort!.postMessage(err instanceof SmlError
-      ? { smlError: { code: err.code, status: err.status, message: err.message, retryable: err.retryable } }
-      : { error: (err as Error).message });
-  }
-});
+serveJobTasks((task: MatrixTask): sml.v1.IJobResult =>
+  matrixJobResult(task.kind, Summary.deserialize(task.bytes), task.separator, task.contexts, task.pid), toSmlError);
