@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { SmlClient } from '@sml/sdk';
+import { encryptDsInfo, SmlClient } from '@sml/sdk';
 import { startSystem, type RunningSystem } from '@sml/testkit';
 
 /**
@@ -22,7 +22,8 @@ const MEMORY_BOUND_MB = 400;
 /** A 5xx the contract itself answers with. */
 const CONTRACT_5XX = [/^Generic Exception \[/, /^Job was cancelled$/, /^Job queue of service \[\w+\] is full/];
 
-type Req = { method: string; path: string; query?: Record<string, string>; raw?: Buffer; headers?: Record<string, string> };
+/** `dsInfo`: sent encrypted with the caller's secret as the raw body (data-source routes). */
+type Req = { method: string; path: string; query?: Record<string, string>; raw?: Buffer; headers?: Record<string, string>; dsInfo?: unknown };
 
 const nasty = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -75,7 +76,25 @@ const mlcontext = fc.record({
   extraParameters: params,
 });
 
+const dsName = fc.oneof({ arbitrary: fc.constantFrom('d1', 'd2'), weight: 3 }, { arbitrary: nasty, weight: 1 });
+const dsInfo = fc.oneof(
+  { arbitrary: fc.record({
+    type: fc.oneof(fc.constantFrom('localfile', 'localfile', 's3', 'http', 'redshift', 'ftp', '__proto__'), nasty),
+    name: dsName,
+    info: fc.dictionary(fc.oneof(fc.constantFrom('path', 'csv_entry_separator', 'csv_quote_character', '__proto__', 's3secretKey'), nasty),
+      fc.oneof(fc.constantFrom('x.csv', 'data.csv', '../x', '/etc/passwd', 'sub', '.', '', ';', '""', '\\t', 'http://127.0.0.1:1/x'), nasty, fc.integer(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }))),
+    extra: fc.oneof(fc.array(fc.constantFrom('C', 'B', 'T', 'X', ' C', ''), { maxLength: 3 }), fc.constant(null), fc.string()),
+  }, { requiredKeys: [] }), weight: 6 },
+  { arbitrary: fc.constantFrom(null, 1, 'x', [], [{ type: 'localfile' }], true), weight: 1 },
+);
+const dsRoute = fc.constantFrom(['POST', '/dss/create'], ['POST', '/dss/sample/preview'], ['POST', '/projects/dsbrowse'], ['PUT', '/dss/d1']);
+
 const request: fc.Arbitrary<Req> = fc.oneof(
+  fc.tuple(dsRoute, dsInfo).map(([[method, path], ds]) => ({ method, path, dsInfo: ds })),
+  fc.tuple(dsRoute, rawBody).map(([[method, path], raw]) => ({ method, path, raw })),
+  fc.tuple(dsName, fc.constantFrom('', '/sample')).map(([ds, op]) => ({ method: 'GET', path: `/dss/${seg(ds)}${op}` })),
+  fc.tuple(pid, dsName, fc.constantFrom('learn', 'forget'), rawBody).map(([p, ds, op, raw]) => ({ method: 'POST', path: `/projects/${seg(p)}/dss/${seg(ds)}/${op}`, raw })),
+  fc.tuple(pid, dsName, fc.constantFrom('addds', 'detachds')).map(([p, ds, op]) => ({ method: 'GET', path: `/projects/${seg(p)}/${op}/${seg(ds)}` })),
   fc.tuple(pid, rawBody, headers, fc.constantFrom('learn', 'forget')).map(([p, raw, h, op]) => ({ method: 'POST', path: `/projects/${seg(p)}/${op}`, raw, headers: h })),
   fc.tuple(pid, fc.constantFrom('cpu', 'sequence', 'partition', 'nope', ''), params).map(([p, type, body]) => ({ method: 'POST', path: '/projects', query: { pid: p, type }, raw: Buffer.from(JSON.stringify(body)) })),
   fc.tuple(pid, fc.constantFrom(...ALGOS), mlcontext, frame).map(([p, algo, ctx, df]) => ({ method: 'POST', path: `/projects/${seg(p)}/selectModel`, query: { modelid: 'm1', algo }, raw: Buffer.from(JSON.stringify({ mlcontext: ctx, dataframe: df })) })),
@@ -99,16 +118,20 @@ function rssMb(pid: number): number {
 describe('adversarial corpus against a running system', () => {
   let sys: RunningSystem;
   let alice: SmlClient;
+  let aliceSecret: string;
   let bob: SmlClient;
 
   beforeAll(async () => {
     sys = await startSystem({ services: ['users', 'jobs', 'projects', 'explore'], env: { SML_SELECTION_TIME_BUDGET_MS: '2000', SML_REQUEST_TIMEOUT_MS: '20000' } });
     const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
+    const secrets: Record<string, string> = {};
     const add = async (user: string) => {
       const r = await root.addUser(user);
-      return new SmlClient({ url: sys.url, user, secret: String((r.body.values as { secretKey: string }).secretKey) });
+      secrets[user] = String((r.body.values as { secretKey: string }).secretKey);
+      return new SmlClient({ url: sys.url, user, secret: secrets[user] });
     };
     alice = await add('alice');
+    aliceSecret = secrets.alice;
     bob = await add('bob');
     // Projects the corpus aims at, so that many requests get past "unknown project".
     await alice.createProject('p', { enableHistogram: true });
@@ -131,11 +154,12 @@ describe('adversarial corpus against a running system', () => {
     const contract5xx = new Set<string>();
     await fc.assert(
       fc.asyncProperty(request, async (req) => {
-        const r = await alice.request(req.method, req.path, { query: req.query, raw: req.raw, headers: { 'content-type': 'application/json', ...req.headers } });
+        const raw = req.dsInfo !== undefined ? encryptDsInfo(req.dsInfo, aliceSecret) : req.raw;
+        const r = await alice.request(req.method, req.path, { query: req.query, raw, headers: { 'content-type': 'application/json', ...req.headers } });
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
         if (r.status >= 500 && CONTRACT_5XX.some((re) => re.test(r.body.statusString))) contract5xx.add(r.body.statusString.replace(/\d+/g, 'N').slice(0, 120));
         else if (r.status >= 500) {
-          failures.push(`${r.status} ${r.body.statusString} ← ${req.method} ${req.path} ${JSON.stringify(req.query ?? {})} ${req.raw?.subarray(0, 200).toString('latin1')}`);
+          failures.push(`${r.status} ${r.body.statusString} ← ${req.method} ${req.path} ${JSON.stringify(req.query ?? {})} ${req.dsInfo !== undefined ? JSON.stringify(req.dsInfo).slice(0, 200) : req.raw?.subarray(0, 200).toString('latin1')}`);
         }
         if (r.status === 202 && r.headers['sym-job-id']) await alice.waitForJob(r, { timeoutMs: 30_000 }).catch(() => undefined);
       }),
