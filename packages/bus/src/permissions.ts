@@ -57,7 +57,8 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
     streams: ['SML_JOB_IDS', 'SML_JOB_EVENTS'],
   },
   projects: {
-    publish: ['sml.plog.>', ...jobRunner('projects').publish],
+    // Encoders: encoderAssign lists the project; learn and predict read the statistics.
+    publish: ['sml.plog.>', 'sml.encoders.assign', 'sml.encoders.state', ...jobRunner('projects').publish],
     subscribe: ['sml.projects.>', ...jobRunner('projects').subscribe],
     service: 'projects',
     kv: ['sml_projects', 'sml_dss', 'sml_models', 'sml_idempotency'],

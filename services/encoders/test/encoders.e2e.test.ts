@@ -23,7 +23,7 @@ describe('encoders end to end', () => {
   let sys: RunningSystem;
   const files = mkdtempSync(join(tmpdir(), 'sml-encoder-files-'));
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects', 'encoders'], env: { SML_MAX_ENCODER_VALUES: '20', SML_MAX_ENCODERS_PER_CUSTOMER: '3', SML_FILES_ROOT: files } });
+    sys = await startSystem({ services: ['users', 'jobs', 'projects', 'explore', 'encoders'], env: { SML_MAX_ENCODER_VALUES: '20', SML_MAX_ENCODERS_PER_CUSTOMER: '3', SML_FILES_ROOT: files } });
   });
   afterAll(async () => {
     await sys?.stop();
@@ -144,6 +144,31 @@ describe('encoders end to end', () => {
     r = await a.request('DELETE', '/encoders/f');
     expect([r.status, r.body.statusString]).toEqual([200, 'Encoder[f] deleted']);
     expect((await a.request('GET', '/encoders')).body.values).toEqual({ stringList: { values: ['e', 'g'] } });
+  });
+
+  it('encoderAssign: the project learns S/L columns encoded; the encoder cannot be deleted while assigned', async () => {
+    const a = await customer(sys, 'enc8');
+    await a.request('POST', '/encoders/create', { query: 'encodername=e&targetName=clicked' });
+    await a.request('POST', '/encoders/e/learn', { json: frame(['site', 'tags', 'clicked'], ['S', 'L', 'B'], [['a', 'x', 1], ['a', 'x|y', 0], ['a', 'y', 1], ['b', 'y', 0]]) });
+    expect((await a.createProject('p')).status).toBe(201);
+    let r = await a.request('GET', '/projects/p/encoderAssign', { query: 'encoderName=nope' });
+    expect([r.status, r.body.statusString]).toEqual([400, 'Cannot Find Encoder[nope] for Customer[enc8].']);
+    r = await a.request('GET', '/projects/p/encoderAssign', { query: 'encoderName=e' });
+    expect([r.status, r.body.statusString]).toEqual([200, 'Encoder[e] assigned to project [p]']);
+    // site a → 2/3, b → 0, unseen zz → the overall mean 1/2; tags x → 1/2, y → 1/3, x|y → (1/2 + 1/3)/2.
+    r = await a.request('POST', '/projects/p/learn', { json: frame(['site', 'tags', 'clicked'], ['S', 'L', 'B'], [['a', 'x', 1], ['b', 'x|y', 0], ['zz', 'y', 1]]) });
+    expect(r.status).toBe(200);
+    r = await a.request('GET', '/projects/p/info');
+    const info = (r.body.values as { smlInfo: { attributeNames: string[]; attributeTypes: string[] } }).smlInfo;
+    expect([info.attributeNames, info.attributeTypes]).toEqual([['site', 'tags', 'clicked'], ['C', 'C', 'B']]);
+    r = await a.request('POST', '/projects/p/explore', { query: { metric: 'uni', returnProjectInfo: 'false' }, json: { values: [{ inputAttributeNames: ['site'], extraParameters: {} }, { inputAttributeNames: ['tags'], extraParameters: {} }] } });
+    const maps = (r.body.values as { KSVDMap: { values: Array<Record<string, number>> } }).KSVDMap.values;
+    expect(maps[0].mean).toBeCloseTo((2 / 3 + 0 + 1 / 2) / 3, 12);
+    expect(maps[1].mean).toBeCloseTo((1 / 2 + (1 / 2 + 1 / 3) / 2 + 1 / 3) / 3, 12);
+    r = await a.request('DELETE', '/encoders/e');
+    expect([r.status, r.body.statusString]).toEqual([409, 'Encoder [e] is used by project(s) [p]; delete them first']);
+    expect((await a.request('DELETE', '/projects/p')).status).toBe(200);
+    expect((await a.request('DELETE', '/encoders/e')).status).toBe(200);
   });
 
   it("a customer never sees another's encoders", async () => {

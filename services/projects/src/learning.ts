@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { KV } from 'nats';
 import { clip, smlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
+import type { ProjectEncoders } from './encoding';
 import { batchOf, type ProjectState } from './project';
 import type { ProjectRegistry } from './registry';
 import { ProjectStore } from './store';
@@ -42,9 +43,9 @@ export function isRetry(stored: string | undefined, record: IdempotencyRecord, i
   return true;
 }
 
-/** Whether the project must be sent the batch's JSON: it reads the rows' cells, and the gateway sent columns. */
+/** Whether the project must be sent the batch's JSON: it reads the rows' cells (or encodes S/L columns), and the gateway sent columns. */
 export function needsJson(p: ProjectState, req: sml.v1.ILearnRequest): boolean {
-  return Boolean(req.columns) && p.summary.needsCells;
+  return Boolean(req.columns) && (p.summary.needsCells || Boolean(p.meta.encoder));
 }
 
 /**
@@ -61,6 +62,8 @@ export class Learning {
     /** Idempotency-Key → fingerprint of the batch it first carried, for the log's duplicate window. */
     private readonly idempotency: KV,
     private readonly log: Logger,
+    /** Encodes the S/L columns of a project with an encoder (encoderAssign). */
+    private readonly encoders?: ProjectEncoders,
   ) {}
 
   /** Whether an `async` batch must be sent again as JSON before its job is created (400 now for an unknown project). */
@@ -72,8 +75,10 @@ export class Learning {
     return this.registry.with(user, pid, async (p) => {
       if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });
       if (needsJson(p, req)) return { needsJson: true };
+      // The log keeps the encoded rows: replay never depends on the encoder's later state.
+      const input = p.meta.encoder && this.encoders ? await this.encoders.encodeRequest(user, p.meta.encoder, req) : req;
       const t0 = performance.now();
-      const change = p.prepare(op, batchOf(req));
+      const change = p.prepare(op, batchOf(input));
       const t1 = performance.now();
       const reply = change.lenient ? { learnReport: change.report } : {};
       if (p.memoryOnly) {
@@ -81,8 +86,9 @@ export class Learning {
         p.logged(0);
         return reply;
       }
-      const entry = logEntry(op, req);
-      const key = req.idempotencyKey ? idempotencyRecord(user, pid, req.idempotencyKey, entry) : undefined;
+      const entry = logEntry(op, input);
+      // The fingerprint is the batch as sent, whatever the encoder made of it.
+      const key = req.idempotencyKey ? idempotencyRecord(user, pid, req.idempotencyKey, input === req ? entry : logEntry(op, req)) : undefined;
       if (key) {
         const first = await this.idempotency.get(key.name).catch(() => null);
         // A retry gets the first answer: that batch is in the log already.

@@ -1,9 +1,10 @@
 import { kvBucket, okStatus, subjects, type BusService, type ServiceRuntime } from '@sml/bus';
 import { executorOf, JobRunner, jobResult } from '@sml/jobs-client';
 import { StorageType } from 'nats';
-import { checkName, parameterBounds, smlError } from '@sml/core';
+import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { DataSources, redacted } from './datasources';
+import { ProjectEncoders } from './encoding';
 import { EvtWrappers } from './evt';
 import { IDEMPOTENCY_WINDOW_MS, Learning, type LearnOp } from './learning';
 import { Lifecycle } from './lifecycle';
@@ -42,11 +43,13 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   const runner = new JobRunner(nc, client, executorOf('projects', config), 'projects', log);
   runner.start();
 
+  const encoders = new ProjectEncoders(client, registry);
   const dataSources = new DataSources({ kv: dss, registry, store, limits, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, log, maxPerCustomer: config.SML_MAX_DATA_SOURCES_PER_CUSTOMER });
-  registerLifecycle(service, runner, new Lifecycle({ registry, store, models, bounds, log }), dataSources);
+  registerLifecycle(service, runner, new Lifecycle({ registry, store, models, bounds, log }), dataSources, encoders);
   registerDataSources(service, runner, dataSources);
-  registerLearning(service, runner, new Learning(registry, store, idempotency, log));
-  registerModels(service, runner, new Models({ registry, store: models, bounds, selectionBudgetMs: config.SML_SELECTION_TIME_BUDGET_MS }));
+  registerLearning(service, runner, new Learning(registry, store, idempotency, log, encoders));
+  registerModels(service, runner, new Models({ registry, store: models, bounds, selectionBudgetMs: config.SML_SELECTION_TIME_BUDGET_MS }), { registry, encoders });
+  registerEncoders(service, { registry, store, encoders, log });
   registerEvt(service, new EvtWrappers({ registry, store: models, bounds }));
 
   return {
@@ -57,7 +60,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   };
 }
 
-function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Lifecycle, dataSources: DataSources): void {
+function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Lifecycle, dataSources: DataSources, encoders: ProjectEncoders): void {
   service.endpoint(s('create'), sml.v1.ProjectCreateRequest, sml.v1.Empty, async (req, { caller }) => {
     const pid = await lifecycle.create(caller.user!, req);
     return { status: okStatus('PROJECT_CREATED', { pid }) };
@@ -80,7 +83,10 @@ function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Li
 
   service.endpoint(s('delete'), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
     const pid = projectOf(req.pid);
+    // The encoder stays listed until the project is gone (its delete answers 409 meanwhile).
+    const encoder = await encoders.encoderOf(caller.user!, pid);
     await lifecycle.delete(caller.user!, pid);
+    if (encoder) await encoders.assign(caller.user!, pid, encoder, true);
     return { status: okStatus('PROJECT_DELETED', { pid }) };
   });
 
@@ -188,7 +194,7 @@ function registerLearning(service: BusService, runner: JobRunner, learning: Lear
   }
 }
 
-function registerModels(service: BusService, runner: JobRunner, models: Models): void {
+function registerModels(service: BusService, runner: JobRunner, models: Models, { registry, encoders }: { registry: ProjectRegistry; encoders: ProjectEncoders }): void {
   service.endpoint(s('selectModel'), sml.v1.SelectModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
     const plan = await models.plan(caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
     const jobId = await runner.submit(caller, req.buildOnly ? 'build' : 'selectModel', { p_id: plan.pid, model_id: plan.modelId }, async ({ signal }) =>
@@ -209,7 +215,12 @@ function registerModels(service: BusService, runner: JobRunner, models: Models):
   });
 
   service.endpoint(s('predict'), sml.v1.PredictRequest, sml.v1.PredictReply, async (req, { caller }) => {
-    const predictions = await models.predict(caller.user!, projectOf(req.pid), modelOf(req.modelId), frameOf(req.frame));
+    const user = caller.user!;
+    const pid = projectOf(req.pid);
+    // A project with an encoder predicts its S/L columns encoded, as it learned them.
+    const encoder = await registry.with(user, pid, (p) => p.meta.encoder);
+    const frame = encoder ? await encoders.encodeProto(user, encoder, req.frame) : req.frame;
+    const predictions = await models.predict(user, pid, modelOf(req.modelId), frameOf(frame));
     return { KSVSMap: { values: predictions.map((entries) => ({ entries })) } };
   });
 }
@@ -227,5 +238,24 @@ function registerEvt(service: BusService, evt: EvtWrappers): void {
     const model = modelOf(req.modelId);
     await evt.delete(caller.user!, pid, model);
     return { status: okStatus('EVT_DELETED', { model }) };
+  });
+}
+
+function registerEncoders(service: BusService, deps: { registry: ProjectRegistry; store: ProjectStore; encoders: ProjectEncoders; log: Logger }): void {
+  // encoderAssign (API.md §3): the encoders service lists the project first (400 for an unknown encoder).
+  service.endpoint(s('encoderAssign'), sml.v1.EncoderAssignRequest, sml.v1.Empty, async (req, { caller }) => {
+    const user = caller.user!;
+    const pid = projectOf(req.pid);
+    const encoder = checkName('encoder', req.encoderName);
+    await deps.registry.with(user, pid, async (p) => {
+      const previous = p.meta.encoder;
+      await deps.encoders.assign(user, pid, encoder);
+      p.meta.encoder = encoder;
+      if (!p.memoryOnly) await deps.store.putMeta(p.meta);
+      if (previous && previous !== encoder) {
+        await deps.encoders.assign(user, pid, previous, true).catch((err) => deps.log.warn({ err, pid, encoder: previous }, 'previous encoder not released'));
+      }
+    });
+    return { status: okStatus('ENCODER_ASSIGNED', { encoder, pid }) };
   });
 }
