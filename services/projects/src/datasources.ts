@@ -135,6 +135,11 @@ export class DataSources {
     return keys;
   }
 
+  /** Every data source of a deleted customer (purgeCustomer); its files are the operator's. */
+  async purge(user: string): Promise<void> {
+    for (const key of await this.keys(user)) await this.deps.kv.purge(key).catch((err) => this.deps.log.warn({ err, user }, 'purge: data source not deleted'));
+  }
+
   /** `<name>:<type>` of every data source of the customer, sorted. */
   async list(user: string): Promise<string[]> {
     const keys = await this.keys(user);

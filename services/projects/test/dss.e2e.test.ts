@@ -1,3 +1,4 @@
+import { connect } from 'nats';
 import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -106,6 +107,22 @@ describe('data sources (localfile) end to end', () => {
     const huge = await create(alice, { type: 'localfile', name: 'huge', info: { path: 'x.csv', note: 'x'.repeat(70_000) } });
     expect(huge.status).toBe(400);
     expect(huge.body.statusString).toMatch(/^Data source \[huge\]: the DSInfo is \d+ bytes, more than 65536$/);
+    // Deleting the customer purges its data sources.
+    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
+    expect((await root.deleteUser('carol')).status).toBe(200);
+    const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('projects') });
+    try {
+      const kv = await nc.jetstream().views.kv('sml_dss');
+      const left = async () => {
+        const keys: string[] = [];
+        for await (const k of await kv.keys('carol.*')) keys.push(k);
+        return keys.length;
+      };
+      for (let i = 0; i < 50 && (await left()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await left()).toBe(0);
+    } finally {
+      await nc.close();
+    }
   });
 
   it('preview: ≤ 128 rows with guessed types, creates nothing; escapes are 400s', async () => {
