@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAdmin } from './commands/admin';
 import { registerDensity } from './commands/density';
+import { registerEncoders } from './commands/encoders';
 import { registerExplore } from './commands/explore';
 import { registerJobs } from './commands/jobs';
 import { registerMatrix } from './commands/matrix';
@@ -19,7 +20,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode = 0;
   // Built per call: commander keeps parsed state on the Command objects.
   const program = new Command('sml')
-    .description('SML command line: customers over the bus; jobs, projects, exploration, survival and models over the REST API')
+    .description('SML command line: customers over the bus; jobs, projects, exploration, survival, models and encoders over the REST API')
     .option('--json', 'print the raw response envelope instead of a table')
     .showHelpAfterError()
     .exitOverride()
@@ -33,6 +34,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   registerMatrix(program, ctx);
   registerSurvival(program, ctx);
   registerModel(program, ctx);
+  registerEncoders(program, ctx);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
