@@ -57,8 +57,9 @@ export class ProjectEncoders {
   constructor(private readonly client: BusClient, private readonly registry: ProjectRegistry) {}
 
   /** The encoder assigned to a project ('' when none); 400 for an unknown project. */
-  encoderOf(user: string, pid: string): Promise<string> {
-    return this.registry.with(user, pid, (p) => p.meta.encoder);
+  /** The encoder assigned to a project ('' when none), read without loading the project. */
+  async encoderOf(user: string, pid: string): Promise<string> {
+    return (await this.registry.metaOf(user, pid))?.encoder ?? '';
   }
 
   private static caller(user: string): sml.v1.ICaller {

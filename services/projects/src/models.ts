@@ -1,9 +1,12 @@
 import { checkName, checkParameters, dataFrameFromProto, smlError, type ParameterBound } from '@sml/core';
 import type { sml } from '@sml/proto';
 import {
-  ALGORITHM_NAMES, ALGORITHMS, ModelInputError, SingularSystemError, SELECTOR_TYPES, SummaryError, checkSelection, resolveAttributes, selectFeatures,
+  ALGORITHM_NAMES, ALGORITHMS, ModelInputError, SELECTOR_TYPES, checkSelection, resolveAttributes,
   type Algorithm, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
 } from '@sml/stats';
+import type { JobWorkers } from '@sml/jobs-client';
+import type { BuildResult, BuildTask } from './build-worker';
+import { modelError } from './model-errors';
 import type { ModelStore } from './model-store';
 import type { ProjectRegistry } from './registry';
 
@@ -56,14 +59,6 @@ export function selectionOptions(params: Record<string, string>): SelectionOptio
   };
 }
 
-/** packages/stats' model errors as 400s. */
-function modelError(err: unknown, pid: string): unknown {
-  if (err instanceof SingularSystemError) return smlError('SINGULAR_SYSTEM', { detail: err.message }, err);
-  if (err instanceof ModelInputError) return smlError('MODEL_INPUT', { detail: err.message }, err);
-  if (err instanceof SummaryError) return smlError('UNKNOWN_ATTRIBUTE', { name: err.attribute, pid }, err);
-  return err;
-}
-
 /** A checked selectModel/build request: what its job runs. */
 export interface ModelPlan {
   pid: string;
@@ -73,9 +68,9 @@ export interface ModelPlan {
 }
 
 /**
- * Models (API.md §7): built from the project's summary under its lock and stored with the
- * project (ModelStore); info, delete, predict. selectModel runs its feature selection within
- * SML_SELECTION_TIME_BUDGET_MS, yielding between candidates.
+ * Models (API.md §7): built on a worker thread from the project's summary as it was when the
+ * job started, and stored with the project (ModelStore); info, delete, predict. selectModel
+ * runs its feature selection within SML_SELECTION_TIME_BUDGET_MS; cancelling the job stops it.
  */
 export class Models {
   constructor(private readonly deps: {
@@ -83,6 +78,8 @@ export class Models {
     bounds: Readonly<Record<string, ParameterBound>>;
     /** Wall-clock budget of one feature selection (SML_SELECTION_TIME_BUDGET_MS). */
     selectionBudgetMs: number;
+    /** Build worker threads (build-worker.ts). */
+    workers: JobWorkers<BuildTask, BuildResult>;
   }) {}
 
   /**
@@ -90,7 +87,7 @@ export class Models {
    * before its job is created: algorithm, parameter bounds, selection options, the project.
    */
   async plan(user: string, pid: string, modelId: string, req: sml.v1.ISelectModelRequest): Promise<ModelPlan> {
-    const { registry, store, bounds, selectionBudgetMs } = this.deps;
+    const { registry, store, bounds, selectionBudgetMs, workers } = this.deps;
     const algo = req.algo ?? '';
     const algorithm = algorithmOf(algo);
     const params = { ...(req.mlcontext?.extraParameters ?? {}) };
@@ -108,15 +105,10 @@ export class Models {
     await registry.with(user, pid, () => undefined); // 400 now for an unknown project
 
     const run = async (signal: AbortSignal): Promise<sml.v1.IModelInfo> => {
-      const deadline = Date.now() + selectionBudgetMs;
-      // Between candidates: let other requests run, stop when cancelled or over budget.
-      const checkpoint = async (tried: number) => {
-        await new Promise((resolve) => setImmediate(resolve));
-        if (signal.aborted) throw smlError('JOB_CANCELLED');
-        if (Date.now() > deadline) throw smlError('SELECTION_BUDGET', { tried, budgetMs: selectionBudgetMs });
-      };
-      // Under the project's lock: every candidate subset is built from the same summary.
-      const { model, assessment, tried, criterion } = await registry.with(user, pid, async (p) => {
+      // The summary as it is now, under the project's lock (every candidate subset is built
+      // from it); the build itself runs on a worker thread, so neither this customer's learns
+      // nor anyone else's wait for it (seconds at 500 attributes, minutes at 2000).
+      const task = await registry.with(user, pid, (p): BuildTask => {
         try {
           const ctx = req.mlcontext ?? {};
           const separator = p.meta.categorySeparator || '$';
@@ -127,12 +119,17 @@ export class Models {
           const spec = sequence
             ? { algo, inputs: [], targets: [], params: { ...sequenceParams(algo, ctx), ...params } }
             : { algo, inputs: resolveAttributes(p.summary, inputRefs, separator), targets: resolveAttributes(p.summary, targetRefs, separator), params };
-          if (!selection) return { model: algorithm.build(p.summary, spec), assessment: {}, tried: 1, criterion: undefined };
-          return await selectFeatures(algorithm, p.summary, spec, frameOf(req.dataframe), { ...selection, checkpoint });
+          return {
+            bytes: p.summaryBytes(), pid, algo, spec,
+            selection: selection ? { options: selection, frame: frameOf(req.dataframe), budgetMs: selectionBudgetMs } : null,
+          };
         } catch (err) {
           throw modelError(err, pid);
         }
       });
+      const built = await workers.run(task, signal);
+      const model = algorithm.restore(built.state);
+      const { assessment, tried, criterion } = built;
       const selected: Record<string, string> = selection
         ? { selector_type: selection.selector, selector_tried: String(tried), ...(criterion ? { sml_model_assessment_type: criterion } : {}) }
         : {};

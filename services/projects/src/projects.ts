@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import { kvBucket, okStatus, subjects, type BusService, type ServiceRuntime } from '@sml/bus';
-import { executorOf, JobRunner, jobResult } from '@sml/jobs-client';
+import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
 import { StorageType } from 'nats';
 import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
+import type { BuildResult, BuildTask } from './build-worker';
 import { DataSources, redacted } from './datasources';
 import { ProjectEncoders } from './encoding';
 import { EvtWrappers } from './evt';
@@ -42,19 +44,22 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   const models = await ModelStore.open(nc);
   const runner = new JobRunner(nc, client, executorOf('projects', config), 'projects', log);
   runner.start();
+  // Model builds run off this thread: seconds at 500 attributes, minutes at 2000.
+  const buildWorkers = new JobWorkers<BuildTask, BuildResult>(join(__dirname, 'build-worker.js'));
 
   const encoders = new ProjectEncoders(client, registry);
   const dataSources = new DataSources({ kv: dss, registry, store, limits, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, log, maxPerCustomer: config.SML_MAX_DATA_SOURCES_PER_CUSTOMER });
   registerLifecycle(service, runner, new Lifecycle({ registry, store, models, bounds, log }), dataSources, encoders);
   registerDataSources(service, runner, dataSources);
   registerLearning(service, runner, new Learning(registry, store, idempotency, log, encoders));
-  registerModels(service, runner, new Models({ registry, store: models, bounds, selectionBudgetMs: config.SML_SELECTION_TIME_BUDGET_MS }), { registry, encoders });
+  registerModels(service, runner, new Models({ registry, store: models, bounds, selectionBudgetMs: config.SML_SELECTION_TIME_BUDGET_MS, workers: buildWorkers }), { registry, encoders });
   registerEncoders(service, { registry, store, encoders, log });
   registerEvt(service, new EvtWrappers({ registry, store: models, bounds }));
 
   return {
     onStop: async () => {
       runner.stop();
+      await buildWorkers.stop();
       await registry.stop();
     },
   };
@@ -129,9 +134,7 @@ function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Li
   // Root only (the users service, when a customer is deleted).
   service.endpoint(s('purgeCustomer'), sml.v1.UserRequest, sml.v1.Empty, async (req, { caller }) => {
     if (!caller.root) throw smlError('ROOT_ONLY', { action: 'purge customers' });
-    const user = checkName('customer', req.cid);
-    await lifecycle.purgeCustomer(user);
-    await dataSources.purge(user);
+    await lifecycle.purgeCustomer(checkName('customer', req.cid));
     return {};
   });
 
@@ -175,7 +178,7 @@ function registerDataSources(service: BusService, runner: JobRunner, dss: DataSo
     const pid = projectOf(req.pid);
     const { ds, info } = await dss.prepareLearn(user, pid, req.ds);
     const op = req.forget ? 'forget' : 'learn';
-    const jobId = await runner.submit(caller, 'learn', { p_id: pid, update_type: op, ds_name: ds }, async (job) =>
+    const jobId = await runner.submit(caller, 'learn', { p_id: pid, update_type: op, ds }, async (job) =>
       jobResult(sml.v1.LearnReply, { status: okStatus(), learnReport: await dss.learn(user, pid, ds, info, req.frame ?? {}, op, job) }));
     return { status: okStatus('JOB_CREATED'), jobId };
   });

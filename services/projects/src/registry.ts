@@ -39,6 +39,11 @@ export class ProjectRegistry {
     await this.snapshotDirty();
   }
 
+  /** A project's metadata without loading it (a project that cannot be loaded still has one); undefined when unknown. */
+  async metaOf(user: string, pid: string): Promise<sml.v1.IProjectMeta | undefined> {
+    return this.loaded.get(ProjectStore.key(user, pid))?.meta ?? (await this.store.getMeta(user, pid));
+  }
+
   isLoaded(user: string, pid: string): boolean {
     return this.loaded.has(ProjectStore.key(user, pid));
   }
