@@ -4,6 +4,7 @@ import { sml } from '@sml/proto';
 import { FrameError, Summary, type DataFrame } from '@sml/stats';
 import { browseLocal, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, type Source, type SourceContext } from '@sml/sources';
 import type { JobContext } from '@sml/jobs-client';
+import { encodeFrame, type ProjectEncoders } from './encoding';
 import { summaryOptions, type ProjectLimits } from './project';
 import type { ProjectRegistry } from './registry';
 import type { ProjectStore } from './store';
@@ -59,6 +60,8 @@ export class DataSources {
     kv: KV; registry: ProjectRegistry; store: ProjectStore; limits: ProjectLimits; filesRoot: string; timeoutMs: number; log: Logger;
     /** SML_MAX_DATA_SOURCES_PER_CUSTOMER */
     maxPerCustomer: number;
+    /** A project with an encoder (encoderAssign) learns its S/L columns encoded, as an inline learn does. */
+    encoders?: ProjectEncoders;
   }) {}
 
   private encoded(ds: sml.v1.IDsInfo): Uint8Array {
@@ -251,8 +254,10 @@ export class DataSources {
   }
 
   private async read(user: string, pid: string, ds: string, info: sml.v1.IDsInfo, columns: sml.v1.IDataFrame, op: 'learn' | 'forget', job: JobContext, run: DsRun): Promise<sml.v1.ILearnReport> {
-    const options = await this.deps.registry.with(user, pid, (p) => summaryOptions(p.meta, this.deps.limits));
+    const { options, encoderName } = await this.deps.registry.with(user, pid, (p) => ({ options: summaryOptions(p.meta, this.deps.limits), encoderName: p.meta.encoder }));
     const staging = new Summary(options);
+    // The encoder's statistics as the job starts, for every batch of it.
+    const encoder = encoderName && this.deps.encoders ? await this.deps.encoders.encoder(user, encoderName) : undefined;
     let source: Source;
     try {
       source = sourceOf(info.type!, info.info ?? {}, this.ctx(user, job.signal));
@@ -298,7 +303,8 @@ export class DataSources {
       });
       run.rowsRead = Number(run.rowsRead) + rows.length;
       if (data.length === 0) return;
-      const frame: DataFrame = { attributeNames: sel.names, attributeTypes: sel.types, data, errorHandling: lenient ? 1 : 0 };
+      const plain: DataFrame = { attributeNames: sel.names, attributeTypes: sel.types, data, errorHandling: lenient ? 1 : 0 };
+      const frame: DataFrame = encoder ? { ...encodeFrame(encoder, plain), errorHandling: plain.errorHandling } : plain;
       try {
         const change = staging.prepare('learn', { frame }, this.deps.limits.state);
         change.commit();

@@ -48,7 +48,10 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   const buildWorkers = new JobWorkers<BuildTask, BuildResult>(join(__dirname, 'build-worker.js'));
 
   const encoders = new ProjectEncoders(client, registry);
-  const dataSources = new DataSources({ kv: dss, registry, store, limits, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, log, maxPerCustomer: config.SML_MAX_DATA_SOURCES_PER_CUSTOMER });
+  const dataSources = new DataSources({
+    kv: dss, registry, store, limits, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, log,
+    maxPerCustomer: config.SML_MAX_DATA_SOURCES_PER_CUSTOMER, encoders,
+  });
   registerLifecycle(service, runner, new Lifecycle({ registry, store, models, bounds, log }), dataSources, encoders);
   registerDataSources(service, runner, dataSources);
   registerLearning(service, runner, new Learning(registry, store, idempotency, log, encoders));

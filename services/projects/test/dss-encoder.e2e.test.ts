@@ -1,0 +1,48 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SmlClient } from '@sml/sdk';
+import { startSystem, type RunningSystem } from '@sml/testkit';
+import { SummaryReader } from './helpers';
+
+// Issue 11: a project with an encoder (encoderAssign) learns a data source's S/L columns
+// encoded, exactly as it learns the same rows sent inline.
+
+describe('data-source learn into a project with an encoder', () => {
+  let sys: RunningSystem;
+  let alice: SmlClient;
+  let reader: SummaryReader;
+
+  beforeAll(async () => {
+    sys = await startSystem({ services: ['users', 'jobs', 'projects', 'encoders'] });
+    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
+    const r = await root.addUser('alice');
+    alice = new SmlClient({ url: sys.url, user: 'alice', secret: String((r.body.values as { secretKey: string }).secretKey) });
+    reader = await SummaryReader.open(sys.nats);
+    const files = join(sys.dataDir, 'files', 'alice');
+    mkdirSync(files, { recursive: true });
+    writeFileSync(join(files, 'clicks.csv'), 'site,tags,clicked\na,x,1\nb,x|y,0\nzz,y,1\n');
+  }, 60_000);
+  afterAll(async () => {
+    await reader?.close();
+    await sys?.stop();
+  });
+
+  it('encodes S/L columns as the inline learn does', async () => {
+    await alice.request('POST', '/encoders/create', { query: 'encodername=e&targetName=clicked' });
+    const rows = [['a', 'x', '1'], ['a', 'x|y', '0'], ['a', 'y', '1'], ['b', 'y', '0']];
+    expect((await alice.request('POST', '/encoders/e/learn', { json: { attributeNames: ['site', 'tags', 'clicked'], attributeTypes: ['S', 'L', 'B'], data: rows } })).status).toBe(200);
+    for (const p of ['inline', 'ds']) {
+      await alice.createProject(p);
+      expect((await alice.request('GET', `/projects/${p}/encoderAssign`, { query: 'encoderName=e' })).status).toBe(200);
+    }
+    const frame = { attributeNames: ['site', 'tags', 'clicked'], attributeTypes: ['S', 'L', 'B'] };
+    expect((await alice.learn('inline', { ...frame, data: [['a', 'x', '1'], ['b', 'x|y', '0'], ['zz', 'y', '1']] })).status).toBe(200);
+    expect((await alice.createDataSource({ type: 'localfile', name: 'clicks', info: { path: 'clicks.csv' } })).status).toBe(201);
+    const done = await alice.waitForJob(await alice.learnDataSource('ds', 'clicks', frame));
+    expect(done.status).toBe(200);
+    const [a, b] = [await reader.full('alice', 'ds'), await reader.full('alice', 'inline')];
+    expect(a.attributeNames).toEqual(['site', 'tags', 'clicked']);
+    expect(a.attributeTypes).toEqual(b.attributeTypes);
+    for (const n of ['site', 'tags', 'clicked']) expect(a.mean(n)).toBeCloseTo(b.mean(n), 12);
+  });
+});
