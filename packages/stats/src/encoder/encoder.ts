@@ -118,11 +118,14 @@ export class Encoder {
     const targets = new Float64Array(frame.data.length);
     const fresh = new Map<string, Set<string>>();
     let added = 0;
+    // Counting the new values costs a lookup per cell: needless when the batch cannot pass the limit.
+    const keyed = inputs.filter((c) => KEYED.has(types[c])).length;
+    const bounded = inputs.some((c) => types[c] === 'L') || this.distinct + keyed * frame.data.length > maxValues;
     for (let r = 0; r < frame.data.length; r++) {
       const row = frame.data[r];
       if (row.length !== names.length) throw new FrameError(r + 1, '', `${row.length} cells, expected ${names.length}`);
       targets[r] = this.targetOf(row[t], r + 1);
-      if (targets[r] !== targets[r]) continue;
+      if (targets[r] !== targets[r] || !bounded) continue;
       for (const c of inputs) {
         if (!KEYED.has(types[c])) continue;
         const held = this.keys.get(names[c])?.values;
