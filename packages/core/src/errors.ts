@@ -68,7 +68,7 @@ export const catalogue = {
   DS_INVALID: { status: 400, message: 'Invalid data source [{ds}]: {detail}' },
   DS_NULL: { status: 500, message: 'Generic Exception [java.lang.NullPointerException: DSInfo is null]' },
   DS_UNREADABLE: { status: 400, message: 'Data source [{ds}] cannot be read: {detail}' },
-  DS_NOT_BROWSABLE: { status: 400, message: 'Data source type [{type}] cannot be browsed; dsbrowse lists localfile paths' },
+  DS_NOT_BROWSABLE: { status: 400, message: 'Data source type [{type}] cannot be browsed; dsbrowse lists localfile paths and s3 prefixes' },
   DS_LIMIT: { status: 400, message: 'Customer [{user}] already has {count} data sources, the limit ({variable}); delete one first' },
   DS_TOO_LARGE: { status: 400, message: 'Data source [{ds}]: the DSInfo is {bytes} bytes, more than {limit}' },
   DS_LEARN_FAILED: { status: 400, message: 'Learning from data source [{ds}] failed, nothing was learned: {detail}' },

@@ -2,7 +2,7 @@ import type { KV } from 'nats';
 import { checkName, nameToken, smlError, SmlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { FrameError, Summary, type DataFrame } from '@sml/stats';
-import { browseLocal, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, type Source, type SourceContext } from '@sml/sources';
+import { browseLocal, browseS3, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, type Source, type SourceContext } from '@sml/sources';
 import type { JobContext } from '@sml/jobs-client';
 import { encodeFrame, type ProjectEncoders } from './encoding';
 import { summaryOptions, type ProjectLimits } from './project';
@@ -199,13 +199,15 @@ export class DataSources {
     return this.sample(user, ds);
   }
 
-  /** dsbrowse: the directories and files under a localfile path (the DSInfo's info.path, '' = the root). */
+  /** dsbrowse: the directories and files under a localfile path or an s3 prefix (the DSInfo's info.path, '' = the root). */
   async browse(user: string, req: sml.v1.IDsInfoRequest): Promise<sml.v1.IDsDirectoryListing> {
     if (req.isNull || !req.dsInfo) throw smlError('DS_NULL');
     const type = req.dsInfo.type ?? '';
-    if (type !== 'localfile') throw smlError('DS_NOT_BROWSABLE', { type: type.slice(0, 100) });
+    if (type !== 'localfile' && type !== 's3') throw smlError('DS_NOT_BROWSABLE', { type: type.slice(0, 100) });
+    const info = req.dsInfo.info ?? {};
     try {
-      return await browseLocal(req.dsInfo.info?.path ?? '', this.ctx(user));
+      if (type === 's3') return await browseS3(info, this.ctx(user), info.path ?? '');
+      return await browseLocal(info.path ?? '', this.ctx(user));
     } catch (err) {
       return sourceFailure(err, req.dsInfo.name || '-');
     }
