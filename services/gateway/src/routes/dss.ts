@@ -98,7 +98,7 @@ export const dssRoutes = [
     toRequest: ({ caller, params }) => ({ caller, ds: params.ds }),
   }),
   defineRoute({
-    method: 'post', path: '/:user/projects/dsbrowse', operationId: 'browseDataSource', tags: ['dss'], summary: 'List directories and files under a localfile path (body: encrypted DSInfo, info.path; empty = the root)',
+    method: 'post', path: '/:user/projects/dsbrowse', operationId: 'browseDataSource', tags: ['dss'], summary: 'List directories and files under a localfile path or an s3 prefix (body: encrypted DSInfo, info.path; empty = the root)',
     service: 'projects', subject: s('dssBrowse'), request: sml.v1.DsInfoRequest, reply: sml.v1.DsBrowseReply,
     params: userParam, body: encryptedDsInfo, rawBody: true,
     values: z.object({ dsdirectoryListing: z.object({ ok: z.boolean(), dirs: z.array(z.string()), files: z.array(z.string()), path: z.string() }) }),
