@@ -171,6 +171,24 @@ describe('encoders end to end', () => {
     expect((await a.request('DELETE', '/encoders/e')).status).toBe(200);
   });
 
+  it('a project with an encoder predicts its S columns encoded, as it learned them', async () => {
+    const a = await customer(sys, 'enc9');
+    await a.request('POST', '/encoders/create', { query: 'encodername=e&targetName=y&encoderType=C' });
+    await a.request('POST', '/encoders/e/learn', { json: frame(['site', 'y'], ['S', 'C'], [['a', 9], ['a', 11], ['b', 20], ['c', 30]]) });
+    expect((await a.createProject('q')).status).toBe(201);
+    await a.request('GET', '/projects/q/encoderAssign', { query: 'encoderName=e' });
+    // y = site's encoding (a 10, b 20, c 30) + 2·x, exactly: mlr finds 1 and 2.
+    const rows = Array.from({ length: 30 }, (_, i) => { const site = 'abc'[i % 3]; const x = (i * 7) % 11; return [site, x, { a: 10, b: 20, c: 30 }[site]! + 2 * x]; });
+    expect((await a.request('POST', '/projects/q/learn', { json: frame(['site', 'x', 'y'], ['S', 'C', 'C'], rows) })).status).toBe(200);
+    const r = await a.request('POST', '/projects/q/build', { query: { modelid: 'm', algo: 'mlr' }, json: { inputAttributeNames: ['site', 'x'], targetAttributeNames: ['y'], extraParameters: {} } });
+    expect(r.status).toBe(202);
+    expect((await job(a, r)).status).toBe(200);
+    const p = await a.request('POST', '/projects/q/predict/m', { json: frame(['site', 'x'], ['S', 'C'], [['b', 1], ['zz', 0]]) });
+    const predictions = (p.body.values as { KSVSMap: { values: Array<Record<string, string>> } }).KSVSMap.values.map((m) => Object.values(m).map(Number));
+    // zz was never seen: the overall mean of the encoder's target, (9 + 11 + 20 + 30) / 4.
+    expect(predictions[0].some((n) => Math.abs(n - 22) < 1e-6) && predictions[1].some((n) => Math.abs(n - 17.5) < 1e-6)).toBe(true);
+  });
+
   it("a customer never sees another's encoders", async () => {
     const a = await customer(sys, 'enc5');
     const b = await customer(sys, 'enc6');
