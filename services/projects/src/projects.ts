@@ -137,7 +137,9 @@ function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Li
   // Root only (the users service, when a customer is deleted).
   service.endpoint(s('purgeCustomer'), sml.v1.UserRequest, sml.v1.Empty, async (req, { caller }) => {
     if (!caller.root) throw smlError('ROOT_ONLY', { action: 'purge customers' });
-    await lifecycle.purgeCustomer(checkName('customer', req.cid));
+    const user = checkName('customer', req.cid);
+    await lifecycle.purgeCustomer(user);
+    await dataSources.purge(user);
     return {};
   });
 
@@ -181,7 +183,7 @@ function registerDataSources(service: BusService, runner: JobRunner, dss: DataSo
     const pid = projectOf(req.pid);
     const { ds, info } = await dss.prepareLearn(user, pid, req.ds);
     const op = req.forget ? 'forget' : 'learn';
-    const jobId = await runner.submit(caller, 'learn', { p_id: pid, update_type: op, ds }, async (job) =>
+    const jobId = await runner.submit(caller, 'learn', { p_id: pid, update_type: op, ds_name: ds }, async (job) =>
       jobResult(sml.v1.LearnReply, { status: okStatus(), learnReport: await dss.learn(user, pid, ds, info, req.frame ?? {}, op, job) }));
     return { status: okStatus('JOB_CREATED'), jobId };
   });
