@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { repoRoot } from './system';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { firstStdoutLine } from './child-output';
 
 export interface KafkaMock {
   /** `host:port[,host:port]` */
@@ -58,26 +58,11 @@ export async function startKafkaMock(options: { brokers?: number } = {}): Promis
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   // The first stdout line is the bootstrap address; the script prints nothing else.
-  const bootstrap = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`kafka-mock printed no address within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
-    const lines = createInterface({ input: child.stdout });
-    const onExit = (code: number | null) => fail(new Error(`kafka-mock exited (${code}) before printing an address: ${stderr.trim()}`));
-    const settle = () => {
-      clearTimeout(timer);
-      lines.close();
-      child.off('exit', onExit).off('error', fail);
-    };
-    function fail(error: Error) {
-      settle();
+  const bootstrap = await firstStdoutLine(child, { what: 'kafka-mock', waitingFor: 'printing an address', timeoutMs: READY_TIMEOUT_MS, stderr: () => stderr, parse: (line) => line.trim() })
+    .catch((err: unknown) => {
       child.kill('SIGKILL');
-      reject(error);
-    }
-    lines.once('line', (line) => {
-      settle();
-      resolve(line.trim());
+      throw err;
     });
-    child.once('error', fail).once('exit', onExit);
-  });
 
   let stopping: Promise<void> | undefined;
   return {

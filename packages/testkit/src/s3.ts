@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { firstStdoutLine } from './child-output';
 
 export interface S3Server {
   /** `http://127.0.0.1:<port>`: the `s3endpoint` of a data source. */
@@ -49,27 +49,13 @@ export async function startS3(options: { buckets?: string[] } = {}): Promise<S3S
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => fail(new Error(`s3rver did not listen within ${READY_TIMEOUT_MS} ms: ${stderr.trim()}`)), READY_TIMEOUT_MS);
-      const lines = createInterface({ input: child.stdout });
-      const onExit = (code: number | null) => fail(new Error(`s3rver exited (${code}) before listening: ${stderr.trim()}`));
-      const settle = () => {
-        clearTimeout(timer);
-        lines.close();
-        child.off('exit', onExit).off('error', fail);
-      };
-      function fail(error: Error) {
-        settle();
-        reject(error);
-      }
-      // The binary prints an empty line, then `S3rver listening on <address>:<port>`.
-      lines.on('line', (line) => {
+    // The binary prints an empty line, then `S3rver listening on <address>:<port>`.
+    const port = await firstStdoutLine(child, {
+      what: 's3rver', waitingFor: 'listening', timeoutMs: READY_TIMEOUT_MS, stderr: () => stderr,
+      parse: (line) => {
         const listening = /listening on .*:(\d+)\s*$/.exec(line);
-        if (!listening) return;
-        settle();
-        resolve(Number(listening[1]));
-      });
-      child.once('error', fail).once('exit', onExit);
+        return listening ? Number(listening[1]) : undefined;
+      },
     });
     child.stdout.resume();
 
