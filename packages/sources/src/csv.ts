@@ -142,12 +142,21 @@ export class CsvParser {
   }
 }
 
-async function* gunzip(bytes: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+/** The bytes of a gzip stream, inflated as they come. */
+export async function* gunzip(bytes: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
   const gz = createGunzip();
   const src = Readable.from(bytes, { objectMode: false });
   src.on('error', (err) => gz.destroy(err));
   src.pipe(gz);
   for await (const chunk of gz) yield chunk as Buffer;
+}
+
+/** A failure of reading a CSV file as the SourceError naming the file (and the line, when the parser knew it). */
+export function malformedCsv(name: string, err: unknown): never {
+  if (err instanceof SourceError) throw err;
+  const code = (err as { code?: string }).code;
+  const detail = code === 'ERR_ENCODING_INVALID_ENCODED_DATA' || code === 'ERR_ENCODING_INVALID_DATA' ? 'bytes that are not UTF-8' : (err as Error).message;
+  throw new SourceError('invalid', `Malformed CSV in [${name}]: ${detail.replace(/^incorrect header check$/, 'not gzip data')}`, { cause: err });
 }
 
 /**
@@ -180,11 +189,7 @@ export async function* csvBatches(bytes: AsyncIterable<Uint8Array>, options: Csv
     }
   });
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  const fail = (err: unknown): never => {
-    if (err instanceof SourceError) throw err;
-    const detail = err instanceof TypeError && (err as { code?: string }).code === 'ERR_ENCODING_INVALID_DATA' ? 'bytes that are not UTF-8' : (err as Error).message;
-    throw new SourceError('invalid', `Malformed CSV in [${name}]: ${detail.replace(/^incorrect header check$/, 'not gzip data')}`, { cause: err });
-  };
+  const fail = (err: unknown): never => malformedCsv(name, err);
   try {
     for await (const chunk of options.gzip ? gunzip(counted()) : counted()) {
       try {

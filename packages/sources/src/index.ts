@@ -5,3 +5,4 @@ export * from './registry';
 export { browseS3, s3Failure, s3Source } from './s3';
 export { pgFailure, postgresSource, quoteTable } from './postgres';
 export { httpSource } from './http';
+export * from './csv-records';

@@ -397,7 +397,7 @@ function grow<T extends Float64Array | Int32Array>(a: T, capacity: number): T {
 }
 
 /** '', NA, NaN, null, ? in any case (frame.ts MISSING_TOKENS). */
-function isMissing(b: Uint8Array, start: number, end: number): boolean {
+export function isMissing(b: Uint8Array, start: number, end: number): boolean {
   const n = end - start;
   if (n === 0) return true;
   if (n === 1) return b[start] === 0x3f; // ?
@@ -497,6 +497,19 @@ function decimal(b: Uint8Array, start: number, end: number): number {
   if (mantissa >= EXACT_INTEGERS || scale < -22 || scale > 22) return slowDecimal(b, start, end);
   const magnitude = scale < 0 ? mantissa / POW10[-scale] : mantissa * POW10[scale];
   return negative ? -magnitude : magnitude;
+}
+
+/**
+ * A decimal in bytes [start, end) (no spaces around it), exactly as parseDecimal reads its
+ * text; NaN when the bytes are not one (the caller then reads the text the general way).
+ */
+export function decimalBytes(b: Uint8Array, start: number, end: number): number {
+  try {
+    return decimal(b, start, end);
+  } catch (err) {
+    if (err instanceof Bail) return NaN;
+    throw err;
+  }
 }
 
 function slowDecimal(b: Uint8Array, start: number, end: number): number {

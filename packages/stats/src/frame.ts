@@ -196,7 +196,7 @@ function describe(value: unknown): string {
 }
 
 /** Decodes the numeric cells of one row into `out`; returns the first problem, or null. */
-function checkRow(
+export function checkRow(
   row: unknown,
   width: number,
   names: readonly string[],

@@ -9,6 +9,7 @@ export { DEFAULT_MAX_ATTRIBUTES, type ResolvedOptions, type SummaryOptions } fro
 export { type NgramCount, ROWS_LAYOUT_VARIABLE, SequenceCounts, type SequenceLayout } from './sequence';
 export { type AttributeMoments, type AttributeRef, type ConditionalMoments, type JsonLearnResult, type LearnInput, type PairMoments, type PreparedChange, type StateLimits, DEFAULT_MAX_NAME_LENGTH, MAX_ABS_VALUE, Summary } from './summary';
 export { parseFrameJson } from './frame-json';
+export { type BadRecord, type FieldRecords, type RecordsFrame, type RecordsPlan, parseRecords } from './frame-records';
 export { type FrameColumnsData, type FrameColumnsInput, frameFromColumns, frameToColumns } from './frame-columns';
 export { resolveAttributes } from './attributes';
 export * from './models';

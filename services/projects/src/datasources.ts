@@ -1,8 +1,8 @@
 import type { KV } from 'nats';
 import { checkName, nameToken, smlError, SmlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
-import { FrameError, Summary, type DataFrame } from '@sml/stats';
-import { browseLocal, browseS3, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, type Source, type SourceContext } from '@sml/sources';
+import { FrameError, parseRecords, Summary, type ColumnType, type DataFrame } from '@sml/stats';
+import { browseLocal, browseS3, csvBatches, csvOptionsOf, csvRecordBatches, recordCells, SOURCE_TYPES, sourceOf, SourceError, type CsvRecordBatch, type Source, type SourceContext } from '@sml/sources';
 import type { JobContext } from '@sml/jobs-client';
 import { encodeFrame, type ProjectEncoders } from './encoding';
 import { summaryOptions, type ProjectLimits } from './project';
@@ -324,9 +324,54 @@ export class DataSources {
         throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]: ${(err as Error).message}` }, err);
       }
     };
+    // The fast path: numeric fields from the bytes straight into columns (parseRecords).
+    // Encoded columns and summaries that read every cell as text take the general one.
+    const learnRecords = (batch: CsvRecordBatch) => {
+      if (!select) {
+        const first = Array.from({ length: Math.min(batch.count, SAMPLE_ROWS) }, (_, r) => recordCells(batch, r));
+        select = plan(batch.header, first);
+      }
+      const sel = select;
+      const lineOf = (record: number) => `line ${batch.lines[record]}`;
+      const columnOf = (column: string) => (column ? `, column [${column.slice(0, 100)}]` : '');
+      run.rowsRead = Number(run.rowsRead) + batch.count;
+      let frame;
+      try {
+        frame = parseRecords(batch, { names: sel.names, types: sel.types as ColumnType[], fields: sel.index, width: batch.header.length }, lenient, (bad) => `[${where}] ${lineOf(bad.record)}${columnOf(bad.column)}: ${bad.reason}`);
+      } catch (err) {
+        if (!(err instanceof FrameError)) throw err;
+        const line = err.row > 0 ? ` ${lineOf(err.row - 1)}` : '';
+        throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]${line}${columnOf(err.column)}: ${err.reason}` }, err);
+      }
+      run.rowsSkipped = Number(run.rowsSkipped) + frame.skipped;
+      for (const e of frame.errors) if (errors.length < 10) errors.push(e);
+      if (frame.parsed === null) return;
+      try {
+        const change = staging.prepare('learn', { columns: frame.parsed }, this.deps.limits.state);
+        change.commit();
+        run.rowsLearned = Number(run.rowsLearned) + change.report.rowsLearned;
+      } catch (err) {
+        if (err instanceof FrameError) {
+          const line = err.row > 0 ? ` ${lineOf(frame.recordOf[err.row - 1])}` : '';
+          throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]${line}${columnOf(err.column)}: ${err.reason}` }, err);
+        }
+        if (err instanceof SmlError) throw err;
+        throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]: ${(err as Error).message}` }, err);
+      }
+    };
+    const fast = source.kind === 'bytes' && !encoder && !staging.needsCells;
     const yieldNow = () => new Promise((resolve) => setImmediate(resolve));
     try {
-      if (source.kind === 'rows') {
+      if (source.kind === 'bytes' && fast) {
+        const total = await source.size();
+        for await (const batch of csvRecordBatches(source.open(), csvOptionsOf(info.info ?? {}, where))) {
+          if (job.signal.aborted) throw new Error('cancelled');
+          learnRecords(batch);
+          run.bytesRead = batch.bytesRead;
+          if (total) job.progress(batch.bytesRead, total);
+          await yieldNow();
+        }
+      } else if (source.kind === 'rows') {
         const [header, total] = [await source.columns(), await source.size()];
         for await (const rows of source.open(BATCH_ROWS)) {
           if (job.signal.aborted) throw new Error('cancelled');

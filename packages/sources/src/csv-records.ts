@@ -1,0 +1,286 @@
+import { isUtf8 } from 'node:buffer';
+import { CsvParser, gunzip, malformedCsv, type CsvOptions } from './csv';
+import { SourceError } from './types';
+
+/*
+ * The fast CSV reader: records split in the bytes, fields as byte ranges, no string per
+ * cell (a data-source learn turns numeric fields into numbers straight from the bytes,
+ * @sml/stats parseRecords). It reads what CsvParser reads, record for record: a record that
+ * holds a quote character is decoded and handed to CsvParser itself, so quoting rules live
+ * in one place; only the record boundaries (line breaks outside quotes) are found here,
+ * with the same rules. The general reader (csvBatches) stays for samples and for learns
+ * that need every cell as text.
+ */
+
+const LF = 0x0a;
+const CR = 0x0d;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A batch of records, their fields as byte ranges of `bytes` (valid until the next batch is asked for). */
+export interface CsvRecordBatch {
+  /** The header row (column names), the same object in every batch. */
+  header: string[];
+  count: number;
+  bytes: Uint8Array;
+  /** Record r's fields are [fieldStart[k], fieldEnd[k]) for k in [first[r], first[r + 1]). */
+  first: Int32Array;
+  fieldStart: Int32Array;
+  fieldEnd: Int32Array;
+  /** Records that hold a quote character, read by CsvParser: their cells (undefined for the others). */
+  text: (string[] | undefined)[];
+  /** The 1-based physical line each record starts on. */
+  lines: Int32Array;
+  /** Bytes read from the source so far (compressed bytes for `.gz`). */
+  bytesRead: number;
+}
+
+function grown(a: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+  if (size <= a.length) return a;
+  const out = new Int32Array(Math.max(size, a.length * 2));
+  out.set(a);
+  return out;
+}
+
+/** Collects the records of one buffer; the first record of the file becomes the header. */
+class RecordsBuilder {
+  count = 0;
+  fields = 0;
+  first = new Int32Array(1024);
+  fieldStart = new Int32Array(16384);
+  fieldEnd = new Int32Array(16384);
+  lines = new Int32Array(1024);
+  text: (string[] | undefined)[] = [];
+  private recordFirst = 0;
+
+  constructor(private readonly bytes: Uint8Array, public header: string[] | undefined) {}
+
+  field(start: number, end: number): void {
+    if (this.fields === this.fieldStart.length) {
+      this.fieldStart = grown(this.fieldStart, this.fields + 1);
+      this.fieldEnd = grown(this.fieldEnd, this.fields + 1);
+    }
+    this.fieldStart[this.fields] = start;
+    this.fieldEnd[this.fields++] = end;
+  }
+
+  /** Forgets the fields of an unfinished record. */
+  drop(): void {
+    this.fields = this.recordFirst;
+  }
+
+  end(line: number, cells?: string[]): void {
+    if (this.header === undefined) {
+      this.header = cells ?? Array.from({ length: this.fields - this.recordFirst }, (_, k) => UTF8.decode(this.bytes.subarray(this.fieldStart[this.recordFirst + k], this.fieldEnd[this.recordFirst + k])));
+      this.fields = this.recordFirst;
+      return;
+    }
+    this.first = grown(this.first, this.count + 2);
+    this.lines = grown(this.lines, this.count + 1);
+    this.first[this.count] = this.recordFirst;
+    this.lines[this.count] = line;
+    if (cells) this.text[this.count] = cells;
+    this.count++;
+    this.first[this.count] = this.fields;
+    this.recordFirst = this.fields;
+  }
+}
+
+/** Finds record boundaries across buffers: the physical line and a CR that ended the previous buffer. */
+class CsvSplitter {
+  private line = 1;
+  private afterCr = false;
+  private readonly sep: number;
+  private readonly quote: number;
+  private readonly max: number;
+  /** Bytes above this one are neither the separator, the quote nor a line break. */
+  private readonly plain: number;
+
+  constructor(private readonly options: CsvOptions) {
+    this.sep = (options.separator ?? ',').charCodeAt(0);
+    this.quote = (options.quote ?? '"').charCodeAt(0);
+    this.max = options.maxRecordChars ?? 1 << 20;
+    this.plain = Math.max(this.sep, this.quote, LF, CR);
+  }
+
+  /**
+   * Splits the complete records of `b` into `out` (`last`: b ends the file); returns where
+   * the unfinished record starts (b.length when there is none).
+   */
+  split(b: Uint8Array, last: boolean, out: RecordsBuilder): number {
+    const { sep, quote } = this;
+    const n = b.length;
+    let line = this.line;
+    let i = 0;
+    if (this.afterCr && n > 0) {
+      this.afterCr = false;
+      if (b[0] === LF) i = 1;
+    }
+    while (i < n) {
+      let c = b[i];
+      if (c !== LF && c !== CR) {
+        const recordStart = i;
+        const recordLine = line;
+        let fieldStart = i;
+        for (; i < n; i++) {
+          c = b[i];
+          if (c > this.plain) continue; // most bytes (digits, letters) are none of the four
+          if (c === sep) {
+            out.field(fieldStart, i);
+            fieldStart = i + 1;
+          } else if (c === LF || c === CR || c === quote) break;
+        }
+        if (i < n && c === quote) {
+          out.drop();
+          const quoted = this.quotedRecord(b, recordStart, recordLine, last);
+          if (quoted === null) return this.unfinished(n - recordStart, recordLine, line, recordStart);
+          out.end(recordLine, quoted.cells);
+          i = quoted.end;
+          line += quoted.lines;
+        } else if (i === n && !last) {
+          out.drop();
+          return this.unfinished(n - recordStart, recordLine, line, recordStart);
+        } else {
+          out.field(fieldStart, i);
+          out.end(recordLine);
+        }
+        // As CsvParser counts: every character of the record and its line break.
+        if (i - recordStart >= this.max) throw new Error(`line ${recordLine}: a record longer than ${this.max} characters`);
+        if (i === n) break;
+        c = b[i];
+      }
+      // A line break: ends the record (or an empty line); CRLF is one.
+      line++;
+      i++;
+      if (c === CR) {
+        if (i < n) {
+          if (b[i] === LF) i++;
+        } else if (!last) this.afterCr = true;
+      }
+    }
+    this.line = line;
+    return n;
+  }
+
+  private unfinished(bytes: number, recordLine: number, line: number, at: number): number {
+    if (bytes >= this.max) throw new Error(`line ${recordLine}: a record longer than ${this.max} characters`);
+    this.line = line;
+    return at;
+  }
+
+  /**
+   * A record holding a quote character, from `start`: where it ends (its line break, or the
+   * end of the file), its cells as CsvParser reads them and the line breaks inside quotes;
+   * null when it does not end in `b` and more bytes follow.
+   */
+  private quotedRecord(b: Uint8Array, start: number, recordLine: number, last: boolean): { end: number; cells: string[]; lines: number } | null {
+    const { sep, quote } = this;
+    const n = b.length;
+    let inQuotes = false;
+    let quoteSeen = false;
+    let fieldEmpty = true;
+    let lines = 0;
+    let j = start;
+    for (; j < n; j++) {
+      const c = b[j];
+      if (inQuotes) {
+        if (quoteSeen) {
+          quoteSeen = false;
+          if (c === quote) {
+            fieldEmpty = false;
+            continue;
+          }
+          inQuotes = false; // the quote closed the field: c is read as outside quotes
+        } else {
+          if (c === quote) quoteSeen = true;
+          else {
+            fieldEmpty = false;
+            if (c === CR || (c === LF && b[j - 1] !== CR)) lines++;
+          }
+          continue;
+        }
+      }
+      if (c === sep) fieldEmpty = true;
+      else if (c === LF || c === CR) break;
+      else if (c === quote && fieldEmpty) inQuotes = true;
+      else fieldEmpty = false;
+    }
+    if (j === n) {
+      if (!last) return null;
+      if (inQuotes && !quoteSeen) throw new Error(`line ${recordLine}: a quoted field is not closed before the end of the file`);
+    }
+    let cells: string[] = [];
+    const parser = new CsvParser(this.options, (record) => (cells = record));
+    parser.push(UTF8.decode(b.subarray(start, j)));
+    parser.end();
+    return { end: j, cells, lines };
+  }
+}
+
+/**
+ * CSV bytes → batches of records with fields as byte ranges, the first record being the
+ * header: the same records as csvBatches (UTF-8, leading BOM dropped, `.gz` gunzipped as it
+ * streams, LF/CRLF/CR line breaks, quoted fields), read about `batchBytes` (default 1 MiB)
+ * at a time. A malformed file throws a SourceError naming the file and the line.
+ */
+export async function* csvRecordBatches(bytes: AsyncIterable<Uint8Array>, options: CsvOptions & { batchBytes?: number } = {}): AsyncGenerator<CsvRecordBatch> {
+  const name = options.name ?? 'the file';
+  const batchBytes = options.batchBytes ?? 1 << 20;
+  let bytesRead = 0;
+  async function* counted(): AsyncIterable<Uint8Array> {
+    for await (const chunk of bytes) {
+      bytesRead += chunk.length;
+      yield chunk;
+    }
+  }
+  const splitter = new CsvSplitter(options);
+  let header: string[] | undefined;
+  let leftover: Uint8Array = new Uint8Array(0);
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  let atStart = true;
+
+  const take = (last: boolean): CsvRecordBatch | undefined => {
+    let buf: Uint8Array = Buffer.concat([leftover, ...pending]);
+    pending = [];
+    pendingBytes = 0;
+    if (atStart) {
+      if (buf.length < 3 && !last) {
+        leftover = buf;
+        return undefined;
+      }
+      atStart = false;
+      if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
+    }
+    const out = new RecordsBuilder(buf, header);
+    const consumed = splitter.split(buf, last, out);
+    if (!isUtf8(buf.subarray(0, consumed))) throw new SourceError('invalid', `Malformed CSV in [${name}]: bytes that are not UTF-8`);
+    header = out.header;
+    leftover = buf.subarray(consumed);
+    if (header === undefined || out.count === 0) return undefined;
+    return { header, count: out.count, bytes: buf, first: out.first, fieldStart: out.fieldStart, fieldEnd: out.fieldEnd, text: out.text, lines: out.lines, bytesRead };
+  };
+
+  try {
+    for await (const chunk of options.gzip ? gunzip(counted()) : counted()) {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes < batchBytes) continue;
+      const batch = take(false);
+      if (batch) yield batch;
+    }
+    const batch = take(true);
+    if (batch) yield batch;
+  } catch (err) {
+    malformedCsv(name, err);
+  }
+  if (header === undefined) throw new SourceError('invalid', `Malformed CSV in [${name}]: no header row`);
+}
+
+/** Record r of a batch as text cells (for planning from the first rows, and for messages). */
+export function recordCells(batch: CsvRecordBatch, r: number): string[] {
+  const cells = batch.text[r];
+  if (cells) return cells;
+  const out: string[] = [];
+  for (let k = batch.first[r]; k < batch.first[r + 1]; k++) out.push(UTF8.decode(batch.bytes.subarray(batch.fieldStart[k], batch.fieldEnd[k])));
+  return out;
+}
