@@ -17,6 +17,9 @@ const env = { ...process.env };
 env.SML_DATA_DIR = resolve(env.SML_DATA_DIR ?? join(root, '.sml'));
 env.SML_PORT ??= '8080';
 env.SML_FILES_ROOT ??= join(env.SML_DATA_DIR, 'files');
+// SML_SOURCES_ALLOW_PRIVATE keeps its default (false): http, s3 and redshift data sources
+// cannot reach loopback, private or link-local addresses (README "Data sources"); set it to
+// true to read, say, a MinIO or PostgreSQL on this machine.
 const natsPort = env.SML_NATS_PORT ?? '4222';
 if (!/^\d{1,5}$/.test(natsPort) || Number(natsPort) > 65535) {
   console.error(`Invalid environment: SML_NATS_PORT: must be a port number, got ${JSON.stringify(natsPort)}`);

@@ -36,6 +36,8 @@ export const configSchema = z.object({
   SML_AUTH_PAST_WINDOW_MS: int(0).default(5 * 60_000),
   SML_AUTH_FUTURE_WINDOW_MS: int(0).default(60_000),
   SML_FILES_ROOT: z.string().min(1).default('./.sml/files'),
+  /** http, s3 and redshift data sources may connect to loopback, private and link-local addresses (SSRF guard). */
+  SML_SOURCES_ALLOW_PRIVATE: bool.default(false),
   SML_TRUST_PROXY: bool.default(false),
   SML_HEALTH_PORT: int(0).max(65535).default(0),
   SML_JOB_TTL_MS: int(1).default(7 * 24 * 3600 * 1000),

@@ -4,10 +4,13 @@
  * Credentials in the URL (`https://user:pass@host/…`) are sent as Basic authorization, to
  * the URL's own origin only. Redirects are followed up to MAX_REDIRECTS, to http(s) only.
  * `ctx.timeoutMs` bounds the wait for the answer and every wait for the next chunk.
+ * Every hop connects through the SSRF guard (ssrf.ts): a fresh connection (no pooled socket
+ * checked for another request) whose address is checked as it is resolved.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { SourceError, type ByteSource, type SourceFactory, type SourceInfo } from './types';
+import { checkLiteral, guardedLookup } from './ssrf';
+import { SourceError, type ByteSource, type SourceContext, type SourceFactory, type SourceInfo } from './types';
 
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -57,10 +60,11 @@ function networkFailure(error: unknown, what: string): SourceError {
   return new SourceError('unreachable', `${what}: server unreachable (${detail})`, { cause: error });
 }
 
-function send(target: URL, method: 'GET' | 'HEAD', headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
+function send(target: URL, method: 'GET' | 'HEAD', headers: Record<string, string>, signal: AbortSignal, ctx: SourceContext, what: string): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
+    checkLiteral(ctx, what, target.hostname);
     const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    request(target, { method, headers, signal }, resolve).once('error', reject).end();
+    request(target, { method, headers, signal, agent: false, lookup: guardedLookup(ctx, what) }, resolve).once('error', reject).end();
   });
 }
 
@@ -102,7 +106,7 @@ export const httpSource: SourceFactory = (info, ctx): ByteSource => {
       for (let hop = 0; ; hop++) {
         const headers: Record<string, string> = { 'accept-encoding': 'identity' };
         if (authorization !== undefined && target.origin === url.origin) headers.authorization = authorization;
-        response = await send(target, method, headers, controller.signal);
+        response = await send(target, method, headers, controller.signal, ctx, target === url ? what : `${what} (redirected to ${shown(target)})`);
         const status = response.statusCode ?? 0;
         const location = response.headers.location;
         if (!REDIRECTS.has(status) || location === undefined) {

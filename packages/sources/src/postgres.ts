@@ -7,13 +7,22 @@
  * Rows come through a server-side cursor (pg-cursor), `batchRows` at a time, so memory is
  * bounded by one batch; every read runs in a READ ONLY transaction, which is what keeps a
  * customer's query from writing (a WITH … DELETE is refused by the server).
+ *
+ * The connection goes through the SSRF guard (ssrf.ts): pg's socket resolves the host with
+ * the guarded lookup, so the address connected to is the address checked (no window for DNS
+ * rebinding); an IP-literal host, which Node connects to without a lookup, is checked before
+ * the client is made.
  */
+import { Socket, type LookupFunction } from 'node:net';
 import { Client, escapeIdentifier, type ClientConfig, type CustomTypesConfig } from 'pg';
 import Cursor from 'pg-cursor';
+import { checkLiteral, guardedLookup } from './ssrf';
 import { SourceError, type RowSource, type SourceContext, type SourceFactory, type SourceInfo } from './types';
 
-interface Connection {
+export interface Connection {
   config: ClientConfig;
+  /** The host as given (no brackets): what the guard checks. */
+  host: string;
   /** `host:port/database`, no credentials. */
   where: string;
 }
@@ -23,7 +32,7 @@ const AS_TEXT = { getTypeParser: () => (value: string) => value } as unknown as 
 
 const SCHEMES: Record<string, number> = { 'postgres:': 5432, 'postgresql:': 5432, 'redshift:': 5439 };
 
-function connection(info: SourceInfo, ctx: SourceContext): Connection {
+export function connection(info: SourceInfo, ctx: SourceContext): Connection {
   const raw = info.rsurl?.trim();
   if (!raw) throw new SourceError('invalid', 'redshift data source: info.rsurl is required');
   let url: URL;
@@ -44,8 +53,16 @@ function connection(info: SourceInfo, ctx: SourceContext): Connection {
   const ssl = ['require', 'verify-ca', 'verify-full'].includes(sslmode) ? { rejectUnauthorized: sslmode !== 'require' } : undefined;
   return {
     config: { host, port, database, user, password, ssl, connectionTimeoutMillis: ctx.timeoutMs, types: AS_TEXT },
+    host,
     where: `${url.hostname}:${port}/${database}`,
   };
+}
+
+/** The socket pg connects with `connect(port, host)`, resolving `host` through `lookup`. */
+function socketWith(lookup: LookupFunction): Socket {
+  const socket = new Socket();
+  const connect = socket.connect.bind(socket);
+  return Object.assign(socket, { connect: (port: number, host: string) => connect({ port, host, lookup }) });
 }
 
 const IDENTIFIER = /^(?:"((?:[^"]|"")+)"|([A-Za-z_][A-Za-z0-9_$]*))$/;
@@ -87,7 +104,7 @@ export function pgFailure(error: unknown, what: string): SourceError {
 }
 
 export const postgresSource: SourceFactory = (info, ctx): RowSource => {
-  const { config, where } = connection(info, ctx);
+  const { config, host, where } = connection(info, ctx);
   const path = info.path?.trim();
   if (!path) throw new SourceError('invalid', 'redshift data source: info.path (a table or a SELECT query) is required');
   const isQuery = QUERY.test(path);
@@ -109,7 +126,9 @@ export const postgresSource: SourceFactory = (info, ctx): RowSource => {
    */
   async function connect(): Promise<{ client: Client; close: () => Promise<void> }> {
     ctx.signal?.throwIfAborted();
-    const client = new Client(config);
+    checkLiteral(ctx, `redshift ${where}`, host);
+    const lookup = guardedLookup(ctx, `redshift ${where}`);
+    const client = new Client({ ...config, stream: () => socketWith(lookup) });
     // A connection lost later is also reported by the pending query, which is where it is handled.
     client.on('error', () => undefined);
     const onAbort = () => { void client.end(); };

@@ -2,10 +2,17 @@
  * `s3`: one object of an S3 bucket, or of an S3-compatible store at `s3endpoint`
  * (path-style addressing). info: `path` (the object key, without the bucket), `s3bucket`,
  * `s3accessKey`, `s3secretKey`, optional `s3endpoint` and `s3region` (default us-east-1).
+ * The SDK's sockets resolve through the SSRF guard (ssrf.ts): the client's own agents have a
+ * `lookup` that checks every address it answers, so the address connected to is the address
+ * checked; an IP-literal endpoint (which Node connects to without a lookup) is checked before
+ * each request.
  */
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { DirectoryListing } from './localfile';
+import { checkLiteral, guardedLookup } from './ssrf';
 import { SourceError, type ByteSource, type SourceContext, type SourceFactory, type SourceInfo } from './types';
 
 const DEFAULT_REGION = 'us-east-1';
@@ -13,6 +20,8 @@ const DEFAULT_REGION = 'us-east-1';
 interface S3Target {
   client: S3Client;
   bucket: string;
+  /** Refuses a private IP-literal endpoint (SourceError 'denied'); call before each request. */
+  guard: () => void;
   /** `s3://bucket/key`: what messages name (never the keys). */
   describe: (key: string) => string;
 }
@@ -28,6 +37,7 @@ function target(info: SourceInfo, ctx: SourceContext): S3Target {
   const accessKeyId = required(info, 's3accessKey');
   const secretAccessKey = required(info, 's3secretKey');
   const endpoint = info.s3endpoint?.trim() || undefined;
+  let endpointHost: string | undefined;
   if (endpoint !== undefined) {
     let url: URL;
     try {
@@ -36,7 +46,10 @@ function target(info: SourceInfo, ctx: SourceContext): S3Target {
       throw new SourceError('invalid', 's3 data source: info.s3endpoint is not a URL');
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SourceError('invalid', 's3 data source: info.s3endpoint must be an http or https URL');
+    endpointHost = url.hostname;
   }
+  const what = endpointHost === undefined ? `s3://${bucket}` : `s3 endpoint ${endpointHost}`;
+  const lookup = guardedLookup(ctx, what);
   const client = new S3Client({
     region: info.s3region?.trim() || DEFAULT_REGION,
     credentials: { accessKeyId, secretAccessKey },
@@ -46,9 +59,16 @@ function target(info: SourceInfo, ctx: SourceContext): S3Target {
     // trailers and checksum headers the SDK would add by default.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    requestHandler: { connectionTimeout: ctx.timeoutMs, requestTimeout: ctx.timeoutMs },
+    requestHandler: {
+      connectionTimeout: ctx.timeoutMs, requestTimeout: ctx.timeoutMs,
+      // The SDK's own agents, plus the guarded lookup.
+      httpAgent: new HttpAgent({ keepAlive: true, maxSockets: 50, lookup }), httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 50, lookup }),
+    },
   });
-  return { client, bucket, describe: (key) => `s3://${bucket}/${key}` };
+  const guard = () => {
+    if (endpointHost !== undefined) checkLiteral(ctx, what, endpointHost);
+  };
+  return { client, bucket, guard, describe: (key) => `s3://${bucket}/${key}` };
 }
 
 function objectKey(info: SourceInfo): string {
@@ -61,6 +81,7 @@ const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'E
 
 /** The customer's reason for an SDK failure; the SDK's own message never carries the secret. */
 export function s3Failure(error: unknown, what: string): SourceError {
+  if (error instanceof SourceError) return error;
   if (error instanceof S3ServiceException) {
     const status = error.$metadata.httpStatusCode;
     if (error.name === 'NoSuchKey' || error.name === 'NotFound' || status === 404) {
@@ -85,13 +106,14 @@ function rethrow(error: unknown, what: string, signal: AbortSignal | undefined):
 
 export const s3Source: SourceFactory = (info, ctx): ByteSource => {
   const key = objectKey(info);
-  const { client, bucket, describe } = target(info, ctx);
+  const { client, bucket, guard, describe } = target(info, ctx);
   const what = describe(key);
   return {
     kind: 'bytes',
     describe: () => what,
     async size() {
       try {
+        guard();
         const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: ctx.signal });
         return head.ContentLength;
       } catch (error) {
@@ -102,6 +124,7 @@ export const s3Source: SourceFactory = (info, ctx): ByteSource => {
       ctx.signal?.throwIfAborted();
       let body: Readable;
       try {
+        guard();
         const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: ctx.signal });
         body = got.Body as Readable;
       } catch (error) {
@@ -129,7 +152,7 @@ const MAX_LISTED = 10_000;
  * for localfile (names only, sorted, at most 10 000 entries; `path` without a trailing `/`).
  */
 export async function browseS3(info: SourceInfo, ctx: SourceContext, prefix: string): Promise<DirectoryListing> {
-  const { client, bucket, describe } = target(info, ctx);
+  const { client, bucket, guard, describe } = target(info, ctx);
   const path = prefix.replace(/^\/+|\/+$/g, '');
   const keyPrefix = path === '' ? '' : `${path}/`;
   const dirs: string[] = [];
@@ -137,6 +160,7 @@ export async function browseS3(info: SourceInfo, ctx: SourceContext, prefix: str
   let token: string | undefined;
   do {
     try {
+      guard();
       const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: keyPrefix, Delimiter: '/', ContinuationToken: token }), { abortSignal: ctx.signal });
       for (const dir of page.CommonPrefixes ?? []) if (dir.Prefix !== undefined) dirs.push(dir.Prefix.slice(keyPrefix.length, -1));
       for (const object of page.Contents ?? []) if (object.Key !== undefined && object.Key !== keyPrefix) files.push(object.Key.slice(keyPrefix.length));

@@ -18,6 +18,11 @@ export interface SourceContext {
   signal?: AbortSignal;
   /** Connect / first-byte timeout of remote sources, ms. */
   timeoutMs: number;
+  /**
+   * SML_SOURCES_ALLOW_PRIVATE: remote sources (http, s3, redshift) may connect to loopback,
+   * private and link-local addresses. Off, they are refused (SourceError 'denied'; ssrf.ts).
+   */
+  allowPrivate: boolean;
 }
 
 /** CSV bytes: localfile, s3, http. A `.gz` path is gunzipped by the CSV reader, not here. */

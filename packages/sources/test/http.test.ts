@@ -11,7 +11,7 @@ import { freePort, RssAfterWarmUp } from '@sml/testkit';
 import { httpSource } from '../src/http';
 import { SourceError, type ByteSource, type SourceContext } from '../src/types';
 
-const ctx: SourceContext = { user: 'alice', filesRoot: '/nonexistent', timeoutMs: 2_000 };
+const ctx: SourceContext = { user: 'alice', filesRoot: '/nonexistent', timeoutMs: 2_000, allowPrivate: true };
 const CSV = 'a,b\n1,2\n3,4\n';
 const BIG = 50 * 1024 * 1024;
 const WARM_UP = 10 * 1024 * 1024;

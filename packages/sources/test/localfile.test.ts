@@ -6,7 +6,7 @@ import { nameToken } from '@sml/core';
 import { browseLocal, csvBatches, csvOptionsOf, sourceOf, SourceError, type ByteSource, type CsvBatch } from '../src';
 
 let root: string;
-const ctx = () => ({ user: 'alice.b', filesRoot: root, timeoutMs: 1000 });
+const ctx = () => ({ user: 'alice.b', filesRoot: root, timeoutMs: 1000, allowPrivate: false });
 const home = () => join(root, nameToken('alice.b'));
 
 beforeAll(() => {

@@ -4,7 +4,7 @@ import { freePort, RssAfterWarmUp, startPostgres, type Postgres } from '@sml/tes
 import { pgFailure, postgresSource } from '../src/postgres';
 import { SourceError, type RowSource, type SourceContext, type SourceInfo } from '../src/types';
 
-const ctx: SourceContext = { user: 'alice', filesRoot: '/nonexistent', timeoutMs: 5_000 };
+const ctx: SourceContext = { user: 'alice', filesRoot: '/nonexistent', timeoutMs: 5_000, allowPrivate: true };
 const BIG_ROWS = 300_000;
 
 let pg: Postgres;

@@ -13,7 +13,7 @@ import { SourceError, type ByteSource, type SourceContext, type SourceInfo } fro
 
 const BUCKET = 'data';
 const WARM_UP = 10 * 1024 * 1024;
-const ctx: SourceContext = { user: 'alice', filesRoot: '/nonexistent', timeoutMs: 5_000 };
+const ctx: SourceContext = { user: 'alice', filesRoot: '/nonexistent', timeoutMs: 5_000, allowPrivate: true };
 
 let s3: S3Server;
 let client: S3Client;

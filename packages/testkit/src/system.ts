@@ -72,6 +72,8 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
     NATS_URL: nats.url,
     SML_DATA_DIR: dataDir,
     SML_FILES_ROOT: join(dataDir, 'files'),
+    // The test servers (s3rver, PostgreSQL, http) listen on 127.0.0.1.
+    SML_SOURCES_ALLOW_PRIVATE: 'true',
     SML_PORT: String(port),
     SML_HOST: '127.0.0.1',
     SML_ROOT_USER: 'root',

@@ -83,7 +83,7 @@ export async function startEncoders({ nc, service, client, config, log }: Servic
     const jobId = await runner.submit(caller, 'encoderLearnDs', { ds_name: ds.name, encoder: name }, async (job) => {
       const { signal } = job;
       if (isSpark(ds)) throw smlError('GENERIC_EXCEPTION', { detail: 'Spark data sources are not available in this build' });
-      const ctx = { user, filesRoot: config.SML_FILES_ROOT, signal, timeoutMs: config.SML_REQUEST_TIMEOUT_MS };
+      const ctx = { user, filesRoot: config.SML_FILES_ROOT, signal, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE };
       await learnDataSource(ds, staging, ctx, config.SML_MAX_ENCODER_VALUES, (current, maximum) => job.progress(current, maximum));
       if (signal.aborted) throw smlError('JOB_CANCELLED');
       await encoders.merge(user, name, staging);

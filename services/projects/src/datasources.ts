@@ -58,6 +58,8 @@ type DsRun = Omit<sml.v1.IDsLogEntry, 'state' | 'error' | 'finished'>;
 export class DataSources {
   constructor(private readonly deps: {
     kv: KV; registry: ProjectRegistry; store: ProjectStore; limits: ProjectLimits; filesRoot: string; timeoutMs: number; log: Logger;
+    /** SML_SOURCES_ALLOW_PRIVATE */
+    allowPrivate: boolean;
     /** SML_MAX_DATA_SOURCES_PER_CUSTOMER */
     maxPerCustomer: number;
     /** A project with an encoder (encoderAssign) learns its S/L columns encoded, as an inline learn does. */
@@ -75,7 +77,7 @@ export class DataSources {
   }
 
   private ctx(user: string, signal?: AbortSignal): SourceContext {
-    return { user, filesRoot: this.deps.filesRoot, timeoutMs: this.deps.timeoutMs, ...(signal ? { signal } : {}) };
+    return { user, filesRoot: this.deps.filesRoot, timeoutMs: this.deps.timeoutMs, allowPrivate: this.deps.allowPrivate, ...(signal ? { signal } : {}) };
   }
 
   /** A DSInfo as sent, checked: name, type, info strings, the type's own checks. */

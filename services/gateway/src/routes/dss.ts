@@ -47,11 +47,14 @@ export function dsInfoRequest(ctx: RouteContext): sml.v1.IDsInfoRequest {
 
 const DS_ERRORS = ['INVALID_ENCRYPTED_PAYLOAD', 'DS_UNKNOWN_TYPE', 'DS_INVALID', 'DS_NULL'];
 
+/** Where a remote source may connect (packages/sources/src/ssrf.ts). */
+const PRIVATE_ADDRESSES = 'An http URL (and each of its redirects), an s3 `s3endpoint` or a redshift `rsurl` host that resolves to a loopback, private or link-local address (127/8, 10/8, 172.16/12, 192.168/16, 169.254/16, 100.64/10, 0/8, ::1, fe80::/10, fc00::/7, IPv4-mapped forms) is refused when read, 400 DS_UNREADABLE naming the address, unless the server runs with SML_SOURCES_ALLOW_PRIVATE=true.';
+
 /** Data sources (API.md §5, §12): registry, samples, preview, dsbrowse, a project's dsList and its data-source log statistics. */
 export const dssRoutes = [
   defineRoute({
     method: 'post', path: '/:user/dss/create', operationId: 'createDataSource', tags: ['dss'], summary: 'Register a data source (body: encrypted DSInfo)',
-    description: 'Types: localfile (info.path relative to the customer\'s files root), s3, redshift, http. Nothing is read: a missing file is found when the source is read.',
+    description: `Types: localfile (info.path relative to the customer's files root), s3, redshift, http. Nothing is read: a missing file is found when the source is read. ${PRIVATE_ADDRESSES}`,
     service: 'projects', subject: s('dssCreate'), request: sml.v1.DsInfoRequest, reply: sml.v1.Empty,
     params: userParam, body: encryptedDsInfo, rawBody: true,
     success: { status: 201, description: 'created' }, errors: [...DS_ERRORS, 'DS_EXISTS', 'INVALID_NAME', 'DS_LIMIT', 'DS_TOO_LARGE'],
@@ -66,6 +69,7 @@ export const dssRoutes = [
   }),
   defineRoute({
     method: 'post', path: '/:user/dss/sample/preview', operationId: 'previewDataSource', tags: ['dss'], summary: 'Read ≤ 128 rows of an unregistered DSInfo (creates nothing)',
+    description: PRIVATE_ADDRESSES,
     service: 'projects', subject: s('dssPreview'), request: sml.v1.DsInfoRequest, reply: sml.v1.DsSampleReply,
     params: userParam, body: encryptedDsInfo, rawBody: true, values: z.object({ dataframe: sampleFrame }),
     success: { status: 200, description: 'values.dataframe with guessed attributeTypes' }, errors: [...DS_ERRORS, 'DS_UNREADABLE'],
