@@ -41,7 +41,7 @@ function grown(a: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer
   return out;
 }
 
-/** Collects the records of one buffer; the first record of the file becomes the header. */
+/** Collects the records of a buffer at a time (its arrays reused); the first record of the file becomes the header. */
 class RecordsBuilder {
   count = 0;
   fields = 0;
@@ -52,7 +52,16 @@ class RecordsBuilder {
   text: (string[] | undefined)[] = [];
   private recordFirst = 0;
 
-  constructor(private readonly bytes: Uint8Array, public header: string[] | undefined) {}
+  /** Starts a batch, reusing the arrays of the previous one (which its reader is done with). */
+  reset(bytes: Uint8Array): void {
+    this.bytes = bytes;
+    this.count = 0;
+    this.fields = 0;
+    this.recordFirst = 0;
+    this.text = [];
+  }
+
+  constructor(private bytes: Uint8Array, public header: string[] | undefined) {}
 
   field(start: number, end: number): void {
     if (this.fields === this.fieldStart.length) {
@@ -233,11 +242,11 @@ export async function* csvRecordBatches(bytes: AsyncIterable<Uint8Array>, option
     }
   }
   const splitter = new CsvSplitter(options);
-  let header: string[] | undefined;
   let leftover: Uint8Array = new Uint8Array(0);
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   let atStart = true;
+  const out = new RecordsBuilder(new Uint8Array(0), undefined);
 
   const take = (last: boolean): CsvRecordBatch | undefined => {
     let buf: Uint8Array = Buffer.concat([leftover, ...pending]);
@@ -251,10 +260,10 @@ export async function* csvRecordBatches(bytes: AsyncIterable<Uint8Array>, option
       atStart = false;
       if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
     }
-    const out = new RecordsBuilder(buf, header);
+    out.reset(buf);
     const consumed = splitter.split(buf, last, out);
     if (!isUtf8(buf.subarray(0, consumed))) throw new SourceError('invalid', `Malformed CSV in [${name}]: bytes that are not UTF-8`);
-    header = out.header;
+    const header = out.header;
     leftover = buf.subarray(consumed);
     if (header === undefined || out.count === 0) return undefined;
     return { header, count: out.count, bytes: buf, first: out.first, fieldStart: out.fieldStart, fieldEnd: out.fieldEnd, text: out.text, lines: out.lines, bytesRead };
@@ -273,7 +282,7 @@ export async function* csvRecordBatches(bytes: AsyncIterable<Uint8Array>, option
   } catch (err) {
     malformedCsv(name, err);
   }
-  if (header === undefined) throw new SourceError('invalid', `Malformed CSV in [${name}]: no header row`);
+  if (out.header === undefined) throw new SourceError('invalid', `Malformed CSV in [${name}]: no header row`);
 }
 
 /** Record r of a batch as text cells (for planning from the first rows, and for messages). */

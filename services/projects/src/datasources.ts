@@ -23,8 +23,12 @@ export const MAX_DSINFO_BYTES = 64 * 1024;
 /** Keys of DSInfo `info` that hold credentials: stored, never returned nor logged. */
 const SECRET_KEY = /secret|passw|pwd|token|credential|sas|account\.key|apikey/i;
 
+/** The password of a URL's user info (`scheme://user:password@host…`): a secret too. */
+const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#@]*@/i;
+
 export function redacted(ds: sml.v1.IDsInfo): sml.v1.IDsInfo {
-  return { ...ds, info: Object.fromEntries(Object.entries(ds.info ?? {}).filter(([k]) => !SECRET_KEY.test(k))) };
+  const info = Object.entries(ds.info ?? {}).filter(([k]) => !SECRET_KEY.test(k)).map(([k, v]) => [k, v.replace(URL_PASSWORD, '$1@')]);
+  return { ...ds, info: Object.fromEntries(info) };
 }
 
 /** Guessed attribute type of sample cells: C numbers, B 0/1, T anything else (missing cells ignored). */
