@@ -46,16 +46,27 @@ export function checkSpark(ds: DsInfo, target: string, maxColumns: number): void
 }
 
 /**
- * Reads a CSV data source into `staging` (types from `extra`, one per column), batch by
- * batch, reporting bytes read. Any failure is the job's failure (500, naming the cause).
+ * Reads a data source into `staging` (types from `extra`, one per column), batch by batch,
+ * reporting bytes read (CSV sources) or rows read (redshift / PostgreSQL). Any failure is
+ * the job's failure (500, naming the cause).
  */
 export async function learnDataSource(ds: DsInfo, staging: Encoder, ctx: SourceContext, maxValues: number, progress: (current: number, maximum: number) => void): Promise<number> {
   const fail = (detail: string, cause?: unknown) => smlError('GENERIC_EXCEPTION', { detail: `Data source [${ds.name}]: ${detail}` }, cause);
   try {
     const source = sourceOf(ds.type, ds.info, ctx);
-    if (source.kind !== 'bytes') throw fail(`type [${ds.type}] cannot be learned by an encoder; use a CSV source`);
     const total = (await source.size()) ?? 0;
     let rows = 0;
+    if (source.kind === 'rows') {
+      // redshift / PostgreSQL: rows already split; progress counts rows.
+      const header = await source.columns();
+      if (ds.extra.length !== header.length) throw fail(`extra has ${ds.extra.length} attribute types for ${header.length} columns`);
+      for await (const batch of source.open(2000)) {
+        if (ctx.signal?.aborted) throw new Error('cancelled');
+        rows += staging.learn({ attributeNames: header, attributeTypes: ds.extra, data: batch.map((r) => r.map((c) => c ?? '')) }, maxValues);
+        progress(rows, Math.max(total, rows));
+      }
+      return rows;
+    }
     for await (const batch of csvBatches(source.open(), csvOptionsOf(ds.info, ds.info.path ?? ''))) {
       if (ds.extra.length !== batch.header.length) throw fail(`extra has ${ds.extra.length} attribute types for ${batch.header.length} columns`);
       rows += staging.learn({ attributeNames: batch.header, attributeTypes: ds.extra, data: batch.rows }, maxValues);
