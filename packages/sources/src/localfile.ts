@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { nameToken } from '@sml/core';
 import { SourceError, type ByteSource, type SourceContext, type SourceInfo } from './types';
 
@@ -37,6 +37,40 @@ export async function resolveLocalPath(path: string, ctx: Pick<SourceContext, 'u
   }
   if (!inside(realRoot, real)) throw new SourceError('invalid', `info.path [${path.slice(0, 200)}] resolves outside the customer's files root`);
   return { root: realRoot, full: real };
+}
+
+/**
+ * Where a file of the customer's may be written (a prediction output): the same text checks
+ * as a read, the customer's root and missing parent directories created, and the parent
+ * checked once symlinks are resolved (a directory is created only under one that resolves
+ * inside the root), so nothing is ever written outside `<filesRoot>/<customer token>/`. An
+ * existing symlink at the path itself is replaced by the file, never written through.
+ */
+export async function resolveLocalOutputPath(path: string, ctx: Pick<SourceContext, 'user' | 'filesRoot'>): Promise<{ root: string; dir: string; full: string }> {
+  checkLocalPathText(path);
+  const root = customerRoot(ctx);
+  const full = resolve(root, path);
+  if (!inside(root, full) || full === root) throw new SourceError('invalid', `info.path [${path.slice(0, 200)}] is outside the customer's files root`);
+  await mkdir(root, { recursive: true });
+  const realRoot = await realpath(root);
+  // The deepest directory that exists must already resolve inside the root.
+  let existing = dirname(full);
+  for (;;) {
+    const st = await lstat(existing).catch(() => undefined);
+    if (st) break;
+    existing = dirname(existing);
+  }
+  const realExisting = await realpath(existing);
+  if (!inside(realRoot, realExisting)) throw new SourceError('invalid', `info.path [${path.slice(0, 200)}] resolves outside the customer's files root`);
+  await mkdir(dirname(full), { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+    throw new SourceError(err.code === 'EEXIST' || err.code === 'ENOTDIR' ? 'invalid' : 'denied', `The directory of [${path.slice(0, 200)}] cannot be created`, { cause: err });
+  });
+  const dir = await realpath(dirname(full));
+  if (!inside(realRoot, dir)) throw new SourceError('invalid', `info.path [${path.slice(0, 200)}] resolves outside the customer's files root`);
+  const target = join(dir, relative(dirname(full), full));
+  const st = await lstat(target).catch(() => undefined);
+  if (st?.isDirectory()) throw new SourceError('invalid', `info.path [${path.slice(0, 200)}] is a directory`);
+  return { root: realRoot, dir, full: target };
 }
 
 /** `localfile`: CSV (or `.csv.gz`) under the customer's files root (API.md §5). */

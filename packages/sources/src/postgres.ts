@@ -65,6 +65,13 @@ function socketWith(lookup: LookupFunction): Socket {
   return Object.assign(socket, { connect: (port: number, host: string) => connect({ port, host, lookup }) });
 }
 
+/** A client of the connection whose socket goes through the SSRF guard (the reader's and the writer's, sinks.ts). */
+export function guardedClient({ config, host, where }: Connection, ctx: SourceContext): Client {
+  checkLiteral(ctx, `redshift ${where}`, host);
+  const lookup = guardedLookup(ctx, `redshift ${where}`);
+  return new Client({ ...config, stream: () => socketWith(lookup) });
+}
+
 const IDENTIFIER = /^(?:"((?:[^"]|"")+)"|([A-Za-z_][A-Za-z0-9_$]*))$/;
 
 /**
@@ -126,9 +133,7 @@ export const postgresSource: SourceFactory = (info, ctx): RowSource => {
    */
   async function connect(): Promise<{ client: Client; close: () => Promise<void> }> {
     ctx.signal?.throwIfAborted();
-    checkLiteral(ctx, `redshift ${where}`, host);
-    const lookup = guardedLookup(ctx, `redshift ${where}`);
-    const client = new Client({ ...config, stream: () => socketWith(lookup) });
+    const client = guardedClient({ config, host, where }, ctx);
     // A connection lost later is also reported by the pending query, which is where it is handled.
     client.on('error', () => undefined);
     const onAbort = () => { void client.end(); };
