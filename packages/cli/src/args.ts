@@ -22,6 +22,13 @@ export function typeCodes(value: string): string[] {
   return codes;
 }
 
+/** `x1,x2,y` → names, e.g. the columns of a data source to learn. */
+export function nameList(value: string): string[] {
+  const names = value.split(',').map((n) => n.trim());
+  if (names.some((n) => n === '')) throw new InvalidArgumentError(`expected comma-separated names, got '${value}'`);
+  return names;
+}
+
 /** Repeatable `--param key=value`, collected into a flat string map. */
 export function keyValue(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const eq = value.indexOf('=');

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAdmin } from './commands/admin';
 import { registerDensity } from './commands/density';
+import { registerDss } from './commands/dss';
 import { registerEncoders } from './commands/encoders';
 import { registerExplore } from './commands/explore';
 import { registerJobs } from './commands/jobs';
@@ -20,7 +21,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode = 0;
   // Built per call: commander keeps parsed state on the Command objects.
   const program = new Command('sml')
-    .description('SML command line: customers over the bus; jobs, projects, exploration, survival, models and encoders over the REST API')
+    .description('SML command line: customers over the bus; jobs, projects, data sources, exploration, survival, models and encoders over the REST API')
     .option('--json', 'print the raw response envelope instead of a table')
     .showHelpAfterError()
     .exitOverride()
@@ -29,6 +30,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   registerAdmin(program, ctx);
   registerJobs(program, ctx);
   registerProjects(program, ctx);
+  registerDss(program, ctx);
   registerExplore(program, ctx);
   registerDensity(program, ctx);
   registerMatrix(program, ctx);

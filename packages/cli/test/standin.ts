@@ -50,7 +50,9 @@ export class StandInGateway {
         else if (!verifySignature(expected, header('authorization'))) reply = { status: 401, statusString: 'Invalid Signature' };
         else {
           const text = raw.toString('utf8');
-          const seen = { method: req.method!, path: url.pathname, query: url.searchParams, body: text ? JSON.parse(text) : undefined };
+          // A JSON body parsed; a text/plain one (an encrypted DSInfo) as the text.
+          const body = !text ? undefined : header('content-type').startsWith('application/json') ? JSON.parse(text) : text;
+          const seen = { method: req.method!, path: url.pathname, query: url.searchParams, body };
           this.seen.push(seen);
           reply = this.answer(seen, this.seen.length - 1);
         }

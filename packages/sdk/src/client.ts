@@ -4,7 +4,7 @@ import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, contentMd5, encryptDsInfo, formatSymDate, signParts, type RestDataFrame } from '@sml/core';
 import { GatewayUnreachableError, JobTimeoutError, UnexpectedResponseError } from './errors';
-import type { CreateProjectOptions, DsColumns, DsInfo, Envelope, JobInfo, RequestOptions, SmlClientOptions, SmlResponse, WaitOptions } from './types';
+import type { CreateProjectOptions, DsColumns, DsInfo, DsListing, DsLogEntry, DsSample, Envelope, JobInfo, RequestOptions, SmlClientOptions, SmlResponse, WaitOptions } from './types';
 
 /** The gateway reads but does not interpret it (API.md §2 lists it among the required headers). */
 const SYM_VERSION = '1';
@@ -164,7 +164,47 @@ export class SmlClient {
 
   /** ≤ 128 rows of a DSInfo with guessed types, registering nothing (values.dataframe). */
   previewDataSource(ds: DsInfo) {
-    return this.request('POST', '/dss/sample/preview', { raw: encryptDsInfo(ds, this.#secret) });
+    return this.request<{ dataframe: DsSample }>('POST', '/dss/sample/preview', { raw: encryptDsInfo(ds, this.#secret) });
+  }
+
+  /** The customer's data sources, as `"<name>:<type>"`. */
+  listDataSources() {
+    return this.request<{ stringList: { values: string[] } }>('GET', '/dss');
+  }
+
+  /** A registered DSInfo; its credentials (s3secretKey, rspasswd …) are never answered. */
+  getDataSource(ds: string) {
+    return this.request<{ dsInfo: DsInfo }>('GET', `/dss/${seg(ds)}`);
+  }
+
+  /** Replaces the whole DSInfo registered as `ds.name` (credentials included: send them again), encrypted as for create. */
+  updateDataSource(ds: DsInfo) {
+    return this.request('PUT', `/dss/${seg(ds.name)}`, { raw: encryptDsInfo(ds, this.#secret) });
+  }
+
+  /** Unregisters a data source; its files are untouched. */
+  deleteDataSource(ds: string) {
+    return this.request('DELETE', `/dss/${seg(ds)}`);
+  }
+
+  /** The first ≤ 128 rows of a registered data source (values.dataframe). */
+  sampleDataSource(ds: string) {
+    return this.request<{ dataframe: DsSample }>('GET', `/dss/${seg(ds)}/sample`);
+  }
+
+  /** The folders and files under `info.path` of a localfile or s3 DSInfo (dsbrowse), registering nothing. */
+  browseDataSource(ds: DsInfo) {
+    return this.request<{ dsdirectoryListing: DsListing }>('POST', '/projects/dsbrowse', { raw: encryptDsInfo(ds, this.#secret) });
+  }
+
+  /** Adds a registered data source to the project's dsList (`addds`), or with `detach` removes it (`detachds`). */
+  attachDataSource(pid: string, ds: string, options: { detach?: boolean } = {}) {
+    return this.request('GET', `/projects/${seg(pid)}/${options.detach ? 'detachds' : 'addds'}/${seg(ds)}`);
+  }
+
+  /** The project's most recent data-source learn/forget jobs (values.dsLog) and its quarantined log batches. */
+  dataSourceLog(pid: string) {
+    return this.request<{ dsLog: DsLogEntry[]; quarantined: Array<Record<string, unknown>> }>('GET', `/projects/${seg(pid)}/getDsLog`);
   }
 
   /** Learns (or, with `forget`, forgets) a registered data source into a project: a job (202); see `waitForJob`. */

@@ -78,6 +78,41 @@ export interface DsInfo {
   extra?: string[];
 }
 
+/** `values.dataframe` of a data source's sample or preview: ≤ 128 rows, cells as text, guessed types. */
+export interface DsSample {
+  attributeNames: string[];
+  attributeTypes: string[];
+  data: string[][];
+  errorHandling: number;
+}
+
+/** `values.dsdirectoryListing` of dsbrowse: names right under `path`. */
+export interface DsListing {
+  ok: boolean;
+  dirs: string[];
+  files: string[];
+  path: string;
+}
+
+/** One entry of `values.dsLog` (getDsLog): a finished data-source learn or forget job. */
+export interface DsLogEntry {
+  jobId: number;
+  ds: string;
+  /** learn | forget */
+  op: string;
+  /** done | failed | cancelled */
+  state: string;
+  rowsRead: number;
+  rowsLearned: number;
+  rowsSkipped: number;
+  bytesRead: number;
+  /** Epoch milliseconds. */
+  started: number;
+  finished: number;
+  /** Why a failed job failed. */
+  error: string;
+}
+
 /** The columns a data-source learn/forget uses (empty = all) and its error handling (0 strict, 1 lenient). */
 export interface DsColumns {
   attributeNames?: string[];

@@ -164,12 +164,38 @@ describe('SmlClient helpers', () => {
     ['learn', (c) => c.learn('p1', frame), { method: 'POST', path: '/symetry/rest/c1/projects/p1/learn', query: '' }, frame],
     ['learn async', (c) => c.learn('p1', frame, { async: true }), { query: 'async=true' }, frame],
     ['forget', (c) => c.forget('p1', frame), { method: 'POST', path: '/symetry/rest/c1/projects/p1/forget' }, frame],
+    ['listDataSources', (c) => c.listDataSources(), { method: 'GET', path: '/symetry/rest/c1/dss', query: '' }, undefined],
+    ['getDataSource', (c) => c.getDataSource('d 1'), { method: 'GET', path: '/symetry/rest/c1/dss/d%201' }, undefined],
+    ['deleteDataSource', (c) => c.deleteDataSource('d1'), { method: 'DELETE', path: '/symetry/rest/c1/dss/d1' }, undefined],
+    ['sampleDataSource', (c) => c.sampleDataSource('d1'), { method: 'GET', path: '/symetry/rest/c1/dss/d1/sample' }, undefined],
+    ['learnDataSource', (c) => c.learnDataSource('p1', 'd1', { errorHandling: 1 }), { method: 'POST', path: '/symetry/rest/c1/projects/p1/dss/d1/learn' }, { errorHandling: 1 }],
+    ['learnDataSource forget', (c) => c.learnDataSource('p1', 'd1', {}, { forget: true }), { method: 'POST', path: '/symetry/rest/c1/projects/p1/dss/d1/forget' }, {}],
+    ['attachDataSource', (c) => c.attachDataSource('p1', 'd1'), { method: 'GET', path: '/symetry/rest/c1/projects/p1/addds/d1' }, undefined],
+    ['attachDataSource detach', (c) => c.attachDataSource('p1', 'd1', { detach: true }), { method: 'GET', path: '/symetry/rest/c1/projects/p1/detachds/d1' }, undefined],
+    ['dataSourceLog', (c) => c.dataSourceLog('p1'), { method: 'GET', path: '/symetry/rest/c1/projects/p1/getDsLog' }, undefined],
   ])('%s sends the documented request', async (_name, call, expected, body) => {
     gw = await startGateway();
     await call(gw.client);
     expect(gw.seen).toHaveLength(1);
     expect(gw.seen[0]).toMatchObject({ ...expected, signatureValid: true });
     expect(gw.seen[0].body.length === 0 ? undefined : JSON.parse(gw.seen[0].body.toString())).toEqual(body);
+  });
+});
+
+describe('SmlClient DSInfo bodies', () => {
+  const dsInfo = { type: 's3', name: 'd1', info: { path: 'k.csv', s3bucket: 'b', s3accessKey: 'a', s3secretKey: 's' }, extra: ['C'] };
+
+  it.each<[string, (c: SmlClient) => Promise<unknown>, Partial<Seen>]>([
+    ['createDataSource', (c) => c.createDataSource(dsInfo), { method: 'POST', path: '/symetry/rest/c1/dss/create' }],
+    ['updateDataSource', (c) => c.updateDataSource(dsInfo), { method: 'PUT', path: '/symetry/rest/c1/dss/d1' }],
+    ['previewDataSource', (c) => c.previewDataSource(dsInfo), { method: 'POST', path: '/symetry/rest/c1/dss/sample/preview' }],
+    ['browseDataSource', (c) => c.browseDataSource(dsInfo), { method: 'POST', path: '/symetry/rest/c1/projects/dsbrowse' }],
+  ])('%s sends the DSInfo encrypted (v2) with the secret', async (_name, call, expected) => {
+    gw = await startGateway();
+    await call(gw.client);
+    expect(gw.seen[0]).toMatchObject({ ...expected, signatureValid: true });
+    expect(gw.seen[0].body.toString().startsWith('v2:')).toBe(true);
+    expect(decryptDsInfo(gw.seen[0].body.toString(), secret)).toEqual(dsInfo);
   });
 });
 
