@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection, Subscription } from 'nats';
-import { SmlError, smlError, type Logger } from '@sml/core';
+import { SmlError, loadConfig, smlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { errorStatus, okStatus, subjects, unwrap, type BusClient, type MessageType } from '@sml/bus';
-import type { BoundedExecutor } from './executor';
+import type { BoundedExecutor, ExecutorTask } from './executor';
 
 /** What a job's work function sees. */
 export interface JobContext {
@@ -21,14 +21,38 @@ export function jobResult<T>(type: MessageType<T> & { getTypeUrl(prefix?: string
 
 const PROGRESS_INTERVAL_MS = 250;
 
+export interface JobRunnerOptions {
+  /** How often each queued or running job's lease is renewed (default: SML_JOB_HEARTBEAT_MS of the environment). */
+  heartbeatMs?: number;
+}
+
+/** A job this process holds: it renews the job's lease until the job's last event is out. */
+interface HeldJob {
+  emit: (event: sml.v1.IJobEvent) => Promise<unknown>;
+  /** When the job's latest event was handed to JetStream (a heartbeat is due HEARTBEAT_MS later). */
+  lastEmit: number;
+  /** Events handed over and not yet acknowledged: while one is, a heartbeat would only queue behind it. */
+  inFlight: number;
+}
+
 /**
  * Runs long operations as jobs (ARCHITECTURE.md §4): asks `jobs` for an id, queues the work
  * on the service's bounded executor and publishes started/progress/finished/failed events to
  * JetStream, in order, each awaited so that a finished job's result is durable before the
  * runner forgets it. Cancellation notices arrive on `sml.jobcancel.<service>`.
+ *
+ * Lease: from its creation until its last event, each job is held by this runner (this
+ * process, `instance`), which renews the job's lease every `heartbeatMs` with a HEARTBEAT
+ * event unless another event of the job went out meanwhile. The jobs service fails a job whose
+ * lease expires (its process died), so no job stays "running" for ever.
  */
 export class JobRunner {
+  /** This process's identity as the holder of its jobs' leases. */
+  readonly instance = randomUUID();
   private cancelSub?: Subscription;
+  private readonly held = new Map<number, HeldJob>();
+  private heartbeat?: NodeJS.Timeout;
+  private readonly heartbeatMs: number;
   /**
    * Admissions run one at a time: between the capacity check and the executor taking the
    * task, a concurrent submit could take the last place, and the job id created meanwhile
@@ -42,9 +66,14 @@ export class JobRunner {
     private readonly executor: BoundedExecutor,
     private readonly service: string,
     private readonly log: Logger,
-  ) {}
+    opts: JobRunnerOptions = {},
+  ) {
+    this.heartbeatMs = opts.heartbeatMs ?? loadConfig().SML_JOB_HEARTBEAT_MS;
+  }
 
   start(): void {
+    this.heartbeat = setInterval(() => this.renewLeases(), this.heartbeatMs);
+    this.heartbeat.unref();
     this.cancelSub = this.nc.subscribe(subjects.jobCancel(this.service), {
       callback: (_err, msg) => {
         const id = new TextDecoder().decode(msg.data);
@@ -54,7 +83,16 @@ export class JobRunner {
   }
 
   stop(): void {
+    clearInterval(this.heartbeat);
     this.cancelSub?.unsubscribe();
+  }
+
+  /** One HEARTBEAT per held job that sent nothing for a heartbeat period and has nothing on its way. */
+  private renewLeases(): void {
+    const due = Date.now() - this.heartbeatMs;
+    for (const job of this.held.values()) {
+      if (job.inFlight === 0 && job.lastEmit <= due) void job.emit({ kind: sml.v1.JobEventKind.HEARTBEAT });
+    }
   }
 
   /**
@@ -81,22 +119,37 @@ export class JobRunner {
     if (!this.executor.canAccept(caller.user ?? '')) throw smlError('EXECUTOR_FULL', { service: this.service, queueSize: this.executor.queueSize });
     const created = unwrap(await this.bus.request('jobs', subjects.jobs.create, sml.v1.JobCreateRequest, {
       caller, jobType, details, isOnBoundedExecutor: true, cancelSubject: subjects.jobCancel(this.service),
+      runner: this.service, runnerInstance: this.instance,
     }, sml.v1.JobCreateReply));
     const jobId = Number(created.jobId);
     const user = caller.user ?? '';
     const log = this.log.child({ jobId, jobType, requestId: caller.requestId });
     let chain: Promise<unknown> = Promise.resolve();
-    const emit = (event: sml.v1.IJobEvent): Promise<unknown> => {
-      const data = sml.v1.JobEvent.encode({ jobId, user, time: Date.now(), ...event }).finish();
-      chain = chain.then(() => this.nc.jetstream().publish(subjects.jobEvent(jobId), data)).catch((err) => log.error({ err }, 'job event not published'));
-      return chain;
+    const job: HeldJob = {
+      lastEmit: Date.now(),
+      inFlight: 0,
+      emit: (event) => {
+        const data = sml.v1.JobEvent.encode({ jobId, user, time: Date.now(), ...event }).finish();
+        const heartbeat = event.kind === sml.v1.JobEventKind.HEARTBEAT;
+        job.lastEmit = Date.now();
+        job.inFlight++;
+        chain = chain.then(() => this.nc.jetstream().publish(subjects.jobEvent(jobId), data))
+          // A lost heartbeat is followed by the next one; a lost event is worth an error.
+          .catch((err) => (heartbeat ? log.warn({ err }, 'job heartbeat not published') : log.error({ err }, 'job event not published')))
+          .finally(() => { job.inFlight--; });
+        return chain;
+      },
     };
+    const emit = job.emit;
+    // Held from now: a process dying before the job's first event still leaves it to expire.
+    this.held.set(jobId, job);
+    const release = () => this.held.delete(jobId);
     let lastProgress = 0;
-    this.executor.submit({
+    const task: ExecutorTask = {
       id: String(jobId),
       owner: user,
       onQueued: (queuePosition, queueSize) => void emit({ kind: sml.v1.JobEventKind.QUEUED, queuePosition, queueSize }),
-      run: async (signal) => {
+      run: (signal) => this.holding(release, async () => {
         if (signal.aborted) {
           await emit({ kind: sml.v1.JobEventKind.FAILED, status: errorStatus(smlError('JOB_CANCELLED')) });
           return;
@@ -117,8 +170,23 @@ export class JobRunner {
           if (!(err instanceof SmlError)) log.error({ err }, 'job failed');
           await emit({ kind: sml.v1.JobEventKind.FAILED, status: errorStatus(e) });
         }
-      },
-    });
+      }),
+    };
+    try {
+      this.executor.submit(task);
+    } catch (err) {
+      release();
+      throw err;
+    }
     return jobId;
+  }
+
+  /** Runs a job's task; the lease is held until its last event is out, whatever happens. */
+  private async holding(release: () => void, task: () => Promise<void>): Promise<void> {
+    try {
+      await task();
+    } finally {
+      release();
+    }
   }
 }

@@ -1,9 +1,12 @@
 import { JOB_EVENTS_STREAM, JOB_IDS_STREAM, consumeDurable, ensureStream, kvBucket, okStatus, subjects, type ServiceRuntime } from '@sml/bus';
 import { catalogue, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
+import { LeaseKeeper } from './lease';
 import { JobStore } from './store';
 
-/** The jobs service: allocates ids, folds job events into records, answers get/list/cancel. */
+const FOLD_CONSUMER = 'jobs-fold';
+
+/** The jobs service: allocates ids, folds job events into records, expires silent jobs' leases, answers get/list/cancel. */
 export async function startJobs({ nc, service, log, config }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
   const JOB_TTL_MS = config.SML_JOB_TTL_MS;
   await ensureStream(nc, { name: JOB_IDS_STREAM, subjects: ['sml.jobids'], maxAgeMs: 24 * 3600 * 1000 });
@@ -11,9 +14,15 @@ export async function startJobs({ nc, service, log, config }: ServiceRuntime): P
   const store = new JobStore(nc, await kvBucket(nc, 'sml_jobs', { ttl: JOB_TTL_MS }));
   await store.start();
 
-  const folding = await consumeDurable(nc, { stream: JOB_EVENTS_STREAM, durable: 'jobs-fold', log }, async (m) => {
+  const folding = await consumeDurable(nc, { stream: JOB_EVENTS_STREAM, durable: FOLD_CONSUMER, log }, async (m) => {
     await store.fold(sml.v1.JobEvent.decode(m.data), m.seq);
   });
+  // Started after the store and the fold: every unfinished job gets a whole lease from now.
+  const leases = new LeaseKeeper(nc, store, { leaseMs: config.SML_JOB_LEASE_MS, foldConsumer: FOLD_CONSUMER, log });
+  leases.start();
+  if (config.SML_JOB_LEASE_MS < 3 * config.SML_JOB_HEARTBEAT_MS) {
+    log.warn({ leaseMs: config.SML_JOB_LEASE_MS, heartbeatMs: config.SML_JOB_HEARTBEAT_MS }, 'SML_JOB_LEASE_MS is under 3 heartbeats: a slow heartbeat may fail a live job');
+  }
 
   service.endpoint(subjects.jobs.create, sml.v1.JobCreateRequest, sml.v1.JobCreateReply, async (req, { caller }) => ({
     jobId: await store.create(caller.user!, req),
@@ -49,6 +58,7 @@ export async function startJobs({ nc, service, log, config }: ServiceRuntime): P
   log.info('jobs endpoints registered');
   return {
     onStop: async () => {
+      leases.stop();
       await folding.stop();
       store.stop();
     },

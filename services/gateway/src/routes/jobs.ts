@@ -32,7 +32,7 @@ export const jobRoutes = [
     service: 'jobs', subject: subjects.jobs.get, request: sml.v1.JobGetRequest, reply: sml.v1.JobGetReply,
     params: jobParams,
     success: { status: 200, description: `'${catalogue.JOB_FINISHED.message}' with the job's result as values; 202 '${catalogue.JOB_RUNNING.message}' with values.jobinfo` },
-    errors: ['NO_SUCH_JOB', 'JOB_CANCELLED'],
+    errors: ['NO_SUCH_JOB', 'JOB_CANCELLED', 'JOB_LEASE_EXPIRED'],
     toRequest: ({ caller, params }) => ({ caller, jobId: Number(params.id) }),
     present: (reply) => ({
       status: reply.status!,
