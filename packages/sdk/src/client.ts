@@ -4,7 +4,7 @@ import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, contentMd5, encryptDsInfo, formatSymDate, signParts, type RestDataFrame } from '@sml/core';
 import { GatewayUnreachableError, JobTimeoutError, UnexpectedResponseError } from './errors';
-import type { CreateProjectOptions, DsColumns, DsInfo, DsListing, DsLogEntry, DsSample, Envelope, JobInfo, RequestOptions, SmlClientOptions, SmlResponse, WaitOptions } from './types';
+import type { CreateProjectOptions, DsColumns, DsInfo, DsListing, DsLogEntry, DsSample, Envelope, JobInfo, MLContext, RequestOptions, SmlClientOptions, SmlResponse, WaitOptions } from './types';
 
 /** The gateway reads but does not interpret it (API.md §2 lists it among the required headers). */
 const SYM_VERSION = '1';
@@ -210,6 +210,20 @@ export class SmlClient {
   /** Learns (or, with `forget`, forgets) a registered data source into a project: a job (202); see `waitForJob`. */
   learnDataSource(pid: string, ds: string, columns: DsColumns = {}, options: { forget?: boolean } = {}) {
     return this.request('POST', `/projects/${seg(pid)}/dss/${seg(ds)}/${options.forget ? 'forget' : 'learn'}`, { json: columns });
+  }
+
+  /**
+   * Batch scoring: predicts every row of data source `inDs` with model `modelId` and writes the
+   * rows with their predictions to data source `outDs` (localfile or redshift). A job (202);
+   * the finished job's `values.predictReport` counts rows and bytes.
+   */
+  predictDataSource(pid: string, modelId: string, inDs: string, outDs: string, columns: DsColumns = {}) {
+    return this.request('POST', `/projects/${seg(pid)}/dss/predict/${seg(modelId)}`, { query: { indsname: inDs, outdsname: outDs }, json: columns });
+  }
+
+  /** selectModel scored on the rows of data source `ds` (instead of an inline dataframe): a job (202) whose result is `values.modelInfo`. */
+  selectModelOnDataSource(pid: string, ds: string, modelId: string, algo: string, mlcontext: MLContext) {
+    return this.request('POST', `/projects/${seg(pid)}/selectModel/${seg(ds)}`, { query: { modelid: modelId, algo }, json: mlcontext });
   }
 }
 

@@ -119,3 +119,12 @@ export interface DsColumns {
   attributeTypes?: string[];
   errorHandling?: 0 | 1;
 }
+
+/** MLContext (API.md §1): attributes by index (as strings) or by name, and extraParameters. */
+export interface MLContext {
+  inputAttributes?: string[];
+  inputAttributeNames?: string[];
+  targets?: string[];
+  targetAttributeNames?: string[];
+  extraParameters?: Record<string, string>;
+}

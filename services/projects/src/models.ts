@@ -85,8 +85,10 @@ export class Models {
   /**
    * Checks a selectModel (`buildOnly` false: select features and assess) or build request
    * before its job is created: algorithm, parameter bounds, selection options, the project.
+   * `scoring` (selectModel/{dsid}) reads the selection's frame when the job runs, in place of
+   * the request's dataframe.
    */
-  async plan(user: string, pid: string, modelId: string, req: sml.v1.ISelectModelRequest): Promise<ModelPlan> {
+  async plan(user: string, pid: string, modelId: string, req: sml.v1.ISelectModelRequest, scoring?: (signal: AbortSignal) => Promise<PredictFrame>): Promise<ModelPlan> {
     const { registry, store, bounds, selectionBudgetMs, workers } = this.deps;
     const algo = req.algo ?? '';
     const algorithm = algorithmOf(algo);
@@ -105,6 +107,7 @@ export class Models {
     await registry.with(user, pid, () => undefined); // 400 now for an unknown project
 
     const run = async (signal: AbortSignal): Promise<sml.v1.IModelInfo> => {
+      const scored = selection && scoring ? await scoring(signal) : undefined;
       // The summary as it is now, under the project's lock (every candidate subset is built
       // from it); the build itself runs on a worker thread, so neither this customer's learns
       // nor anyone else's wait for it (seconds at 500 attributes, minutes at 2000).
@@ -121,7 +124,7 @@ export class Models {
             : { algo, inputs: resolveAttributes(p.summary, inputRefs, separator), targets: resolveAttributes(p.summary, targetRefs, separator), params };
           return {
             bytes: p.summaryBytes(), pid, algo, spec,
-            selection: selection ? { options: selection, frame: frameOf(req.dataframe), budgetMs: selectionBudgetMs } : null,
+            selection: selection ? { options: selection, frame: scored ?? frameOf(req.dataframe), budgetMs: selectionBudgetMs } : null,
           };
         } catch (err) {
           throw modelError(err, pid);

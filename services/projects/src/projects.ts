@@ -3,15 +3,19 @@ import { kvBucket, okStatus, subjects, type BusService, type ServiceRuntime } fr
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
 import { StorageType } from 'nats';
 import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
+import type { SourceContext } from '@sml/sources';
 import { sml } from '@sml/proto';
 import type { BuildResult, BuildTask } from './build-worker';
 import { DataSources, redacted } from './datasources';
+import { readScoringFrame, type FrameBounds } from './ds-frame';
+import { DsPredictions } from './ds-predict';
 import { ProjectEncoders } from './encoding';
 import { EvtWrappers } from './evt';
 import { IDEMPOTENCY_WINDOW_MS, Learning, type LearnOp } from './learning';
 import { Lifecycle } from './lifecycle';
 import { ModelStore } from './model-store';
-import { frameOf, Models } from './models';
+import { Models } from './models';
+import { predictor, type PredictFn } from './predict';
 import { ProjectRegistry } from './registry';
 import { ProjectStore } from './store';
 
@@ -55,7 +59,17 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   registerLifecycle(service, runner, new Lifecycle({ registry, store, models, bounds, log }), dataSources, encoders);
   registerDataSources(service, runner, dataSources);
   registerLearning(service, runner, new Learning(registry, store, idempotency, log, encoders));
-  registerModels(service, runner, new Models({ registry, store: models, bounds, selectionBudgetMs: config.SML_SELECTION_TIME_BUDGET_MS, workers: buildWorkers }), { registry, encoders });
+  const modelDomain = new Models({ registry, store: models, bounds, selectionBudgetMs: config.SML_SELECTION_TIME_BUDGET_MS, workers: buildWorkers });
+  const predict = predictor({ registry, encoders, models: modelDomain });
+  registerModels(service, runner, modelDomain, predict);
+  const sourceContext = (user: string, signal?: AbortSignal): SourceContext => ({
+    user, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, ...(signal ? { signal } : {}),
+  });
+  registerDsModels(service, runner, {
+    models: modelDomain, dataSources, sourceContext,
+    predictions: new DsPredictions({ dataSources, models: modelDomain, predict, sourceContext }),
+    frameBounds: { maxRows: config.SML_MAX_SELECT_DS_ROWS, maxCost: config.SML_BODY_LIMIT },
+  });
   registerEncoders(service, { registry, store, encoders, log });
   registerEvt(service, new EvtWrappers({ registry, store: models, bounds }));
 
@@ -204,7 +218,7 @@ function registerLearning(service: BusService, runner: JobRunner, learning: Lear
   }
 }
 
-function registerModels(service: BusService, runner: JobRunner, models: Models, { registry, encoders }: { registry: ProjectRegistry; encoders: ProjectEncoders }): void {
+function registerModels(service: BusService, runner: JobRunner, models: Models, predict: PredictFn): void {
   service.endpoint(s('selectModel'), sml.v1.SelectModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
     const plan = await models.plan(caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
     const jobId = await runner.submit(caller, req.buildOnly ? 'build' : 'selectModel', { p_id: plan.pid, model_id: plan.modelId }, async ({ signal }) =>
@@ -225,13 +239,36 @@ function registerModels(service: BusService, runner: JobRunner, models: Models, 
   });
 
   service.endpoint(s('predict'), sml.v1.PredictRequest, sml.v1.PredictReply, async (req, { caller }) => {
+    const predictions = await predict(caller.user!, projectOf(req.pid), modelOf(req.modelId), req.frame);
+    return { KSVSMap: { values: predictions.map((entries) => ({ entries })) } };
+  });
+}
+
+/** Models with data sources (API.md §12): batch scoring (dss/predict) and selectModel scored on a data source. */
+function registerDsModels(service: BusService, runner: JobRunner, deps: {
+  models: Models; dataSources: DataSources; predictions: DsPredictions; frameBounds: FrameBounds;
+  sourceContext: (user: string, signal?: AbortSignal) => SourceContext;
+}): void {
+  service.endpoint(s('dsPredict'), sml.v1.DsPredictRequest, sml.v1.DsPredictReply, async (req, { caller }) => {
     const user = caller.user!;
     const pid = projectOf(req.pid);
-    // A project with an encoder predicts its S/L columns encoded, as it learned them.
-    const encoder = await registry.with(user, pid, (p) => p.meta.encoder);
-    const frame = encoder ? await encoders.encodeProto(user, encoder, req.frame) : req.frame;
-    const predictions = await models.predict(user, pid, modelOf(req.modelId), frameOf(frame));
-    return { KSVSMap: { values: predictions.map((entries) => ({ entries })) } };
+    const modelId = modelOf(req.modelId);
+    const { input, output } = await deps.predictions.prepare(user, pid, modelId, req.indsname, req.outdsname);
+    const details = { p_id: pid, model_id: modelId, ds_name: input.name, out_ds_name: output.name };
+    const jobId = await runner.submit(caller, 'dsPredict', details, async (job) =>
+      jobResult(sml.v1.DsPredictReply, { status: okStatus(), predictReport: await deps.predictions.run(user, pid, modelId, input, output, req.frame ?? {}, job) }));
+    return { status: okStatus('JOB_CREATED'), jobId };
+  });
+
+  service.endpoint(s('dsSelectModel'), sml.v1.SelectModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
+    const user = caller.user!;
+    const pid = projectOf(req.pid);
+    const info = await deps.dataSources.info(user, req.ds ?? '');
+    const plan = await deps.models.plan(user, pid, modelOf(req.modelId), { ...req, buildOnly: false, dataframe: null },
+      (signal) => readScoringFrame(info, deps.sourceContext(user, signal), deps.frameBounds));
+    const jobId = await runner.submit(caller, 'selectModel', { p_id: plan.pid, model_id: plan.modelId, ds_name: info.name }, async ({ signal }) =>
+      jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: await plan.run(signal) }));
+    return { status: okStatus('SELECT_MODEL_JOB_CREATED'), jobId };
   });
 }
 

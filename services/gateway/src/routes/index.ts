@@ -1,4 +1,5 @@
 import type { AnyRoute } from '../route';
+import { dsModelRoutes } from './ds-models';
 import { dssRoutes } from './dss';
 import { encoderRoutes } from './encoders';
 import { exploreRoutes } from './explore';
@@ -8,4 +9,4 @@ import { projectRoutes } from './projects';
 import { userRoutes } from './users';
 
 /** Every REST route of the gateway, in matching order. */
-export const routes: AnyRoute[] = [...jobRoutes, ...userRoutes, ...dssRoutes, ...projectRoutes, ...exploreRoutes, ...modelRoutes, ...evtRoutes, ...encoderRoutes];
+export const routes: AnyRoute[] = [...jobRoutes, ...userRoutes, ...dssRoutes, ...projectRoutes, ...exploreRoutes, ...modelRoutes, ...evtRoutes, ...dsModelRoutes, ...encoderRoutes];
