@@ -41,6 +41,10 @@ export const configSchema = z.object({
   SML_TRUST_PROXY: bool.default(false),
   SML_HEALTH_PORT: int(0).max(65535).default(0),
   SML_JOB_TTL_MS: int(1).default(7 * 24 * 3600 * 1000),
+  // Job leases (services/jobs README "Leases"): a runner renews each of its jobs this often ...
+  SML_JOB_HEARTBEAT_MS: int(50).max(60_000).default(2_000),
+  // ... and the jobs service fails a job whose runner was silent this long (keep it several heartbeats).
+  SML_JOB_LEASE_MS: int(500).max(3_600_000).default(15_000),
   SML_SNAPSHOT_EVERY_BATCHES: int(1).default(50),
   SML_SNAPSHOT_EVERY_MS: int(1).default(30_000),
   // Resource limits of a shared service (README "Resource limits"; packages/core/src/limits.ts).
@@ -57,6 +61,8 @@ export const configSchema = z.object({
   SML_MAX_ENCODER_VALUES: int(1).default(50_000),
   SML_MAX_ENCODERS_PER_CUSTOMER: int(1).default(1_000),
   SML_MAX_DATA_SOURCES_PER_CUSTOMER: int(1).default(1_000),
+  /** Rows selectModel/{dsid} reads from a data source: selection keeps its scoring rows in memory (as the inline dataframe, which SML_BODY_LIMIT bounds). */
+  SML_MAX_SELECT_DS_ROWS: int(1).default(1_000_000),
   SML_EXECUTOR_PER_CUSTOMER: int(1).default(1),
 });
 

@@ -48,6 +48,8 @@ export const catalogue = {
   JOB_RUNNING: { status: 202, message: 'Job still running' },
   JOB_FINISHED: { status: 200, message: 'Job is finished' },
   JOB_CANCELLED: { status: 500, message: 'Job was cancelled' },
+  // Every job applies its changes in one step as it finishes (services/jobs README "Leases").
+  JOB_LEASE_EXPIRED: { status: 500, message: "The {service} process running the job stopped (no heartbeat for {seconds} s) before the job finished; the job's changes were not applied" },
   JOB_ALREADY_DONE: { status: 400, message: 'Job {jobId} is already done' },
   JOBS_ALL_NOT_ROOT: { status: 500, message: 'Generic Exception [java.lang.Exception: Cannot specify all=true for non root user]', omitValues: true },
 
@@ -72,6 +74,9 @@ export const catalogue = {
   DS_LIMIT: { status: 400, message: 'Customer [{user}] already has {count} data sources, the limit ({variable}); delete one first' },
   DS_TOO_LARGE: { status: 400, message: 'Data source [{ds}]: the DSInfo is {bytes} bytes, more than {limit}' },
   DS_LEARN_FAILED: { status: 400, message: 'Learning from data source [{ds}] failed, nothing was learned: {detail}' },
+  DS_NOT_WRITABLE: { status: 400, message: 'Data source [{ds}] of type [{type}] cannot be written: predictions go to localfile or redshift data sources' },
+  DS_PREDICT_FAILED: { status: 400, message: 'Predicting data source [{ds}] into [{out}] failed, nothing was written: {detail}' },
+  DS_SELECT_TOO_LARGE: { status: 400, message: 'Data source [{ds}] holds more than {limit} {unit} ({variable}): selectModel keeps its scoring data in memory; score on a smaller data source' },
   PROJECT_NOT_PERSISTENT: { status: 400, message: 'Project [{pid}] was created with persist=false: it has no snapshot to save' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'Idempotency-Key [{key}] was already used for a different batch of this project; send a new key with a new batch' },
   STATE_LIMIT: { status: 400, message: 'Project [{pid}]: {detail} ({variable}); nothing was learned' },
