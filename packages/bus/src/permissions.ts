@@ -78,7 +78,7 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
     subscribe: ['sml.encoders.>', ...jobRunner('encoders').subscribe],
     service: 'encoders',
     kv: ['sml_encoders'],
-    objectStores: [SPILL],
+    objectStores: ['sml_encoder_stats', SPILL],
   },
   // The `sml admin` CLI: the customer registry, nothing else.
   admin: {

@@ -40,6 +40,8 @@ export const subjects = {
     /** From the projects service: encoderAssign, and reading the statistics to encode with. */
     assign: 'sml.encoders.assign',
     state: 'sml.encoders.state',
+    /** From the gateway when a customer is deleted: every encoder of it, with its statistics. */
+    purgeCustomer: 'sml.encoders.purgeCustomer',
   },
   /**
    * Project-scoped operations carry a shard token, hash(user, pid) mod S, so that one replica

@@ -58,12 +58,20 @@ export const configSchema = z.object({
   SML_MAX_CENTROIDS: int(1).default(10_000),
   SML_MAX_EVT_WINDOW: int(1).default(1_000_000),
   SML_MAX_PROJECTS_PER_CUSTOMER: int(1).default(1_000),
-  SML_MAX_ENCODER_VALUES: int(1).default(50_000),
+  // About 280 bytes of heap per value (bench/encoders.mjs): 2·10⁶ values ≈ 560 MiB per encoder.
+  SML_MAX_ENCODER_VALUES: int(1).default(2_000_000),
+  SML_MAX_ENCODER_PAGE_ROWS: int(1).default(100_000),
   SML_MAX_ENCODERS_PER_CUSTOMER: int(1).default(1_000),
   SML_MAX_DATA_SOURCES_PER_CUSTOMER: int(1).default(1_000),
   /** Rows selectModel/{dsid} reads from a data source: selection keeps its scoring rows in memory (as the inline dataframe, which SML_BODY_LIMIT bounds). */
   SML_MAX_SELECT_DS_ROWS: int(1).default(1_000_000),
   SML_EXECUTOR_PER_CUSTOMER: int(1).default(1),
+  // WebSocket API (API.md §12, README "WebSocket API").
+  SML_WS_PATH: z.string().regex(/^\/[A-Za-z0-9_\-/]*$/, 'must start with / and contain only path characters').default('/symetry/ws'),
+  SML_WS_MAX_IN_FLIGHT: int(1).max(1024).default(4),
+  SML_WS_MAX_CONNECTIONS_PER_CUSTOMER: int(1).default(16),
+  /** Bytes of an exported or imported project or model document (API.md §12). */
+  SML_MAX_EXPORT_BYTES: int(1).default(128 * 1024 * 1024),
 });
 
 export type Config = z.infer<typeof configSchema>;

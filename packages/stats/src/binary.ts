@@ -7,9 +7,15 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Little-endian binary writer for the summary's serialization format. */
 export class ByteWriter {
-  private buffer = new Uint8Array(1024);
-  private view = new DataView(this.buffer.buffer);
+  private buffer: Uint8Array;
+  private view: DataView;
   private length = 0;
+
+  /** `capacity`: the bytes expected, when known (a large state is then never copied to grow). */
+  constructor(capacity = 1024) {
+    this.buffer = new Uint8Array(capacity);
+    this.view = new DataView(this.buffer.buffer);
+  }
 
   private reserve(bytes: number): void {
     if (this.length + bytes <= this.buffer.length) return;
@@ -65,7 +71,7 @@ export class ByteWriter {
   }
 
   bytes(): Uint8Array {
-    return this.buffer.slice(0, this.length);
+    return this.length === this.buffer.length ? this.buffer : this.buffer.slice(0, this.length);
   }
 }
 

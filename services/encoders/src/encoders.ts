@@ -9,8 +9,8 @@ export interface EncoderLimits {
   maxValues: number;
   /** Encoders per customer (SML_MAX_ENCODERS_PER_CUSTOMER). */
   maxEncoders: number;
-  /** Largest record the bucket takes (a KV value is one NATS message: under max_payload). */
-  maxBytes: number;
+  /** Rows of one keyvals answer (SML_MAX_ENCODER_PAGE_ROWS): the default and largest page. */
+  maxPageRows: number;
 }
 
 /** A number as Java's Double.toString writes it (SymetryML's stats cells): `1.0`, `2153.25`, `3.4243127E7`. */
@@ -31,10 +31,13 @@ const STATS_COLUMNS = ['key', 'type', 'count', 'mean', 'stddev', 'variance'];
 const KEYVAL_COLUMNS = ['Value', 'Count', 'Sum'];
 
 interface Loaded {
-  record: sml.v1.EncoderRecord;
+  record: sml.v1.IEncoderRecord;
   revision: number;
   encoder: Encoder;
 }
+
+/** Writes retried after a concurrent write (another replica) changed the record meanwhile. */
+const WRITE_ATTEMPTS = 5;
 
 /** Domain errors of @sml/stats as REST errors (400: bad input or a limit). */
 function toSmlError(err: unknown, encoder: string): SmlError {
@@ -76,10 +79,13 @@ export function frameOf(frame: sml.v1.IDataFrame | null | undefined): EncoderFra
  * The encoders (API.md §3). Each operation on one encoder runs under its lock: read the
  * record (the deserialized statistics are reused while the KV revision is unchanged), apply,
  * write back naming the revision read. A write another replica made meanwhile makes the
- * update fail; the operation then runs once more on the fresh record.
+ * update fail; the operation then runs again on the fresh record. The deserialized
+ * statistics kept between operations hold at most SML_MAX_ENCODER_VALUES values
+ * (least recently used first out).
  */
 export class Encoders {
   private readonly cache = new Map<string, Loaded>();
+  private cachedValues = 0;
   private readonly locks = new Map<string, Promise<unknown>>();
 
   constructor(private readonly store: EncoderStore, private readonly limits: EncoderLimits) {}
@@ -98,7 +104,7 @@ export class Encoders {
     const count = (await this.store.list(user)).length;
     if (count >= this.limits.maxEncoders) throw smlError('ENCODER_COUNT_LIMIT', { user, count, variable: 'SML_MAX_ENCODERS_PER_CUSTOMER' });
     const encoder = new Encoder({ target, targetType: type, minTrimSize });
-    await this.store.create(user, { name, target, encoderType: type, minTrimSize, creationDate: Date.now(), projects: [], state: encoder.serialize() });
+    await this.store.create(user, { name, target, encoderType: type, minTrimSize, creationDate: Date.now(), projects: [], state: encoder.serialize(), valueCount: 0 });
     return okStatus('ENCODER_CREATED', { encoder: name, target, user });
   }
 
@@ -134,8 +140,8 @@ export class Encoders {
   /** Adds what `staging` learned to the encoder, whole or not at all (SML_MAX_ENCODER_VALUES). */
   merge(user: string, name: string, staging: Encoder): Promise<void> {
     return this.mutate(user, name, 'ENCODER_NOT_FOUND', (e) => {
-      const combined = Encoder.deserialize(e.serialize()).merge(staging);
-      if (combined.valueCount > this.limits.maxValues) throw new CapacityError('distinct key values', combined.valueCount, this.limits.maxValues);
+      const count = e.mergedValueCount(staging);
+      if (count > this.limits.maxValues) throw new CapacityError('distinct key values', count, this.limits.maxValues);
       e.merge(staging);
     });
   }
@@ -152,16 +158,20 @@ export class Encoders {
     };
   }
 
-  async keyValues(user: string, name: string, key: string): Promise<sml.v1.IEncoderFrameReply> {
+  /** One page of a key's values, sorted: rows offset … offset + limit − 1 (limit 0 or over SML_MAX_ENCODER_PAGE_ROWS: that many). */
+  async keyValues(user: string, name: string, key: string, offset = 0, limit = 0): Promise<sml.v1.IEncoderFrameReply> {
     const { encoder } = await this.load(user, name, 'ENCODER_NOT_FOUND');
     const values = encoder.keyValues(key);
     if (!values) throw smlError('ENCODER_KEY_NOT_FOUND', { encoder: name, key });
+    const from = Math.max(0, offset);
+    const rows = limit > 0 ? Math.min(limit, this.limits.maxPageRows) : this.limits.maxPageRows;
     return {
       dataframe: {
         attributeNames: KEYVAL_COLUMNS,
         attributeTypes: ['S', 'C', 'C'],
-        data: values.map((v) => ({ entries: [v.value, String(v.count), javaDouble(v.sum)] })),
+        data: values.slice(from, from + rows).map((v) => ({ entries: [v.value, String(v.count), javaDouble(v.sum)] })),
       },
+      valueCount: values.length,
     };
   }
 
@@ -169,10 +179,17 @@ export class Encoders {
   delete(user: string, name: string): Promise<void> {
     return this.locked(user, name, async () => {
       const { record } = await this.load(user, name, 'ENCODER_NOT_FOUND');
-      if (record.projects.length > 0) throw smlError('ENCODER_IN_USE', { encoder: name, pids: record.projects.map((p) => `[${p}]`).join(', ') });
+      const projects = record.projects ?? [];
+      if (projects.length > 0) throw smlError('ENCODER_IN_USE', { encoder: name, pids: projects.map((p) => `[${p}]`).join(', ') });
       await this.store.delete(user, name);
-      this.cache.delete(`${user}\u0000${name}`);
+      this.forget(`${user}\u0000${name}`);
     });
+  }
+
+  /** Every encoder of a deleted customer, assigned or not (its projects go too); returns how many. */
+  async purge(user: string): Promise<number> {
+    for (const id of [...this.cache.keys()]) if (id.startsWith(`${user}\u0000`)) this.forget(id);
+    return this.store.purge(user);
   }
 
   /** Lists (or, detaching, unlists) a project among the encoder's users. */
@@ -180,22 +197,28 @@ export class Encoders {
     return this.locked(user, name, async () => {
       for (let attempt = 0; ; attempt++) {
         const { record, revision } = await this.load(user, name, 'ENCODER_NOT_FOUND');
-        const projects = record.projects.filter((p) => p !== pid);
+        const projects = (record.projects ?? []).filter((p) => p !== pid);
         if (!detach) projects.push(pid);
         try {
           await this.store.update(user, { ...record, projects: projects.sort() }, revision);
           return;
         } catch (err) {
-          if (!isKeyExists(err) || attempt > 0) throw err;
+          if (!isKeyExists(err) || attempt + 1 >= WRITE_ATTEMPTS) throw err;
         }
       }
     });
   }
 
-  /** The encoder's statistics (Encoder.serialize) and the revision they are at. */
-  async state(user: string, name: string): Promise<{ state: Uint8Array; revision: number }> {
-    const { record, revision } = await this.load(user, name, 'ENCODER_NOT_FOUND');
-    return { state: record.state, revision };
+  /**
+   * The encoder's statistics (Encoder.serialize) and the revision they are at: none when the
+   * caller already holds `knownRevision`; only the listed values when `only` is given (what
+   * one frame needs, whatever the encoder's size).
+   */
+  async state(user: string, name: string, knownRevision = 0, only: sml.v1.IEncoderKeyValues[] = []): Promise<{ state: Uint8Array; revision: number }> {
+    const { encoder, revision } = await this.load(user, name, 'ENCODER_NOT_FOUND');
+    if (knownRevision === revision) return { state: new Uint8Array(), revision };
+    if (only.length === 0) return { state: encoder.serialize(), revision };
+    return { state: encoder.subset(new Map(only.map((k) => [k.key ?? '', k.values ?? []]))).serialize(), revision };
   }
 
   /** 400 'Unknown Encoder [e]' unless the caller has encoder `name` (learnds checks this before scheduling). */
@@ -207,41 +230,60 @@ export class Encoders {
     const id = `${user}\u0000${name}`;
     const stored = await this.store.get(user, name);
     if (!stored) {
-      this.cache.delete(id);
+      this.forget(id);
       throw smlError(missing, { encoder: name, user });
     }
     const cached = this.cache.get(id);
-    if (cached && cached.revision === stored.revision) return cached;
-    const loaded = { ...stored, encoder: Encoder.deserialize(stored.record.state) };
-    this.cache.set(id, loaded);
+    if (cached && cached.revision === stored.revision) {
+      this.remember(id, cached);
+      return cached;
+    }
+    const loaded = { ...stored, encoder: Encoder.deserialize(await this.store.state(stored.record)) };
+    this.remember(id, loaded);
     return loaded;
+  }
+
+  /** Keeps `loaded` as the most recently used, dropping the least recently used beyond SML_MAX_ENCODER_VALUES values. */
+  private remember(id: string, loaded: Loaded): void {
+    this.forget(id);
+    this.cache.set(id, loaded);
+    this.cachedValues += loaded.encoder.valueCount;
+    for (const [old] of this.cache) {
+      if (this.cachedValues <= this.limits.maxValues || old === id) break;
+      this.forget(old);
+    }
+  }
+
+  private forget(id: string): void {
+    const cached = this.cache.get(id);
+    if (!cached) return;
+    this.cachedValues -= cached.encoder.valueCount;
+    this.cache.delete(id);
   }
 
   private mutate<T>(user: string, name: string, missing: ErrorCode, change: (e: Encoder) => T): Promise<T> {
     return this.locked(user, name, async () => {
+      const id = `${user}\u0000${name}`;
       for (let attempt = 0; ; attempt++) {
         const loaded = await this.load(user, name, missing);
+        // The change is made in place: the cache's count of values is settled around it.
+        this.forget(id);
         let result: T;
         try {
           result = change(loaded.encoder);
         } catch (err) {
-          throw toSmlError(err, name);
-        }
-        const id = `${user}\u0000${name}`;
-        const record = { ...loaded.record, state: loaded.encoder.serialize() };
-        const bytes = sml.v1.EncoderRecord.encode(record).finish();
-        if (bytes.length > this.limits.maxBytes) {
-          this.cache.delete(id);
-          throw smlError('ENCODER_LIMIT', { encoder: name, detail: `its statistics would take ${bytes.length} bytes, over the ${this.limits.maxBytes} a record may hold`, variable: 'SML_MAX_ENCODER_VALUES' });
+          const refused = toSmlError(err, name);
+          // A refused change changes nothing: the statistics stay as read.
+          this.remember(id, loaded);
+          throw refused;
         }
         try {
-          const revision = await this.store.update(user, record, loaded.revision, bytes);
-          this.cache.set(id, { record: sml.v1.EncoderRecord.fromObject(record), revision, encoder: loaded.encoder });
+          const written = await this.store.write(user, loaded.record, loaded.revision, loaded.encoder.serialize(), loaded.encoder.valueCount);
+          this.remember(id, { ...written, encoder: loaded.encoder });
           return result;
         } catch (err) {
-          // Memory holds a change the bucket does not: read the bucket again.
-          this.cache.delete(id);
-          if (!isKeyExists(err) || attempt > 0) throw err;
+          // Memory holds a change the store does not: read the store again.
+          if (!isKeyExists(err) || attempt + 1 >= WRITE_ATTEMPTS) throw err;
         }
       }
     });

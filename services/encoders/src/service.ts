@@ -9,19 +9,19 @@ import { EncoderStore } from './store';
 const s = subjects.encoders;
 const encoderOf = (name: string | null | undefined) => checkName('encoder', name);
 
-/** Room left in a NATS message for the record's other fields and the KV headers. */
-const RECORD_HEADROOM = 64 * 1024;
-
 /**
  * The encoders service (API.md §3; bus identity `encoders`). Wiring only: decode, call the
- * domain (encoders.ts), encode. State: KV sml_encoders.
+ * domain (encoders.ts), encode. State: KV sml_encoders (records) and object store sml_encoder_stats (statistics).
  */
 export async function startEncoders({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
-  const encoders = new Encoders(await EncoderStore.open(nc), {
+  const store = await EncoderStore.open(nc);
+  const encoders = new Encoders(store, {
     maxValues: config.SML_MAX_ENCODER_VALUES,
     maxEncoders: config.SML_MAX_ENCODERS_PER_CUSTOMER,
-    maxBytes: Math.max(1024 * 1024, (nc.info?.max_payload ?? 1024 * 1024) - RECORD_HEADROOM),
+    maxPageRows: config.SML_MAX_ENCODER_PAGE_ROWS,
   });
+  // Statistics objects left by a write or delete that stopped halfway.
+  void store.sweep().then((n) => n > 0 && log.info({ objects: n }, 'orphaned encoder statistics removed'), (err: unknown) => log.warn({ err }, 'encoder statistics sweep failed'));
 
   service.endpoint(s.create, sml.v1.EncoderCreateRequest, sml.v1.Empty, async (req, { caller }) => ({
     status: await encoders.create(caller.user!, req),
@@ -40,7 +40,7 @@ export async function startEncoders({ nc, service, client, config, log }: Servic
     encoders.stats(caller.user!, encoderOf(req.encoderName)));
 
   service.endpoint(s.keyvals, sml.v1.EncoderRequest, sml.v1.EncoderFrameReply, (req, { caller }) =>
-    encoders.keyValues(caller.user!, encoderOf(req.encoderName), req.key ?? ''));
+    encoders.keyValues(caller.user!, encoderOf(req.encoderName), req.key ?? '', req.offset ?? 0, req.limit ?? 0));
 
   service.endpoint(s.setValues, sml.v1.EncoderRequest, sml.v1.Empty, async (req, { caller }) => {
     await encoders.setValues(caller.user!, encoderOf(req.encoderName), frameOf(req.frame), req.key ?? '');
@@ -67,7 +67,15 @@ export async function startEncoders({ nc, service, client, config, log }: Servic
   });
 
   service.endpoint(s.state, sml.v1.EncoderRequest, sml.v1.EncoderStateReply, (req, { caller }) =>
-    encoders.state(caller.user!, encoderOf(req.encoderName)));
+    encoders.state(caller.user!, encoderOf(req.encoderName), Number(req.knownRevision ?? 0), req.only ?? []));
+
+  // From the gateway, deleting a customer (root only): every encoder it had.
+  service.endpoint(s.purgeCustomer, sml.v1.UserRequest, sml.v1.Empty, async (req, { caller }) => {
+    if (!caller.root) throw smlError('ROOT_ONLY', { action: 'purge customers' });
+    const user = checkName('customer', req.cid);
+    log.info({ user, encoders: await encoders.purge(user) }, 'customer encoders purged');
+    return {};
+  });
 
   const runner = new JobRunner(nc, client, executorOf('encoders', config), 'encoders', log);
   runner.start();

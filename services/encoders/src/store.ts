@@ -1,23 +1,32 @@
-import type { KV, NatsConnection } from 'nats';
-import { isKeyExists, kvBucket } from '@sml/bus';
+import { randomBytes } from 'node:crypto';
+import type { KV, NatsConnection, ObjectStore } from 'nats';
+import { isKeyExists, kvBucket, objectStore } from '@sml/bus';
 import { nameToken, smlError, tokenToName } from '@sml/core';
 import { sml } from '@sml/proto';
 
-/** A record and the KV revision it was read at (an update names it, so a concurrent write is never lost). */
+/** A record, the KV revision it was read at (an update names it, so a concurrent write is never lost) and its statistics. */
 export interface StoredEncoder {
   record: sml.v1.EncoderRecord;
   revision: number;
 }
 
+/** An object younger than this may belong to a write still between its object and its record: the sweep leaves it. */
+const ORPHAN_AGE_MS = 10 * 60 * 1000;
+
 /**
  * Encoders in KV bucket sml_encoders under `<customer token>.<encoder token>` (names are
- * encoded, never raw keys): a customer can address only its own encoders.
+ * encoded, never raw keys): a customer can address only its own encoders. The record is
+ * small (options, projects, a pointer); the statistics, whose size SML_MAX_ENCODER_VALUES
+ * bounds rather than the NATS message size, are objects of sml_encoder_stats. A write puts
+ * a new object, then points the record at it with a revision-checked update, then deletes
+ * the old object: a crash between the steps leaves the record at a complete version, and
+ * at most an orphan object that `sweep` removes.
  */
 export class EncoderStore {
-  private constructor(private readonly kv: KV) {}
+  private constructor(private readonly kv: KV, private readonly objects: ObjectStore) {}
 
   static async open(nc: NatsConnection): Promise<EncoderStore> {
-    return new EncoderStore(await kvBucket(nc, 'sml_encoders'));
+    return new EncoderStore(await kvBucket(nc, 'sml_encoders'), await objectStore(nc, 'sml_encoder_stats'));
   }
 
   static key(user: string, name: string): string {
@@ -27,6 +36,14 @@ export class EncoderStore {
   async get(user: string, name: string): Promise<StoredEncoder | undefined> {
     const e = await this.kv.get(EncoderStore.key(user, name));
     return e && e.operation === 'PUT' ? { record: sml.v1.EncoderRecord.decode(e.value), revision: e.revision } : undefined;
+  }
+
+  /** The record's statistics (Encoder.serialize): its object, or the inline state of a record from before the object store. */
+  async state(record: sml.v1.IEncoderRecord): Promise<Uint8Array> {
+    if (!record.statsObject) return record.state ?? new Uint8Array();
+    const bytes = await this.objects.getBlob(record.statsObject);
+    if (!bytes) throw new Error(`encoder statistics ${record.statsObject} are missing from sml_encoder_stats`);
+    return bytes;
   }
 
   /** Stores a new encoder; 409 when the customer already has one of that name. */
@@ -39,13 +56,68 @@ export class EncoderStore {
     }
   }
 
-  /** Replaces the record read at `revision`; throws (isKeyExists) when it changed since. */
-  update(user: string, record: sml.v1.IEncoderRecord, revision: number, bytes = sml.v1.EncoderRecord.encode(record).finish()): Promise<number> {
-    return this.kv.update(EncoderStore.key(user, record.name!), bytes, revision);
+  /** Replaces the record read at `revision` (statistics unchanged); throws (isKeyExists) when it changed since. */
+  update(user: string, record: sml.v1.IEncoderRecord, revision: number): Promise<number> {
+    return this.kv.update(EncoderStore.key(user, record.name!), sml.v1.EncoderRecord.encode(record).finish(), revision);
   }
 
+  /**
+   * Replaces the record read at `revision` and its statistics by `state`; throws (isKeyExists)
+   * when the record changed since, leaving it and its statistics as they were.
+   */
+  async write(user: string, record: sml.v1.IEncoderRecord, revision: number, state: Uint8Array, valueCount: number): Promise<{ record: sml.v1.IEncoderRecord; revision: number }> {
+    const key = EncoderStore.key(user, record.name!);
+    const generation = Number(record.generation ?? 0) + 1;
+    // The nonce keeps two replicas writing the same generation from sharing an object.
+    const statsObject = `${key}.${generation}.${randomBytes(6).toString('hex')}`;
+    await this.objects.putBlob({ name: statsObject }, state);
+    const next = { ...record, state: new Uint8Array(), statsObject, generation, valueCount };
+    let written: number;
+    try {
+      written = await this.kv.update(key, sml.v1.EncoderRecord.encode(next).finish(), revision);
+    } catch (err) {
+      await this.objects.delete(statsObject).catch(() => undefined);
+      throw err;
+    }
+    if (record.statsObject) await this.objects.delete(record.statsObject).catch(() => undefined);
+    return { record: next, revision: written };
+  }
+
+  /** Deletes the record, then every statistics object of the encoder. */
   async delete(user: string, name: string): Promise<void> {
     await this.kv.delete(EncoderStore.key(user, name));
+    await this.deleteObjects(`${EncoderStore.key(user, name)}.`, () => true);
+  }
+
+  /** Deletes every encoder of a customer and their statistics; returns how many there were. */
+  async purge(user: string): Promise<number> {
+    const names = await this.list(user);
+    for (const name of names) await this.kv.delete(EncoderStore.key(user, name));
+    await this.deleteObjects(`${nameToken(user)}.`, () => true);
+    return names.length;
+  }
+
+  /**
+   * Removes statistics objects no record points at (a write that stopped between its
+   * object and its record, a delete that stopped halfway), once older than ORPHAN_AGE_MS.
+   */
+  async sweep(now = Date.now()): Promise<number> {
+    const live = new Set<string>();
+    for await (const k of await this.kv.keys()) {
+      const e = await this.kv.get(k);
+      if (e && e.operation === 'PUT') live.add(sml.v1.EncoderRecord.decode(e.value).statsObject);
+    }
+    return this.deleteObjects('', (name, mtime) => !live.has(name) && now - mtime > ORPHAN_AGE_MS);
+  }
+
+  private async deleteObjects(prefix: string, doomed: (name: string, mtime: number) => boolean): Promise<number> {
+    let deleted = 0;
+    for (const info of await this.objects.list()) {
+      if (info.deleted || !info.name.startsWith(prefix) || !doomed(info.name, Date.parse(info.mtime))) continue;
+      await this.objects.delete(info.name);
+      deleted++;
+    }
+    return deleted;
   }
 
   /** The customer's encoder names, sorted (from the keys alone). */

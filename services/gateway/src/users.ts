@@ -154,7 +154,12 @@ export function registerUserEndpoints(service: BusService, users: UserDirectory,
   });
 }
 
-/** Asks each service that keeps per-customer state to delete what `user` owned. */
+/** Asks each service that keeps per-customer state to delete what `user` owned (each tried, whatever the other answers). */
 async function purgeCustomer(client: BusClient, caller: sml.v1.ICaller, user: string): Promise<void> {
-  unwrap(await client.request('projects', subjects.projects('purgeCustomer'), sml.v1.UserRequest, { caller, cid: user }, sml.v1.Empty, { timeoutMs: 120_000 }));
+  const purges = await Promise.allSettled([
+    client.request('projects', subjects.projects('purgeCustomer'), sml.v1.UserRequest, { caller, cid: user }, sml.v1.Empty, { timeoutMs: 120_000 }).then(unwrap),
+    client.request('encoders', subjects.encoders.purgeCustomer, sml.v1.UserRequest, { caller, cid: user }, sml.v1.Empty, { timeoutMs: 120_000 }).then(unwrap),
+  ]);
+  const failed = purges.find((p): p is PromiseRejectedResult => p.status === 'rejected');
+  if (failed) throw failed.reason;
 }

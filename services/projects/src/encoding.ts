@@ -1,7 +1,7 @@
 import { type BusClient, subjects, unwrap } from '@sml/bus';
 import { dataFrameFromProto, dataFrameToProto, type RestDataFrame } from '@sml/core';
 import { sml } from '@sml/proto';
-import { Encoder } from '@sml/stats';
+import { cellValues, Encoder } from '@sml/stats';
 import type { ProjectRegistry } from './registry';
 
 /** Column types an encoder turns into numbers (API.md §1: `S` string key, `L` list). */
@@ -46,10 +46,25 @@ function parseFrame(json: Uint8Array): RestDataFrame | undefined {
   };
 }
 
+/** Per S/L column name, the distinct values a frame holds: all an encoder needs to encode it. */
+export function frameValues(frame: RestDataFrame): sml.v1.IEncoderKeyValues[] {
+  const wanted = new Map<string, Set<string>>();
+  frame.attributeTypes.forEach((type, c) => {
+    if (!ENCODED.has(type)) return;
+    const key = frame.attributeNames[c];
+    let values = wanted.get(key);
+    if (!values) wanted.set(key, (values = new Set()));
+    for (const row of frame.data) for (const v of cellValues(type, row[c])) values.add(v);
+  });
+  return [...wanted].map(([key, values]) => ({ key, values: [...values] }));
+}
+
 /**
  * The projects service's side of encoders: assigning one to a project (the encoders service
  * lists the project, so the encoder cannot be deleted meanwhile) and reading its statistics
- * to encode frames. The statistics are deserialized again only when their revision changed.
+ * to encode frames. A whole encoder (a data-source job, once per job) is fetched again only
+ * when its revision changed; an inline learn or predict fetches only the values its frame
+ * holds, so its cost follows the batch, not the encoder's size (up to SML_MAX_ENCODER_VALUES).
  */
 export class ProjectEncoders {
   private readonly cache = new Map<string, { revision: number; encoder: Encoder }>();
@@ -72,15 +87,24 @@ export class ProjectEncoders {
   }
 
   async encoder(user: string, encoderName: string): Promise<Encoder> {
-    const reply = unwrap(await this.client.request('encoders', subjects.encoders.state, sml.v1.EncoderRequest,
-      { caller: ProjectEncoders.caller(user), encoderName }, sml.v1.EncoderStateReply));
     const id = `${user}\u0000${encoderName}`;
     const cached = this.cache.get(id);
+    const reply = unwrap(await this.client.request('encoders', subjects.encoders.state, sml.v1.EncoderRequest,
+      { caller: ProjectEncoders.caller(user), encoderName, knownRevision: cached?.revision ?? 0 }, sml.v1.EncoderStateReply));
     const revision = Number(reply.revision);
     if (cached && cached.revision === revision) return cached.encoder;
     const encoder = Encoder.deserialize(reply.state ?? new Uint8Array());
+    // One encoder held: a data-source job keeps its own reference for as long as it runs.
+    this.cache.clear();
     this.cache.set(id, { revision, encoder });
     return encoder;
+  }
+
+  /** The part of an encoder that encodes `frame` (its S/L values and the overall counts). */
+  private async encoderFor(user: string, encoderName: string, frame: RestDataFrame): Promise<Encoder> {
+    const reply = unwrap(await this.client.request('encoders', subjects.encoders.state, sml.v1.EncoderRequest,
+      { caller: ProjectEncoders.caller(user), encoderName, only: frameValues(frame) }, sml.v1.EncoderStateReply));
+    return Encoder.deserialize(reply.state ?? new Uint8Array());
   }
 
   /**
@@ -91,13 +115,14 @@ export class ProjectEncoders {
   async encodeRequest<R extends sml.v1.ILearnRequest>(user: string, encoderName: string, req: R): Promise<R> {
     const frame = req.frameJson?.length ? parseFrame(req.frameJson) : req.frame ? dataFrameFromProto(req.frame) : undefined;
     if (!frame) return req;
-    const encoded = encodeFrame(await this.encoder(user, encoderName), frame);
+    const encoded = encodeFrame(await this.encoderFor(user, encoderName, frame), frame);
     return { ...req, columns: null, frameJson: new Uint8Array(), frame: dataFrameToProto(encoded) };
   }
 
   /** A predict frame with its S/L columns encoded. */
   async encodeProto(user: string, encoderName: string, frame: sml.v1.IDataFrame | null | undefined): Promise<sml.v1.IDataFrame | null | undefined> {
     if (!frame) return frame;
-    return dataFrameToProto(encodeFrame(await this.encoder(user, encoderName), dataFrameFromProto(frame)));
+    const rest = dataFrameFromProto(frame);
+    return dataFrameToProto(encodeFrame(await this.encoderFor(user, encoderName, rest), rest));
   }
 }

@@ -126,6 +126,37 @@ describe('encoder laws', () => {
     expect(b.encode('site', 'a')).toBe(1);
   });
 
+  it('subset keeps the listed values and the overall counts: it encodes them as the whole encoder does', () => {
+    fc.assert(fc.property(rows, (data) => {
+      const e = learned(data);
+      const part = e.subset(new Map([['k', ['a', ' d', 'never']], ['l', ['y']], ['nokey', ['a']]]));
+      expect(part.rows).toBe(e.rows);
+      for (const [key, value] of [['k', 'a'], ['k', ' d'], ['k', 'never'], ['l', 'y']]) expect(part.encode(key, value)).toBe(e.encode(key, value));
+      // Not listed: unseen by the subset, so the overall mean.
+      expect(part.encode('l', 'x')).toBe(e.overallMean);
+      const held = (key: string, value: string) => (e.keyValues(key)?.some((v) => v.value === value) ? 1 : 0);
+      expect(part.valueCount).toBe(held('k', 'a') + held('k', ' d') + held('l', 'y'));
+    }));
+  });
+
+  it('reads the format of before packed values (format 1: one length-prefixed string per value)', () => {
+    const e = learned([['a', 'x|é', '1.5'], ['b', 'x', '-2']]);
+    // Format 1, written by hand: u32 format, strings (u32 byte length + UTF-8), f64, f64 arrays (u32 n, zero padding to 8, doubles).
+    const parts: number[] = [];
+    const u32 = (v: number) => parts.push(v & 255, (v >>> 8) & 255, (v >>> 16) & 255, v >>> 24);
+    const str = (t: string) => { const b = Buffer.from(t, 'utf8'); u32(b.length); parts.push(...b); };
+    const f64 = (v: number) => parts.push(...new Uint8Array(new Float64Array([v]).buffer));
+    const f64s = (vs: number[]) => { u32(vs.length); while (parts.length % 8 !== 0) parts.push(0); vs.forEach(f64); };
+    u32(1); str('t'); str('C'); f64(1);
+    f64s([2, -0.5, 0, 6.25, 0]);
+    u32(2);
+    const slot = (n: number, s1: number) => [n, s1, 0, s1 * s1, 0];
+    str('k'); str('S'); u32(2); str('a'); str('b'); f64s([...slot(1, 1.5), ...slot(1, -2)]);
+    str('l'); str('L'); u32(2); str('x'); str('é'); f64s([...slot(2, -0.5).map((v, i) => (i === 3 ? 6.25 : v)), ...slot(1, 1.5)]);
+    const old = Encoder.deserialize(new Uint8Array(parts));
+    expect(old.serialize()).toEqual(e.serialize());
+  });
+
   it('setValues replaces count and sum; adding creates values and keys', () => {
     const b = new Encoder({ target: 'clicked', targetType: 'B', minTrimSize: 1 });
     b.learn({ attributeNames: ['site', 'clicked'], attributeTypes: ['S', 'B'], data: [['a', '1'], ['a', '0'], ['b', '0']] });

@@ -78,10 +78,12 @@ export const encoderRoutes = [
   defineRoute({
     method: 'get', path: '/:user/encoders/:e/keyvals/:key', operationId: 'encoderKeyValues', tags: ['encoders'],
     summary: 'The values of one key: DataFrame Value, Count, Sum (of the target)',
+    description: 'Rows sorted by value, one page at a time [ours]: `offset` (default 0) and `limit` (default and at most SML_MAX_ENCODER_PAGE_ROWS, 100 000); values.valueCount is the number of values the key has.',
     service: 'encoders', subject: s.keyvals, request: sml.v1.EncoderRequest, reply: sml.v1.EncoderFrameReply,
-    params: encoderParams.extend({ key: z.string() }), values: frameValues,
-    success: { status: 200, description: 'values.dataframe' }, errors: ['ENCODER_NOT_FOUND', 'ENCODER_KEY_NOT_FOUND'],
-    toRequest: ({ caller, params }) => ({ caller, encoderName: params.e, key: params.key }),
+    params: encoderParams.extend({ key: z.string() }), values: frameValues.extend({ valueCount: z.number() }),
+    query: z.object({ offset: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).optional() }),
+    success: { status: 200, description: 'values.dataframe, values.valueCount' }, errors: ['ENCODER_NOT_FOUND', 'ENCODER_KEY_NOT_FOUND'],
+    toRequest: ({ caller, params, query }) => ({ caller, encoderName: params.e, key: params.key, offset: Number(query.offset ?? 0), limit: Number(query.limit ?? 0) }),
   }),
   defineRoute({
     method: 'post', path: '/:user/encoders/:e/keyvals/:key/setValues', operationId: 'encoderSetValues', tags: ['encoders'],
