@@ -48,6 +48,12 @@ export class Attributes {
     return this.isBinary(i) && at > 0 ? name.slice(0, at) : null;
   }
 
+  /** The level (text after the first separator) of a categorical level attribute, or null. */
+  level(i: number): string | null {
+    const base = this.base(i);
+    return base === null ? null : this.names[i].slice(base.length + this.separator.length);
+  }
+
   /** Indexes of the levels of a categorical attribute, in index order. */
   levels(base: string): number[] {
     const prefix = base + this.separator;

@@ -18,17 +18,29 @@ function pearson(observed: readonly number[], expected: readonly number[]): numb
  * `chi2` with targets: test of independence on the contingency table rows = inputAttributes,
  * columns = targets, all binary. Cell (i, j) counts the rows where rowᵢ = 1 and colⱼ = 1,
  * Σ bᵢ·bⱼ from the pair co-moments. A side with a single attribute b stands for its two
- * values, b = 1 and b = 0 (labelled `!b`), so one binary target gives a k × 2 table. E = RC/N, no continuity correction (scipy
- * `chi2_contingency(correction=False)`): `chiStat`, `df` = (r−1)(c−1), `pval`, `coef` =
- * Tschuprow's T = √(χ²/(N√((r−1)(c−1)))), and `obs$<row>:<col>` per cell.
+ * values, b = 1 and b = 0 (the negated line `!b`), so one binary target gives a k × 2 table.
+ * E = RC/N, no continuity correction (scipy `chi2_contingency(correction=False)`): `chiStat`,
+ * `df` = (r−1)(c−1), `pval`, `coef` = Tschuprow's T = √(χ²/(N√((r−1)(c−1)))), and
+ * `obs$<i>:<j>` per cell, `<i>`, `<j>` the project attribute indexes of the row and column
+ * (SymetryML's published output, e.g. `obs$10:12`); a negated line is its index behind `!`
+ * (`obs$!10:12`, `obs$10:!12`: README "chi2 cell keys").
  *
- * `chi2` without targets: goodness of fit of the counts Σb of the binary inputs (levels of a
- * categorical: `resolveAttributes` expands a categorical's name to them) against uniform, or against proportions
- * `chi2_expected_<attribute name>` given for every input (normalized to sum 1, each > 0)
- * (scipy `chisquare`): `chiStat`, `df` = k − 1, `pval`, and `obs$<attribute name>`.
+ * `chi2` without targets whose inputs are all the levels of ≥ 2 categorical attributes (what
+ * their base names expand to, e.g. `d1 … d5`): test of homogeneity on the table rows = those
+ * attributes, columns = the union of their levels (0 where an attribute never took a level),
+ * cell = Σ level = rows where attribute = level; same statistics, keys `obs$<base>:<level>`
+ * (SymetryML's published dice example, `obs$d1:4`).
+ *
+ * `chi2` without targets otherwise: goodness of fit of the counts Σb of the binary inputs
+ * (levels of one categorical: `resolveAttributes` expands a categorical's name to them)
+ * against uniform, or against proportions `chi2_expected_<attribute name>` given for every
+ * input (normalized to sum 1, each > 0) (scipy `chisquare`): `chiStat`, `df` = k − 1, `pval`,
+ * and `obs$<attribute name>`.
  */
 export function chi2(attributes: Attributes, input: MetricInput): MetricMap {
-  return input.targets.length > 0 ? contingency(attributes, input) : goodnessOfFit(attributes, input);
+  if (input.targets.length > 0) return contingency(attributes, input);
+  const groups = categoricalGroups(attributes, input.inputs);
+  return groups === null ? goodnessOfFit(attributes, input) : homogeneity(attributes, groups);
 }
 
 /** One line (row or column) of a contingency table: a binary attribute = 1, or (negated) = 0. */
@@ -59,27 +71,87 @@ function contingency(attributes: Attributes, input: MetricInput): MetricMap {
     if (!c.negated) return m.sumY - m.sumXY;
     return m.count - m.sumX - m.sumY + m.sumXY;
   };
-  const label = (l: Line) => `${l.negated ? '!' : ''}${attributes.name(l.index)}`;
+  const label = (l: Line) => `${l.negated ? '!' : ''}${l.index}`;
   const table = rows.map((r) => cols.map((c) => cell(r, c)));
+  return tableStatistics(table, rows.map(label), cols.map(label));
+}
+
+/** Pearson's χ² of an r × c table, E = RC/N: `chiStat df pval coef` and `obs$<row>:<col>` per cell. */
+function tableStatistics(table: readonly number[][], rowLabels: readonly string[], colLabels: readonly string[]): MetricMap {
   const rowSums = table.map((cells) => cells.reduce((a, b) => a + b, 0));
-  const colSums = cols.map((_, j) => table.reduce((a, cells) => a + cells[j], 0));
+  const colSums = colLabels.map((_, j) => table.reduce((a, cells) => a + cells[j], 0));
   const total = rowSums.reduce((a, b) => a + b, 0);
   const observed = table.flat();
   const expected = rowSums.flatMap((r) => colSums.map((c) => (r * c) / total));
   const chiStat = pearson(observed, expected);
-  const df = (rows.length - 1) * (cols.length - 1);
+  const df = (rowLabels.length - 1) * (colLabels.length - 1);
   const out: MetricMap = {
     chiStat,
     df,
     pval: chiSquareTails(chiStat, df)[1],
     coef: Math.sqrt(chiStat / (total * Math.sqrt(df))),
   };
-  rows.forEach((r, i) => {
-    cols.forEach((c, j) => {
-      out[`obs$${label(r)}:${label(c)}`] = table[i][j];
+  rowLabels.forEach((r, i) => {
+    colLabels.forEach((c, j) => {
+      out[`obs$${r}:${c}`] = table[i][j];
     });
   });
   return out;
+}
+
+/** A categorical attribute of a homogeneity table: its base name and its levels (level text → index). */
+interface Group {
+  base: string;
+  levels: Map<string, number>;
+}
+
+/**
+ * The inputs as categorical attributes when they are exactly all the levels of ≥ 2 of them
+ * (in the order first named), else null (a goodness-of-fit request).
+ */
+function categoricalGroups(attributes: Attributes, inputs: readonly number[]): Group[] | null {
+  const byBase = new Map<string, Group>();
+  for (const i of inputs) {
+    const base = attributes.base(i);
+    const level = attributes.level(i);
+    if (base === null || level === null) return null;
+    let group = byBase.get(base);
+    if (!group) byBase.set(base, (group = { base, levels: new Map() }));
+    group.levels.set(level, i);
+  }
+  if (byBase.size < 2) return null;
+  const groups = [...byBase.values()];
+  const complete = groups.every((g) => {
+    const all = attributes.levels(g.base);
+    return all.length === g.levels.size && all.every((i) => [...g.levels.values()].includes(i));
+  });
+  return complete ? groups : null;
+}
+
+/** Test of homogeneity: rows = the categorical attributes, columns = the union of their levels. */
+function homogeneity(attributes: Attributes, groups: readonly Group[]): MetricMap {
+  const levels = [...new Set(groups.flatMap((g) => [...g.levels.keys()]))].sort(compareLevels);
+  const table = groups.map((g) =>
+    levels.map((level) => {
+      const i = g.levels.get(level);
+      return i === undefined ? 0 : attributes.summary.moments(i).sum;
+    }),
+  );
+  return tableStatistics(
+    table,
+    groups.map((g) => g.base),
+    levels,
+  );
+}
+
+/** Numbers in numeric order, then text in code-point order. */
+function compareLevels(a: string, b: string): number {
+  const x = Number(a);
+  const y = Number(b);
+  const numeric = (v: string, n: number) => v.trim() !== '' && Number.isFinite(n);
+  if (numeric(a, x) && numeric(b, y)) return x - y || (a < b ? -1 : a > b ? 1 : 0);
+  if (numeric(a, x) !== numeric(b, y)) return numeric(a, x) ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function goodnessOfFit(attributes: Attributes, input: MetricInput): MetricMap {

@@ -12,14 +12,16 @@ describe('chi2 with one binary side', () => {
     const [single] = explore(s, 'chi2', { inputs: [0, 1], targets: [2], extra: {} }, { histograms: false });
     const [explicit] = explore(s, 'chi2', { inputs: [0, 1], targets: [2, 3], extra: {} }, { histograms: false });
     for (const key of ['chiStat', 'df', 'pval', 'coef']) expect(single[key]).toBeCloseTo(explicit[key], 12);
-    expect(single['obs$b1:!b3']).toBe(explicit['obs$b1:not_b3']);
-    expect(single['obs$b2:b3']).toBe(explicit['obs$b2:b3']);
+    // Keys are project attribute indexes (b1 0, b2 1, b3 2, not_b3 3); the negated line of b3 is `!2`.
+    expect(single['obs$0:!2']).toBe(explicit['obs$0:3']);
+    expect(single['obs$1:2']).toBe(explicit['obs$1:2']);
+    expect(Object.keys(single).filter((k) => k.startsWith('obs$'))).toEqual(['obs$0:2', 'obs$0:!2', 'obs$1:2', 'obs$1:!2']);
   });
 
   it('one input row and one target = the 2 × 2 table', () => {
     const [m] = explore(s, 'chi2', { inputs: [0], targets: [2], extra: {} }, { histograms: false });
     expect(m.df).toBe(1);
-    const cells = ['obs$b1:b3', 'obs$b1:!b3', 'obs$!b1:b3', 'obs$!b1:!b3'].map((k) => m[k]);
+    const cells = ['obs$0:2', 'obs$0:!2', 'obs$!0:2', 'obs$!0:!2'].map((k) => m[k]);
     expect(cells.reduce((a, b) => a + b, 0)).toBe(60);
     expect(cells).toEqual([10, 20, 10, 20]);
   });
