@@ -3,8 +3,17 @@ import type { SequenceLayout } from '../../sequence';
 import type { Summary } from '../../summary';
 import { num } from '../rows';
 import { type Algorithm, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
-import { countPairs, type Initial, initialParam, resolveRole, sequenceCounts } from './variables';
+import { countPairs, paramText, resolveRole, sequenceCounts } from './variables';
 import { StateModel } from '../base';
+
+/**
+ * How `seq.like` scores the start of a sequence (`sequence_initial`): `ngrams` (default,
+ * STATS.md §4) = the first min(T, n) states as one n-gram, its share of all learned n-grams
+ * (order 1: the first state's share of all states), then the order-n transitions; `starts` /
+ * `unigrams` = the first state's share of the sequence starts / of all states, then the
+ * shorter chains for the first n − 1 transitions (README "First state").
+ */
+type McInitial = 'ngrams' | 'starts' | 'unigrams';
 
 /** One row of an order-k chain: a history of k states and the counts of the state after it. */
 type ChainRow = [history: string[], next: [string, number][]];
@@ -15,8 +24,8 @@ interface McState {
   targetNames: string[];
   layout: SequenceLayout;
   order: number;
-  initialKind: Initial;
-  /** Counts scoring the first state: sequence starts or unigrams. */
+  initialKind: McInitial;
+  /** Counts of the first state: sequence starts (`starts`) or unigrams. */
   initial: [string, number][];
   /** chains[k − 1]: the order-k chain (k = 1..order), from the (k + 1)-gram counts. */
   chains: ChainRow[][];
@@ -35,8 +44,11 @@ interface Distribution {
  * `mc`: Markov chain of order n = `sml_project_order` (STATS.md §4, §7), from the
  * summary's n-gram counts, no smoothing: P(j | i) = count(i → j)/count(i as predecessor),
  * i a history of n states, count(i as predecessor) = Σ_j count(i → j). A sequence's
- * `seq.like` = ln P(first) + Σ ln P(transition) (natural log); the first n − 1 transitions,
- * whose history is shorter than n, use the chain of that shorter order (the k-gram counts).
+ * `seq.like` = ln P(first) + Σ ln P(transition) (natural log), P(first) = the share of the
+ * sequence's first min(T, n) states among all learned n-grams (order 1: the first state's
+ * share of all states), as SymetryML's published weather example; `sequence_initial=starts`
+ * or `unigrams` score the first state alone and the first n − 1 transitions with the chain of
+ * that shorter order (the k-gram counts).
  * `next` = the most likely state after the sequence's last n states (ties: the first in
  * sorted order), `next.p` its probability. Decisions (first state, missing cells, unseen
  * histories): README.
@@ -57,7 +69,7 @@ export const mc: Algorithm = {
     else throw new ModelInputError(`mc needs its variable named (input attribute or parameter [variable]): the project has ${variables.length === 0 ? 'no sequence variable learned' : `sequence variables ${variables.join(', ')}`}`);
     const unigrams = seq.unigrams(variable);
     if (unigrams.size === 0) throw new ModelInputError(`mc: no states learned for sequence variable [${variable}]`);
-    const initialKind = initialParam(spec, seq);
+    const initialKind = mcInitialParam(spec);
     const initial = countPairs(initialKind === 'starts' ? seq.starts(variable) : unigrams);
     const chains = Array.from({ length: seq.order }, (_, k) => chainRows(seq.ngrams(variable, k + 2)));
     const top = chains[seq.order - 1];
@@ -88,6 +100,13 @@ export const mc: Algorithm = {
   },
   restore: (state) => new McModel(state as McState),
 };
+
+/** `sequence_initial` of mc: `ngrams` unless `starts` or `unigrams` is asked for. */
+function mcInitialParam(spec: ModelSpec): McInitial {
+  const text = paramText(spec.params, 'sequence_initial') ?? 'ngrams';
+  if (text !== 'ngrams' && text !== 'starts' && text !== 'unigrams') throw new ModelInputError(`parameter [sequence_initial] must be one of ngrams, starts, unigrams, got "${text}"`);
+  return text;
+}
 
 function chainRows(ngrams: readonly { states: string[]; count: number }[]): ChainRow[] {
   const byHistory = new Map<string, ChainRow>();
@@ -135,8 +154,12 @@ class McModel extends StateModel<McState> {
 
   private score(states: string[]): Prediction {
     let like = 0;
-    if (states.length > 0) like += Math.log(probability(this.initial, states[0]));
-    for (let t = 1; t < states.length && like > -Infinity; t++) {
+    let from = 1;
+    if (this.s.initialKind === 'ngrams') {
+      from = Math.min(states.length, this.s.order);
+      if (from > 0) like += Math.log(this.ngramShare(states.slice(0, from)));
+    } else if (states.length > 0) like += Math.log(probability(this.initial, states[0]));
+    for (let t = from; t < states.length && like > -Infinity; t++) {
       const k = Math.min(t, this.s.order);
       like += Math.log(probability(this.chains[k - 1].get(JSON.stringify(states.slice(t - k, t))), states[t]));
     }
@@ -144,6 +167,16 @@ class McModel extends StateModel<McState> {
     const after = k === 0 ? this.initial : this.chains[k - 1].get(JSON.stringify(states.slice(states.length - k)));
     const best = mostLikely(after);
     return { next: best?.[0] ?? '', 'next.p': best === undefined ? 'NaN' : num(best[1]), 'seq.like': num(like) };
+  }
+
+  /** count(g)/Σ count(k-grams) of a k-gram g (k ≤ order): unigrams, else the order-(k − 1) chain's counts. */
+  private ngramShare(g: readonly string[]): number {
+    if (g.length === 1) return probability(this.initial, g[0]);
+    const chain = this.chains[g.length - 2];
+    let total = 0;
+    for (const d of chain.values()) total += d.total;
+    const d = chain.get(JSON.stringify(g.slice(0, -1)));
+    return total === 0 || d === undefined ? 0 : (d.byState.get(g[g.length - 1]) ?? 0) / total;
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * `mc` (STATS.md §4, §7). Reference: plain counting of weather.seq by
- * fixtures/gen_sequence_models.py (transitions, seq.like, next, next.p for orders 1 and 2, first
- * state from starts or unigrams), and hand-computed chains. Closed forms: 1e-12 relative.
+ * fixtures/gen_sequence_models.py (transitions, seq.like, next, next.p for orders 1 and 2, the
+ * start of a sequence scored as an n-gram (default, STATS.md §4), from starts or from unigrams),
+ * and hand-computed chains. Closed forms: 1e-12 relative.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { dataFile } from '../../helpers';
 
 interface Case {
   order: number;
-  initial: 'starts' | 'unigrams';
+  initial: 'ngrams' | 'starts' | 'unigrams';
   transitions: Record<string, Record<string, number>>;
   predictions: { next: string; 'next.p': number | 'NaN'; 'seq.like': number | '-Infinity' }[];
 }
@@ -73,23 +74,44 @@ describe('mc on weather.seq (rows layout) equals independent python counting', (
     });
   });
 
-  test('steps layout: weather.seq as one column of steps is one sequence, predicted as one map (first state from unigrams by default)', () => {
+  test('steps layout: weather.seq as one column of steps is one sequence, predicted as one map (first state as an n-gram by default)', () => {
     const s = learn({ sequenceOrder: 1 }, { attributeNames: ['weather'], attributeTypes: ['T'], data: tokens.map((t) => [t]) });
     const model = mc.build(s, { algo: 'mc', inputs: resolveAttributes(s, ['weather']), targets: [], params: {} });
     expect(model.inputNames).toEqual(['weather']);
-    expect(model.info().sequence_initial).toBe('unigrams');
+    expect(model.info().sequence_initial).toBe('ngrams');
     const predictions = model.predict({ names: ['weather'], rows: tokens.map((t) => [t]) });
     expect(predictions).toHaveLength(1);
-    expectPrediction(predictions[0], fixture.cases.find((c) => c.order === 1 && c.initial === 'unigrams')!.predictions[0], 'steps');
+    expectPrediction(predictions[0], fixture.cases.find((c) => c.order === 1 && c.initial === 'ngrams')!.predictions[0], 'steps');
   });
 });
 
 describe('mc on hand-computed chains', () => {
-  // Rows: a b a / b b → starts {a: 1, b: 1}; a→b 1, b→a 1, b→b 1.
+  // Rows: a b a / b b → starts {a: 1, b: 1}; unigrams {a: 2, b: 3}; a→b 1, b→a 1, b→b 1.
   const s = learn({ sequenceOrder: 1, sequenceLayout: 'rows' }, { attributeNames: ['x1', 'x2', 'x3'], attributeTypes: ['S', 'S', 'S'], data: [['a', 'b', 'a'], ['b', 'b', '']] });
-  const model = mc.build(s, { algo: 'mc', inputs: [], targets: [], params: {} });
+  const model = mc.build(s, { algo: 'mc', inputs: [], targets: [], params: { sequence_initial: 'starts' } });
 
-  test('seq.like = ln P(first) + Σ ln P(transition); next ties go to the first state in sorted order', () => {
+  test('default: seq.like = ln P(first) + Σ ln P(transition), P(first) = the first state\'s share of all learned states', () => {
+    const byDefault = mc.build(s, { algo: 'mc', inputs: [], targets: [], params: {} });
+    expect(byDefault.info().sequence_initial).toBe('ngrams');
+    const [abb, ba, aa] = byDefault.predict({ names: ['x1', 'x2', 'x3'], rows: [['a', 'b', 'b'], ['b', 'a', ''], ['a', 'a', '']] });
+    expect(abb).toEqual({ next: 'a', 'next.p': '0.5', 'seq.like': String(Math.log(2 / 5) + Math.log(1) + Math.log(0.5)) });
+    expect(ba).toEqual({ next: 'b', 'next.p': '1', 'seq.like': String(Math.log(3 / 5) + Math.log(0.5)) });
+    expect(aa['seq.like']).toBe('-Infinity');
+  });
+
+  test('order 2 by default: the first two states as a 2-gram (its share of all 2-grams), then order-2 transitions', () => {
+    // Rows: a b c / a b d → 2-grams ab 2, bc 1, bd 1; unigrams a 2, b 2, c 1, d 1; P(c | a b) = P(d | a b) = 1/2.
+    const s2 = learn({ sequenceOrder: 2, sequenceLayout: 'rows' }, { attributeNames: ['x1', 'x2', 'x3'], attributeTypes: ['T', 'T', 'T'], data: [['a', 'b', 'c'], ['a', 'b', 'd']] });
+    const m2 = mc.build(s2, { algo: 'mc', inputs: [], targets: [], params: {} });
+    const [abd, ab, bc, a, ac] = m2.predict({ names: ['x1', 'x2', 'x3'], rows: [['a', 'b', 'd'], ['a', 'b', ''], ['b', 'c', ''], ['a', '', ''], ['a', 'c', '']] });
+    expect(abd).toEqual({ next: '', 'next.p': 'NaN', 'seq.like': String(Math.log(2 / 4) + Math.log(0.5)) });
+    expect(ab).toEqual({ next: 'c', 'next.p': '0.5', 'seq.like': String(Math.log(2 / 4)) });
+    expect(bc).toEqual({ next: '', 'next.p': 'NaN', 'seq.like': String(Math.log(1 / 4)) });
+    expect(a).toEqual({ next: 'b', 'next.p': '1', 'seq.like': String(Math.log(2 / 6)) });
+    expect(ac['seq.like']).toBe('-Infinity');
+  });
+
+  test('sequence_initial=starts: seq.like = ln P(first among starts) + Σ ln P(transition); next ties go to the first state in sorted order', () => {
     const [abb, ba, ab, aa] = model.predict({ names: ['x1', 'x2', 'x3'], rows: [['a', 'b', 'b'], ['b', 'a', ''], ['a', 'b', 'NA'], ['a', 'a', '']] });
     expect(abb).toEqual({ next: 'a', 'next.p': '0.5', 'seq.like': String(Math.log(0.5) + Math.log(1) + Math.log(0.5)) });
     expect(ba).toEqual({ next: 'b', 'next.p': '1', 'seq.like': String(Math.log(0.5) + Math.log(0.5)) });
@@ -103,10 +125,10 @@ describe('mc on hand-computed chains', () => {
     expect(model.info()).toEqual({ order: '1', layout: 'rows', sequence_initial: 'starts', states: '2', steps: '5', sequences: '2' });
   });
 
-  test('order 2: the second state uses the order-1 chain, later ones the order-2 chain; an unseen history predicts no next state', () => {
+  test('order 2, sequence_initial=starts: the second state uses the order-1 chain, later ones the order-2 chain; an unseen history predicts no next state', () => {
     // Rows: a b c / a b d → P(b | a) = 1, P(c | a b) = P(d | a b) = 1/2.
     const s2 = learn({ sequenceOrder: 2, sequenceLayout: 'rows' }, { attributeNames: ['x1', 'x2', 'x3'], attributeTypes: ['T', 'T', 'T'], data: [['a', 'b', 'c'], ['a', 'b', 'd']] });
-    const m2 = mc.build(s2, { algo: 'mc', inputs: [], targets: [], params: {} });
+    const m2 = mc.build(s2, { algo: 'mc', inputs: [], targets: [], params: { sequence_initial: 'starts' } });
     const [abd, ab, bc] = m2.predict({ names: ['x1', 'x2', 'x3'], rows: [['a', 'b', 'd'], ['a', 'b', ''], ['b', 'c', '']] });
     expect(abd).toEqual({ next: '', 'next.p': 'NaN', 'seq.like': String(Math.log(1) + Math.log(1) + Math.log(0.5)) });
     expect(ab).toEqual({ next: 'c', 'next.p': '0.5', 'seq.like': '0' });
@@ -134,7 +156,7 @@ describe('mc: choosing the variable', () => {
     expect(() => mc.build(steps, spec(['weather'], { variable: 'mood' }))).toThrow('parameter [variable] names [mood] but the inputs name [weather]');
     expect(() => mc.build(steps, spec(['temp']))).toThrow('mc: [temp] is not a sequence variable');
     expect(() => mc.build(steps, spec([], { variable: 'nope' }))).toThrow(/parameter \[variable\] names \[nope\]/);
-    expect(() => mc.build(steps, spec(['weather'], { sequence_initial: 'middle' }))).toThrow('parameter [sequence_initial] must be one of starts, unigrams');
+    expect(() => mc.build(steps, spec(['weather'], { sequence_initial: 'middle' }))).toThrow('parameter [sequence_initial] must be one of ngrams, starts, unigrams');
     const plain = learn({}, { attributeNames: ['x'], attributeTypes: ['C'], data: [['1']] });
     expect(() => mc.build(plain, { algo: 'mc', inputs: [0], targets: [], params: {} })).toThrow('mc needs a sequence project');
   });
