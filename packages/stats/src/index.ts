@@ -3,12 +3,12 @@
  * it. No I/O, no dependency on other @sml packages.
  */
 export { CapacityError, FrameError, SummaryError } from './errors';
-export { type ColumnType, type DataFrame, type LearnReport, MAX_REPORTED_ERRORS, categoryOf, cellText } from './frame';
+export { type CategoricalColumn, type ColumnType, type DataFrame, type LearnReport, MAX_REPORTED_ERRORS, type NumericColumn, type ParsedFrame, categoryOf, cellText } from './frame';
 export { DEFAULT_EXACT_HISTOGRAM_CAP, DEFAULT_HISTOGRAM_BINS, Histogram, type HistogramBin, type HistogramMode } from './histogram';
 export { DEFAULT_MAX_ATTRIBUTES, type ResolvedOptions, type SummaryOptions } from './options';
 export { type NgramCount, ROWS_LAYOUT_VARIABLE, SequenceCounts, type SequenceLayout } from './sequence';
 export { type AttributeMoments, type AttributeRef, type ConditionalMoments, type JsonLearnResult, type LearnInput, type PairMoments, type PreparedChange, type StateLimits, DEFAULT_MAX_NAME_LENGTH, MAX_ABS_VALUE, Summary } from './summary';
-export { parseFrameJson } from './frame-json';
+export { parseFrameJson, placeholderRows } from './frame-json';
 export { type BadRecord, type FieldRecords, type RecordsFrame, type RecordsPlan, parseRecords } from './frame-records';
 export { type FrameColumnsData, type FrameColumnsInput, frameFromColumns, frameToColumns } from './frame-columns';
 export { resolveAttributes } from './attributes';

@@ -1,16 +1,19 @@
 import type { KV } from 'nats';
 import { checkName, nameToken, smlError, SmlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
-import { FrameError, parseRecords, Summary, type ColumnType, type DataFrame } from '@sml/stats';
-import { browseLocal, browseS3, csvBatches, csvOptionsOf, csvRecordBatches, recordCells, SOURCE_TYPES, sourceOf, SourceError, type CsvRecordBatch, type Source, type SourceContext } from '@sml/sources';
+import { FrameError, placeholderRows, Summary, type DataFrame } from '@sml/stats';
+import { browseLocal, browseS3, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, type Source, type SourceContext } from '@sml/sources';
 import type { JobContext } from '@sml/jobs-client';
+import { columnPlan, guessType, SAMPLE_ROWS, type ColumnPlan } from './ds-plan';
+import type { ReadBatch } from './ds-read-worker';
+import { DsReaders } from './ds-reader';
 import { encodeFrame, type ProjectEncoders } from './encoding';
 import { summaryOptions, type ProjectLimits } from './project';
 import type { ProjectRegistry } from './registry';
 import type { ProjectStore } from './store';
 
-/** Rows a sample or a preview shows (API.md §5). */
-export const SAMPLE_ROWS = 128;
+export { guessType, SAMPLE_ROWS } from './ds-plan';
+
 /** Characters (+ 16 per cell) a sample holds at most: fewer rows when they are long. */
 const SAMPLE_COST = 4 << 20;
 /** Rows per batch learned from a data source. */
@@ -27,17 +30,8 @@ const SECRET_KEY = /secret|passw|pwd|token|credential|sas|account\.key|apikey/i;
 const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#@]*@/i;
 
 export function redacted(ds: sml.v1.IDsInfo): sml.v1.IDsInfo {
-  const info = Object.entries(ds.info ?? {}).filter(([k]) => !SECRET_KEY.test(k)).map(([k, v]) => [k, v.replace(URL_PASSWORD, '$1@')]);
+  const info = Object.entries(ds.info ?? {}).filter(([k]) => !SECRET_KEY.test(k)).map(([k, v]): [string, string] => [k, String(v).replace(URL_PASSWORD, '$1@')]);
   return { ...ds, info: Object.fromEntries(info) };
-}
-
-/** Guessed attribute type of sample cells: C numbers, B 0/1, T anything else (missing cells ignored). */
-export function guessType(cells: string[]): string {
-  const present = cells.map((c) => c.trim()).filter((c) => c !== '' && !/^(na|nan|null|\?)$/i.test(c));
-  if (present.length === 0) return 'C';
-  if (present.every((c) => c === '0' || c === '1')) return 'B';
-  if (present.every((c) => Number.isFinite(Number(c)))) return 'C';
-  return 'T';
 }
 
 function sourceFailure(err: unknown, ds: string): never {
@@ -60,6 +54,9 @@ type DsRun = Omit<sml.v1.IDsLogEntry, 'state' | 'error' | 'finished'>;
  * project is either unchanged (a failure, a cancel) or has every row.
  */
 export class DataSources {
+  /** Threads that read and parse CSV sources for learn jobs. */
+  private readonly readers = new DsReaders();
+
   constructor(private readonly deps: {
     kv: KV; registry: ProjectRegistry; store: ProjectStore; limits: ProjectLimits; filesRoot: string; timeoutMs: number; log: Logger;
     /** SML_SOURCES_ALLOW_PRIVATE */
@@ -69,6 +66,11 @@ export class DataSources {
     /** A project with an encoder (encoderAssign) learns its S/L columns encoded, as an inline learn does. */
     encoders?: ProjectEncoders;
   }) {}
+
+  /** Ends the idle reading threads (service shutdown). */
+  async stop(): Promise<void> {
+    await this.readers.stop();
+  }
 
   private encoded(ds: sml.v1.IDsInfo): Uint8Array {
     const bytes = sml.v1.DsInfo.encode(ds).finish();
@@ -275,23 +277,8 @@ export class DataSources {
     const where = source.describe();
     const lenient = Number(columns.errorHandling ?? 0) === 1;
     const errors: string[] = [];
-    let select: { names: string[]; types: string[]; index: number[] } | undefined;
-    const plan = (header: string[], first: string[][]): { names: string[]; types: string[]; index: number[] } => {
-      const wanted = columns.attributeNames ?? [];
-      if (wanted.length > 0) {
-        const types = columns.attributeTypes ?? [];
-        if (types.length !== wanted.length) throw smlError('DS_LEARN_FAILED', { ds, detail: `${wanted.length} attributeNames but ${types.length} attributeTypes` });
-        const index = wanted.map((n) => {
-          const i = header.indexOf(n);
-          if (i < 0) throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}] has no column [${n.slice(0, 100)}]` });
-          return i;
-        });
-        return { names: [...wanted], types: [...types], index };
-      }
-      const extra = info.extra ?? [];
-      const types = extra.length === header.length ? [...extra] : header.map((_, i) => guessType(first.slice(0, SAMPLE_ROWS).map((r) => r[i] ?? '')));
-      return { names: header, types, index: header.map((_, i) => i) };
-    };
+    let select: ColumnPlan | undefined;
+    const plan = (header: string[], first: string[][]): ColumnPlan => columnPlan(header, first, columns, info.extra ?? [], ds, where);
     const learnBatch = (header: string[], rows: (string | null)[][], lines: number[] | undefined, firstRow: number) => {
       select ??= plan(header, rows.map((r) => r.map((c) => c ?? '')));
       const sel = select;
@@ -330,36 +317,25 @@ export class DataSources {
         throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]: ${(err as Error).message}` }, err);
       }
     };
-    // The fast path: numeric fields from the bytes straight into columns (parseRecords).
-    // Encoded columns and summaries that read every cell as text take the general one.
-    const learnRecords = (batch: CsvRecordBatch) => {
-      if (!select) {
-        const first = Array.from({ length: Math.min(batch.count, SAMPLE_ROWS) }, (_, r) => recordCells(batch, r));
-        select = plan(batch.header, first);
-      }
-      const sel = select;
-      const lineOf = (record: number) => `line ${batch.lines[record]}`;
-      const columnOf = (column: string) => (column ? `, column [${column.slice(0, 100)}]` : '');
-      run.rowsRead = Number(run.rowsRead) + batch.count;
-      let frame;
+    // The fast path: a reading thread parses numeric fields from the bytes straight into
+    // columns (ds-read-worker.ts); this thread adds them to the staging summary. Encoded
+    // columns and summaries that read every cell as text take the general path.
+    const learnParsed = (batch: ReadBatch) => {
+      run.rowsRead = Number(run.rowsRead) + batch.rowsRead;
+      run.rowsSkipped = Number(run.rowsSkipped) + batch.skipped;
+      for (const e of batch.errors) if (errors.length < 10) errors.push(e);
+      if (batch.frame === null) return;
+      const { rows, ...frame } = batch.frame;
+      const parsed = { ...frame, rows: placeholderRows(rows), report: { rowsLearned: rows, rowsSkipped: 0, errors: [] } };
       try {
-        frame = parseRecords(batch, { names: sel.names, types: sel.types as ColumnType[], fields: sel.index, width: batch.header.length }, lenient, (bad) => `[${where}] ${lineOf(bad.record)}${columnOf(bad.column)}: ${bad.reason}`);
-      } catch (err) {
-        if (!(err instanceof FrameError)) throw err;
-        const line = err.row > 0 ? ` ${lineOf(err.row - 1)}` : '';
-        throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]${line}${columnOf(err.column)}: ${err.reason}` }, err);
-      }
-      run.rowsSkipped = Number(run.rowsSkipped) + frame.skipped;
-      for (const e of frame.errors) if (errors.length < 10) errors.push(e);
-      if (frame.parsed === null) return;
-      try {
-        const change = staging.prepare('learn', { columns: frame.parsed }, this.deps.limits.state);
+        const change = staging.prepare('learn', { columns: parsed }, this.deps.limits.state);
         change.commit();
         run.rowsLearned = Number(run.rowsLearned) + change.report.rowsLearned;
       } catch (err) {
         if (err instanceof FrameError) {
-          const line = err.row > 0 ? ` ${lineOf(frame.recordOf[err.row - 1])}` : '';
-          throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]${line}${columnOf(err.column)}: ${err.reason}` }, err);
+          const line = err.row > 0 ? ` line ${batch.lines[err.row - 1]}` : '';
+          const column = err.column ? `, column [${err.column.slice(0, 100)}]` : '';
+          throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]${line}${column}: ${err.reason}` }, err);
         }
         if (err instanceof SmlError) throw err;
         throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]: ${(err as Error).message}` }, err);
@@ -369,13 +345,15 @@ export class DataSources {
     const yieldNow = () => new Promise((resolve) => setImmediate(resolve));
     try {
       if (source.kind === 'bytes' && fast) {
-        const total = await source.size();
-        for await (const batch of csvRecordBatches(source.open(), csvOptionsOf(info.info ?? {}, where))) {
+        const task = {
+          type: info.type!, info: { ...info.info }, ctx: { user, filesRoot: this.deps.filesRoot, timeoutMs: this.deps.timeoutMs, allowPrivate: this.deps.allowPrivate },
+          columns: { attributeNames: columns.attributeNames ?? [], attributeTypes: columns.attributeTypes ?? [] }, extra: info.extra ?? [], lenient, ds,
+        };
+        for await (const batch of this.readers.read(task, job.signal)) {
           if (job.signal.aborted) throw new Error('cancelled');
-          learnRecords(batch);
+          learnParsed(batch);
           run.bytesRead = batch.bytesRead;
-          if (total) job.progress(batch.bytesRead, total);
-          await yieldNow();
+          if (batch.total) job.progress(batch.bytesRead, batch.total);
         }
       } else if (source.kind === 'rows') {
         const [header, total] = [await source.columns(), await source.size()];

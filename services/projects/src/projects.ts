@@ -77,6 +77,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     onStop: async () => {
       runner.stop();
       await buildWorkers.stop();
+      await dataSources.stop();
       await registry.stop();
     },
   };
