@@ -38,7 +38,8 @@ function penalised(name: 'lasso' | 'elasticnet'): Algorithm {
 /**
  * `lasso` (STATS.md §4, = scikit-learn `Lasso(alpha=λ)`): (1/2n)‖y − Xw − b‖² + λ‖w‖₁ by
  * coordinate descent on the Gram matrix. `lambda` (alias `alpha`) > 0, default 1; `tol`
- * (default 1e-4) and `max_iter` (default 1000) as in scikit-learn.
+ * (default 1e-12: to the optimum, STATS.md §4) and `max_iter` (default 100 000) mean what
+ * they mean in scikit-learn (`tol=1e-4, max_iter=1000` reproduce its defaults sweep for sweep).
  */
 export const lasso = penalised('lasso');
 
