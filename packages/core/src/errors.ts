@@ -124,6 +124,15 @@ export const catalogue = {
   USER_ID_RETIRED: { status: 409, message: 'Customer id [{user}] belonged to a deleted customer and is never reused; choose another id' },
   USER_NOT_FOUND: { status: 400, message: 'Unknown customer [{user}]' },
   USER_IS_ROOT: { status: 400, message: 'The root user [{user}] cannot be deleted' },
+
+  // §12 WebSocket API, export and import
+  WS_CONNECTION_LIMIT: { status: 400, message: 'Customer [{user}] already has {count} WebSocket connections open, the limit ({variable}); close one first' },
+  WS_NO_HEADER: { status: 400, message: 'The first message of a WebSocket connection must carry its header {"headers":[date, md5, authorization, customer id],"extraKeys":[…]}' },
+  WS_EXTRA_KEYS: { status: 400, message: 'WebSocket {op} needs extraKeys [{expected}], got {count}' },
+  EXPORT_TOO_LARGE: { status: 400, message: 'The {kind} document of [{name}] would be {bytes} bytes, more than {limit} (SML_MAX_EXPORT_BYTES)' },
+  IMPORT_TOO_LARGE: { status: 400, message: 'The {kind} document is {bytes} bytes, more than {limit} (SML_MAX_EXPORT_BYTES); nothing was imported' },
+  IMPORT_VERSION: { status: 400, message: 'Unsupported {kind} document version [{version}]: this build reads version {supported}; nothing was imported' },
+  IMPORT_INVALID: { status: 400, message: 'Invalid {kind} document: {detail}; nothing was imported' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof catalogue;
@@ -156,6 +165,9 @@ export const ok = {
   ENCODER_CREATED: { status: 201, message: 'Encoder[{encoder}] with Target[{target}] created for Customer[{user}]' },
   ENCODER_DELETED: { status: 200, message: 'Encoder[{encoder}] deleted' },
   ENCODER_ASSIGNED: { status: 200, message: 'Encoder[{encoder}] assigned to project [{pid}]' },
+  PROJECT_RENAMED: { status: 200, message: 'Project [{pid}] renamed to [{newName}]' },
+  PROJECT_IMPORTED: { status: 200, message: 'Project [{pid}] imported' },
+  MODEL_IMPORTED: { status: 200, message: 'Model [{model}] imported into project [{pid}]' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type OkCode = keyof typeof ok;

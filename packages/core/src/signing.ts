@@ -127,3 +127,77 @@ export function verifySignature(expected: string, provided: string): boolean {
 export function generateSecret(): string {
   return randomBytes(16).toString('base64');
 }
+
+/**
+ * The parts of a WebSocket message's string to sign (API.md §12): Content-MD5, secret, date,
+ * customer id, body, service path, then one extra key per line. SymetryML's documentation ends
+ * the last key without a newline and signs the path (`/symetry/ws/learn`); the public Rust
+ * client signs the full URL (`ws://host:port/symetry/ws/learn`) and ends every key with one.
+ */
+export interface WsSignedParts {
+  contentMd5: string;
+  secret: string;
+  symDate: string;
+  customerId: string;
+  body?: Uint8Array | string;
+  /** The path or the full `ws://` URL, as the client signed it. */
+  servicePath: string;
+  extraKeys: string[];
+  /** A newline after the last extra key (the Rust client's form). */
+  trailingNewline?: boolean;
+}
+
+function wsHead(parts: Omit<WsSignedParts, 'secret' | 'servicePath' | 'extraKeys'>, secretText: string): string {
+  return `${[parts.contentMd5, secretText, parts.symDate, parts.customerId].join('\n')}\n`;
+}
+
+function wsTail(servicePath: string, extraKeys: string[], trailingNewline: boolean): string {
+  const keys = extraKeys.join('\n');
+  return `${servicePath}\n${keys}${trailingNewline && extraKeys.length > 0 ? '\n' : ''}`;
+}
+
+function bodyText(body: Uint8Array | string): string {
+  return typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+}
+
+/** The WebSocket string to sign (API.md §12); the body line is there even when empty. */
+export function wsStringToSign(parts: WsSignedParts): string {
+  return `${wsHead(parts, parts.secret)}${parts.body === undefined ? '' : bodyText(parts.body)}\n${wsTail(parts.servicePath, parts.extraKeys, parts.trailingNewline === true)}`;
+}
+
+/** The same string with the secret replaced by `SECRETKEY`, safe to return to the client. */
+export function redactedWsStringToSign(parts: Omit<WsSignedParts, 'secret'>): string {
+  return wsStringToSign({ ...parts, secret: REDACTED_SECRET });
+}
+
+const SHA256_BLOCK = 64;
+
+/**
+ * base64(HMAC-SHA256(key, prefix ‖ suffix)) for each suffix, reading the prefix (a multi-megabyte
+ * body) once: the inner hash of the prefix is copied for each suffix (RFC 2104 spelled out,
+ * since an Hmac object cannot be copied).
+ */
+export function hmacWithSuffixes(secretBase64: string, prefix: Array<Uint8Array | string>, suffixes: string[]): string[] {
+  let key: Buffer = Buffer.from(secretBase64, 'base64');
+  if (key.length > SHA256_BLOCK) key = createHash('sha256').update(key).digest();
+  const padded = Buffer.alloc(SHA256_BLOCK);
+  key.copy(padded);
+  const inner = createHash('sha256').update(padded.map((b) => b ^ 0x36));
+  for (const part of prefix) {
+    if (typeof part === 'string') inner.update(part, 'utf8');
+    else inner.update(part);
+  }
+  const outerKey = padded.map((b) => b ^ 0x5c);
+  return suffixes.map((suffix) => {
+    const innerDigest = inner.copy().update(suffix, 'utf8').digest();
+    return createHash('sha256').update(outerKey).update(innerDigest).digest('base64');
+  });
+}
+
+/** The signatures a WebSocket message may carry: one per accepted form (service path or URL, with or without the last newline). */
+export function wsSignatures(parts: Omit<WsSignedParts, 'servicePath' | 'trailingNewline'>, servicePaths: string[]): string[] {
+  const head = wsHead(parts, parts.secret);
+  const prefix: Array<Uint8Array | string> = parts.body === undefined ? [head, '\n'] : [head, parts.body, '\n'];
+  const suffixes = servicePaths.flatMap((path) => [wsTail(path, parts.extraKeys, false), wsTail(path, parts.extraKeys, true)]);
+  return hmacWithSuffixes(parts.secret, prefix, [...new Set(suffixes)]);
+}

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { RequestStrategy, type NatsConnection } from 'nats';
-import type { z } from 'zod';
-import { JsonBodyError, SmlError, invalidUtf8At, parameterBounds, parseJsonBody, smlError, type Config, type Logger } from '@sml/core';
+import { SmlError, parameterBounds, smlError, type Config, type Logger } from '@sml/core';
 import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticate } from './auth';
 import { BodyBudget } from './body-budget';
 import { inflateBody } from './inflate';
-import { replyValues, sendEnvelope, sendError } from './envelope';
+import { dispatch, routeContext } from './dispatch';
+import { sendEnvelope, sendError } from './envelope';
 import type { GatewayMetrics } from './metrics';
 import { openApiDocument } from './openapi';
 import type { ReplayCache } from './replay';
-import type { AnyRoute, RouteContext } from './route';
+import type { AnyRoute } from './route';
 import type { UserDirectory } from './users';
 
 export interface GatewayDeps {
@@ -23,31 +23,16 @@ export interface GatewayDeps {
   metrics: GatewayMetrics;
   routes: AnyRoute[];
   replay: ReplayCache;
+  /** Request bodies held at once (SML_MAX_BODY_BYTES_IN_FLIGHT); shared with the WebSocket API. Made here when absent. */
+  bodies?: BodyBudget;
 }
 
-function validate<T extends z.ZodType>(schema: T | undefined, value: unknown, where: string): z.infer<T> | Record<string, unknown> {
-  if (!schema) return {};
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const detail = parsed.error.issues.map((i) => `${where}${i.path.length ? '.' + i.path.join('.') : ''}: ${i.message}`).join('; ');
-  throw smlError('INVALID_REQUEST', { detail });
-}
-
-function parseJson(raw: Buffer): unknown {
-  if (raw.length === 0) return undefined;
-  try {
-    return parseJsonBody(raw);
-  } catch (err) {
-    if (err instanceof JsonBodyError) throw smlError('MALFORMED_JSON', { detail: err.message });
-    throw err;
-  }
-}
-
-/** A body a route reads itself (learn frames, read by the frame reader): it must be UTF-8 text, as every body of this API. */
-function utf8Body(raw: Buffer): Buffer {
-  const bad = invalidUtf8At(raw);
-  if (bad >= 0) throw smlError('MALFORMED_JSON', { detail: `invalid UTF-8 at byte ${bad}` });
-  return raw;
+/** The gateway's budget of request bodies held at once, observed by its metrics. */
+export function bodyBudget(config: Config, metrics: GatewayMetrics): BodyBudget {
+  return new BodyBudget(config.SML_MAX_BODY_BYTES_IN_FLIGHT, {
+    inFlight: (bytes) => metrics.bodyBytesInFlight.set(bytes),
+    refused: () => metrics.bodyBudgetRefusals.inc(),
+  });
 }
 
 /** Lists which of the required services answer a `$SRV.PING` within `maxWait` ms. */
@@ -98,10 +83,7 @@ export function createApp(deps: GatewayDeps): express.Express {
     delete req.headers['content-encoding'];
     next();
   });
-  const bodies = new BodyBudget(config.SML_MAX_BODY_BYTES_IN_FLIGHT, {
-    inFlight: (bytes) => metrics.bodyBytesInFlight.set(bytes),
-    refused: () => metrics.bodyBudgetRefusals.inc(),
-  });
+  const bodies = deps.bodies ?? bodyBudget(config, metrics);
   api.use(bodies.middleware(config.SML_BODY_LIMIT));
   api.use(express.raw({ type: () => true, limit: config.SML_BODY_LIMIT }));
   const inflateLimits = { limit: config.SML_BODY_LIMIT, maxRatio: config.SML_MAX_INFLATE_RATIO };
@@ -120,22 +102,10 @@ export function createApp(deps: GatewayDeps): express.Express {
         const body = await inflateBody(sent, encoding, inflateLimits);
         const t1 = performance.now();
         const caller = { user: who.user, root: who.root, requestId };
-        const ctx: RouteContext = {
-          caller,
-          params: validate(route.params, req.params, 'path') as Record<string, string>,
-          query: validate(route.query, req.query ?? {}, 'query'),
-          body: route.rawBody ? utf8Body(body) : route.body ? validate(route.body, parseJson(body), 'body') : undefined,
-          headers: req.headers,
-          secretKey: who.secretKey,
-        };
-        const subject = typeof route.subject === 'function' ? route.subject(ctx) : route.subject;
-        const message = route.toRequest(ctx);
+        const ctx = routeContext(route, { caller, params: req.params, query: req.query ?? {}, body, headers: req.headers, secretKey: who.secretKey });
         const t2 = performance.now();
-        let reply = await client.request(route.service, subject, route.request, message, route.reply, { requestId, timeoutMs: route.timeoutMs });
-        const again = route.retry?.(reply, ctx);
-        if (again !== undefined) reply = await client.request(route.service, subject, route.request, again, route.reply, { requestId, timeoutMs: route.timeoutMs });
+        const { status, values } = await dispatch(route, ctx, client);
         log.debug({ requestId, route: route.path, authMs: t1 - t0, validateMs: t2 - t1, busMs: performance.now() - t2 }, 'request timing');
-        const { status, values } = route.present ? route.present(reply) : { status: reply.status ?? { code: 200, message: 'OK' }, values: replyValues(route.reply, reply) };
         if (!isOk(status)) {
           sendError(res, errorFromStatus(status));
         } else {

@@ -16,43 +16,70 @@ export interface Authenticated {
   secretKey: string;
 }
 
+/**
+ * What a signed message carries, whatever it travels in (REST headers, a WebSocket message's
+ * header, API.md §12), and how its signature is checked.
+ */
+export interface SignedMessage {
+  authorization?: string;
+  symDate?: string;
+  customerId?: string;
+  /** The customer the resource names (`{user}` of a REST path); undefined when it names none (WebSocket). */
+  pathUser?: string;
+  /** The Content-MD5 the client sent ('' when none). */
+  contentMd5: string;
+  body?: Buffer;
+  /** Whether `authorization` is a valid signature of the message with this secret, for every accepted form of the resource. */
+  verify(secret: string, md5: string, authorization: string): boolean;
+  /** The server's string to sign, secret redacted, answered with a 401 'Invalid Signature'. */
+  redacted(md5: string): string;
+}
+
+/**
+ * HMAC authentication exactly as API.md §2: the checks run in the seed's order and the first
+ * failure answers. REST and WebSocket messages go through this one function.
+ */
+export async function authenticateMessage(m: SignedMessage, users: UserDirectory, replay: ReplayCache, opts: AuthOptions): Promise<Authenticated> {
+  if (!m.authorization) throw smlError('AUTH_HEADER_NULL');
+  if (!m.symDate) throw smlError('SYM_DATE_NULL');
+  const when = parseSymDate(m.symDate);
+  if (when === undefined) throw smlError('INVALID_DATE_FORMAT');
+  const now = Date.now();
+  if (when < now - opts.pastWindowMs || when > now + opts.futureWindowMs) throw smlError('CLOCK_SKEW');
+  // Named after its header until it is checked against the path: then it is the caller's `user`.
+  const customerId = m.customerId ?? '';
+  const record = await users.get(customerId);
+  if (!record) throw smlError('INVALID_USER');
+  if (m.pathUser !== undefined && customerId !== m.pathUser) throw smlError('CUSTOMER_ID_MISMATCH', { header: customerId, user: m.pathUser });
+
+  const md5 = contentMd5(m.body !== undefined && m.body.length > 0 ? m.body : undefined);
+  if (m.contentMd5 !== md5) throw smlError('MD5_MISMATCH');
+  if (!m.verify(record.secretKey, md5, m.authorization)) {
+    throw smlError('INVALID_SIGNATURE').withValues({ stringToSign: m.redacted(md5) });
+  }
+  if (!(await replay.remember(bareSignature(m.authorization)))) throw smlError('REPLAYED_REQUEST');
+  return { user: customerId, root: record.root, secretKey: record.secretKey };
+}
+
 function header(req: Request, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
 
-/**
- * HMAC authentication exactly as API.md §2: the checks run in the seed's order and the first
- * failure answers. The resource may have been signed as the path or as the full URL.
- */
+/** A REST request (API.md §2). The resource may have been signed as the path or as the full URL. */
 export async function authenticate(req: Request, pathUser: string, users: UserDirectory, replay: ReplayCache, opts: AuthOptions): Promise<Authenticated> {
-  const authorization = header(req, 'authorization');
-  if (!authorization) throw smlError('AUTH_HEADER_NULL');
-  const symDate = header(req, 'sym-date');
-  if (!symDate) throw smlError('SYM_DATE_NULL');
-  const when = parseSymDate(symDate);
-  if (when === undefined) throw smlError('INVALID_DATE_FORMAT');
-  const now = Date.now();
-  if (when < now - opts.pastWindowMs || when > now + opts.futureWindowMs) throw smlError('CLOCK_SKEW');
-  // Named after its header until it is checked against the path: then it is the caller's `user`.
-  const customerId = header(req, 'customer-id') ?? '';
-  const record = await users.get(customerId);
-  if (!record) throw smlError('INVALID_USER');
-  if (customerId !== pathUser) throw smlError('CUSTOMER_ID_MISMATCH', { header: customerId, user: pathUser });
-
   const raw: Buffer | undefined = Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined;
-  const md5 = contentMd5(raw);
-  if ((header(req, 'content-md5') ?? '') !== md5) throw smlError('MD5_MISMATCH');
-
   const cut = req.originalUrl.indexOf('?');
   const path = cut < 0 ? req.originalUrl : req.originalUrl.slice(0, cut);
   const query = cut < 0 ? undefined : req.originalUrl.slice(cut + 1) || undefined;
-  const fields = { method: req.method, contentMd5: md5, symDate, customerId, body: raw, query };
+  const customerId = header(req, 'customer-id');
+  const symDate = header(req, 'sym-date');
+  const fields = (md5: string) => ({ method: req.method, contentMd5: md5, symDate: symDate ?? '', customerId: customerId ?? '', body: raw, query });
   const candidates = [path, `${req.protocol}://${header(req, 'host') ?? ''}${path}`];
-  const valid = candidates.some((resource) => verifySignature(signParts({ ...fields, secret: record.secretKey, resource }), authorization));
-  if (!valid) {
-    throw smlError('INVALID_SIGNATURE').withValues({ stringToSign: redactedStringToSign({ ...fields, resource: path }) });
-  }
-  if (!(await replay.remember(bareSignature(authorization)))) throw smlError('REPLAYED_REQUEST');
-  return { user: customerId, root: record.root, secretKey: record.secretKey };
+  return authenticateMessage({
+    authorization: header(req, 'authorization'), symDate, customerId, pathUser,
+    contentMd5: header(req, 'content-md5') ?? '', body: raw,
+    verify: (secret, md5, authorization) => candidates.some((resource) => verifySignature(signParts({ ...fields(md5), secret, resource }), authorization)),
+    redacted: (md5) => redactedStringToSign({ ...fields(md5), resource: path }),
+  }, users, replay, opts);
 }

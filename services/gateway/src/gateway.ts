@@ -1,10 +1,11 @@
 import type { Server } from 'node:http';
 import type { ServiceRuntime } from '@sml/bus';
-import { createApp } from './app';
+import { bodyBudget, createApp } from './app';
 import { ReplayCache } from './replay';
 import { GatewayMetrics } from './metrics';
 import { routes } from './routes';
 import { UserDirectory, registerUserEndpoints } from './users';
+import { WsGateway } from './ws';
 
 /**
  * The gateway process: the users service (it owns the customer registry) plus the REST app.
@@ -20,16 +21,21 @@ export async function startGateway(rt: ServiceRuntime): Promise<{ server: Server
     process.stdout.write(`\nSML root user: ${root.user}\nSML root secret: ${root.secretKey}\n\n`);
   }
   const replay = await ReplayCache.open(nc, config.SML_AUTH_PAST_WINDOW_MS + config.SML_AUTH_FUTURE_WINDOW_MS);
-  const app = createApp({ config, nc, client, users, log, metrics: new GatewayMetrics(), routes, replay });
+  const metrics = new GatewayMetrics();
+  const bodies = bodyBudget(config, metrics);
+  const app = createApp({ config, nc, client, users, log, metrics, routes, replay, bodies });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.SML_PORT, config.SML_HOST, () => resolve(s));
   });
   server.keepAliveTimeout = 65_000;
+  const ws = new WsGateway({ config, nc, client, users, replay, log, metrics, routes, bodies });
+  ws.attach(server);
   const addr = server.address();
   log.info({ port: typeof addr === 'object' && addr ? addr.port : config.SML_PORT, basePath: config.SML_BASE_PATH }, 'gateway listening');
   return {
     server,
     onStop: () => new Promise<void>((resolve) => {
+      ws.close();
       server.close(() => resolve());
       server.closeAllConnections();
     }),

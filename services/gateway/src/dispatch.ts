@@ -1,0 +1,63 @@
+import type { z } from 'zod';
+import { JsonBodyError, invalidUtf8At, parseJsonBody, smlError } from '@sml/core';
+import type { BusClient } from '@sml/bus';
+import type { sml } from '@sml/proto';
+import { replyValues } from './envelope';
+import type { AnyRoute, Presentation, RouteContext } from './route';
+
+function validate<T extends z.ZodType>(schema: T | undefined, value: unknown, where: string): z.infer<T> | Record<string, unknown> {
+  if (!schema) return {};
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const detail = parsed.error.issues.map((i) => `${where}${i.path.length ? '.' + i.path.join('.') : ''}: ${i.message}`).join('; ');
+  throw smlError('INVALID_REQUEST', { detail });
+}
+
+function parseJson(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  try {
+    return parseJsonBody(raw);
+  } catch (err) {
+    if (err instanceof JsonBodyError) throw smlError('MALFORMED_JSON', { detail: err.message });
+    throw err;
+  }
+}
+
+/** A body a route reads itself (learn frames, read by the frame reader): it must be UTF-8 text, as every body of this API. */
+function utf8Body(raw: Buffer): Buffer {
+  const bad = invalidUtf8At(raw);
+  if (bad >= 0) throw smlError('MALFORMED_JSON', { detail: `invalid UTF-8 at byte ${bad}` });
+  return raw;
+}
+
+/** What a route is called with, before validation: REST requests and WebSocket messages alike. */
+export interface RouteInput {
+  caller: sml.v1.ICaller;
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: Buffer;
+  headers: Record<string, string | string[] | undefined>;
+  secretKey?: string;
+}
+
+/** Validates path, query and body against the route's schemas (400 naming what is wrong). */
+export function routeContext(route: AnyRoute, input: RouteInput): RouteContext {
+  return {
+    caller: input.caller,
+    params: validate(route.params, input.params, 'path') as Record<string, string>,
+    query: validate(route.query, input.query, 'query'),
+    body: route.rawBody ? utf8Body(input.body) : route.body ? validate(route.body, parseJson(input.body), 'body') : undefined,
+    headers: input.headers,
+    secretKey: input.secretKey,
+  };
+}
+
+/** The one bus request of a route (and its retry when the reply asks for one), as status and REST values. */
+export async function dispatch(route: AnyRoute, ctx: RouteContext, client: BusClient): Promise<Presentation> {
+  const subject = typeof route.subject === 'function' ? route.subject(ctx) : route.subject;
+  const opts = { requestId: ctx.caller.requestId ?? undefined, timeoutMs: route.timeoutMs };
+  let reply = await client.request(route.service, subject, route.request, route.toRequest(ctx), route.reply, opts);
+  const again = route.retry?.(reply, ctx);
+  if (again !== undefined) reply = await client.request(route.service, subject, route.request, again, route.reply, opts);
+  return route.present ? route.present(reply) : { status: reply.status ?? { code: 200, message: 'OK' }, values: replyValues(route.reply, reply) };
+}

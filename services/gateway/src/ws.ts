@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { NatsConnection } from 'nats';
+import { SmlError, redactedWsStringToSign, smlError, toJson, verifySignature, wsSignatures, type Config, type Logger } from '@sml/core';
+import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
+import { authenticateMessage, type AuthOptions, type Authenticated } from './auth';
+import type { BodyBudget } from './body-budget';
+import { dispatch, routeContext } from './dispatch';
+import type { GatewayMetrics } from './metrics';
+import type { ReplayCache } from './replay';
+import type { AnyRoute } from './route';
+import type { UserDirectory } from './users';
+
+/**
+ * The WebSocket API (API.md §12, SymetryML's websocket-api.md): `<ws path>/learn`, `/forget`,
+ * `/predict`. Each message is `<header length>,<header JSON><DataFrame JSON>` and is answered,
+ * in order, with the REST envelope of the equivalent call. A message runs the very route the
+ * REST call runs (same validation, same bus request, so a learn is answered only once its
+ * batch is in the project's log), after the same authentication (auth.ts: date window,
+ * Content-MD5, signature, replay).
+ */
+const OPERATIONS = {
+  learn: { operationId: 'learnProject', keys: ['pid'] },
+  forget: { operationId: 'forgetProject', keys: ['pid'] },
+  predict: { operationId: 'predict', keys: ['pid', 'm'] },
+} as const;
+type Operation = keyof typeof OPERATIONS;
+
+/** Room for the header beside a body of SML_BODY_LIMIT bytes: over it the library closes the connection (1009). */
+const HEADER_ALLOWANCE = 64 * 1024;
+/** The longest header length prefix read (digits). */
+const MAX_PREFIX_DIGITS = 10;
+
+export interface WsDeps {
+  config: Config;
+  nc: NatsConnection;
+  client: BusClient;
+  users: UserDirectory;
+  replay: ReplayCache;
+  log: Logger;
+  metrics: GatewayMetrics;
+  routes: AnyRoute[];
+  bodies: BodyBudget;
+}
+
+interface MessageHeader {
+  headers: string[];
+  extraKeys: string[];
+}
+
+/** Who a connection's messages come from: set by its first authenticated message. */
+interface Identity {
+  who: Authenticated;
+  extraKeys: string[];
+}
+
+/** Splits `<header length>,<header JSON><body>`; a message without header is `0,<body>` or the body alone. */
+export function parseWsMessage(data: Buffer): { header?: MessageHeader; body: Buffer } {
+  if (data[0] === 0x7b /* { */) return { body: data };
+  const comma = data.subarray(0, MAX_PREFIX_DIGITS + 1).indexOf(0x2c /* , */);
+  const prefix = comma > 0 ? data.subarray(0, comma).toString('latin1') : '';
+  if (!/^\d+$/.test(prefix)) throw smlError('INVALID_REQUEST', { detail: 'a WebSocket message is <header length>,<header JSON><DataFrame JSON>' });
+  const length = Number(prefix);
+  const start = comma + 1;
+  if (start + length > data.length) throw smlError('INVALID_REQUEST', { detail: `header length ${length} is longer than the message (${data.length - start} bytes after the comma)` });
+  const body = data.subarray(start + length);
+  if (length === 0) return { body };
+  let header: unknown;
+  try {
+    header = JSON.parse(data.subarray(start, start + length).toString('utf8'));
+  } catch (err) {
+    throw smlError('INVALID_REQUEST', { detail: `the message header is not JSON: ${(err as Error).message}` });
+  }
+  const h = header as Partial<MessageHeader> | null;
+  const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
+  if (typeof h !== 'object' || h === null || !strings(h.headers) || (h.extraKeys !== undefined && !strings(h.extraKeys))) {
+    throw smlError('INVALID_REQUEST', { detail: 'the message header is {"headers":[date, md5, authorization, customer id],"extraKeys":[…]} (arrays of strings)' });
+  }
+  return { header: { headers: h.headers, extraKeys: h.extraKeys ?? [] }, body };
+}
+
+export class WsGateway {
+  private readonly wss: WebSocketServer;
+  private readonly bus: BusHealth;
+  private readonly perCustomer = new Map<string, number>();
+  private readonly authOpts: AuthOptions;
+  private readonly routeOf: Record<Operation, AnyRoute>;
+
+  constructor(private readonly deps: WsDeps) {
+    const { config } = deps;
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: config.SML_BODY_LIMIT + HEADER_ALLOWANCE });
+    this.bus = BusHealth.of(deps.nc, deps.log);
+    this.authOpts = { basePath: config.SML_BASE_PATH, pastWindowMs: config.SML_AUTH_PAST_WINDOW_MS, futureWindowMs: config.SML_AUTH_FUTURE_WINDOW_MS };
+    const route = (operationId: string) => {
+      const found = deps.routes.find((r) => r.operationId === operationId);
+      if (!found) throw new Error(`WebSocket API: no REST route ${operationId}`);
+      return found;
+    };
+    this.routeOf = { learn: route(OPERATIONS.learn.operationId), forget: route(OPERATIONS.forget.operationId), predict: route(OPERATIONS.predict.operationId) };
+  }
+
+  /** Serves upgrades of `<SML_WS_PATH>/<op>` on the REST server; any other upgrade is answered 404. */
+  attach(server: Server): void {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const path = (req.url ?? '').split('?')[0];
+      const base = this.deps.config.SML_WS_PATH.replace(/\/$/, '');
+      const op = path.startsWith(`${base}/`) ? path.slice(base.length + 1) : '';
+      if (!Object.hasOwn(OPERATIONS, op)) {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.connection(ws, op as Operation, req, path));
+    });
+  }
+
+  /** Closes every connection (1001 going away). */
+  close(): void {
+    for (const ws of this.wss.clients) ws.close(1001, 'server stopping');
+    this.wss.close();
+  }
+
+  private connection(ws: WebSocket, op: Operation, req: IncomingMessage, path: string): void {
+    const { config, log, bodies, metrics } = this.deps;
+    const host = req.headers.host ?? '';
+    // The forms a client may have signed the service path in (API.md §12).
+    const servicePaths = [path, `ws://${host}${path}`, `wss://${host}${path}`];
+    const maxInFlight = config.SML_WS_MAX_IN_FLIGHT;
+    let identity: Promise<Identity | undefined> = Promise.resolve(undefined);
+    let bound: string | undefined;
+    let inFlight = 0;
+    let replies: Promise<void> = Promise.resolve();
+    let closeAfterReply = false;
+    // A connection that has not authenticated a message within the request timeout is closed.
+    const unauthenticated = setTimeout(() => ws.close(1008, 'no authenticated message'), config.SML_REQUEST_TIMEOUT_MS);
+    unauthenticated.unref();
+
+    const authenticate = async (header: MessageHeader, body: Buffer): Promise<Identity> => {
+      const [symDate, md5, authorization, customerId] = header.headers;
+      const who = await authenticateMessage({
+        authorization, symDate, customerId, contentMd5: md5 ?? '', body,
+        verify: (secret, expectedMd5, signature) =>
+          wsSignatures({ contentMd5: expectedMd5, secret, symDate: symDate ?? '', customerId: customerId ?? '', body, extraKeys: header.extraKeys }, servicePaths)
+            .some((s) => verifySignature(s, signature)),
+        redacted: (expectedMd5) => redactedWsStringToSign({ contentMd5: expectedMd5, symDate: symDate ?? '', customerId: customerId ?? '', body, servicePath: path, extraKeys: header.extraKeys }),
+      }, this.deps.users, this.deps.replay, this.authOpts);
+      if (bound === undefined) {
+        const open = this.perCustomer.get(who.user) ?? 0;
+        if (open >= config.SML_WS_MAX_CONNECTIONS_PER_CUSTOMER) {
+          closeAfterReply = true;
+          throw smlError('WS_CONNECTION_LIMIT', { user: who.user, count: open, variable: `SML_WS_MAX_CONNECTIONS_PER_CUSTOMER = ${config.SML_WS_MAX_CONNECTIONS_PER_CUSTOMER}` });
+        }
+        bound = who.user;
+        this.perCustomer.set(who.user, open + 1);
+        clearTimeout(unauthenticated);
+      } else if (who.user !== bound) {
+        // One customer per connection: its tenancy never changes midway.
+        throw smlError('CUSTOMER_ID_MISMATCH', { header: who.user, user: bound });
+      }
+      return { who, extraKeys: header.extraKeys };
+    };
+
+    const handle = async (data: Buffer): Promise<string> => {
+      this.bus.assertConnected();
+      const { header, body } = parseWsMessage(data);
+      if (body.length > config.SML_BODY_LIMIT) throw smlError('BODY_TOO_LARGE', { limit: config.SML_BODY_LIMIT });
+      let id: Identity | undefined;
+      if (header) {
+        const mine = authenticate(header, body);
+        // A later message without header speaks as the last authenticated one.
+        const previous = identity;
+        identity = mine.catch(() => previous);
+        id = await mine;
+      } else {
+        id = await identity;
+        if (!id) throw smlError('WS_NO_HEADER');
+      }
+      const keys = OPERATIONS[op].keys;
+      if (id.extraKeys.length < keys.length) throw smlError('WS_EXTRA_KEYS', { op, expected: keys.join(', '), count: id.extraKeys.length });
+      const route = this.routeOf[op];
+      const caller = { user: id.who.user, root: id.who.root, requestId: randomUUID() };
+      const params: Record<string, string> = { user: id.who.user };
+      keys.forEach((k, i) => (params[k] = id.extraKeys[i]!));
+      const ctx = routeContext(route, { caller, params, query: {}, body, headers: {}, secretKey: id.who.secretKey });
+      const { status, values } = await dispatch(route, ctx, this.deps.client);
+      if (!isOk(status)) throw errorFromStatus(status);
+      return toJson({ statusCode: status.code ?? 200, statusString: status.message ?? '', values });
+    };
+
+    const failure = (thrown: unknown): string => {
+      const err = this.bus.failure(thrown) ?? thrown;
+      if (err instanceof SmlError) {
+        if (err.status === 401 || err.code === 'MD5_MISMATCH' || err.code.includes('DATE') || err.code === 'CLOCK_SKEW' || err.code === 'AUTH_HEADER_NULL') metrics.authFailures.inc({ code: err.code });
+        return toJson({ statusCode: err.status, statusString: err.message, ...(err.omitValues ? {} : { values: err.values ?? {} }) });
+      }
+      const requestId = randomUUID();
+      log.error({ err, requestId, op }, 'WebSocket message failed');
+      const internal = smlError('INTERNAL', { requestId });
+      return toJson({ statusCode: internal.status, statusString: internal.message, values: {} });
+    };
+
+    ws.on('message', (raw: RawData) => {
+      const data = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
+      const end = metrics.requestDuration.startTimer({ method: 'ws', route: op });
+      // Messages beyond the bound wait in the socket: reading stops until a reply goes out.
+      if (++inFlight >= maxInFlight) ws.pause();
+      const reserved = bodies.tryReserve(data.length);
+      const answer = reserved
+        ? handle(data).catch(failure)
+        : Promise.resolve(failure(smlError('BODY_BUDGET', { inFlight: bodies.inFlight, limit: bodies.limit })));
+      // Replies leave in the order the messages came, whatever order they finish in.
+      replies = replies.then(async () => {
+        const text = await answer;
+        if (reserved) bodies.release(data.length);
+        if (ws.readyState === ws.OPEN) ws.send(text);
+        if (closeAfterReply) ws.close(1008, 'too many connections');
+        end({ status: Number(/^\{"statusCode":(\d+)/.exec(text)?.[1] ?? 0) });
+        if (--inFlight < maxInFlight && ws.isPaused) ws.resume();
+      });
+    });
+    ws.on('close', () => {
+      clearTimeout(unauthenticated);
+      if (bound !== undefined) {
+        const left = (this.perCustomer.get(bound) ?? 1) - 1;
+        if (left > 0) this.perCustomer.set(bound, left);
+        else this.perCustomer.delete(bound);
+      }
+    });
+    ws.on('error', (err) => log.debug({ err, op }, 'WebSocket connection error'));
+  }
+}
