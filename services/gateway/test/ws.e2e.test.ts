@@ -161,6 +161,11 @@ describe('WebSocket API end to end', () => {
     for (const c of [...open, a]) c.close();
   });
 
+  it("GET /projects/list (SymetryML's path) lists the caller's projects", async () => {
+    const r = await who.alice.sdk.request('GET', '/projects/list');
+    expect(r.body).toEqual({ statusCode: 200, statusString: 'OK', values: { stringList: { values: ['viaRest', 'viaWs'] } } });
+  });
+
   it('answers 404 to an upgrade of another path', async () => {
     await expect(WsClient.open(`${sys.url.replace(/^http/, 'ws')}/symetry/ws/explore`)).rejects.toThrow(/404/);
   });

@@ -63,13 +63,20 @@ export const modelRoutes = [
   }),
 ];
 
+const flatMap = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String));
+/** The EVT parameters as a flat map or as a KSVSMap `{"values":[{…}]}` (the public Rust client's form): its first entry. */
+const evtBody = z.preprocess((v) => {
+  const o = v as { values?: unknown } | null;
+  return typeof o === 'object' && o !== null && Object.keys(o).length === 1 && Array.isArray(o.values) ? (o.values[0] ?? {}) as unknown : v;
+}, flatMap);
+
 export const evtRoutes = [
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/:m/evtwrapper', operationId: 'createEvtWrapper', tags: ['models'],
     summary: 'Wrap a model\'s predictions with extreme-value thresholds (synchronous)',
-    description: 'Body: flat map sml_evt_wrapper_res_key (which prediction key to threshold, default res), evt_warmup_size, evt_alpha, evt_quantile, evt_tdigest, evt_window_size, evt_max_exceedances, evt_grimshaw (STATS.md §5). Afterwards predict adds evt_is_anomaly, evt_threshold, evt_anomaly_confidence.',
+    description: 'Body: a flat map, or the same map as a KSVSMap {"values":[{…}]} (as SymetryML clients send it; its first entry is read): sml_evt_wrapper_res_key (which prediction key to threshold, default res), evt_warmup_size, evt_alpha, evt_quantile, evt_tdigest, evt_window_size, evt_max_exceedances, evt_grimshaw (STATS.md §5). Afterwards predict adds evt_is_anomaly, evt_threshold, evt_anomaly_confidence.',
     service: 'projects', subject: s('evtWrapper'), request: sml.v1.EvtWrapperRequest, reply: sml.v1.Empty,
-    params: modelParams, body: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)),
+    params: modelParams, body: evtBody,
     success: { status: 200, description: 'EVT Wrapper created for model [<m>]' }, errors: ['EVT_PROJECT_NOT_FOUND', 'GENERIC_EXCEPTION', 'MODEL_INPUT'],
     toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, modelId: params.m, params: body as Record<string, string> }),
   }),

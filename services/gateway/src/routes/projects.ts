@@ -89,6 +89,13 @@ export const projectRoutes = [
     toRequest: ({ caller }) => ({ caller }),
   }),
   defineRoute({
+    method: 'get', path: '/:user/projects/list', operationId: 'listProjectsCompat', tags: ['projects'], summary: "List the caller's project ids (SymetryML's path for GET /{user}/projects)",
+    service: 'projects', subject: s('list'), request: sml.v1.ProjectListRequest, reply: sml.v1.ProjectListReply,
+    params: userParam, values: z.object({ stringList: z.object({ values: z.array(z.string()) }) }),
+    success: { status: 200, description: 'values.stringList.values' },
+    toRequest: ({ caller }) => ({ caller }),
+  }),
+  defineRoute({
     method: 'get', path: '/:user/projects/:pid/info', operationId: 'projectInfo', tags: ['projects'], summary: 'Project information (smlInfo)',
     service: 'projects', subject: s('info'), request: sml.v1.ProjectRequest, reply: sml.v1.ProjectInfoReply,
     params: projectParams, query: z.object({ async: boolParam.optional(), hash: boolParam.optional() }),

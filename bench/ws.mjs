@@ -1,0 +1,137 @@
+// Learn throughput over one WebSocket (API.md §12) next to REST with 2 requests in flight,
+// same data, same run. Run after a build:
+//   node bench/ws.mjs   (BENCH_ROWS default 100000; BENCH_RUNS default 5; BENCH_BATCH default
+//                        "10000,1000": rows per message/request; BENCH_WS_IN_FLIGHT default 4 =
+//                        the server's SML_WS_MAX_IN_FLIGHT; BENCH_DRY=1 prints without appending)
+// Each run learns every batch into a fresh project twice, once per transport, alternating which
+// goes first; both sign each message when sending it (MD5 + HMAC of the body), as the SDK does.
+// A WebSocket message is answered only once its batch is in the project's log, like REST.
+// The ratio is judged run by run (this VM's speed drifts), then the median is reported.
+import { randomInt } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { appendResults, machine } from './lib/results.mjs';
+
+const require = createRequire(import.meta.url);
+const { startSystem } = require('../packages/testkit/dist/index.js');
+const { SmlClient } = require('../packages/sdk/dist/index.js');
+const { contentMd5, formatSymDate, signature, wsStringToSign } = require('../packages/core/dist/index.js');
+const WebSocket = require('../node_modules/ws');
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const BATCHES = (process.env.BENCH_BATCH ?? '10000,1000').split(',').map(Number);
+const WS_IN_FLIGHT = Number(process.env.BENCH_WS_IN_FLIGHT ?? 4);
+const REST_IN_FLIGHT = 2;
+const COLS = 20;
+const resultsFile = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+let seed = 42;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+function frame(rows, cols) {
+  const names = Array.from({ length: cols }, (_, j) => `x${j}`);
+  return { attributeNames: names, attributeTypes: names.map(() => 'C'), data: Array.from({ length: rows }, () => names.map(() => (rand() * 200 - 100).toFixed(6))), errorHandling: 0 };
+}
+
+/** `<header length>,<header JSON><body>`, signed now (the documented form: path, no newline after the last key). */
+function wsMessage(user, secret, body, pid) {
+  const now = new Date();
+  const date = formatSymDate(now, now.getUTCMilliseconds() * 1_000_000 + randomInt(1_000_000));
+  const md5 = contentMd5(body);
+  const sts = wsStringToSign({ contentMd5: md5, secret, symDate: date, customerId: user, body, servicePath: '/symetry/ws/learn', extraKeys: [pid] });
+  const header = JSON.stringify({ headers: [date, md5, signature(secret, sts), user], extraKeys: [pid] });
+  return Buffer.concat([Buffer.from(`${Buffer.byteLength(header)},${header}`), body]);
+}
+
+/** Sends every body over one WebSocket, at most `inFlight` unanswered; resolves when all are answered 200. */
+function learnOverWs(url, user, secret, pid, payloads, inFlight) {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    let sent = 0;
+    let answered = 0;
+    const pump = () => {
+      while (sent < payloads.length && sent - answered < inFlight) ws.send(wsMessage(user, secret, payloads[sent++], pid));
+    };
+    ws.on('open', pump);
+    ws.on('message', (data) => {
+      const text = data.toString();
+      if (!text.startsWith('{"statusCode":200')) return reject(new Error(`WebSocket learn answered ${text.slice(0, 200)}`));
+      if (++answered === payloads.length) {
+        ws.close();
+        resolve();
+      } else pump();
+    });
+    ws.on('error', reject);
+  });
+}
+
+async function learnOverRest(sdk, pid, payloads, inFlight) {
+  const queue = [...payloads];
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    for (let raw = queue.shift(); raw !== undefined; raw = queue.shift()) {
+      const res = await sdk.request('POST', `/projects/${pid}/learn`, { raw, headers: { 'content-type': 'application/json' } });
+      if (res.status !== 200) throw new Error(`learn answered ${res.status} ${res.body.statusString}`);
+    }
+  }));
+}
+
+const m = machine();
+const sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_LOG_LEVEL: 'warn', SML_WS_MAX_IN_FLIGHT: String(WS_IN_FLIGHT) } });
+const results = [];
+try {
+  const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
+  const secret = (await root.addUser('bench')).body.values.secretKey;
+  const sdk = new SmlClient({ url: sys.url, user: 'bench', secret });
+  const wsUrl = `${sys.url.replace(/^http/, 'ws')}/symetry/ws/learn`;
+  for (const batch of BATCHES) {
+    const payloads = Array.from({ length: Math.ceil(ROWS / batch) }, () => Buffer.from(JSON.stringify(frame(batch, COLS)), 'utf8'));
+    // One unmeasured pass of each warms the services' JIT.
+    await sdk.createProject(`warm${batch}`);
+    await learnOverRest(sdk, `warm${batch}`, payloads, REST_IN_FLIGHT);
+    await learnOverWs(wsUrl, 'bench', secret, `warm${batch}`, payloads, WS_IN_FLIGHT);
+    const ws = [];
+    const rest = [];
+    const ratios = [];
+    for (let r = 0; r < RUNS; r++) {
+      const time = async (fn) => {
+        const t0 = process.hrtime.bigint();
+        await fn();
+        return ROWS / (Number(process.hrtime.bigint() - t0) / 1e9);
+      };
+      const pw = `ws${batch}_${r}`;
+      const pr = `rest${batch}_${r}`;
+      await sdk.createProject(pw);
+      await sdk.createProject(pr);
+      const doWs = () => time(() => learnOverWs(wsUrl, 'bench', secret, pw, payloads, WS_IN_FLIGHT));
+      const doRest = () => time(() => learnOverRest(sdk, pr, payloads, REST_IN_FLIGHT));
+      let a;
+      let b;
+      if (r % 2 === 0) {
+        a = await doWs();
+        b = await doRest();
+      } else {
+        b = await doRest();
+        a = await doWs();
+      }
+      ws.push(a);
+      rest.push(b);
+      ratios.push(a / b);
+    }
+    results.push({ batch, ws: median(ws), rest: median(rest), ratio: median(ratios), ratios });
+  }
+} finally {
+  await sys.stop();
+}
+
+const section = [
+  `## ws — ${m.date}`,
+  '',
+  `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}, load average ${m.load} before the run (the machine is shared: other sessions' builds and tests run meanwhile). ${ROWS} rows × ${COLS} C columns per run, learned over one WebSocket (≤ ${WS_IN_FLIGHT} messages in flight) and over REST (${REST_IN_FLIGHT} requests in flight) into fresh projects, alternating which goes first; median of ${RUNS} runs. Client, gateway, projects and nats-server share the machine.`,
+  '',
+  '| rows per message | WebSocket rows/s | REST (2 in flight) rows/s | WebSocket / REST (median of per-run ratios; target ≥ 1.3) | per-run ratios |',
+  '|---:|---:|---:|---:|---|',
+  ...results.map((x) => `| ${x.batch} | ${Math.round(x.ws)} | ${Math.round(x.rest)} | **${x.ratio.toFixed(2)}** | ${x.ratios.map((v) => v.toFixed(2)).join(', ')} |`),
+].join('\n');
+console.log(section);
+if (!process.env.BENCH_DRY) appendResults(resultsFile, section);
