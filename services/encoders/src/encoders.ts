@@ -228,19 +228,26 @@ export class Encoders {
 
   private async load(user: string, name: string, missing: ErrorCode): Promise<Loaded> {
     const id = `${user}\u0000${name}`;
-    const stored = await this.store.get(user, name);
-    if (!stored) {
-      this.forget(id);
-      throw smlError(missing, { encoder: name, user });
+    for (let attempt = 0; ; attempt++) {
+      const stored = await this.store.get(user, name);
+      if (!stored) {
+        this.forget(id);
+        throw smlError(missing, { encoder: name, user });
+      }
+      const cached = this.cache.get(id);
+      if (cached && cached.revision === stored.revision) {
+        this.remember(id, cached);
+        return cached;
+      }
+      const state = await this.store.state(stored.record);
+      if (state) {
+        const loaded = { ...stored, encoder: Encoder.deserialize(state) };
+        this.remember(id, loaded);
+        return loaded;
+      }
+      // A write replaced the object after the record was read: the record has moved on.
+      if (attempt + 1 >= WRITE_ATTEMPTS) throw new Error(`encoder statistics ${stored.record.statsObject} are missing from sml_encoder_stats`);
     }
-    const cached = this.cache.get(id);
-    if (cached && cached.revision === stored.revision) {
-      this.remember(id, cached);
-      return cached;
-    }
-    const loaded = { ...stored, encoder: Encoder.deserialize(await this.store.state(stored.record)) };
-    this.remember(id, loaded);
-    return loaded;
   }
 
   /** Keeps `loaded` as the most recently used, dropping the least recently used beyond SML_MAX_ENCODER_VALUES values. */

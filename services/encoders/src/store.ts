@@ -38,12 +38,14 @@ export class EncoderStore {
     return e && e.operation === 'PUT' ? { record: sml.v1.EncoderRecord.decode(e.value), revision: e.revision } : undefined;
   }
 
-  /** The record's statistics (Encoder.serialize): its object, or the inline state of a record from before the object store. */
-  async state(record: sml.v1.IEncoderRecord): Promise<Uint8Array> {
+  /**
+   * The record's statistics (Encoder.serialize): its object, or the inline state of a record
+   * from before the object store. Undefined when the object is gone: a write made since
+   * replaced it (read the record again).
+   */
+  async state(record: sml.v1.IEncoderRecord): Promise<Uint8Array | undefined> {
     if (!record.statsObject) return record.state ?? new Uint8Array();
-    const bytes = await this.objects.getBlob(record.statsObject);
-    if (!bytes) throw new Error(`encoder statistics ${record.statsObject} are missing from sml_encoder_stats`);
-    return bytes;
+    return (await this.objects.getBlob(record.statsObject)) ?? undefined;
   }
 
   /** Stores a new encoder; 409 when the customer already has one of that name. */
