@@ -1,5 +1,5 @@
 import { hasLoneSurrogate } from './errors';
-import { checkStructure, sortedLevels, type CategoricalColumn, type ColumnType, type NumericColumn, type ParsedFrame } from './frame';
+import { checkStructure, levelCode, sortedLevels, type CategoricalColumn, type ColumnType, type NumericColumn, type ParsedFrame } from './frame';
 
 /*
  * A fast path for the common case of learning a DataFrame sent as JSON: the bytes are read
@@ -198,14 +198,7 @@ class FrameJsonReader {
             if (kind === 'B' && v === v && v !== 0 && v !== 1) bail();
             values[slot[c]][rows] = v;
           } else if (kind === 'T') {
-            const level = this.categoryCell();
-            const map = levelMaps[slot[c]];
-            let code = -1;
-            if (level !== null) {
-              code = map.get(level) ?? map.size;
-              if (code === map.size) map.set(level, code);
-            }
-            codes[slot[c]][rows] = code;
+            codes[slot[c]][rows] = levelCode(levelMaps[slot[c]], this.categoryCell());
           } else {
             this.skipValidValue();
           }

@@ -1,5 +1,5 @@
 import { FrameError } from './errors';
-import { checkRow, checkStructure, categoryOf, MAX_REPORTED_ERRORS, sortedLevels, type CategoricalColumn, type ColumnType, type LearnReport, type NumericColumn, type ParsedFrame } from './frame';
+import { checkRow, checkStructure, categoryOf, levelCode, MAX_REPORTED_ERRORS, sortedLevels, type CategoricalColumn, type ColumnType, type LearnReport, type NumericColumn, type ParsedFrame } from './frame';
 import { decimalBytes, isMissing, placeholderRows, POW10 } from './frame-json';
 
 /*
@@ -177,14 +177,7 @@ export function parseRecords(records: FieldRecords, plan: RecordsPlan, lenient: 
         const f = first[r] + plan.fields[c];
         cell = UTF8.decode(b.subarray(fieldStart[f], fieldEnd[f]));
       }
-      const level = categoryOf(cell);
-      const map = levelMaps[t];
-      let code = -1;
-      if (level !== null) {
-        code = map.get(level) ?? map.size;
-        if (code === map.size) map.set(level, code);
-      }
-      codes[t][k] = code;
+      codes[t][k] = levelCode(levelMaps[t], categoryOf(cell));
     }
     recordOf[k++] = r;
   }

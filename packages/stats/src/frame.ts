@@ -132,14 +132,7 @@ export function parseFrame(frame: DataFrame, options: ParseOptions = {}): Parsed
     const k = rows.length;
     for (let n = 0; n < numericIndexes.length; n++) values[n][k] = rowValues[n];
     for (let t = 0; t < categoricalIndexes.length; t++) {
-      const level = categoryOf(cells[categoricalIndexes[t]]);
-      const map = levelMaps[t];
-      let code = -1;
-      if (level !== null) {
-        code = map.get(level) ?? map.size;
-        if (code === map.size) map.set(level, code);
-      }
-      codes[t][k] = code;
+      codes[t][k] = levelCode(levelMaps[t], categoryOf(cells[categoricalIndexes[t]]));
     }
     rows.push(cells);
   }
@@ -236,6 +229,17 @@ export function checkRow(
     if (reason !== null) return { column: names[c], reason };
   }
   return null;
+}
+
+/** The code of a categorical level in the order levels were first seen (a new one gets the next); -1 when missing. */
+export function levelCode(firstSeen: Map<string, number>, level: string | null): number {
+  if (level === null) return -1;
+  let code = firstSeen.get(level);
+  if (code === undefined) {
+    code = firstSeen.size;
+    firstSeen.set(level, code);
+  }
+  return code;
 }
 
 export function sortedLevels(name: string, firstSeen: Map<string, number>, codes: Int32Array): CategoricalColumn {
