@@ -38,6 +38,27 @@ describe("SymetryML's published examples, end to end", () => {
   });
   afterAll(() => sys?.stop());
 
+  it('projects API examples: create, learn (three published Iris rows), list — the same envelopes but for statusCode (README)', async () => {
+    // statusCode is the HTTP status as an integer (API.md, the seed contract); SymetryML prints its name ("OK", "CREATED").
+    // POST /projects?pid=testIris → {"statusCode":"CREATED","statusString":"Project Created with id:testIris","values":{}}
+    const created = await alice.request('POST', '/projects', { query: { pid: 'testIris' } });
+    expect({ status: created.status, body: created.body }).toEqual({ status: 201, body: { statusCode: 201, statusString: 'Project Created with id:testIris', values: {} } });
+    // POST /projects/irisTest/learn?async=false (three rows) → {"statusCode":"OK","statusString":"OK","values":{}}
+    const names = ['sepal_length', 'sepal_width', 'petal_length', 'petal_width', 'sepal_lengt_b1', 'sepal_lengt_b2', 'sepal_width_b1', 'sepal_width_b2', 'petal_length_b1', 'petal_length_b2', 'petal_width_b1', 'petal_width_b2', 'Iris_setosa', 'Iris_versicolor', 'Iris_virginica'];
+    const data = [
+      ['4.3', '3', '1.1', '0.1', '1', '0', '0', '1', '1', '0', '1', '0', '1', '0', '0'],
+      ['4.8', '3', '1.4', '0.1', '1', '0', '0', '1', '1', '0', '1', '0', '1', '0', '0'],
+      ['4.9', '3.1', '1.5', '0.1', '1', '0', '0', '1', '1', '0', '1', '0', '1', '0', '0'],
+    ];
+    const learned = await alice.request('POST', '/projects/testIris/learn', { query: { async: 'false' }, json: { attributeNames: names, data, attributeTypes: IRIS_TYPES } });
+    expect({ status: learned.status, body: learned.body }).toEqual({ status: 200, body: { statusCode: 200, statusString: 'OK', values: {} } });
+    // GET /projects/list → {"statusCode":"OK","statusString":"OK","values":{"stringList":{"values":[…]}}}
+    const list = await alice.request('GET', '/projects/list');
+    expect(list.status).toBe(200);
+    expect((list.body.values as { stringList: { values: string[] } }).stringList.values).toEqual(expect.arrayContaining(['irisTest', 'testIris']));
+    expect((await alice.request('DELETE', '/projects/testIris')).status).toBe(200);
+  });
+
   it('uni of attribute 0 (the Exploration API response example)', async () => {
     // {"count":150.0,"mean":5.843333333333334,"variance":0.6811222222222204,"skewness":0.31808651443435426,"stddev":0.8253012917851398}
     const [m] = await explore('irisTest', 'uni', [ctx(['0'])]);
