@@ -8,7 +8,7 @@ const mapper = {
   '^@sml/proto$': path.join(__dirname, 'proto/index.js'),
   '^@sml/(core|bus|stats|sdk|cli|testkit|jobs-client|sources)$': path.join(__dirname, 'packages/$1/src/index.ts'),
   '^@sml/stats/frames$': path.join(__dirname, 'packages/stats/src/frames.ts'),
-  '^@sml/(gateway|jobs|projects|explore|encoders)$': path.join(__dirname, 'services/$1/src/index.ts'),
+  '^@sml/(gateway|jobs|projects|explore|encoders|streams)$': path.join(__dirname, 'services/$1/src/index.ts'),
 };
 
 module.exports = {

@@ -11,13 +11,13 @@
  */
 
 /** A process kind that connects to NATS with its own user. */
-export type BusIdentity = 'gateway' | 'jobs' | 'projects' | 'explore' | 'encoders' | 'admin';
+export type BusIdentity = 'gateway' | 'jobs' | 'projects' | 'explore' | 'encoders' | 'streams' | 'admin';
 
-export const BUS_IDENTITIES: readonly BusIdentity[] = ['gateway', 'jobs', 'projects', 'explore', 'encoders', 'admin'];
+export const BUS_IDENTITIES: readonly BusIdentity[] = ['gateway', 'jobs', 'projects', 'explore', 'encoders', 'streams', 'admin'];
 
 /** The identity of each service process (by the name it registers on the bus); `users` is the gateway process. */
 export const SERVICE_IDENTITY: Record<string, BusIdentity> = {
-  users: 'gateway', jobs: 'jobs', projects: 'projects', explore: 'explore', encoders: 'encoders',
+  users: 'gateway', jobs: 'jobs', projects: 'projects', explore: 'explore', encoders: 'encoders', streams: 'streams',
 };
 
 export interface IdentityRights {
@@ -42,7 +42,7 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
   // The REST front door: the only identity that sends caller-bearing requests to services
   // (the caller comes from an HMAC-authenticated request); hosts the `users` service.
   gateway: {
-    publish: ['sml.users.>', 'sml.projects.>', 'sml.explore.>', 'sml.jobs.get', 'sml.jobs.list', 'sml.jobs.cancel', 'sml.encoders.>', '$SRV.>'],
+    publish: ['sml.users.>', 'sml.projects.>', 'sml.explore.>', 'sml.jobs.get', 'sml.jobs.list', 'sml.jobs.cancel', 'sml.encoders.>', 'sml.streams.>', '$SRV.>'],
     subscribe: ['sml.users.>'],
     service: 'users',
     kv: ['sml_users', 'sml_replay'],
@@ -79,6 +79,15 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
     service: 'encoders',
     kv: ['sml_encoders'],
     objectStores: ['sml_encoder_stats', SPILL],
+  },
+  // Streams: their own subjects and buckets; they learn batches into projects (and check a
+  // project exists at create) as the stream's customer, nothing else of projects.
+  streams: {
+    publish: ['sml.projects.*.learn', 'sml.projects.*.info'],
+    subscribe: ['sml.streams.>'],
+    service: 'streams',
+    kv: ['sml_streams', 'sml_stream_status', 'sml_stream_leases'],
+    objectStores: [SPILL],
   },
   // The `sml admin` CLI: the customer registry, nothing else.
   admin: {

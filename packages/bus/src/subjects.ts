@@ -43,6 +43,16 @@ export const subjects = {
     /** From the gateway when a customer is deleted: every encoder of it, with its statistics. */
     purgeCustomer: 'sml.encoders.purgeCustomer',
   },
+  /** Streams (API.md §9): definitions in KV sml_streams; any replica answers, one runs each stream (lease). */
+  streams: {
+    create: 'sml.streams.create',
+    start: 'sml.streams.start',
+    stop: 'sml.streams.stop',
+    delete: 'sml.streams.delete',
+    list: 'sml.streams.list',
+    metrics: 'sml.streams.metrics',
+    errorLog: 'sml.streams.errorLog',
+  },
   /**
    * Project-scoped operations carry a shard token, hash(user, pid) mod S, so that one replica
    * owns a project (S = 1 until sharding lands). A shard of the bus, not a `partition`

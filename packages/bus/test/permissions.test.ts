@@ -26,7 +26,7 @@ describe('bus permissions cover what each service opens', () => {
   for (const dir of ['packages/bus/src', 'services/jobs/src', 'services/projects/src']) {
     for (const m of sources(join(root, dir)).matchAll(/export const ([A-Z_]+) = '([^']+)'/g)) constants.set(m[1], m[2]);
   }
-  const cases: Array<[string, BusIdentity]> = [['services/gateway/src', 'gateway'], ['services/jobs/src', 'jobs'], ['services/projects/src', 'projects'], ['services/explore/src', 'explore'], ['services/encoders/src', 'encoders']];
+  const cases: Array<[string, BusIdentity]> = [['services/gateway/src', 'gateway'], ['services/jobs/src', 'jobs'], ['services/projects/src', 'projects'], ['services/explore/src', 'explore'], ['services/encoders/src', 'encoders'], ['services/streams/src', 'streams']];
 
   it.each(cases)('%s → %s', (dir, identity) => {
     const src = sources(join(root, dir));
@@ -45,7 +45,7 @@ describe('bus permissions cover what each service opens', () => {
   });
 
   it('every identity that may publish a large message can use the spill bucket; admin reaches no JetStream at all', () => {
-    for (const id of ['gateway', 'jobs', 'projects', 'explore', 'encoders'] as const) expect(BUS_RIGHTS[id].objectStores).toContain('sml_bus_spill');
+    for (const id of ['gateway', 'jobs', 'projects', 'explore', 'encoders', 'streams'] as const) expect(BUS_RIGHTS[id].objectStores).toContain('sml_bus_spill');
     expect(natsPermissions('admin')).toEqual({ publish: ['sml.users.>'], subscribe: ['_INBOX.admin.>'] });
   });
 

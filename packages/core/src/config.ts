@@ -66,6 +66,19 @@ export const configSchema = z.object({
   /** Rows selectModel/{dsid} reads from a data source: selection keeps its scoring rows in memory (as the inline dataframe, which SML_BODY_LIMIT bounds). */
   SML_MAX_SELECT_DS_ROWS: int(1).default(1_000_000),
   SML_EXECUTOR_PER_CUSTOMER: int(1).default(1),
+  // Streams (API.md §9, README "Streams").
+  SML_MAX_STREAMS_PER_CUSTOMER: int(1).default(1_000),
+  /** A stream batch (one learn) holds at most this many records and bytes of record values ... */
+  SML_STREAM_BATCH_RECORDS: int(1).max(1_000_000).default(5_000),
+  SML_STREAM_BATCH_BYTES: int(1024).default(4 * 1024 * 1024),
+  /** ... and waits at most this long for records to fill it. */
+  SML_STREAM_BATCH_MS: int(1).max(60_000).default(250),
+  /** A record value longer than this is rejected (errorLog). */
+  SML_STREAM_MAX_RECORD_BYTES: int(1).default(1024 * 1024),
+  /** Errors a stream's errorLog keeps (the most recent). */
+  SML_STREAM_ERROR_LOG: int(1).max(10_000).default(100),
+  /** A replica runs a stream under a lease it renews; another takes the stream over this long after the holder went silent. */
+  SML_STREAM_LEASE_MS: int(1_000).max(600_000).default(10_000),
   // WebSocket API (API.md §12, README "WebSocket API").
   SML_WS_PATH: z.string().regex(/^\/[A-Za-z0-9_\-/]*$/, 'must start with / and contain only path characters').default('/symetry/ws'),
   SML_WS_MAX_IN_FLIGHT: int(1).max(1024).default(4),

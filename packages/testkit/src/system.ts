@@ -25,6 +25,7 @@ const ENTRY: Record<string, string> = {
   projects: 'services/projects/dist/main.js',
   explore: 'services/explore/dist/main.js',
   encoders: 'services/encoders/dist/main.js',
+  streams: 'services/streams/dist/main.js',
 };
 
 export interface SystemOptions {

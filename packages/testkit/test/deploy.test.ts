@@ -14,7 +14,7 @@ import { natsServerBinary, repoRoot } from '@sml/testkit';
 
 const deployDir = resolve(__dirname, '../../../deploy');
 const k8sDir = join(deployDir, 'k8s');
-const SERVICES = ['gateway', 'jobs', 'projects', 'explore', 'encoders'];
+const SERVICES = ['gateway', 'jobs', 'projects', 'explore', 'encoders', 'streams'];
 /** Bus identities (packages/bus/src/permissions.ts): one per service, plus `admin` for the CLI. */
 const IDENTITIES = [...SERVICES, 'admin'];
 

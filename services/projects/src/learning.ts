@@ -74,6 +74,8 @@ export class Learning {
   batch(user: string, pid: string, req: sml.v1.ILearnRequest, op: LearnOp): Promise<sml.v1.ILearnReply> {
     return this.registry.with(user, pid, async (p) => {
       if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });
+      const streamMark = p.streamMarks.covering(req.streamPosition);
+      if (streamMark !== undefined) return { alreadyLearned: true, streamMark };
       if (needsJson(p, req)) return { needsJson: true };
       // The log keeps the encoded rows: replay never depends on the encoder's later state.
       const input = p.meta.encoder && this.encoders ? await this.encoders.encodeRequest(user, p.meta.encoder, req) : req;
@@ -84,9 +86,10 @@ export class Learning {
       if (p.memoryOnly) {
         change.commit();
         p.logged(0);
+        p.streamMarks.advance(req.streamPosition);
         return reply;
       }
-      const entry = logEntry(op, input);
+      const entry = { ...logEntry(op, input), ...(req.streamPosition ? { streamPosition: req.streamPosition } : {}) };
       // The fingerprint is the batch as sent, whatever the encoder made of it.
       const key = req.idempotencyKey ? idempotencyRecord(user, pid, req.idempotencyKey, input === req ? entry : logEntry(op, req)) : undefined;
       if (key) {
@@ -121,6 +124,7 @@ export class Learning {
         return reply;
       }
       p.logged(ack.seq);
+      p.streamMarks.advance(req.streamPosition);
       if (key) await this.idempotency.put(key.name, key.fingerprint).catch((err) => this.log.warn({ err, pid }, 'idempotency record not kept'));
       const t3 = performance.now();
       await this.registry.afterBatch(p);

@@ -3,6 +3,7 @@ import { Summary, frameFromColumns, type LearnInput, type PreparedChange, type S
 import { checkParameters, dataFrameFromProto, smlError, type ParameterBound } from '@sml/core';
 import { sml } from '@sml/proto';
 import { toSmlError } from './errors';
+import { StreamMarks } from './stream-marks';
 
 /**
  * Summary options of a project. Histograms are always kept (in the project's histogramType):
@@ -55,6 +56,8 @@ export class ProjectState {
   private revision = 0;
   private readonly instance = randomUUID();
   batchesSinceSnapshot = 0;
+  /** Where the project stands in each stream it learns from (stream-marks.ts). */
+  readonly streamMarks = new StreamMarks();
   private dirty = false;
   private snapshotted: boolean;
 
@@ -70,6 +73,7 @@ export class ProjectState {
     checkParameters(meta.params, limits.bounds);
     const p = new ProjectState(sml.v1.ProjectMeta.fromObject(meta), Summary.deserialize(snapshot.summary!), true, limits.state);
     p.logSeq = Number(snapshot.logSeq ?? 0);
+    p.streamMarks.load(snapshot.streamMarks);
     return p;
   }
 
@@ -134,6 +138,8 @@ export class ProjectState {
     } catch (err) {
       failure = err instanceof Error ? err : new Error(String(err));
     }
+    // Logged, so covered, even when it could not be replayed (it is quarantined, never relearned).
+    this.streamMarks.advance(entry.streamPosition);
     this.logSeq = seq;
     this.dirty = true;
     this.batchesSinceSnapshot++;

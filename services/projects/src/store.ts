@@ -91,8 +91,8 @@ export class ProjectStore {
   }
 
   /** Stores a snapshot as of log sequence `logSeq`, then trims the log up to it. */
-  async snapshot(user: string, pid: string, summary: Uint8Array, logSeq: number): Promise<void> {
-    const blob = sml.v1.ProjectSnapshot.encode({ logSeq, summary }).finish();
+  async snapshot(user: string, pid: string, summary: Uint8Array, logSeq: number, streamMarks: sml.v1.IStreamMark[] = []): Promise<void> {
+    const blob = sml.v1.ProjectSnapshot.encode({ logSeq, summary, streamMarks }).finish();
     await this.snapshots.putBlob({ name: ProjectStore.key(user, pid) }, blob);
     if (logSeq > 0) {
       const jsm = await this.nc.jetstreamManager();

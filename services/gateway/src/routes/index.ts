@@ -6,7 +6,8 @@ import { exploreRoutes } from './explore';
 import { jobRoutes } from './jobs';
 import { evtRoutes, modelRoutes } from './models';
 import { projectRoutes } from './projects';
+import { streamRoutes } from './streams';
 import { userRoutes } from './users';
 
 /** Every REST route of the gateway, in matching order. */
-export const routes: AnyRoute[] = [...jobRoutes, ...userRoutes, ...dssRoutes, ...projectRoutes, ...exploreRoutes, ...modelRoutes, ...evtRoutes, ...dsModelRoutes, ...encoderRoutes];
+export const routes: AnyRoute[] = [...jobRoutes, ...userRoutes, ...dssRoutes, ...projectRoutes, ...exploreRoutes, ...modelRoutes, ...evtRoutes, ...dsModelRoutes, ...encoderRoutes, ...streamRoutes];

@@ -1,0 +1,166 @@
+import { AssignerProtocol, Kafka, logLevel, type Admin, type Consumer, type KafkaConfig, type PartitionAssigner } from 'kafkajs';
+import { smlError, type Logger } from '@sml/core';
+import type { sml } from '@sml/proto';
+import { chunks, type BatchLimits, type SourceBatch, type StreamSource } from './source';
+
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** The Kafka settings of a DSInfo (SymetryML's stream-data-source-api.md keys). */
+export interface KafkaSettings {
+  brokers: string[];
+  topic: string;
+  /** Only these partitions (`kafka.partitions`); undefined = all. */
+  partitions?: number[];
+  /** The consumer group: one per stream incarnation. */
+  groupId: string;
+}
+
+export function kafkaSettings(ds: sml.v1.IDsInfo, instance: string): KafkaSettings {
+  const info = ds.info ?? {};
+  const bad = (detail: string) => smlError('STREAM_INVALID', { stream: ds.name ?? '-', detail });
+  const brokers = (info['bootstrap.servers'] ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+  if (brokers.length === 0) throw bad('info bootstrap.servers (host:port, comma-separated) is required');
+  const topic = (info['kafka.topic'] ?? info.path ?? '').trim();
+  if (!topic) throw bad('info kafka.topic is required');
+  let partitions: number[] | undefined;
+  if (info['kafka.partitions']?.trim()) {
+    partitions = info['kafka.partitions'].split(',').map((p) => Number(p.trim()));
+    if (partitions.some((p) => !Number.isInteger(p) || p < 0)) throw bad('kafka.partitions must be comma-separated partition numbers');
+  }
+  return { brokers, topic, partitions, groupId: `sml-stream-${instance}` };
+}
+
+function client(s: KafkaSettings, log: Logger): Kafka {
+  const config: KafkaConfig = {
+    clientId: 'sml-streams', brokers: s.brokers, connectionTimeout: CONNECT_TIMEOUT_MS,
+    retry: { retries: 3, initialRetryTime: 200 },
+    logLevel: logLevel.WARN,
+    // kafkajs logs through pino, never its own console lines.
+    logCreator: () => ({ namespace, level, log: entry }) => {
+      const { message, ...rest } = entry;
+      if (level <= logLevel.ERROR) log.warn({ kafka: namespace, ...rest }, message);
+      else log.debug({ kafka: namespace, ...rest }, message);
+    },
+  };
+  return new Kafka(config);
+}
+
+/**
+ * Checks, when a stream is created, that the topic can be reached (500 otherwise) and, unless
+ * it starts from the beginning, returns the partitions' current end offsets: "new records" are
+ * those produced after the create answered, wherever and whenever the consumer first runs.
+ * (Committing them for the group would say the same, but the mock broker of the tests does not
+ * take an OffsetCommit from outside the group.)
+ */
+export async function prepareKafka(s: KafkaSettings, fromBeginning: boolean, log: Logger): Promise<Record<string, number>> {
+  const admin: Admin = client(s, log).admin();
+  try {
+    await admin.connect();
+    const offsets = await admin.fetchTopicOffsets(s.topic);
+    const wanted = offsets.filter((o) => !s.partitions || s.partitions.includes(o.partition));
+    if (s.partitions && wanted.length !== s.partitions.length) throw new Error(`topic ${s.topic} has no partition ${s.partitions.filter((p) => !offsets.some((o) => o.partition === p)).join(',')}`);
+    return fromBeginning ? {} : Object.fromEntries(wanted.map((o) => [`${s.topic}:${o.partition}`, Number(o.high)]));
+  } catch (err) {
+    throw smlError('GENERIC_EXCEPTION', { detail: `Cannot build the Kafka consumer of topic [${s.topic}]: ${(err as Error).message}` }, err);
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+/** Deletes the stream's consumer group (its committed offsets); best effort. */
+export async function dropKafka(s: KafkaSettings, log: Logger): Promise<void> {
+  const admin = client(s, log).admin();
+  try {
+    await admin.connect();
+    await admin.deleteGroups([s.groupId]);
+  } catch (err) {
+    log.debug({ err, group: s.groupId }, 'kafka consumer group not deleted');
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+/**
+ * Every partition (or those of kafka.partitions) to one member: a stream runs in one replica
+ * (its lease), and should a second member ever join, it gets nothing rather than half a stream.
+ */
+function oneMember(only: number[] | undefined): PartitionAssigner {
+  return ({ cluster }) => ({
+    name: 'SmlOneMember',
+    version: 1,
+    assign({ members, topics }) {
+      const sorted = [...members].sort((a, b) => a.memberId.localeCompare(b.memberId));
+      const assignment: Record<string, number[]> = {};
+      for (const topic of topics) {
+        const ids = cluster.findTopicPartitionMetadata(topic).map((m) => m.partitionId);
+        assignment[topic] = only ? ids.filter((p) => only.includes(p)) : ids;
+      }
+      return Promise.resolve(sorted.map((m, i) => ({
+        memberId: m.memberId,
+        memberAssignment: AssignerProtocol.MemberAssignment.encode({ version: 1, assignment: i === 0 ? assignment : {}, userData: Buffer.alloc(0) }),
+      })));
+    },
+    protocol({ topics }) {
+      return { name: 'SmlOneMember', metadata: AssignerProtocol.MemberMetadata.encode({ version: 1, topics, userData: Buffer.alloc(0) }) };
+    },
+  });
+}
+
+/** A kafkajs consumer in the stream's own group, committing each batch's offset after its learn. */
+export class KafkaSource implements StreamSource {
+  private consumer?: Consumer;
+
+  constructor(private readonly s: KafkaSettings, private readonly limits: BatchLimits, private readonly log: Logger, private readonly startOffsets: Record<string, number> = {}) {}
+
+  async run(handle: (batch: SourceBatch) => Promise<void>, onError: (err: Error) => void): Promise<void> {
+    const consumer = client(this.s, this.log).consumer({
+      groupId: this.s.groupId, partitionAssigners: [oneMember(this.s.partitions)],
+      sessionTimeout: 10_000, heartbeatInterval: 1_000, maxWaitTimeInMs: this.limits.waitMs, maxBytes: this.limits.bytes,
+      retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 10_000 },
+    });
+    this.consumer = consumer;
+    const ended = new Promise<void>((resolve, reject) => {
+      consumer.on(consumer.events.STOP, () => resolve());
+      consumer.on(consumer.events.CRASH, (e) => {
+        onError(e.payload.error);
+        if (!e.payload.restart) reject(e.payload.error);
+      });
+    });
+    await consumer.connect();
+    // Where the group has no committed offset (fromBeginning at create, or a partition added since).
+    await consumer.subscribe({ topics: [this.s.topic], fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      eachBatch: async (payload) => {
+        const { batch } = payload;
+        const partition = `${batch.topic}:${batch.partition}`;
+        const start = this.startOffsets[partition] ?? 0;
+        const messages = batch.messages.filter((m) => Number(m.offset) >= start);
+        const high = Number(batch.highWatermark);
+        if (messages.length === 0 && batch.messages.length > 0) {
+          // Only records from before the stream was created: passed over, and their offsets committed.
+          const last = batch.lastOffset();
+          await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(Number(last) + 1) }]);
+          payload.resolveOffset(last);
+          return;
+        }
+        const records = messages.map((m) => ({ offset: Number(m.offset), value: m.value }));
+        for (const part of chunks(records, this.limits)) {
+          if (!payload.isRunning() || payload.isStale()) return;
+          const last = part[part.length - 1].offset;
+          await handle({ partition, records: part, lag: Math.max(0, high - last - 1) });
+          // Committed only now that the project has the batch (exactly-once with its stream marks).
+          await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(last + 1) }]);
+          payload.resolveOffset(String(last));
+          await payload.heartbeat();
+        }
+      },
+    });
+    await ended;
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer?.disconnect().catch(() => undefined);
+  }
+}

@@ -1,0 +1,39 @@
+import type { KV } from 'nats';
+import { sml } from '@sml/proto';
+
+/**
+ * Which replica runs a stream: a record `{owner, until}` in KV sml_stream_leases, written only
+ * by revision-checked create/update, so two replicas can never both believe they took it. The
+ * holder renews it (every lease/3); another replica takes it over once `until` has passed —
+ * after a crash, within SML_STREAM_LEASE_MS. Losing a renewal stops the holder's consumer.
+ * Clocks of the replicas are assumed within a fraction of the lease of each other; should two
+ * runs overlap anyway, the project's stream marks keep every batch learned once.
+ */
+export class Leases {
+  constructor(private readonly kv: KV, readonly owner: string, private readonly leaseMs: number) {}
+
+  /** Takes or renews the lease of `key`; returns its revision, or undefined when another replica holds it. */
+  async acquire(key: string, now = Date.now()): Promise<number | undefined> {
+    const value = sml.v1.StreamLease.encode({ owner: this.owner, until: now + this.leaseMs }).finish();
+    const e = await this.kv.get(key);
+    try {
+      if (!e || e.operation !== 'PUT') return e ? await this.kv.update(key, value, e.revision) : await this.kv.create(key, value);
+      const held = sml.v1.StreamLease.decode(e.value);
+      if (held.owner !== this.owner && Number(held.until) > now) return undefined;
+      return await this.kv.update(key, value, e.revision);
+    } catch {
+      return undefined; // another replica wrote first
+    }
+  }
+
+  /** Renews a lease held at `revision`; undefined when it was lost meanwhile. */
+  async renew(key: string, revision: number, now = Date.now()): Promise<number | undefined> {
+    const value = sml.v1.StreamLease.encode({ owner: this.owner, until: now + this.leaseMs }).finish();
+    return this.kv.update(key, value, revision).catch(() => undefined);
+  }
+
+  /** Gives a lease up (a stop, a delete, a clean shutdown), so another replica need not wait for it to expire. */
+  async release(key: string, revision: number): Promise<void> {
+    await this.kv.delete(key, { previousSeq: revision }).catch(() => undefined);
+  }
+}

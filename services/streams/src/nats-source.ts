@@ -1,0 +1,123 @@
+import { AckPolicy, connect, DeliverPolicy, nkeyAuthenticator, type ConnectionOptions, type JsMsg, type NatsConnection } from 'nats';
+import { smlError, type Logger } from '@sml/core';
+import type { sml } from '@sml/proto';
+import { chunks, type BatchLimits, type SourceBatch, type StreamSource } from './source';
+
+/** The NATS settings of a DSInfo (API.md §9). */
+export interface NatsSettings {
+  servers: string[];
+  subject: string;
+  /** The JetStream durable consumer of this stream incarnation. */
+  durable: string;
+  auth: Pick<ConnectionOptions, 'user' | 'pass' | 'token' | 'authenticator'>;
+}
+
+export function natsSettings(ds: sml.v1.IDsInfo, instance: string): NatsSettings {
+  const info = ds.info ?? {};
+  const bad = (detail: string) => smlError('STREAM_INVALID', { stream: ds.name ?? '-', detail });
+  const servers = (info.nats_hosts ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (servers.length === 0) throw bad('info nats_hosts (comma-separated URLs) is required');
+  const subject = (info['nats.subject'] ?? info.path ?? '').trim();
+  if (!subject) throw bad('info nats.subject is required');
+  const auth: NatsSettings['auth'] = {};
+  if (info.nats_sec_user) Object.assign(auth, { user: info.nats_sec_user, pass: info.nats_sec_passwd ?? '' });
+  if (info.nats_sec_token) auth.token = info.nats_sec_token;
+  if (info.nats_sec_nkey_seed) auth.authenticator = nkeyAuthenticator(new TextEncoder().encode(info.nats_sec_nkey_seed));
+  return { servers, subject, durable: `sml_stream_${instance}`, auth };
+}
+
+async function open(s: NatsSettings): Promise<NatsConnection> {
+  return connect({ servers: s.servers, name: 'sml-streams', timeout: 5_000, maxReconnectAttempts: -1, reconnectTimeWait: 1_000, ...s.auth });
+}
+
+/**
+ * Checks, when a stream is created, that a JetStream stream holds the subject (500 otherwise),
+ * and creates the durable consumer: delivering from the first message (fromBeginning) or from
+ * the messages published after the create.
+ */
+export async function prepareNats(s: NatsSettings, fromBeginning: boolean): Promise<void> {
+  let nc: NatsConnection | undefined;
+  try {
+    nc = await open(s);
+    const jsm = await nc.jetstreamManager();
+    const stream = await jsm.streams.find(s.subject);
+    await jsm.consumers.add(stream, {
+      durable_name: s.durable, filter_subject: s.subject, ack_policy: AckPolicy.All,
+      deliver_policy: fromBeginning ? DeliverPolicy.All : DeliverPolicy.New,
+    });
+  } catch (err) {
+    throw smlError('GENERIC_EXCEPTION', { detail: `Cannot build the NATS consumer of subject [${s.subject}]: ${(err as Error).message}` }, err);
+  } finally {
+    await nc?.close().catch(() => undefined);
+  }
+}
+
+/** Deletes the stream's durable consumer; best effort. */
+export async function dropNats(s: NatsSettings, log: Logger): Promise<void> {
+  let nc: NatsConnection | undefined;
+  try {
+    nc = await open(s);
+    const jsm = await nc.jetstreamManager();
+    await jsm.consumers.delete(await jsm.streams.find(s.subject), s.durable);
+  } catch (err) {
+    log.debug({ err, durable: s.durable }, 'nats durable consumer not deleted');
+  } finally {
+    await nc?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * A pull consumer on the stream's JetStream durable (ack policy "all"): a batch is fetched,
+ * learned, then its last message acknowledged, which acknowledges the batch. On start the
+ * durable is re-created at its acknowledgement floor, so that messages a previous run had
+ * fetched but not acknowledged come again first and in order (JetStream would otherwise
+ * redeliver them only after ack_wait, behind newer ones).
+ */
+export class NatsSource implements StreamSource {
+  private nc?: NatsConnection;
+  private stopped = false;
+
+  constructor(private readonly s: NatsSettings, private readonly limits: BatchLimits, private readonly log: Logger) {}
+
+  async run(handle: (batch: SourceBatch) => Promise<void>, onError: (err: Error) => void): Promise<void> {
+    const nc = await open(this.s);
+    this.nc = nc;
+    const jsm = await nc.jetstreamManager();
+    const stream = await jsm.streams.find(this.s.subject);
+    const info = await jsm.consumers.info(stream, this.s.durable).catch(() => undefined);
+    const floor = info ? info.ack_floor.stream_seq : 0;
+    if (info) await jsm.consumers.delete(stream, this.s.durable);
+    await jsm.consumers.add(stream, {
+      durable_name: this.s.durable, filter_subject: this.s.subject, ack_policy: AckPolicy.All,
+      ...(info ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: floor + 1 } : { deliver_policy: DeliverPolicy.All }),
+    });
+    const consumer = await nc.jetstream().consumers.get(stream, this.s.durable);
+    while (!this.stopped) {
+      const fetched: JsMsg[] = [];
+      try {
+        // Bounded in records (nats.js takes records or bytes, not both; chunks() bounds the
+        // bytes of each learn); every message fetched is handed on, since acknowledging a later
+        // one acknowledges it too.
+        const msgs = await consumer.fetch({ max_messages: this.limits.records, expires: Math.max(1_000, this.limits.waitMs) });
+        for await (const m of msgs) fetched.push(m);
+      } catch (err) {
+        if (this.stopped) break;
+        onError(err as Error);
+        await new Promise((r) => setTimeout(r, 1_000));
+        continue;
+      }
+      const bySeq = new Map(fetched.map((m) => [m.seq, m]));
+      for (const part of chunks(fetched.map((m) => ({ offset: m.seq, value: Buffer.from(m.data) })), this.limits)) {
+        const last = bySeq.get(part[part.length - 1].offset)!;
+        await handle({ partition: stream, records: part, lag: last.info.pending });
+        // Ack policy "all": acknowledges every message of the batch, now that the project has it.
+        await last.ackAck();
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.nc?.close().catch(() => undefined);
+  }
+}
