@@ -82,6 +82,13 @@ describe("SymetryML's published examples, end to end", () => {
       if (key.startsWith('obs$') || key === 'df') expect({ key, value: m[key] }).toEqual({ key, value });
       else expectRounded(m[key], value, key);
     }
+    // The published example writes petal_width_b1 = 0 as its complement petal_width_b2 (index 11).
+    // A single binary attribute stands for both of its values; its b = 0 line has no index of
+    // its own and is keyed `!10` (README): the same table, the same statistics.
+    const [single] = await explore('irisTest', 'chi2', [ctx(['10'], ['12', '13', '14'])]);
+    expect(Object.keys(single).sort()).toEqual(['chiStat', 'coef', 'df', 'obs$!10:12', 'obs$!10:13', 'obs$!10:14', 'obs$10:12', 'obs$10:13', 'obs$10:14', 'pval']);
+    for (const j of ['12', '13', '14']) expect([single[`obs$10:${j}`], single[`obs$!10:${j}`]]).toEqual([published[`obs$10:${j}`], published[`obs$11:${j}`]]);
+    for (const key of ['chiStat', 'df', 'pval', 'coef']) expect(single[key]).toBe(m[key]);
   });
 
   it('chi2 example 2: five dice, the test of homogeneity over base names, cells keyed obs$<die>:<face>', async () => {
