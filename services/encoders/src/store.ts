@@ -78,7 +78,9 @@ export class EncoderStore {
     try {
       written = await this.kv.update(key, sml.v1.EncoderRecord.encode(next).finish(), revision);
     } catch (err) {
-      await this.objects.delete(statsObject).catch(() => undefined);
+      // Only a refused update surely left the record as it was; after any other failure (a
+      // timeout) the record may name the new object, so the sweep decides later.
+      if (isKeyExists(err)) await this.objects.delete(statsObject).catch(() => undefined);
       throw err;
     }
     if (record.statsObject) await this.objects.delete(record.statsObject).catch(() => undefined);
