@@ -23,7 +23,7 @@ function pearson(observed: readonly number[], expected: readonly number[]): numb
  * `df` = (r−1)(c−1), `pval`, `coef` = Tschuprow's T = √(χ²/(N√((r−1)(c−1)))), and
  * `obs$<i>:<j>` per cell, `<i>`, `<j>` the project attribute indexes of the row and column
  * (SymetryML's published output, e.g. `obs$10:12`); a negated line is its index behind `!`
- * (`obs$!10:12`, `obs$10:!12`: README "chi2 cell keys").
+ * (`obs$!10:12`, `obs$10:!12`: README "Exploration and survival").
  *
  * `chi2` without targets whose inputs are all the levels of ≥ 2 categorical attributes (what
  * their base names expand to, e.g. `d1 … d5`): test of homogeneity on the table rows = those
