@@ -1,11 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { encryptDsInfo, nameToken } from '@sml/core';
-import { SmlClient } from '@sml/sdk';
 import { startSystem, type RunningSystem } from '@sml/testkit';
-import { SummaryReader } from './helpers';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { BIG_FRAME, learnBigSource, SummaryReader } from './helpers';
 
 // Job leases (services/jobs README "Leases") end to end: the projects process is SIGKILLed
 // in the middle of a data-source learn and nobody restarts it; the job does not stay
@@ -27,29 +21,8 @@ describe('a data-source learn whose process dies', () => {
   });
 
   it('SIGKILL mid-learn: the job fails with the lease message, the project is unchanged, a new learn succeeds', async () => {
-    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    const secret = String(((await root.addUser('alice')).body.values as { secretKey: string }).secretKey);
-    const alice = new SmlClient({ url: sys.url, user: 'alice', secret });
-    const files = join(sys.dataDir, 'files', nameToken('alice'));
-    mkdirSync(files, { recursive: true });
     const ROWS = 2_000_000;
-    const lines = ['x,y'];
-    for (let i = 0; i < ROWS; i++) lines.push(`${i % 97},${i % 13}`);
-    writeFileSync(join(files, 'big.csv'), lines.join('\n'));
-    expect((await alice.request('POST', '/dss/create', { raw: encryptDsInfo({ type: 'localfile', name: 'big', info: { path: 'big.csv' } }, secret) })).status).toBe(201);
-    expect((await alice.createProject('p')).status).toBe(201);
-    const frame = { attributeNames: ['x', 'y'], attributeTypes: ['C', 'C'] };
-
-    const job = await alice.request('POST', '/projects/p/dss/big/learn', { json: frame });
-    expect(job.status).toBe(202);
-    const id = job.headers['sym-job-id'];
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(20)) {
-      const info = (await alice.request<{ jobinfo?: { current: number; maximum: number } }>('GET', `/jobs/${id}`)).body.values?.jobinfo;
-      if (info && info.current > 0) {
-        expect(info.current).toBeLessThan(info.maximum); // still reading
-        break;
-      }
-    }
+    const { client: alice, jobId: id } = await learnBigSource(sys, 'alice', ROWS);
     await sys.kill('projects', 'SIGKILL');
 
     // Nobody restarts projects: the job still ends, failed, within a few lease periods.
@@ -63,7 +36,7 @@ describe('a data-source learn whose process dies', () => {
     expect((await reader.full('alice', 'p')).rowCount).toBe(0);
     // The failure stays: the restarted process does not bring the job back.
     expect((await alice.getJob(id)).status).toBe(500);
-    const again = await alice.waitForJob(await alice.request('POST', '/projects/p/dss/big/learn', { json: frame }), { timeoutMs: 120_000 });
+    const again = await alice.waitForJob(await alice.request('POST', '/projects/p/dss/big/learn', { json: BIG_FRAME }), { timeoutMs: 120_000 });
     expect(again.status).toBe(200);
     expect(Number((await reader.parts('alice', 'p', { attributeNames: ['x'] })).rowCount)).toBe(ROWS);
   }, 180_000);

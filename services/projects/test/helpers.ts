@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import { BusClient, subjects, unwrap } from '@sml/bus';
+import { encryptDsInfo, nameToken } from '@sml/core';
 import { sml } from '@sml/proto';
 import { Summary } from '@sml/stats';
 import { SmlClient } from '@sml/sdk';
@@ -17,6 +19,38 @@ export async function customer(sys: RunningSystem, user: string): Promise<SmlCli
   const r = await root.addUser(user);
   if (r.status !== 201) throw new Error(`cannot create ${user}: ${JSON.stringify(r.body)}`);
   return new SmlClient({ url: sys.url, user, secret: String((r.body.values as { secretKey: string }).secretKey) });
+}
+
+/** The columns a big-source learn asks for. */
+export const BIG_FRAME = { attributeNames: ['x', 'y'], attributeTypes: ['C', 'C'] };
+
+/**
+ * A customer with a localfile data source `big` of `rows` rows (x = i mod 97, y = i mod 13)
+ * and an empty project `p`, and the started learn of `big` into `p` once it has read part of
+ * the file (its progress reached the job record, not yet the end): what the crash tests kill.
+ */
+export async function learnBigSource(sys: RunningSystem, user: string, rows: number): Promise<{ client: SmlClient; jobId: string }> {
+  const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
+  const secret = String(((await root.addUser(user)).body.values as { secretKey: string }).secretKey);
+  const client = new SmlClient({ url: sys.url, user, secret });
+  const files = join(sys.dataDir, 'files', nameToken(user));
+  mkdirSync(files, { recursive: true });
+  const lines = ['x,y'];
+  for (let i = 0; i < rows; i++) lines.push(`${i % 97},${i % 13}`);
+  writeFileSync(join(files, 'big.csv'), lines.join('\n'));
+  const created = await client.request('POST', '/dss/create', { raw: encryptDsInfo({ type: 'localfile', name: 'big', info: { path: 'big.csv' } }, secret) });
+  if (created.status !== 201 || (await client.createProject('p')).status !== 201) throw new Error('cannot create the big source or project p');
+  const job = await client.request('POST', '/projects/p/dss/big/learn', { json: BIG_FRAME });
+  if (job.status !== 202) throw new Error(`learn not accepted: ${JSON.stringify(job.body)}`);
+  const jobId = job.headers['sym-job-id'];
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+    const info = (await client.request<{ jobinfo?: { current: number; maximum: number } }>('GET', `/jobs/${jobId}`)).body.values?.jobinfo;
+    if (info && info.current > 0) {
+      if (info.current >= info.maximum) throw new Error('the learn read the whole file before the test could interrupt it: make the file larger');
+      return { client, jobId };
+    }
+  }
+  throw new Error('the learn reported no progress within 20 s');
 }
 
 /** Reads a project's summary the way other services do: over the bus, as explore (with its identity). */
