@@ -38,6 +38,25 @@ interface Loaded {
 
 /** Writes retried after a concurrent write (another replica) changed the record meanwhile. */
 const WRITE_ATTEMPTS = 5;
+/** Deltas kept before the next write stores the whole statistics again (also: when they hold half the values). */
+const MAX_DELTAS = 16;
+
+/** What a change made: its result and, when it only added counts, those counts as an encoder of their own. */
+interface Change<T> {
+  result: T;
+  delta?: Encoder;
+}
+
+/** Merges `delta` into `e` as learning its rows would (same checks: key types, SML_MAX_ENCODER_VALUES). */
+function mergeChecked(e: Encoder, delta: Encoder, maxValues: number): void {
+  for (const key of delta.keyNames()) {
+    const held = e.keyType(key);
+    if (held !== undefined && held !== delta.keyType(key)) throw new FrameError(-1, key, `the encoder keeps this key as type ${held}, not ${delta.keyType(key)}`);
+  }
+  const count = e.mergedValueCount(delta);
+  if (count > maxValues) throw new CapacityError('distinct key values', count, maxValues);
+  e.merge(delta);
+}
 
 /** Domain errors of @sml/stats as REST errors (400: bad input or a limit). */
 function toSmlError(err: unknown, encoder: string): SmlError {
@@ -112,9 +131,18 @@ export class Encoders {
     return this.store.list(user);
   }
 
-  /** Learns a DataFrame: the target column gives each row's target, every other column is a key. */
+  /**
+   * Learns a DataFrame: the target column gives each row's target, every other column is a
+   * key. The rows are learned into an encoder of their own, then merged (what is stored is
+   * that delta, so the statistics read back are the same merges in the same order).
+   */
   learn(user: string, name: string, frame: EncoderFrame): Promise<number> {
-    return this.mutate(user, name, 'ENCODER_NOT_FOUND', (e) => e.learn(frame, this.limits.maxValues));
+    return this.mutate(user, name, 'ENCODER_NOT_FOUND', (e) => {
+      const delta = new Encoder(e.options);
+      const result = delta.learn(frame);
+      mergeChecked(e, delta, this.limits.maxValues);
+      return { result, delta };
+    });
   }
 
   /** setValues (one key, columns Value, Count, Sum: replaces) and createKeyValues (Key, Value, Count, Sum: adds). */
@@ -128,7 +156,7 @@ export class Encoders {
       count: number(row[c], `row ${r + 1}: Count`),
       sum: number(row[s], `row ${r + 1}: Sum`),
     }));
-    return this.mutate(user, name, 'ENCODER_NOT_FOUND', (e) => e.setValues(entries, key === undefined, this.limits.maxValues));
+    return this.mutate(user, name, 'ENCODER_NOT_FOUND', (e) => ({ result: e.setValues(entries, key === undefined, this.limits.maxValues) }));
   }
 
   /** A fresh encoder with the options of `name` (learnds learns into it, then merges: nothing is kept from a failed job). */
@@ -140,9 +168,8 @@ export class Encoders {
   /** Adds what `staging` learned to the encoder, whole or not at all (SML_MAX_ENCODER_VALUES). */
   merge(user: string, name: string, staging: Encoder): Promise<void> {
     return this.mutate(user, name, 'ENCODER_NOT_FOUND', (e) => {
-      const count = e.mergedValueCount(staging);
-      if (count > this.limits.maxValues) throw new CapacityError('distinct key values', count, this.limits.maxValues);
-      e.merge(staging);
+      mergeChecked(e, staging, this.limits.maxValues);
+      return { result: undefined, delta: staging };
     });
   }
 
@@ -239,9 +266,11 @@ export class Encoders {
         this.remember(id, cached);
         return cached;
       }
-      const state = await this.store.state(stored.record);
-      if (state) {
-        const loaded = { ...stored, encoder: Encoder.deserialize(state) };
+      const parts = await this.store.state(stored.record);
+      if (parts) {
+        const encoder = Encoder.deserialize(parts[0]);
+        for (const delta of parts.slice(1)) encoder.merge(Encoder.deserialize(delta));
+        const loaded = { ...stored, encoder };
         this.remember(id, loaded);
         return loaded;
       }
@@ -268,26 +297,34 @@ export class Encoders {
     this.cache.delete(id);
   }
 
-  private mutate<T>(user: string, name: string, missing: ErrorCode, change: (e: Encoder) => T): Promise<T> {
+  private mutate<T>(user: string, name: string, missing: ErrorCode, change: (e: Encoder) => Change<T>): Promise<T> {
     return this.locked(user, name, async () => {
       const id = `${user}\u0000${name}`;
       for (let attempt = 0; ; attempt++) {
         const loaded = await this.load(user, name, missing);
         // The change is made in place: the cache's count of values is settled around it.
         this.forget(id);
-        let result: T;
+        let made: Change<T>;
         try {
-          result = change(loaded.encoder);
+          made = change(loaded.encoder);
         } catch (err) {
           const refused = toSmlError(err, name);
           // A refused change changes nothing: the statistics stay as read.
           this.remember(id, loaded);
           throw refused;
         }
+        const { record } = loaded;
+        const { delta } = made;
+        // A delta is stored while the deltas stay small next to the whole; else the whole, alone
+        // again (always for a record from before the object store: its inline state moves out).
+        const asDelta = delta !== undefined && Boolean(record.statsObject) && (record.deltaObjects ?? []).length < MAX_DELTAS
+          && 2 * (Number(record.deltaValues ?? 0) + delta.valueCount) <= loaded.encoder.valueCount;
         try {
-          const written = await this.store.write(user, loaded.record, loaded.revision, loaded.encoder.serialize(), loaded.encoder.valueCount);
+          const written = asDelta
+            ? await this.store.write(user, record, loaded.revision, delta.serialize(), loaded.encoder.valueCount, { values: delta.valueCount })
+            : await this.store.write(user, record, loaded.revision, loaded.encoder.serialize(), loaded.encoder.valueCount);
           this.remember(id, { ...written, encoder: loaded.encoder });
-          return result;
+          return made.result;
         } catch (err) {
           // Memory holds a change the store does not: read the store again.
           if (!isKeyExists(err) || attempt + 1 >= WRITE_ATTEMPTS) throw err;

@@ -16,11 +16,12 @@ const ORPHAN_AGE_MS = 10 * 60 * 1000;
 /**
  * Encoders in KV bucket sml_encoders under `<customer token>.<encoder token>` (names are
  * encoded, never raw keys): a customer can address only its own encoders. The record is
- * small (options, projects, a pointer); the statistics, whose size SML_MAX_ENCODER_VALUES
- * bounds rather than the NATS message size, are objects of sml_encoder_stats. A write puts
- * a new object, then points the record at it with a revision-checked update, then deletes
- * the old object: a crash between the steps leaves the record at a complete version, and
- * at most an orphan object that `sweep` removes.
+ * small (options, projects, pointers); the statistics, whose size SML_MAX_ENCODER_VALUES
+ * bounds rather than the NATS message size, are objects of sml_encoder_stats: a whole
+ * version (statsObject) and the deltas written since (deltaObjects). A write puts a new
+ * object, then names it in the record with a revision-checked update, then (a whole
+ * version) deletes the objects it replaced: a crash between the steps leaves the record at
+ * a complete version, and at most orphan objects that `sweep` removes.
  */
 export class EncoderStore {
   private constructor(private readonly kv: KV, private readonly objects: ObjectStore) {}
@@ -39,13 +40,19 @@ export class EncoderStore {
   }
 
   /**
-   * The record's statistics (Encoder.serialize): its object, or the inline state of a record
-   * from before the object store. Undefined when the object is gone: a write made since
-   * replaced it (read the record again).
+   * The record's statistics (Encoder.serialize): its whole version (its object, or the inline
+   * state of a record from before the object store), then its deltas in order. Undefined when
+   * an object is gone: a write made since replaced it (read the record again).
    */
-  async state(record: sml.v1.IEncoderRecord): Promise<Uint8Array | undefined> {
-    if (!record.statsObject) return record.state ?? new Uint8Array();
-    return (await this.objects.getBlob(record.statsObject)) ?? undefined;
+  async state(record: sml.v1.IEncoderRecord): Promise<Uint8Array[] | undefined> {
+    const names = [record.statsObject ?? '', ...(record.deltaObjects ?? [])];
+    const parts: Uint8Array[] = [];
+    for (const name of names) {
+      const bytes = name === '' ? record.state ?? new Uint8Array() : await this.objects.getBlob(name);
+      if (!bytes) return undefined;
+      parts.push(bytes);
+    }
+    return parts;
   }
 
   /** Stores a new encoder; 409 when the customer already has one of that name. */
@@ -64,26 +71,32 @@ export class EncoderStore {
   }
 
   /**
-   * Replaces the record read at `revision` and its statistics by `state`; throws (isKeyExists)
-   * when the record changed since, leaving it and its statistics as they were.
+   * Replaces the record read at `revision` and its statistics by `state` (a whole version, or
+   * with `delta` what is to be merged into the current statistics, holding `deltaValues`
+   * values); throws (isKeyExists) when the record changed since, leaving it and its
+   * statistics as they were.
    */
-  async write(user: string, record: sml.v1.IEncoderRecord, revision: number, state: Uint8Array, valueCount: number): Promise<{ record: sml.v1.IEncoderRecord; revision: number }> {
+  async write(user: string, record: sml.v1.IEncoderRecord, revision: number, state: Uint8Array, valueCount: number, delta?: { values: number }): Promise<{ record: sml.v1.IEncoderRecord; revision: number }> {
     const key = EncoderStore.key(user, record.name!);
     const generation = Number(record.generation ?? 0) + 1;
     // The nonce keeps two replicas writing the same generation from sharing an object.
-    const statsObject = `${key}.${generation}.${randomBytes(6).toString('hex')}`;
-    await this.objects.putBlob({ name: statsObject }, state);
-    const next = { ...record, state: new Uint8Array(), statsObject, generation, valueCount };
+    const name = `${key}.${generation}.${randomBytes(6).toString('hex')}`;
+    await this.objects.putBlob({ name }, state);
+    const next = delta
+      ? { ...record, generation, valueCount, deltaObjects: [...(record.deltaObjects ?? []), name], deltaValues: Number(record.deltaValues ?? 0) + delta.values }
+      : { ...record, state: new Uint8Array(), statsObject: name, generation, valueCount, deltaObjects: [], deltaValues: 0 };
     let written: number;
     try {
       written = await this.kv.update(key, sml.v1.EncoderRecord.encode(next).finish(), revision);
     } catch (err) {
       // Only a refused update surely left the record as it was; after any other failure (a
       // timeout) the record may name the new object, so the sweep decides later.
-      if (isKeyExists(err)) await this.objects.delete(statsObject).catch(() => undefined);
+      if (isKeyExists(err)) await this.objects.delete(name).catch(() => undefined);
       throw err;
     }
-    if (record.statsObject) await this.objects.delete(record.statsObject).catch(() => undefined);
+    if (!delta) {
+      for (const old of [record.statsObject ?? '', ...(record.deltaObjects ?? [])]) if (old) await this.objects.delete(old).catch(() => undefined);
+    }
     return { record: next, revision: written };
   }
 
@@ -109,7 +122,9 @@ export class EncoderStore {
     const live = new Set<string>();
     for await (const k of await this.kv.keys()) {
       const e = await this.kv.get(k);
-      if (e && e.operation === 'PUT') live.add(sml.v1.EncoderRecord.decode(e.value).statsObject);
+      if (!e || e.operation !== 'PUT') continue;
+      const record = sml.v1.EncoderRecord.decode(e.value);
+      for (const name of [record.statsObject, ...record.deltaObjects]) live.add(name);
     }
     return this.deleteObjects('', (name, mtime) => !live.has(name) && now - mtime > ORPHAN_AGE_MS);
   }
