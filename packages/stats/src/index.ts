@@ -7,7 +7,7 @@ export { type CategoricalColumn, type ColumnType, type DataFrame, type LearnRepo
 export { DEFAULT_EXACT_HISTOGRAM_CAP, DEFAULT_HISTOGRAM_BINS, Histogram, type HistogramBin, type HistogramMode } from './histogram';
 export { DEFAULT_MAX_ATTRIBUTES, type ResolvedOptions, type SummaryOptions } from './options';
 export { type NgramCount, ROWS_LAYOUT_VARIABLE, SequenceCounts, type SequenceLayout } from './sequence';
-export { type AttributeMoments, type AttributeRef, type ConditionalMoments, type JsonLearnResult, type LearnInput, type PairMoments, type PreparedChange, type StateLimits, DEFAULT_MAX_NAME_LENGTH, MAX_ABS_VALUE, Summary } from './summary';
+export { type AttributeMoments, type AttributeRef, type ConditionalMoments, type ForeignSummaryChecks, type JsonLearnResult, type LearnInput, type PairMoments, type PreparedChange, type StateLimits, DEFAULT_MAX_NAME_LENGTH, MAX_ABS_VALUE, Summary } from './summary';
 export { parseFrameJson, placeholderRows } from './frame-json';
 export { type BadRecord, type FieldRecords, type RecordsFrame, type RecordsPlan, parseRecords } from './frame-records';
 export { type FrameColumnsData, type FrameColumnsInput, frameFromColumns, frameToColumns } from './frame-columns';

@@ -95,6 +95,16 @@ export interface StateLimits {
   maxNameLength?: number;
 }
 
+/**
+ * Checks on a summary serialized elsewhere (an imported project): it must have been built
+ * with `options` (maxAttributes aside, which is taken from `options`) and stay within the
+ * same bounds a learn would keep it in. Each is checked before the state it bounds is
+ * allocated, so hostile bytes cannot make the reader allocate more than they could fill.
+ */
+export interface ForeignSummaryChecks extends StateLimits {
+  options: SummaryOptions;
+}
+
 /** Default bound on the length of attribute names (SML_MAX_NAME_LENGTH). */
 export const DEFAULT_MAX_NAME_LENGTH = 256;
 
@@ -469,17 +479,17 @@ export class Summary {
     return w.bytes();
   }
 
-  static deserialize(bytes: Uint8Array): Summary {
+  static deserialize(bytes: Uint8Array, checks?: ForeignSummaryChecks): Summary {
     const r = new ByteReader(bytes);
     try {
       if (!MAGIC.every((b) => r.u8() === b)) throw new SummaryError('not a serialized summary (bad magic)');
       const version = r.u32();
       if (!READABLE_VERSIONS.includes(version)) throw new SummaryError(`unsupported summary format version ${version}`);
-      const summary = Summary.readBody(r, version);
+      const summary = Summary.readBody(r, version, checks && { ...checks, expected: resolveOptions(checks.options) });
       if (!r.done) throw new SummaryError('damaged summary serialization: trailing bytes');
       return summary;
     } catch (e) {
-      if (e instanceof SummaryError) throw e;
+      if (e instanceof SummaryError || e instanceof CapacityError) throw e;
       throw new SummaryError('damaged summary serialization', '', { cause: e });
     }
   }
@@ -787,15 +797,20 @@ export class Summary {
     this.sequenceCounts?.write(w);
   }
 
-  private static readBody(r: ByteReader, version: number): Summary {
-    const summary = new Summary(JSON.parse(r.string()) as SummaryOptions);
+  private static readBody(r: ByteReader, version: number, checks?: StateLimits & { expected: ResolvedOptions }): Summary {
+    const written = JSON.parse(r.string()) as SummaryOptions;
+    if (checks) Summary.checkForeignOptions(written, checks.expected);
+    const summary = new Summary(checks ? checks.expected : written);
     summary.rows = r.f64();
     const size = r.u32();
+    if (checks && size > summary.options.maxAttributes) throw new CapacityError('attributes', size, summary.options.maxAttributes);
+    const maxName = checks ? checks.maxNameLength ?? DEFAULT_MAX_NAME_LENGTH : Infinity;
     for (let i = 0; i < size; i++) {
       const name = r.string();
       const kind = KIND_CODES[r.u8()];
       const base = r.string();
       if (kind === undefined || summary.schema.indexOf(name) >= 0) throw new SummaryError('damaged summary serialization: attribute table');
+      if (overLength(name, maxName) > 0) throw new SummaryError(`the attribute name has more than ${maxName} characters`, name);
       summary.schema.add({ name, kind, base });
     }
     summary.store.grow(size, Math.max(size, summary.options.maxAttributes));
@@ -813,13 +828,28 @@ export class Summary {
         summary.conditional.readInto(r, size, binary, summary.options.histogramBins, summary.options.exactHistogramCap);
       }
     }
-    for (let n = r.u32(); n > 0; n--) {
+    const partitions = r.u32();
+    if (checks?.maxPartitions !== undefined && partitions > checks.maxPartitions) throw new CapacityError('partitions', partitions, checks.maxPartitions);
+    for (let n = partitions; n > 0; n--) {
       const value = r.string();
-      summary.partitions.set(value, Summary.readBody(r, version));
+      summary.partitions.set(value, Summary.readBody(r, version, checks && { ...checks, expected: partitionOptions(checks.expected) }));
     }
     summary.survivalCounts?.readInto(r);
     summary.sequenceCounts?.readInto(r);
+    const entries = summary.sequenceCounts?.entries() ?? 0;
+    if (checks?.maxSequenceEntries !== undefined && entries > checks.maxSequenceEntries) {
+      throw new CapacityError('sequence counts (lag pairs, n-grams, co-occurrences)', entries, checks.maxSequenceEntries);
+    }
     return summary;
+  }
+
+  /** A foreign summary's options must be `expected`'s (its maxAttributes aside): the same statistics, read the same way. */
+  private static checkForeignOptions(written: SummaryOptions, expected: ResolvedOptions): void {
+    const resolved = resolveOptions(written);
+    const same = (o: ResolvedOptions) => JSON.stringify({ ...o, maxAttributes: 0 });
+    if (same(resolved) !== same(expected)) {
+      throw new SummaryError(`the summary was built with options ${JSON.stringify(written)}, not the ones its settings give (${JSON.stringify(expected)})`);
+    }
   }
 }
 

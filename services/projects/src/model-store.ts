@@ -101,6 +101,20 @@ export class ModelStore {
     this.cache.delete(key);
   }
 
+  /** Every stored record of a project (modelInfo, state, EVT wrapper) as is, oldest first: what an export carries. */
+  async records(user: string, pid: string): Promise<sml.v1.ModelRecord[]> {
+    const out: sml.v1.ModelRecord[] = [];
+    for (const info of await this.list(user, pid)) out.push(await this.record(user, pid, info.modelId ?? ''));
+    return out;
+  }
+
+  /** Stores a record as is (import, rename): the model answers from exactly the state it was exported with. */
+  async putRecord(user: string, pid: string, record: sml.v1.IModelRecord): Promise<void> {
+    const key = ModelStore.key(user, pid, record.info!.modelId!);
+    await this.kv.put(key, sml.v1.ModelRecord.encode(record).finish());
+    this.cache.delete(key);
+  }
+
   async deleteAll(user: string, pid: string): Promise<void> {
     for (const m of await this.list(user, pid)) await this.delete(user, pid, m.modelId ?? '');
   }

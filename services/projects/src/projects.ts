@@ -18,6 +18,7 @@ import { Models } from './models';
 import { predictor, type PredictFn } from './predict';
 import { ProjectRegistry } from './registry';
 import { ProjectStore } from './store';
+import { registerTransfers, Transfers } from './transfer';
 
 const s = (op: string) => subjects.projects(op);
 const projectOf = (pid: string | null | undefined) => checkName('project', pid);
@@ -72,6 +73,9 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   });
   registerEncoders(service, { registry, store, encoders, log });
   registerEvt(service, new EvtWrappers({ registry, store: models, bounds }));
+  registerTransfers(service, runner, new Transfers({
+    registry, store, models, encoders, limits, bounds, maxProjectsPerCustomer: config.SML_MAX_PROJECTS_PER_CUSTOMER, maxDocumentBytes: config.SML_MAX_EXPORT_BYTES,
+  }));
 
   return {
     onStop: async () => {

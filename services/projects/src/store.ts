@@ -105,6 +105,11 @@ export class ProjectStore {
     return blob ? sml.v1.ProjectSnapshot.decode(blob) : undefined;
   }
 
+  /** Removes a snapshot alone (an import that did not get its project id). */
+  async deleteSnapshot(user: string, pid: string): Promise<void> {
+    await this.snapshots.delete(ProjectStore.key(user, pid)).catch(() => undefined);
+  }
+
   async hasSnapshot(user: string, pid: string): Promise<boolean> {
     return (await this.snapshots.info(ProjectStore.key(user, pid))) !== null;
   }

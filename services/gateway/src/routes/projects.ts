@@ -3,6 +3,7 @@ import { sml } from '@sml/proto';
 import { frameToColumns, parseFrameJson } from '@sml/stats/frames';
 import { defineRoute, type Route, type RouteContext } from '../route';
 import { boolParam, dataFrame, name, userParam, z } from '../schemas';
+import { transferRoutes } from './transfer';
 
 const projectParams = userParam.extend({ pid: name('project') });
 const asyncQuery = z.object({ async: boolParam.optional() });
@@ -160,4 +161,5 @@ export const projectRoutes = [
       return { caller, pid: params.pid, ds: params.ds, forget: op === 'forget', frame: { attributeNames: b.attributeNames, attributeTypes: b.attributeTypes, errorHandling: b.errorHandling } };
     },
   })),
+  ...transferRoutes,
 ];
