@@ -58,7 +58,7 @@ export const configSchema = z.object({
   SML_MAX_CENTROIDS: int(1).default(10_000),
   SML_MAX_EVT_WINDOW: int(1).default(1_000_000),
   SML_MAX_PROJECTS_PER_CUSTOMER: int(1).default(1_000),
-  // 70–100 bytes of memory per value held, ≈ 50 stored (bench/encoders.mjs): 2·10⁶ values ≈ 200 MiB per encoder.
+  // ≈ 45–70 bytes held and ≈ 50 stored per value; learning 10⁶ values peaked at 0.6–0.8 GiB RSS (bench/RESULTS.md "encoders").
   SML_MAX_ENCODER_VALUES: int(1).default(2_000_000),
   SML_MAX_ENCODER_PAGE_ROWS: int(1).default(100_000),
   SML_MAX_ENCODERS_PER_CUSTOMER: int(1).default(1_000),
