@@ -9,6 +9,12 @@ export function positiveInt(value: string): number {
   return n;
 }
 
+export function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return n;
+}
+
 export function positiveSeconds(value: string): number {
   const n = Number(value);
   if (!(n > 0)) throw new InvalidArgumentError('expected a positive number of seconds');

@@ -56,7 +56,10 @@ describe('sml encoders (against a stand-in gateway)', () => {
     expect(r.stdout).toMatch(/^VALUE +COUNT +SUM\na +3 +2\.0\n$/);
     r = await sml(['encoders', 'list'], gw.env);
     expect(r.stdout).toBe('e\nf\n');
-    expect(gw.seen.map((s) => s.path)).toEqual(['/symetry/rest/c1/encoders/e/stats', '/symetry/rest/c1/encoders/e/keyvals/site', '/symetry/rest/c1/encoders']);
+    r = await sml(['encoders', 'keyvals', 'e', 'site', '--offset', '100', '--limit', '50'], gw.env);
+    expect(r.stdout).toMatch(/^VALUE +COUNT +SUM\na +3 +2\.0\n$/);
+    expect(gw.seen.map((s) => s.path)).toEqual(['/symetry/rest/c1/encoders/e/stats', '/symetry/rest/c1/encoders/e/keyvals/site', '/symetry/rest/c1/encoders', '/symetry/rest/c1/encoders/e/keyvals/site']);
+    expect([gw.seen[1].query.toString(), gw.seen[3].query.toString()]).toEqual(['', 'offset=100&limit=50']);
   });
 
   it('assign and delete', async () => {

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { positiveInt, typeCodes } from '../args';
+import { nonNegativeInt, positiveInt, typeCodes } from '../args';
 import { action, type CommandContext } from '../command';
 import { csvRecords } from '../csv';
 import { frameBatches } from '../frames';
@@ -83,11 +83,14 @@ export function registerEncoders(program: Command, ctx: CommandContext): void {
 
   encoders
     .command('keyvals')
-    .description('the values of one key: count and sum of the target')
+    .description('the values of one key: count and sum of the target (one page, sorted by value)')
     .argument('<name>', 'encoder name')
     .argument('<key>', 'key (input attribute)')
-    .action(action(ctx, async (out, name: string, key: string) => {
-      const res = await restClient(ctx.io.env).request<FrameValues>('GET', `/encoders/${seg(name)}/keyvals/${seg(key)}`);
+    .option('--offset <n>', 'first row of the page', nonNegativeInt)
+    .option('--limit <n>', 'rows of the page (the server caps it: SML_MAX_ENCODER_PAGE_ROWS)', positiveInt)
+    .action(action(ctx, async (out, name: string, key: string, opts: { offset?: number; limit?: number }) => {
+      const query = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+      const res = await restClient(ctx.io.env).request<FrameValues>('GET', `/encoders/${seg(name)}/keyvals/${seg(key)}`, { query });
       return out.envelope(res.body, (v) => table(v.dataframe.attributeNames.map((n) => n.toUpperCase()), v.dataframe.data));
     }));
 
