@@ -81,12 +81,14 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
     objectStores: ['sml_encoder_stats', SPILL],
   },
   // Streams: their own subjects and buckets; they learn batches into projects (and check a
-  // project exists at create) as the stream's customer, nothing else of projects.
+  // project exists at create) as the stream's customer, nothing else of projects. sml_dss:
+  // POST /streams/poll?sid= reads the registered kafka data source `sid` (with its
+  // credentials), DELETE /streams/poll?sid= deletes it.
   streams: {
     publish: ['sml.projects.*.learn', 'sml.projects.*.info'],
     subscribe: ['sml.streams.>'],
     service: 'streams',
-    kv: ['sml_streams', 'sml_stream_status', 'sml_stream_leases'],
+    kv: ['sml_streams', 'sml_stream_status', 'sml_stream_leases', 'sml_dss'],
     objectStores: [SPILL],
   },
   // The `sml admin` CLI: the customer registry, nothing else.

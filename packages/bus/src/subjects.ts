@@ -52,6 +52,11 @@ export const subjects = {
     list: 'sml.streams.list',
     metrics: 'sml.streams.metrics',
     errorLog: 'sml.streams.errorLog',
+    /** Kafka pollers (POST / DELETE /{user}/streams/poll), browse and preview of a source. */
+    poll: 'sml.streams.poll',
+    pollDelete: 'sml.streams.pollDelete',
+    browse: 'sml.streams.browse',
+    preview: 'sml.streams.preview',
   },
   /**
    * Project-scoped operations carry a shard token, hash(user, pid) mod S, so that one replica

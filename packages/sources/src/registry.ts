@@ -19,6 +19,12 @@ export const sourceFactories: Partial<Record<string, SourceFactory>> = {
 /** Every type a DSInfo may name (streams' `kafka` and `nats` are read by the streams service). */
 export const SOURCE_TYPES = ['localfile', 's3', 'redshift', 'http'] as const;
 
+/**
+ * Stream types a data source may also be registered as (/dss/create): read by the streams
+ * service only (POST /{user}/streams/poll?sid=), never by learnds, samples or previews here.
+ */
+export const STREAM_SOURCE_TYPES = ['kafka', 'nats'] as const;
+
 /** The source of a registered (or previewed) DSInfo. Throws SourceError for an unknown type or bad info. */
 export function sourceOf(type: string, info: SourceInfo, ctx: SourceContext): Source {
   const factory = Object.hasOwn(sourceFactories, type) ? sourceFactories[type] : undefined;

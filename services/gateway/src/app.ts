@@ -107,7 +107,7 @@ export function createApp(deps: GatewayDeps): express.Express {
         const { status, values } = await dispatch(route, ctx, client);
         log.debug({ requestId, route: route.path, authMs: t1 - t0, validateMs: t2 - t1, busMs: performance.now() - t2 }, 'request timing');
         if (!isOk(status)) {
-          sendError(res, errorFromStatus(status));
+          sendError(res, route.valuesOnError ? errorFromStatus(status).withValues(values) : errorFromStatus(status));
         } else {
           if (route.createsJob && status.code === 202 && values.jobId) {
             const id = String(Number(values.jobId));

@@ -49,6 +49,8 @@ export interface Route<Req = unknown, Rep = unknown> {
   success: { status: number; description: string };
   /** Error catalogue codes this route can answer with besides the common ones. */
   errors?: string[];
+  /** A non-2xx reply still answers its `values` (POST /streams/poll of a kafka-poll body, API.md §9). */
+  valuesOnError?: boolean;
   /** A 202 reply created a job: set `sym-job-id`, `Job-Id` and `Location`. */
   createsJob?: boolean;
   timeoutMs?: number;

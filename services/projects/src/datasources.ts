@@ -2,7 +2,7 @@ import type { KV } from 'nats';
 import { checkName, nameToken, smlError, SmlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { FrameError, placeholderRows, Summary, type DataFrame } from '@sml/stats';
-import { browseLocal, browseS3, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, type Source, type SourceContext } from '@sml/sources';
+import { browseLocal, browseS3, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, STREAM_SOURCE_TYPES, type Source, type SourceContext } from '@sml/sources';
 import type { JobContext } from '@sml/jobs-client';
 import { columnPlan, guessType, SAMPLE_ROWS, type ColumnPlan } from './ds-plan';
 import type { ReadBatch } from './ds-read-worker';
@@ -87,16 +87,19 @@ export class DataSources {
   }
 
   /** A DSInfo as sent, checked: name, type, info strings, the type's own checks. */
-  checked(user: string, req: sml.v1.IDsInfoRequest, name?: string): { ds: sml.v1.IDsInfo; source: Source } {
+  checked(user: string, req: sml.v1.IDsInfoRequest, name?: string): { ds: sml.v1.IDsInfo; source?: Source } {
     if (req.isNull || !req.dsInfo) throw smlError('DS_NULL');
     const d = req.dsInfo;
     const ds = checkName('data source', name ?? d.name);
     const type = d.type ?? '';
-    if (!(SOURCE_TYPES as readonly string[]).includes(type)) throw smlError('DS_UNKNOWN_TYPE', { type: type.slice(0, 100), expected: SOURCE_TYPES.join(', ') });
+    const stream = (STREAM_SOURCE_TYPES as readonly string[]).includes(type);
+    if (!stream && !(SOURCE_TYPES as readonly string[]).includes(type)) throw smlError('DS_UNKNOWN_TYPE', { type: type.slice(0, 100), expected: [...SOURCE_TYPES, ...STREAM_SOURCE_TYPES].join(', ') });
     const info = { ...(d.info ?? {}) };
     const extra = (d.extra ?? []).map(String);
     const bad = extra.find((t) => !['C', 'B', 'T', 'S', 'L', 'X'].includes(t));
     if (bad !== undefined) throw smlError('DS_INVALID', { ds, detail: `extra holds an unknown attribute type [${bad.slice(0, 20)}]` });
+    // kafka / nats: kept for the streams service (POST /streams/poll?sid=), which checks them when it reads them.
+    if (stream) return { ds: { type, name: ds, info, extra } };
     try {
       if (type !== 'redshift') csvOptionsOf(info, info.path ?? '');
       return { ds: { type, name: ds, info, extra }, source: sourceOf(type, info, this.ctx(user)) };

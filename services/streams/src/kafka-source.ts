@@ -1,6 +1,7 @@
 import { AssignerProtocol, Kafka, logLevel, type Admin, type Consumer, type KafkaConfig, type PartitionAssigner } from 'kafkajs';
 import { smlError, type Logger } from '@sml/core';
 import type { sml } from '@sml/proto';
+import { checkServers, guardedSocketFactory } from './guard';
 import { chunks, type BatchLimits, type SourceBatch, type StreamSource } from './source';
 
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -30,9 +31,10 @@ export function kafkaSettings(ds: sml.v1.IDsInfo, instance: string): KafkaSettin
   return { brokers, topic, partitions, groupId: `sml-stream-${instance}` };
 }
 
-function client(s: KafkaSettings, log: Logger): Kafka {
+/** A kafkajs client whose every connection goes through the SSRF guard (guard.ts). */
+export function kafkaClient(s: Pick<KafkaSettings, 'brokers'>, log: Logger): Kafka {
   const config: KafkaConfig = {
-    clientId: 'sml-streams', brokers: s.brokers, connectionTimeout: CONNECT_TIMEOUT_MS,
+    clientId: 'sml-streams', brokers: s.brokers, connectionTimeout: CONNECT_TIMEOUT_MS, socketFactory: guardedSocketFactory(),
     retry: { retries: 3, initialRetryTime: 200 },
     logLevel: logLevel.WARN,
     // kafkajs logs through pino, never its own console lines.
@@ -52,8 +54,9 @@ function client(s: KafkaSettings, log: Logger): Kafka {
  * (Committing them for the group would say the same, but the mock broker of the tests does not
  * take an OffsetCommit from outside the group.)
  */
-export async function prepareKafka(s: KafkaSettings, fromBeginning: boolean, log: Logger): Promise<Record<string, number>> {
-  const admin: Admin = client(s, log).admin();
+export async function prepareKafka(s: KafkaSettings, fromBeginning: boolean, log: Logger, stream = '-'): Promise<Record<string, number>> {
+  await checkServers(stream, 'bootstrap.servers', s.brokers);
+  const admin: Admin = kafkaClient(s, log).admin();
   try {
     await admin.connect();
     const offsets = await admin.fetchTopicOffsets(s.topic);
@@ -69,7 +72,7 @@ export async function prepareKafka(s: KafkaSettings, fromBeginning: boolean, log
 
 /** Deletes the stream's consumer group (its committed offsets); best effort. */
 export async function dropKafka(s: KafkaSettings, log: Logger): Promise<void> {
-  const admin = client(s, log).admin();
+  const admin = kafkaClient(s, log).admin();
   try {
     await admin.connect();
     await admin.deleteGroups([s.groupId]);
@@ -84,7 +87,7 @@ export async function dropKafka(s: KafkaSettings, log: Logger): Promise<void> {
  * Every partition (or those of kafka.partitions) to one member: a stream runs in one replica
  * (its lease), and should a second member ever join, it gets nothing rather than half a stream.
  */
-function oneMember(only: number[] | undefined): PartitionAssigner {
+export function oneMember(only: number[] | undefined): PartitionAssigner {
   return ({ cluster }) => ({
     name: 'SmlOneMember',
     version: 1,
@@ -113,7 +116,7 @@ export class KafkaSource implements StreamSource {
   constructor(private readonly s: KafkaSettings, private readonly limits: BatchLimits, private readonly log: Logger, private readonly startOffsets: Record<string, number> = {}) {}
 
   async run(handle: (batch: SourceBatch) => Promise<void>, onError: (err: Error) => void): Promise<void> {
-    const consumer = client(this.s, this.log).consumer({
+    const consumer = kafkaClient(this.s, this.log).consumer({
       groupId: this.s.groupId, partitionAssigners: [oneMember(this.s.partitions)],
       sessionTimeout: 10_000, heartbeatInterval: 1_000, maxWaitTimeInMs: this.limits.waitMs, maxBytes: this.limits.bytes,
       retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 10_000 },

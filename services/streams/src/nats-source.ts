@@ -1,6 +1,7 @@
 import { AckPolicy, connect, DeliverPolicy, nkeyAuthenticator, type ConnectionOptions, type JsMsg, type NatsConnection } from 'nats';
 import { smlError, type Logger } from '@sml/core';
 import type { sml } from '@sml/proto';
+import { checkServers, privateAllowed } from './guard';
 import { chunks, type BatchLimits, type SourceBatch, type StreamSource } from './source';
 
 /** The NATS settings of a DSInfo (API.md §9). */
@@ -26,8 +27,16 @@ export function natsSettings(ds: sml.v1.IDsInfo, instance: string): NatsSettings
   return { servers, subject, durable: `sml_stream_${instance}`, auth };
 }
 
-async function open(s: NatsSettings): Promise<NatsConnection> {
-  return connect({ servers: s.servers, name: 'sml-streams', timeout: 5_000, maxReconnectAttempts: -1, reconnectTimeWait: 1_000, ...s.auth });
+/**
+ * A connection to the customer's NATS, its servers checked by the SSRF guard first (guard.ts);
+ * without SML_SOURCES_ALLOW_PRIVATE the servers the cluster advertises are not used.
+ */
+export async function openNats(s: Pick<NatsSettings, 'servers' | 'auth'>, opts: { stream?: string; reconnect?: boolean } = {}): Promise<NatsConnection> {
+  await checkServers(opts.stream ?? '-', 'nats_hosts', s.servers);
+  return connect({
+    servers: s.servers, name: 'sml-streams', timeout: 5_000, ignoreClusterUpdates: !privateAllowed(),
+    ...(opts.reconnect === false ? { reconnect: false } : { maxReconnectAttempts: -1, reconnectTimeWait: 1_000 }), ...s.auth,
+  });
 }
 
 /**
@@ -35,10 +44,11 @@ async function open(s: NatsSettings): Promise<NatsConnection> {
  * and creates the durable consumer: delivering from the first message (fromBeginning) or from
  * the messages published after the create.
  */
-export async function prepareNats(s: NatsSettings, fromBeginning: boolean): Promise<void> {
+export async function prepareNats(s: NatsSettings, fromBeginning: boolean, stream = '-'): Promise<void> {
+  await checkServers(stream, 'nats_hosts', s.servers);
   let nc: NatsConnection | undefined;
   try {
-    nc = await open(s);
+    nc = await openNats(s, { reconnect: false });
     const jsm = await nc.jetstreamManager();
     const stream = await jsm.streams.find(s.subject);
     await jsm.consumers.add(stream, {
@@ -56,7 +66,7 @@ export async function prepareNats(s: NatsSettings, fromBeginning: boolean): Prom
 export async function dropNats(s: NatsSettings, log: Logger): Promise<void> {
   let nc: NatsConnection | undefined;
   try {
-    nc = await open(s);
+    nc = await openNats(s, { reconnect: false });
     const jsm = await nc.jetstreamManager();
     await jsm.consumers.delete(await jsm.streams.find(s.subject), s.durable);
   } catch (err) {
@@ -80,7 +90,7 @@ export class NatsSource implements StreamSource {
   constructor(private readonly s: NatsSettings, private readonly limits: BatchLimits, private readonly log: Logger) {}
 
   async run(handle: (batch: SourceBatch) => Promise<void>, onError: (err: Error) => void): Promise<void> {
-    const nc = await open(this.s);
+    const nc = await openNats(this.s);
     this.nc = nc;
     const jsm = await nc.jetstreamManager();
     const stream = await jsm.streams.find(this.s.subject);

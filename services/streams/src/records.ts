@@ -67,6 +67,14 @@ function jsonRow(text: string, f: RecordFormat): string[] {
 
 /** One CSV line (RFC 4180 quoting with the DSInfo's separator and quote character). */
 function csvRow(line: string, f: RecordFormat): string[] {
+  const cells = splitCsv(line, f.separator, f.quote);
+  if (cells.length !== f.attributeNames.length) throw new RecordError(`${cells.length} fields, expected ${f.attributeNames.length} (${f.attributeNames.join(',')})`.slice(0, 300));
+  return cells;
+}
+
+/** The fields of one CSV line; RecordError for a quoting error. */
+export function splitCsv(line: string, separator: string, quote: string): string[] {
+  const f = { separator, quote };
   const cells: string[] = [];
   let i = 0;
   for (;;) {
@@ -93,6 +101,5 @@ function csvRow(line: string, f: RecordFormat): string[] {
     i++; // the separator
     if (i === line.length) { cells.push(''); break; }
   }
-  if (cells.length !== f.attributeNames.length) throw new RecordError(`${cells.length} fields, expected ${f.attributeNames.length} (${f.attributeNames.join(',')})`.slice(0, 300));
   return cells;
 }

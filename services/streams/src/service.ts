@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { subjects, type ServiceRuntime } from '@sml/bus';
-import { checkName, smlError } from '@sml/core';
+import { errorStatus, kvBucket, okStatus, subjects, type ServiceRuntime } from '@sml/bus';
+import { checkName, nameToken, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
+import { allowPrivateAddresses } from './guard';
 import { Leases } from './lease';
+import { Pollers, POLL_LIMITS } from './poller';
+import { browse, preview } from './probe';
 import { StreamStore } from './store';
 import { Streams } from './streams';
 
 const s = subjects.streams;
 const pidOf = (pid: string | null | undefined) => checkName('project', pid);
 const streamOf = (name: string | null | undefined) => checkName('stream', name);
+/** Types of a registered data source a poller reads (`sid`), and that DELETE /streams/poll?sid= deletes. */
+const KAFKA_TYPES = ['kafka', 'kafka-poll'];
+const isKafka = (type: string | null | undefined) => KAFKA_TYPES.includes((type ?? '').toLowerCase());
 
 /**
  * The streams service (API.md §9; bus identity `streams`). Wiring only: decode, call the
@@ -16,7 +22,16 @@ const streamOf = (name: string | null | undefined) => checkName('stream', name);
  * (counters, errorLog) and sml_stream_leases (which replica runs each stream).
  */
 export async function startStreams({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+  allowPrivateAddresses(config.SML_SOURCES_ALLOW_PRIVATE);
   const store = await StreamStore.open(nc);
+  // The data-source registry of the projects service (datasources.ts: key <customer token>.<ds token>, value DsInfo).
+  const dss = await kvBucket(nc, 'sml_dss');
+  const dsKey = (user: string, ds: string) => `${nameToken(user)}.${nameToken(ds)}`;
+  const registered = async (user: string, ds: string): Promise<sml.v1.DsInfo | undefined> => {
+    const e = await dss.get(dsKey(user, ds));
+    return e && e.operation === 'PUT' ? sml.v1.DsInfo.decode(e.value) : undefined;
+  };
+  const pollers = new Pollers({ ...POLL_LIMITS, maxRecordBytes: config.SML_STREAM_MAX_RECORD_BYTES }, log);
   const streams = new Streams(store, new Leases(store.leases, randomUUID(), config.SML_STREAM_LEASE_MS), client, log, {
     maxPerCustomer: config.SML_MAX_STREAMS_PER_CUSTOMER,
     leaseMs: config.SML_STREAM_LEASE_MS,
@@ -50,7 +65,49 @@ export async function startStreams({ nc, service, client, config, log }: Service
     stringList: { values: await streams.errorLog(caller.user!, pidOf(req.pid), streamOf(req.stream)) },
   }));
 
+  // POST /{user}/streams/poll (API.md §9): `sid` names a registered kafka data source and wins
+  // over the body; a body of type kafka-poll is polled and answered 400 with its dataframe.
+  service.endpoint(s.poll, sml.v1.StreamPollRequest, sml.v1.StreamSampleReply, async (req, { caller }) => {
+    const user = caller.user!;
+    const fromBeginning = req.fromBeginning === true;
+    if (req.sid) {
+      const sid = checkName('data source', req.sid);
+      const ds = await registered(user, sid);
+      if (!ds) throw smlError('DS_NOT_FOUND', { ds: sid });
+      if (!isKafka(ds.type)) throw smlError('STREAM_POLL_NOT_KAFKA', { ds: sid, type: ds.type });
+      return { dataframe: await pollers.poll(user, { ...ds, name: sid }, fromBeginning) };
+    }
+    if (req.isNull || !req.dsInfo) throw smlError('DS_NULL');
+    const ds = req.dsInfo;
+    if (!isKafka(ds.type)) throw smlError('STREAM_PREVIEW_TYPE', { type: ds.type ?? '' });
+    const dataframe = await pollers.poll(user, { ...ds, name: checkName('stream', ds.name) }, fromBeginning);
+    if ((ds.type ?? '').toLowerCase() === 'kafka') return { dataframe };
+    return { status: errorStatus(smlError('STREAM_PREVIEW_TYPE', { type: ds.type })), dataframe };
+  });
+  // DELETE /{user}/streams/poll?sid=: the poller goes, and the registered kafka data source of
+  // that name; streams made by create are never touched. Unknown sid: 200 OK; none: 500.
+  service.endpoint(s.pollDelete, sml.v1.StreamPollRequest, sml.v1.Empty, async (req, { caller }) => {
+    const user = caller.user!;
+    if (!req.sid) throw smlError('GENERIC_EXCEPTION', { detail: 'sid is null' });
+    const sid = checkName('data source', req.sid);
+    await pollers.evict(user, sid);
+    const ds = await registered(user, sid);
+    if (ds && isKafka(ds.type)) {
+      await dss.delete(dsKey(user, sid));
+      log.info({ user, ds: sid }, 'kafka data source deleted with its poller');
+    }
+    return { status: okStatus('OK') };
+  });
+  service.endpoint(s.browse, sml.v1.StreamSourceRequest, sml.v1.StreamBrowseReply, async (req, { caller }) => {
+    if (req.isNull || !req.dsInfo) throw smlError('DS_NULL');
+    return { dsdirectoryListing: await browse(caller.user!, req.dsInfo, log) };
+  });
+  service.endpoint(s.preview, sml.v1.StreamSourceRequest, sml.v1.StreamSampleReply, async (req, { caller }) => {
+    if (req.isNull || !req.dsInfo) throw smlError('DS_NULL');
+    return { dataframe: await preview(caller.user!, req.dsInfo, config.SML_STREAM_MAX_RECORD_BYTES, log) };
+  });
+
   await streams.begin();
   log.info('streams endpoints registered');
-  return { onStop: () => streams.end() };
+  return { onStop: async () => { await pollers.close(); await streams.end(); } };
 }

@@ -59,8 +59,8 @@ export class Streams {
     const count = await this.store.count(user);
     if (count >= this.opts.maxPerCustomer) throw smlError('STREAM_LIMIT', { user, count, variable: `SML_MAX_STREAMS_PER_CUSTOMER = ${this.opts.maxPerCustomer}` });
     let startOffsets: Record<string, number> = {};
-    if (type === 'kafka') startOffsets = await prepareKafka(settings as ReturnType<typeof kafkaSettings>, fromBeginning, this.log);
-    else await prepareNats(settings as ReturnType<typeof natsSettings>, fromBeginning);
+    if (type === 'kafka') startOffsets = await prepareKafka(settings as ReturnType<typeof kafkaSettings>, fromBeginning, this.log, name);
+    else await prepareNats(settings as ReturnType<typeof natsSettings>, fromBeginning, name);
     const record: sml.v1.IStreamRecord = { user, pid, name, dsInfo: { ...ds, type, name }, instance, running: true, fromBeginning, creationDate: Date.now(), startOffsets };
     try {
       await this.store.create(record);

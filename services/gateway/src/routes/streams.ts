@@ -1,6 +1,6 @@
 import { subjects } from '@sml/bus';
 import { sml } from '@sml/proto';
-import { defineRoute, type RouteContext } from '../route';
+import { defineRoute, type Presentation, type RouteContext } from '../route';
 import { boolParam, name, userParam, z } from '../schemas';
 import { dsInfoRequest } from './dss';
 
@@ -18,6 +18,35 @@ const STREAM_DSINFO = [
 ].join(' ');
 
 const streamRequest = ({ caller, params }: RouteContext): sml.v1.IStreamRequest => ({ caller, pid: params.pid, stream: params.s });
+
+const sampleFrame = z.object({
+  attributeNames: z.array(z.string()), attributeTypes: z.array(z.string()), data: z.array(z.array(z.string())), errorHandling: z.number().int(),
+});
+
+const FRAME_OF_RECORDS = 'Records become rows as a stream reads them when info.attributeNames is given (`extra` types them, else types are guessed); without it, JSON records give their keys as columns (first seen first) and CSV records columns f1 … fn, types guessed (C numeric, S otherwise). Records that cannot be read are left out.';
+
+const PRIVATE_BROKERS = 'Brokers and NATS servers on loopback, private or link-local addresses (and those a Kafka cluster advertises) are refused, 400 STREAM_INVALID naming the address, unless the server runs with SML_SOURCES_ALLOW_PRIVATE=true.';
+
+const pollQuery = z.object({
+  sid: z.string().optional().openapi({ description: 'a registered data source of type kafka (wins over the body)' }),
+  fromBeginning: boolParam.optional().openapi({ description: 'first poll of a poller only: from the earliest offset (default: records produced from now on)' }),
+});
+
+/** The encrypted DSInfo of a browse or preview body. */
+const sourceRequest = (ctx: RouteContext): sml.v1.IStreamSourceRequest => {
+  const { caller, dsInfo, isNull } = dsInfoRequest(ctx);
+  return { caller, dsInfo, isNull };
+};
+
+/** A DsDirectoryListing without its unset fields (API.md §9: "unset fields omitted"). */
+function listingPresentation(reply: sml.v1.StreamBrowseReply): Presentation {
+  const l = reply.dsdirectoryListing;
+  const listing: Record<string, unknown> = { ok: l?.ok === true };
+  if (l?.dirs?.length) listing.dirs = l.dirs;
+  if (l?.files?.length) listing.files = l.files;
+  if (l?.path) listing.path = l.path;
+  return { status: reply.status ?? { code: 200, message: 'OK' }, values: { dsdirectoryListing: listing } };
+}
 
 /** Streams (API.md §9, §12): Kafka and NATS JetStream consumers learning into a project, served by services/streams. */
 export const streamRoutes = [
@@ -71,5 +100,58 @@ export const streamRoutes = [
     params: streamParams, values: z.object({ stringList: z.object({ values: z.array(z.string()) }) }),
     success: { status: 200, description: 'values.stringList.values' }, errors: ['STREAM_NOT_FOUND'],
     toRequest: streamRequest,
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/streams/poll', operationId: 'pollStream', tags: ['streams'],
+    summary: 'The next records of a Kafka poller as values.dataframe',
+    description: [
+      'Kafka only. `sid`: the registered data source of that name (type kafka) is polled; the body is ignored. No sid: the body is an encrypted DSInfo of type kafka (200) or kafka-poll (answered 400 \'Preview invalid DS Stream type [kafka-poll]\' that still carries values.dataframe: the poll happened; nothing is registered); any other type 400.',
+      'Pollers are kept per customer and DSInfo name (= sid) and continue where the previous poll left off; one not polled for 2 minutes is closed. A poll answers at most 500 records (4 MiB); with nothing read yet it waits up to 1 s (the first poll of a poller: its consumer group join and first fetch, up to 15 s).',
+      'Bounds, per replica of the streams service: 8 pollers per customer (a 9th closes the customer\'s least recently polled one), 256 in all (then 503 STREAM_POLLERS_BUSY, retryable).',
+      `${FRAME_OF_RECORDS} ${PRIVATE_BROKERS} 500 when the consumer cannot be built (broker unreachable, unknown topic).`,
+    ].join(' '),
+    service: 'streams', subject: s.poll, request: sml.v1.StreamPollRequest, reply: sml.v1.StreamSampleReply,
+    params: userParam, query: pollQuery, body: encryptedDsInfo.optional(), rawBody: true, valuesOnError: true,
+    values: z.object({ dataframe: sampleFrame }), timeoutMs: 40_000,
+    success: { status: 200, description: 'values.dataframe' },
+    errors: ['INVALID_ENCRYPTED_PAYLOAD', 'DS_INVALID', 'DS_NULL', 'DS_NOT_FOUND', 'STREAM_PREVIEW_TYPE', 'STREAM_POLL_NOT_KAFKA', 'STREAM_INVALID', 'STREAM_POLLERS_BUSY', 'INVALID_NAME', 'GENERIC_EXCEPTION'],
+    toRequest: (ctx): sml.v1.IStreamPollRequest => {
+      const sid = typeof ctx.query.sid === 'string' ? ctx.query.sid : '';
+      const fromBeginning = ctx.query.fromBeginning === true;
+      if (sid) return { caller: ctx.caller, sid, fromBeginning };
+      const { caller, dsInfo, isNull } = dsInfoRequest(ctx);
+      return { caller, dsInfo, isNull, fromBeginning };
+    },
+  }),
+  defineRoute({
+    method: 'delete', path: '/:user/streams/poll', operationId: 'deletePoller', tags: ['streams'],
+    summary: 'Close the poller named sid; a registered kafka data source of that name is deleted too',
+    description: 'Streams made by create are never affected. An unknown sid answers 200 \'OK\'; no sid 500.',
+    service: 'streams', subject: s.pollDelete, request: sml.v1.StreamPollRequest, reply: sml.v1.Empty,
+    params: userParam, query: z.object({ sid: z.string().optional() }),
+    success: { status: 200, description: 'OK' }, errors: ['INVALID_NAME', 'GENERIC_EXCEPTION'],
+    toRequest: ({ caller, query }) => ({ caller, sid: typeof query.sid === 'string' ? query.sid : '' }),
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/streams/browse', operationId: 'browseStreams', tags: ['streams'],
+    summary: 'List the topics of a Kafka cluster, or the JetStream streams and a stream\'s subjects of a NATS server (body: encrypted DSInfo)',
+    description: `Kafka (info bootstrap.servers): values.dsdirectoryListing.files = "<topic>:<partitions>", topics starting with _ left out, path ignored. NATS (info nats_hosts, optional credentials as for a stream): no info.path → the stream names in dirs; info.path = a stream → its subjects in files and path echoed; an unknown stream → only ok:true. Unset fields are omitted. ${PRIVATE_BROKERS}`,
+    service: 'streams', subject: s.browse, request: sml.v1.StreamSourceRequest, reply: sml.v1.StreamBrowseReply,
+    params: userParam, body: encryptedDsInfo, rawBody: true,
+    values: z.object({ dsdirectoryListing: z.object({ ok: z.boolean(), dirs: z.array(z.string()).optional(), files: z.array(z.string()).optional(), path: z.string().optional() }) }),
+    success: { status: 200, description: 'values.dsdirectoryListing' },
+    errors: ['INVALID_ENCRYPTED_PAYLOAD', 'DS_INVALID', 'DS_NULL', 'STREAM_UNKNOWN_TYPE', 'STREAM_INVALID', 'GENERIC_EXCEPTION'],
+    toRequest: sourceRequest,
+    present: listingPresentation,
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/streams/preview', operationId: 'previewStream', tags: ['streams'],
+    summary: 'A sample DataFrame of a Kafka topic or NATS subject (body: encrypted DSInfo); registers nothing, touches no poller',
+    description: `Up to 128 records from the start of the source (Kafka: a throw-away consumer group, deleted afterwards; NATS: an ordered ephemeral consumer), waiting up to 3 s for them. ${FRAME_OF_RECORDS} ${PRIVATE_BROKERS}`,
+    service: 'streams', subject: s.preview, request: sml.v1.StreamSourceRequest, reply: sml.v1.StreamSampleReply,
+    params: userParam, body: encryptedDsInfo, rawBody: true, values: z.object({ dataframe: sampleFrame }), timeoutMs: 40_000,
+    success: { status: 200, description: 'values.dataframe' },
+    errors: ['INVALID_ENCRYPTED_PAYLOAD', 'DS_INVALID', 'DS_NULL', 'STREAM_UNKNOWN_TYPE', 'STREAM_INVALID', 'GENERIC_EXCEPTION'],
+    toRequest: sourceRequest,
   }),
 ];
