@@ -8,6 +8,7 @@ import { registerJobs } from './commands/jobs';
 import { registerMatrix } from './commands/matrix';
 import { registerModel } from './commands/model';
 import { registerProjects } from './commands/projects';
+import { registerStreams } from './commands/streams';
 import { registerSurvival } from './commands/survival';
 import { describeError } from './errors';
 import type { CliIo } from './io';
@@ -21,7 +22,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode = 0;
   // Built per call: commander keeps parsed state on the Command objects.
   const program = new Command('sml')
-    .description('SML command line: customers over the bus; jobs, projects, data sources, exploration, survival, models and encoders over the REST API')
+    .description('SML command line: customers over the bus; jobs, projects, data sources, exploration, survival, models, encoders and streams over the REST API')
     .option('--json', 'print the raw response envelope instead of a table')
     .showHelpAfterError()
     .exitOverride()
@@ -37,6 +38,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   registerSurvival(program, ctx);
   registerModel(program, ctx);
   registerEncoders(program, ctx);
+  registerStreams(program, ctx);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

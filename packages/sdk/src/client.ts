@@ -4,7 +4,7 @@ import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, contentMd5, encryptDsInfo, formatSymDate, signParts, type RestDataFrame } from '@sml/core';
 import { GatewayUnreachableError, JobTimeoutError, UnexpectedResponseError } from './errors';
-import type { CreateProjectOptions, DsColumns, DsInfo, DsListing, DsLogEntry, DsSample, Envelope, JobInfo, MLContext, RequestOptions, SmlClientOptions, SmlResponse, WaitOptions } from './types';
+import type { CreateProjectOptions, DsColumns, DsInfo, DsListing, DsLogEntry, DsSample, Envelope, JobInfo, MLContext, RequestOptions, SmlClientOptions, SmlResponse, StreamListing, WaitOptions } from './types';
 
 /** The gateway reads but does not interpret it (API.md §2 lists it among the required headers). */
 const SYM_VERSION = '1';
@@ -210,6 +210,61 @@ export class SmlClient {
   /** Learns (or, with `forget`, forgets) a registered data source into a project: a job (202); see `waitForJob`. */
   learnDataSource(pid: string, ds: string, columns: DsColumns = {}, options: { forget?: boolean } = {}) {
     return this.request('POST', `/projects/${seg(pid)}/dss/${seg(ds)}/${options.forget ? 'forget' : 'learn'}`, { json: columns });
+  }
+
+  /** Creates a stream (DSInfo of type kafka or nats, encrypted) learning every record into the project (201); `fromBeginning`: from the first record the source holds. */
+  createStream(pid: string, ds: DsInfo, options: { fromBeginning?: boolean } = {}) {
+    return this.request('POST', `/projects/${seg(pid)}/streams/create`, { query: { fromBeginning: String(options.fromBeginning === true) }, raw: encryptDsInfo(ds, this.#secret) });
+  }
+
+  /** The names of the project's streams. */
+  listStreams(pid: string) {
+    return this.request<{ stringList: { values: string[] } }>('GET', `/projects/${seg(pid)}/streams/list`);
+  }
+
+  /** Resumes (`start`) or suspends (`stop`) a stream; stop answers once nothing more is learned. */
+  streamAction(pid: string, stream: string, action: 'start' | 'stop') {
+    return this.request('GET', `/projects/${seg(pid)}/streams/${seg(stream)}/${action}`);
+  }
+
+  /** Stops and removes a stream. */
+  deleteStream(pid: string, stream: string) {
+    return this.request('DELETE', `/projects/${seg(pid)}/streams/${seg(stream)}`);
+  }
+
+  /** A stream's counters and state as one string map (values.KSVSMap.values[0]). */
+  streamMetrics(pid: string, stream: string) {
+    return this.request<{ KSVSMap: { values: Array<Record<string, string>> } }>('GET', `/projects/${seg(pid)}/streams/${seg(stream)}/metrics`);
+  }
+
+  /** A stream's most recent errors (rejected records, source failures), oldest first. */
+  streamErrorLog(pid: string, stream: string) {
+    return this.request<{ stringList: { values: string[] } }>('GET', `/projects/${seg(pid)}/streams/${seg(stream)}/errorLog`);
+  }
+
+  /**
+   * The next records of a Kafka poller (values.dataframe): `sid` polls the registered kafka data
+   * source of that name, else `ds` (type kafka; kafka-poll answers 400 with the dataframe too).
+   * `fromBeginning` counts on a poller's first poll only.
+   */
+  pollStream(options: { sid?: string; ds?: DsInfo; fromBeginning?: boolean }) {
+    const query: Record<string, string> = { ...(options.sid ? { sid: options.sid } : {}), ...(options.fromBeginning ? { fromBeginning: 'true' } : {}) };
+    return this.request<{ dataframe: DsSample }>('POST', '/streams/poll', { query, ...(options.ds ? { raw: encryptDsInfo(options.ds, this.#secret) } : {}) });
+  }
+
+  /** Closes the poller `sid`, and deletes the registered kafka data source of that name if any (200 'OK' for an unknown sid). */
+  deletePoller(sid: string) {
+    return this.request('DELETE', '/streams/poll', { query: { sid } });
+  }
+
+  /** Kafka topics (`<topic>:<partitions>`) or NATS streams (`dirs`) / a stream's subjects (`info.path`: `files`). */
+  browseStreams(ds: DsInfo) {
+    return this.request<{ dsdirectoryListing: StreamListing }>('POST', '/streams/browse', { raw: encryptDsInfo(ds, this.#secret) });
+  }
+
+  /** Up to 128 records of a Kafka topic or NATS subject as a DataFrame; registers nothing. */
+  previewStream(ds: DsInfo) {
+    return this.request<{ dataframe: DsSample }>('POST', '/streams/preview', { raw: encryptDsInfo(ds, this.#secret) });
   }
 
   /**

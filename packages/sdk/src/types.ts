@@ -94,6 +94,14 @@ export interface DsListing {
   path: string;
 }
 
+/** POST /streams/browse: unset fields are left out. */
+export interface StreamListing {
+  ok: boolean;
+  dirs?: string[];
+  files?: string[];
+  path?: string;
+}
+
 /** One entry of `values.dsLog` (getDsLog): a finished data-source learn or forget job. */
 export interface DsLogEntry {
   jobId: number;

@@ -21,7 +21,7 @@ interface DsOptions {
 }
 
 /** A DSInfo JSON file (`{type, name, info, extra}`), checked as the gateway checks a decrypted one. */
-function readDsInfoFile(path: string): Partial<DsInfo> {
+export function readDsInfoFile(path: string): Partial<DsInfo> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
@@ -64,7 +64,7 @@ function dsInfoOptions(command: Command, types = DS_TYPES): Command {
 }
 
 /** A sample or preview: one column per attribute, headed `name (guessed type)`. */
-function sampleTable(frame: DsSample): string {
+export function sampleTable(frame: DsSample): string {
   if (frame.attributeNames.length === 0) return 'No columns';
   return table(frame.attributeNames.map((n, i) => `${n} (${frame.attributeTypes[i] ?? '?'})`), frame.data);
 }
