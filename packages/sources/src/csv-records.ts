@@ -116,7 +116,7 @@ class CsvSplitter {
    * the unfinished record starts (b.length when there is none).
    */
   split(b: Uint8Array, last: boolean, out: RecordsBuilder): number {
-    const { sep, quote } = this;
+    const { sep, quote, plain } = this;
     const n = b.length;
     let line = this.line;
     let i = 0;
@@ -132,7 +132,7 @@ class CsvSplitter {
         let fieldStart = i;
         for (; i < n; i++) {
           c = b[i];
-          if (c > this.plain) continue; // most bytes (digits, letters) are none of the four
+          if (c > plain) continue; // most bytes (digits, letters) are none of the four
           if (c === sep) {
             out.field(fieldStart, i);
             fieldStart = i + 1;

@@ -120,8 +120,11 @@ export function parseRecords(records: FieldRecords, plan: RecordsPlan, lenient: 
   const numericFields = numericIndexes.map((c) => plan.fields[c]);
   const binary = numericIndexes.map((c) => types[c] === 'B');
   const n = records.count;
-  const values = numericIndexes.map(() => new Float64Array(n));
-  const codes = categoricalIndexes.map(() => new Int32Array(n));
+  // One block per kind: the columns travel between threads as one buffer each.
+  const valueBlock = new Float64Array(numericIndexes.length * n);
+  const codeBlock = new Int32Array(categoricalIndexes.length * n);
+  const values = numericIndexes.map((_, m) => valueBlock.subarray(m * n, (m + 1) * n));
+  const codes = categoricalIndexes.map((_, t) => codeBlock.subarray(t * n, (t + 1) * n));
   const levelMaps = categoricalIndexes.map(() => new Map<string, number>());
   const recordOf = new Int32Array(n);
   const rowValues = new Float64Array(numericIndexes.length);
@@ -150,6 +153,7 @@ export function parseRecords(records: FieldRecords, plan: RecordsPlan, lenient: 
     }
     let row: string[] | null = null;
     if (cells === undefined) {
+      // Straight into row k of the columns: a row that is not kept leaves k where it was.
       const base = first[r];
       for (let m = 0; m < numericFields.length; m++) {
         const f = base + numericFields[m];
@@ -158,7 +162,7 @@ export function parseRecords(records: FieldRecords, plan: RecordsPlan, lenient: 
           row = rowText(r);
           break;
         }
-        rowValues[m] = v;
+        values[m][k] = v;
       }
     } else row = rowText(r);
     if (row !== null) {
@@ -167,8 +171,8 @@ export function parseRecords(records: FieldRecords, plan: RecordsPlan, lenient: 
         bad(r, problem.column, problem.reason);
         continue;
       }
+      for (let m = 0; m < numericIndexes.length; m++) values[m][k] = rowValues[m];
     }
-    for (let m = 0; m < numericIndexes.length; m++) values[m][k] = rowValues[m];
     for (let t = 0; t < categoricalIndexes.length; t++) {
       const c = categoricalIndexes[t];
       let cell: string;
