@@ -29,7 +29,7 @@ const ENTRY: Record<string, string> = {
 };
 
 export interface SystemOptions {
-  /** Which service processes to run; `users` = the gateway. Default: users, jobs. */
+  /** Which service processes to run; `users` = the gateway, `<service>#<n>` another replica. Default: users, jobs. */
   services?: string[];
   env?: Record<string, string>;
   /** A server started by the caller; by default a throw-away one with bus authentication on. */
@@ -57,6 +57,11 @@ export interface RunningSystem {
   stop(): Promise<void>;
 }
 
+/** The service of a process name: `streams#2` (a second replica) is a `streams` process. */
+function replicaKind(service: string): string {
+  return service.split('#')[0];
+}
+
 /**
  * Starts a throw-away nats-server plus the built services as separate processes, exactly
  * as production runs them, and waits until the gateway's /readyz answers 200.
@@ -79,7 +84,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
     SML_HOST: '127.0.0.1',
     SML_ROOT_USER: 'root',
     SML_ROOT_SECRET: rootSecret,
-    SML_REQUIRED_SERVICES: services.join(','),
+    SML_REQUIRED_SERVICES: [...new Set(services.map(replicaKind))].join(','),
     SML_LOG_LEVEL: process.env.SML_LOG_LEVEL ?? 'warn',
     ...opts.env,
   };
@@ -89,10 +94,12 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
   const unexpected: string[] = [];
 
   const start = (service: string) => {
-    const entry = join(root, ENTRY[service] ?? `services/${service}/dist/main.js`);
+    // `<kind>#<n>`: another replica of the service <kind> (its own process, same identity).
+    const kind = replicaKind(service);
+    const entry = join(root, ENTRY[kind] ?? `services/${kind}/dist/main.js`);
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run the build first`);
     // Each process connects as its own bus identity, as `npm run up` starts them.
-    const creds = nats.credentials?.[SERVICE_IDENTITY[service] ?? service as keyof typeof nats.credentials];
+    const creds = nats.credentials?.[SERVICE_IDENTITY[kind] ?? kind as keyof typeof nats.credentials];
     const childEnv = creds ? { ...env, SML_NATS_USER: creds.user, SML_NATS_PASSWORD: creds.password } : env;
     const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     // The IPC channel is only a lifeline (runService stops a service whose parent is gone); it must not keep this process alive.

@@ -109,6 +109,8 @@ export class Streams {
     return {
       name: record.name, type: record.dsInfo?.type ?? '', ...source,
       state: record.running ? 'running' : 'stopped',
+      // The replica (its random instance id) that ran the stream last.
+      replica: s.owner ?? '',
       recordsRead: String(s.recordsRead), recordsLearned: String(s.recordsLearned), recordsRejected: String(s.recordsRejected),
       recordsSkipped: String(s.recordsSkipped), batchesLearned: String(s.batchesLearned), lag: String(s.lag),
       lastError: record.lastError || s.lastError, lastErrorTime: s.lastErrorTime ? new Date(Number(s.lastErrorTime)).toISOString() : '',
