@@ -1,3 +1,4 @@
+import { type ClusterOptions, clusterOptionsProblem } from './clusters';
 import { SummaryError } from './errors';
 import { DEFAULT_EXACT_HISTOGRAM_CAP, DEFAULT_HISTOGRAM_BINS, type HistogramMode } from './histogram';
 import type { SequenceLayout } from './sequence';
@@ -35,6 +36,8 @@ export interface SummaryOptions {
   sequenceOrder?: number;
   /** Default `steps`. */
   sequenceLayout?: SequenceLayout;
+  /** Keep online micro-clusters over these features (`cluster_*` project parameters, clusters.ts). */
+  clusters?: ClusterOptions;
 }
 
 /** Options with defaults filled in and keys in a fixed order, so equal options serialize equally. */
@@ -89,6 +92,12 @@ export function resolveOptions(options: SummaryOptions): ResolvedOptions {
     resolved.sequenceLayout = layout;
   } else if (options.sequenceLayout !== undefined) {
     throw invalid('sequenceLayout needs sequenceOrder');
+  }
+  if (options.clusters !== undefined) {
+    const c = options.clusters;
+    const problem = clusterOptionsProblem(c);
+    if (problem !== null) throw invalid(problem);
+    resolved.clusters = { features: [...c.features], centroids: c.centroids, warmup: c.warmup };
   }
   return resolved;
 }

@@ -1,5 +1,6 @@
 import { Matrix } from 'ml-matrix';
 import { ByteReader, ByteWriter } from './binary';
+import { MicroClusters } from './clusters';
 import { compensatedValue } from './compensated';
 import { ConditionalHistograms } from './conditional';
 import { CapacityError, FrameError, SummaryError, shownText } from './errors';
@@ -155,6 +156,8 @@ export class Summary {
   private readonly partitions = new Map<string, Summary>();
   private readonly survivalCounts: SurvivalCounts | null;
   private readonly sequenceCounts: SequenceCounts | null;
+  /** Online micro-clusters over `cluster_features` (clusters.ts); forget does not apply to them. */
+  private readonly microClusters: MicroClusters | null;
 
   constructor(options: SummaryOptions = {}) {
     this.options = resolveOptions(options);
@@ -164,6 +167,7 @@ export class Summary {
         ? new SurvivalCounts({ time: o.km_time_column, event: o.km_event_column, ...(o.km_group_column !== undefined ? { group: o.km_group_column } : {}) })
         : null;
     this.sequenceCounts = o.sequenceOrder !== undefined ? new SequenceCounts(o.sequenceOrder, o.sequenceLayout ?? 'steps') : null;
+    this.microClusters = o.clusters !== undefined ? new MicroClusters(o.clusters) : null;
   }
 
   /** Learns the rows of a frame. Strict frames learn all rows or throw FrameError and learn nothing. */
@@ -464,6 +468,11 @@ export class Summary {
     return this.sequenceCounts ?? undefined;
   }
 
+  /** The online micro-clusters, when the summary keeps them (`clusters` option). */
+  get clusters(): MicroClusters | undefined {
+    return this.microClusters ?? undefined;
+  }
+
   // ---- serialization ----
 
   /**
@@ -521,6 +530,7 @@ export class Summary {
       for (const commit of commits) commit();
       this.survivalCounts?.learn(parsed);
       this.sequenceCounts?.learn(parsed, purpose);
+      if (purpose === 'learn') this.microClusters?.learn(parsed);
     };
   }
 
@@ -675,6 +685,7 @@ export class Summary {
       for (const commit of subCommits) commit();
       if (other.survivalCounts !== null) this.survivalCounts!.merge(other.survivalCounts);
       if (other.sequenceCounts !== null) this.sequenceCounts!.merge(other.sequenceCounts);
+      if (other.microClusters !== null) this.microClusters!.merge(other.microClusters);
     };
   }
 
@@ -795,6 +806,7 @@ export class Summary {
     }
     this.survivalCounts?.write(w);
     this.sequenceCounts?.write(w);
+    this.microClusters?.write(w);
   }
 
   private static readBody(r: ByteReader, version: number, checks?: StateLimits & { expected: ResolvedOptions }): Summary {
@@ -836,6 +848,7 @@ export class Summary {
     }
     summary.survivalCounts?.readInto(r);
     summary.sequenceCounts?.readInto(r);
+    summary.microClusters?.readInto(r);
     const entries = summary.sequenceCounts?.entries() ?? 0;
     if (checks?.maxSequenceEntries !== undefined && entries > checks.maxSequenceEntries) {
       throw new CapacityError('sequence counts (lag pairs, n-grams, co-occurrences)', entries, checks.maxSequenceEntries);

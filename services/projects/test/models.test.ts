@@ -24,7 +24,7 @@ describe('algorithm', () => {
 
   it('a name API.md does not know is UNKNOWN_ALGORITHM; a known one not built yet is ALGORITHM_NOT_AVAILABLE', () => {
     expect(failure(() => algorithmOf('gbm'))?.code).toBe('UNKNOWN_ALGORITHM');
-    expect(failure(() => algorithmOf('kmeans'))?.code).toBe('ALGORITHM_NOT_AVAILABLE');
+    expect(failure(() => algorithmOf('powerreg'))?.code).toBe('ALGORITHM_NOT_AVAILABLE');
     expect(failure(() => algorithmOf(''))?.code).toBe('UNKNOWN_ALGORITHM');
   });
 });

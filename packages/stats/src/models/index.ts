@@ -9,4 +9,6 @@ export { assess } from './assessment';
 export { ALGORITHM_NAMES, ALGORITHMS } from './registry';
 export * from './selection';
 export * from './evt';
+export { KMEANS_DEFAULTS, type KmeansScore, kmeans, kmeansOptimize, weightedKMeans, weightedSilhouette } from './kmeans';
 export * from './sequence';
+export * from './autoselect';

@@ -247,7 +247,7 @@ function* combinations(n: number, size: number): Generator<number[]> {
 }
 
 /** Mulberry32: a small, fast 32-bit generator, uniform in [0, 1); the same seed gives the same sequence. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

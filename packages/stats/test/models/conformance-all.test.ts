@@ -48,7 +48,6 @@ const SKIPPED: Record<string, string> = {
   mc: 'needs a sequence project (STATS.md §7)',
   hmm: 'needs a sequence project (STATS.md §7)',
   km: 'needs a survival project (km_* create parameters, STATS.md §6) and predicts nothing',
-  kmeans: 'needs online micro-centroids kept during learn (cluster_* create parameters)',
   rf_classifier: 'needs online forests kept during learn (rf_* create parameters); learning in chunks is not a law of online forests',
   rf_regressor: 'needs online forests kept during learn (rf_* create parameters); learning in chunks is not a law of online forests',
   rf_anomaly: 'needs online forests kept during learn (rf_* create parameters); learning in chunks is not a law of online forests',
@@ -60,7 +59,7 @@ const INPUTS = ['x1', 'x2', 'x3', 'x4'];
 // Tight tolerances so that another coordinate order (permuted inputs) reaches the same optimum to 1e-9.
 const TIGHT = { tol: '1e-13', max_iter: '1000000' };
 type Target = 'y' | 'label' | 'classes' | 'none';
-const SETUPS: Record<string, { target: Target; params?: Record<string, string> }> = {
+const SETUPS: Record<string, { target: Target; params?: Record<string, string>; options?: SummaryOptions }> = {
   mlr: { target: 'y' },
   ridge: { target: 'y', params: { lambda: '2' } },
   lasso: { target: 'y', params: { lambda: '0.05', ...TIGHT } },
@@ -78,6 +77,8 @@ const SETUPS: Record<string, { target: Target; params?: Record<string, string> }
   oospca: { target: 'none' },
   hba: { target: 'none' },
   ecod: { target: 'none' },
+  // Micro-centroids over the four inputs, seeded after 30 rows (the project's cluster_* parameters).
+  kmeans: { target: 'none', params: { kmeans_k: '3' }, options: { clusters: { features: ['x1', 'x2', 'x3', 'x4'], centroids: 20, warmup: 30 } } },
 };
 const TARGETS: Record<Target, string[]> = { y: ['y'], label: ['label'], classes: ['k1', 'k2', 'k3'], none: [] };
 // Exact histograms: hba and ecod need them, and they are exactly additive (chunks).
@@ -109,8 +110,8 @@ const LEARN = generate(150, 11);
 const ROWS = LEARN.data;
 const PREDICT: PredictFrame = { names: LEARN.attributeNames, rows: generate(30, 12).data };
 
-function learn(frames: DataFrame[]): Summary {
-  const s = new Summary(OPTIONS);
+function learn(frames: DataFrame[], options: SummaryOptions = OPTIONS): Summary {
+  const s = new Summary(options);
   for (const f of frames) s.learn(f);
   return s;
 }
@@ -171,7 +172,8 @@ describe.each(covered)('%s', (algo) => {
     targets: resolveAttributes(summary, TARGETS[setup.target]),
     params: setup.params ?? {},
   });
-  const summary = learn([LEARN]);
+  const options = { ...OPTIONS, ...setup.options };
+  const summary = learn([LEARN], options);
   const model = build(summary);
   const predictions = model.predict(PREDICT);
 
@@ -192,13 +194,13 @@ describe.each(covered)('%s', (algo) => {
   });
 
   it('learning the columns in another order gives the same predictions', () => {
-    const reordered = learn([reorderColumns(LEARN, [8, 5, 3, 0, 7, 4, 2, 6, 1])]);
+    const reordered = learn([reorderColumns(LEARN, [8, 5, 3, 0, 7, 4, 2, 6, 1])], options);
     expectSamePredictions(build(reordered).predict(PREDICT), predictions, 'columns reordered');
   });
 
   it('learning the same rows in chunks gives the same model', () => {
     const cuts = [0, 37, 90, ROWS.length];
-    const chunked = learn(cuts.slice(1).map((to, k) => ({ ...LEARN, data: ROWS.slice(cuts[k], to) })));
+    const chunked = learn(cuts.slice(1).map((to, k) => ({ ...LEARN, data: ROWS.slice(cuts[k], to) })), options);
     const rebuilt = build(chunked);
     expectSamePredictions(rebuilt.predict(PREDICT), predictions, 'chunks');
     expectSameMaps(rebuilt.extra(), model.extra(), 'chunks: extra');
