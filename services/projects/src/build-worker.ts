@@ -1,6 +1,6 @@
 import { smlError } from '@sml/core';
 import { serveJobTasks } from '@sml/jobs-client';
-import { ALGORITHMS, Summary, selectFeatures, type ModelSpec, type PredictFrame, type SelectionOptions } from '@sml/stats';
+import { ALGORITHMS, Summary, kmeansOptimize, selectFeatures, type KmeansScore, type ModelSpec, type PredictFrame, type SelectionOptions } from '@sml/stats';
 import { modelError } from './model-errors';
 
 /** One model build (and, for selectModel, feature selection), as sent to a build worker thread. */
@@ -12,6 +12,8 @@ export interface BuildTask {
   spec: ModelSpec;
   /** selectModel: the selection and the frame it scores candidates on; build: null. */
   selection: { options: Omit<SelectionOptions, 'checkpoint'>; frame: PredictFrame; budgetMs: number } | null;
+  /** kmeansOptimize (API.md §12): k-means for each k of the range instead of a model. */
+  optimize?: { kMin: number; kMax: number };
 }
 
 export interface BuildResult {
@@ -20,10 +22,13 @@ export interface BuildResult {
   assessment: Record<string, number>;
   tried: number;
   criterion?: string;
+  /** kmeansOptimize: WSSSE and silhouette per k. */
+  scores?: KmeansScore[];
 }
 
 async function build(task: BuildTask): Promise<BuildResult> {
   const summary = Summary.deserialize(task.bytes);
+  if (task.optimize) return { state: null, assessment: {}, tried: 0, scores: kmeansOptimize(summary, task.spec, task.optimize.kMin, task.optimize.kMax) };
   const algorithm = ALGORITHMS[task.algo];
   if (!task.selection) return { state: algorithm.build(summary, task.spec).state(), assessment: {}, tried: 1 };
   const { options, frame, budgetMs } = task.selection;

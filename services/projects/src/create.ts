@@ -1,5 +1,6 @@
 import { checkName, smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
+import { clusterOptionsOf, clusterOptionsProblem } from '@sml/stats';
 
 export const PROJECT_TYPES = ['cpu', 'gpu', 'mgpuf', 'mgpud', 'sequence', 'partition', 'fed', 'dynamic'] as const;
 export const HISTOGRAM_TYPES = ['streaming', 'exact'] as const;
@@ -48,6 +49,11 @@ export function projectMetaFromCreate(user: string, req: sml.v1.IProjectCreateRe
     if (Number(warmup) <= Number(centroids)) {
       throw smlError('GENERIC_EXCEPTION', { detail: `cluster_warmup_period (${warmup}) must be greater than cluster_num_centroids (${centroids})` });
     }
+    // The online micro-centroids (kmeans) cluster these C/B columns, colon separated (mandatory).
+    const clusters = clusterOptionsOf(params);
+    param('cluster_features', params.cluster_features ?? '', clusters !== null, 'clustering needs cluster_features: the attributes to cluster, colon separated');
+    const problem = clusterOptionsProblem(clusters!);
+    if (problem !== null) param('cluster_features', params.cluster_features ?? '', false, problem);
   }
   const separator = params.categorySeparator ?? '$';
   param('categorySeparator', separator, separator.length === 1, 'expected a single character');

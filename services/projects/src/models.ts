@@ -2,7 +2,7 @@ import { checkName, checkParameters, dataFrameFromProto, smlError, type Paramete
 import type { sml } from '@sml/proto';
 import {
   ALGORITHM_NAMES, ALGORITHMS, ModelInputError, SELECTOR_TYPES, checkSelection, resolveAttributes,
-  type Algorithm, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
+  type Algorithm, type KmeansScore, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
 } from '@sml/stats';
 import type { JobWorkers } from '@sml/jobs-client';
 import type { BuildResult, BuildTask } from './build-worker';
@@ -151,6 +151,35 @@ export class Models {
       return info;
     };
     return { pid, modelId, run };
+  }
+
+  /**
+   * kmeansOptimize (API.md §12): k-means over k ∈ [kmeans_k_min, kmeans_k_max] (extraParameters,
+   * default 2 and 10, capped at the micro-centroids − 1) on the project's micro-centroids, on a
+   * build worker; per k `k`, `wssse` and `silhouette` (one KSVDMap entry each). Inputs: a
+   * subset of cluster_features (default all); `rnd_seed`, `kmeans_n_init`, `max_iter` as kmeans.
+   */
+  async optimize(user: string, pid: string, ctx: sml.v1.IMLContext): Promise<(signal: AbortSignal) => Promise<KmeansScore[]>> {
+    const { registry, bounds, workers } = this.deps;
+    const params = { ...(ctx.extraParameters ?? {}) };
+    checkParameters(params, bounds);
+    const kMin = integerParam(params, 'kmeans_k_min', 2) ?? 2;
+    const kMax = integerParam(params, 'kmeans_k_max', 2);
+    await registry.with(user, pid, () => undefined); // 400 now for an unknown project
+    return async (signal) => {
+      const task = await registry.with(user, pid, (p): BuildTask => {
+        try {
+          const separator = p.meta.categorySeparator || '$';
+          const inputs = resolveAttributes(p.summary, [...(ctx.inputAttributes ?? []), ...(ctx.inputAttributeNames ?? [])], separator);
+          const size = p.summary.clusters?.isSeeded ? p.summary.clusters.size : p.summary.clusters?.rowCount ?? 0;
+          const top = kMax ?? Math.max(kMin, Math.min(10, size - 1));
+          return { bytes: p.summaryBytes(), pid, algo: 'kmeans', spec: { algo: 'kmeansOptimize', inputs, targets: [], params }, selection: null, optimize: { kMin, kMax: top } };
+        } catch (err) {
+          throw modelError(err, pid);
+        }
+      });
+      return (await workers.run(task, signal)).scores ?? [];
+    };
   }
 
   /** A model's info; the project is loaded (400 when unknown) before the model's name is checked. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Summary, frameFromColumns, type LearnInput, type PreparedChange, type StateLimits, type SummaryOptions } from '@sml/stats';
+import { Summary, clusterOptionsOf, frameFromColumns, type LearnInput, type PreparedChange, type StateLimits, type SummaryOptions } from '@sml/stats';
 import { checkParameters, dataFrameFromProto, smlError, type ParameterBound } from '@sml/core';
 import { sml } from '@sml/proto';
 import { toSmlError } from './errors';
@@ -14,6 +14,7 @@ import { StreamMarks } from './stream-marks';
  */
 export function summaryOptions(meta: sml.v1.IProjectMeta, limits: ProjectLimits): SummaryOptions {
   const p = meta.params ?? {};
+  const clusters = clusterOptionsOf(p);
   // Checked at create; checked again here so that metadata written before a limit was
   // lowered (or by an older build) fails to load with a message instead of sizing state.
   checkParameters(p, limits.bounds);
@@ -28,6 +29,7 @@ export function summaryOptions(meta: sml.v1.IProjectMeta, limits: ProjectLimits)
       ? { km_time_column: p.km_time_column, km_event_column: p.km_event_column, ...(p.km_group_column ? { km_group_column: p.km_group_column } : {}) }
       : {}),
     ...(meta.type === 'sequence' ? { sequenceOrder: Number(p.sml_project_order ?? 1), sequenceLayout: p.sml_sequence_layout === 'rows' ? 'rows' : 'steps' } : {}),
+    ...(clusters ? { clusters } : {}),
   };
 }
 

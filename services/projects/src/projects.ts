@@ -231,6 +231,15 @@ function registerModels(service: BusService, runner: JobRunner, models: Models, 
     return { status: okStatus(req.buildOnly ? 'JOB_CREATED' : 'SELECT_MODEL_JOB_CREATED'), jobId };
   });
 
+  // kmeansOptimize (API.md §12): a job whose result is one KSVDMap entry per k (k, wssse, silhouette).
+  service.endpoint(s('kmeansOptimize'), sml.v1.SelectModelRequest, sml.v1.ExploreReply, async (req, { caller }) => {
+    const pid = projectOf(req.pid);
+    const run = await models.optimize(caller.user!, pid, req.mlcontext ?? {});
+    const jobId = await runner.submit(caller, 'kmeansOptimize', { p_id: pid }, async ({ signal }) =>
+      jobResult(sml.v1.ExploreReply, { status: okStatus(), KSVDMap: { values: (await run(signal)).map((score) => ({ entries: { ...score } })) } }));
+    return { status: okStatus('JOB_CREATED'), jobId };
+  });
+
   service.endpoint(s('modelInfo'), sml.v1.ModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
     const pid = projectOf(req.pid);
     return { modelInfo: await models.info(caller.user!, pid, req.modelId) };

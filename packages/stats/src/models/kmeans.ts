@@ -218,22 +218,22 @@ export function kmeansOptimize(summary: Summary, spec: ModelSpec, kMin: number, 
   }
   const options = kmeansOptions(spec);
   const spread = points.within.map((w, i) => w / points.weights[i]);
-  const distances = points.centers.map((a, i) => points.centers.map((b, j) =>
-    Math.sqrt((i === j ? 0 : squaredDistance(a, b)) + spread[i] + spread[j])));
+  // Computed when needed, not stored: m² numbers would not fit for the largest m.
+  const distance = (i: number, j: number) => Math.sqrt((i === j ? 0 : squaredDistance(points.centers[i], points.centers[j])) + spread[i] + spread[j]);
   const out: KmeansScore[] = [];
   for (let k = kMin; k <= kMax; k++) {
     const result = weightedKMeans(points, k, options);
-    out.push({ k, wssse: result.inertia, silhouette: weightedSilhouette(distances, points.weights, result.labels, k) });
+    out.push({ k, wssse: result.inertia, silhouette: weightedSilhouette(distance, points.weights, result.labels, k) });
   }
   return out;
 }
 
 /**
  * sklearn's silhouette_score over rows, `weights[i]` of them at point i (labels per point),
- * `distances[i][j]` the mean distance between a row of i and one of j (`distances[i][i]`:
+ * `distance(i, j)` the mean distance between a row of i and one of j (`distance(i, i)`:
  * between two rows of i).
  */
-export function weightedSilhouette(distances: number[][], weights: number[], labels: number[], k: number): number {
+export function weightedSilhouette(distance: (i: number, j: number) => number, weights: number[], labels: number[], k: number): number {
   const clusterMass = Array.from({ length: k }, () => 0);
   labels.forEach((l, i) => (clusterMass[l] += weights[i]));
   let total = 0;
@@ -241,7 +241,7 @@ export function weightedSilhouette(distances: number[][], weights: number[], lab
   for (let i = 0; i < labels.length; i++) {
     const sums = Array.from({ length: k }, () => 0);
     // A row's own cluster holds the other rows of its micro-cluster (weight − 1 of them).
-    for (let j = 0; j < labels.length; j++) sums[labels[j]] += (j === i ? weights[j] - 1 : weights[j]) * distances[i][j];
+    for (let j = 0; j < labels.length; j++) sums[labels[j]] += (j === i ? weights[j] - 1 : weights[j]) * distance(i, j);
     const own = labels[i];
     mass += weights[i];
     // A row alone in its cluster has silhouette 0 (sklearn).

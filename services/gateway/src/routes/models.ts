@@ -42,6 +42,16 @@ export const modelRoutes = [
     toRequest: ({ caller, params, query, body }) => ({ caller, pid: params.pid, modelId: String(query.modelid), algo: String(query.algo), mlcontext: body as Ctx, buildOnly: true }),
   }),
   defineRoute({
+    method: 'post', path: '/:user/projects/:pid/kmeansOptimize', operationId: 'kmeansOptimize', tags: ['models'],
+    summary: 'k-means over a range of k on the project\'s micro-centroids (a job): WSSSE and silhouette per k',
+    description: 'Body: MLContext. The project must have been created with cluster_features. extraParameters: kmeans_k_min (default 2), kmeans_k_max (default min(10, micro-centroids − 1)), rnd_seed, kmeans_n_init, max_iter; inputAttributeNames: a subset of cluster_features (default all). The finished job reads values.KSVDMap.values[], one {k, wssse, silhouette} per k (STATS.md §4: computed from the micro-centroids, the silhouette approximated).',
+    service: 'projects', subject: s('kmeansOptimize'), request: sml.v1.SelectModelRequest, reply: sml.v1.ExploreReply,
+    params: projectParams, body: mlContext,
+    success: { status: 202, description: 'Job Created' }, createsJob: true,
+    errors: ['PROJECT_NOT_FOUND', 'MODEL_INPUT', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'EXECUTOR_FULL'],
+    toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, mlcontext: body as Ctx }),
+  }),
+  defineRoute({
     method: 'get', path: '/:user/projects/:pid/models/:m', operationId: 'modelInfo', tags: ['models'], summary: 'A model\'s information',
     service: 'projects', subject: s('modelInfo'), request: sml.v1.ModelRequest, reply: sml.v1.ModelReply,
     params: modelParams, values: z.object({ modelInfo }), success: { status: 200, description: 'values.modelInfo' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND'],
