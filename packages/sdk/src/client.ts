@@ -280,6 +280,34 @@ export class SmlClient {
   selectModelOnDataSource(pid: string, ds: string, modelId: string, algo: string, mlcontext: MLContext) {
     return this.request('POST', `/projects/${seg(pid)}/selectModel/${seg(ds)}`, { query: { modelid: modelId, algo }, json: mlcontext });
   }
+
+  /**
+   * autoSelect: every algorithm of `task` (binary_classification / binary_classifier,
+   * regression, multiclass_classifier) × feature subsets × the parameter grid, scored on
+   * `dataframe`; the best is stored as `modelId`. A job (202) whose result is `values.modelInfo`
+   * (`algo` the winner, `extra.leaderboard` JSON).
+   */
+  autoSelect(pid: string, modelId: string, task: string, mlcontext: MLContext, dataframe: RestDataFrame) {
+    return this.request('POST', `/projects/${seg(pid)}/autoSelect`, { query: { modelid: modelId, task }, json: { mlcontext, dataframe } });
+  }
+
+  /** autoSelect scored on the rows of data source `ds` instead of an inline dataframe. */
+  autoSelectOnDataSource(pid: string, ds: string, modelId: string, task: string, mlcontext: MLContext) {
+    return this.request('POST', `/projects/${seg(pid)}/autoSelect/${seg(ds)}`, { query: { modelid: modelId, task }, json: mlcontext });
+  }
+
+  /**
+   * learnpredict: learns `frame` (as `learn`) and predicts its rows with `modelId` (as
+   * predict), one call; `values.KSVSMap.values` one map per row. SymetryML's defaults:
+   * predictBeforeLearn true, rebuildModel false.
+   */
+  learnPredict(pid: string, modelId: string, frame: RestDataFrame, options: { predictBeforeLearn?: boolean; rebuildModel?: boolean; keepColumns?: string[] } = {}) {
+    const query: Record<string, string> = {};
+    if (options.predictBeforeLearn !== undefined) query.predictBeforeLearn = String(options.predictBeforeLearn);
+    if (options.rebuildModel !== undefined) query.rebuildModel = String(options.rebuildModel);
+    if (options.keepColumns?.length) query.keepColumns = options.keepColumns.join(',');
+    return this.request<{ KSVSMap: { values: Array<Record<string, string>> } }>('POST', `/projects/${seg(pid)}/learnpredict/${seg(modelId)}`, { query, json: frame });
+  }
 }
 
 function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {

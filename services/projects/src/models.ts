@@ -1,7 +1,7 @@
 import { checkName, checkParameters, dataFrameFromProto, smlError, type ParameterBound } from '@sml/core';
 import type { sml } from '@sml/proto';
 import {
-  ALGORITHM_NAMES, ALGORITHMS, ModelInputError, SELECTOR_TYPES, checkSelection, resolveAttributes,
+  ALGORITHM_NAMES, ALGORITHMS, AUTOSELECT_DEFAULT_SELECTOR, AUTOSELECT_TASKS, ModelInputError, SELECTOR_TYPES, checkAutoSelect, checkSelection, resolveAttributes,
   type Algorithm, type KmeansScore, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
 } from '@sml/stats';
 import type { JobWorkers } from '@sml/jobs-client';
@@ -44,18 +44,19 @@ export function integerParam(params: Record<string, string>, name: string, min?:
 
 /**
  * selectModel's feature selection from the MLContext's extraParameters (STATS.md §4):
- * `selector_type`, `sml_model_assessment_type`, `selector_iterations` and `selector_seed`.
+ * `selector_type` (default `selector`), `sml_model_assessment_type`, `selector_iterations`
+ * and `selector_seed` (default `rnd_seed`, the randomizer's seed in SymetryML's documents).
  */
-export function selectionOptions(params: Record<string, string>): SelectionOptions {
-  const selector = params.selector_type?.trim() || 'selector_type_none';
-  if (!(SELECTOR_TYPES as readonly string[]).includes(selector)) {
-    throw smlError('INVALID_PARAMETER', { name: 'selector_type', value: selector, reason: `expected one of ${SELECTOR_TYPES.join(', ')}` });
+export function selectionOptions(params: Record<string, string>, selector: SelectorType = 'selector_type_none'): SelectionOptions {
+  const chosen = params.selector_type?.trim() || selector;
+  if (!(SELECTOR_TYPES as readonly string[]).includes(chosen)) {
+    throw smlError('INVALID_PARAMETER', { name: 'selector_type', value: chosen, reason: `expected one of ${SELECTOR_TYPES.join(', ')}` });
   }
   return {
-    selector: selector as SelectorType,
+    selector: chosen as SelectorType,
     criterion: params.sml_model_assessment_type,
     iterations: integerParam(params, 'selector_iterations', 1),
-    seed: integerParam(params, 'selector_seed'),
+    seed: integerParam(params, 'selector_seed') ?? integerParam(params, 'rnd_seed'),
   };
 }
 
@@ -76,8 +77,10 @@ export class Models {
   constructor(private readonly deps: {
     registry: ProjectRegistry; store: ModelStore;
     bounds: Readonly<Record<string, ParameterBound>>;
-    /** Wall-clock budget of one feature selection (SML_SELECTION_TIME_BUDGET_MS). */
+    /** Wall-clock budget of one feature selection or autoSelect (SML_SELECTION_TIME_BUDGET_MS). */
     selectionBudgetMs: number;
+    /** Input subsets one autoSelect may build in all (SML_MAX_SELECTION_CANDIDATES). */
+    maxSelectionCandidates: number;
     /** Build worker threads (build-worker.ts). */
     workers: JobWorkers<BuildTask, BuildResult>;
   }) {}
@@ -89,7 +92,7 @@ export class Models {
    * the request's dataframe.
    */
   async plan(user: string, pid: string, modelId: string, req: sml.v1.ISelectModelRequest, scoring?: (signal: AbortSignal) => Promise<PredictFrame>): Promise<ModelPlan> {
-    const { registry, store, bounds, selectionBudgetMs, workers } = this.deps;
+    const { registry, bounds } = this.deps;
     const algo = req.algo ?? '';
     const algorithm = algorithmOf(algo);
     const params = { ...(req.mlcontext?.extraParameters ?? {}) };
@@ -106,11 +109,48 @@ export class Models {
     }
     await registry.with(user, pid, () => undefined); // 400 now for an unknown project
 
+    return this.job(user, pid, modelId, req, params, { algo, selection, scoring });
+  }
+
+  /**
+   * Checks an autoSelect request (SymetryML's auto-select-with-symetryml.md) before its job is
+   * created: the task (400 AUTOSELECT_TASK), parameter bounds, the selector (default fw_bw),
+   * the grid and the criterion, the project. The job tries every algorithm of the task × the
+   * grid on a build worker thread (build-worker.ts), within SML_SELECTION_TIME_BUDGET_MS and
+   * SML_MAX_SELECTION_CANDIDATES in all, and stores the winner as `modelId`; its modelInfo
+   * names the winning algorithm (`algo`, `params` with the grid point) and carries the
+   * leaderboard (`extra.leaderboard`, JSON, the best AUTOSELECT_LEADERBOARD_SIZE candidates).
+   */
+  async planAutoSelect(user: string, pid: string, modelId: string, req: sml.v1.ISelectModelRequest, scoring?: (signal: AbortSignal) => Promise<PredictFrame>): Promise<ModelPlan> {
+    const task = req.task ?? '';
+    if (AUTOSELECT_TASKS[task] === undefined) throw smlError('AUTOSELECT_TASK', { task });
+    const params = { ...(req.mlcontext?.extraParameters ?? {}) };
+    checkParameters(params, this.deps.bounds);
+    const selection = selectionOptions(params, AUTOSELECT_DEFAULT_SELECTOR);
+    const gridType = params.autoselect_grid_type;
+    try {
+      checkAutoSelect({ task, gridType, selection });
+    } catch (err) {
+      if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
+      throw err;
+    }
+    await this.deps.registry.with(user, pid, () => undefined); // 400 now for an unknown project
+    return this.job(user, pid, modelId, req, params, {
+      algo: '', selection, scoring, autoSelect: { task, gridType, maxCandidates: this.deps.maxSelectionCandidates },
+    });
+  }
+
+  /** The job of a checked selectModel, build or autoSelect request. */
+  private job(user: string, pid: string, modelId: string, req: sml.v1.ISelectModelRequest, params: Record<string, string>, how: {
+    algo: string; selection: SelectionOptions | undefined; scoring?: (signal: AbortSignal) => Promise<PredictFrame>; autoSelect?: BuildTask['autoSelect'];
+  }): ModelPlan {
+    const { registry, store, selectionBudgetMs, workers } = this.deps;
+    const { algo, selection, scoring } = how;
     const run = async (signal: AbortSignal): Promise<sml.v1.IModelInfo> => {
       const scored = selection && scoring ? await scoring(signal) : undefined;
-      // The summary as it is now, under the project's lock (every candidate subset is built
-      // from it); the build itself runs on a worker thread, so neither this customer's learns
-      // nor anyone else's wait for it (seconds at 500 attributes, minutes at 2000).
+      // The summary as it is now, under the project's lock (every candidate is built from
+      // it); the builds themselves run on a worker thread, so neither this customer's learns
+      // nor anyone else's wait for them (seconds at 500 attributes, minutes at 2000).
       const task = await registry.with(user, pid, (p): BuildTask => {
         try {
           const ctx = req.mlcontext ?? {};
@@ -125,26 +165,32 @@ export class Models {
           return {
             bytes: p.summaryBytes(), pid, algo, spec,
             selection: selection ? { options: selection, frame: scored ?? frameOf(req.dataframe), budgetMs: selectionBudgetMs } : null,
+            ...(how.autoSelect ? { autoSelect: how.autoSelect } : {}),
           };
         } catch (err) {
           throw modelError(err, pid);
         }
       });
       const built = await workers.run(task, signal);
-      const model = algorithm.restore(built.state);
+      const auto = built.autoSelect;
+      const chosen = auto?.algo ?? algo;
+      const model = ALGORITHMS[chosen].restore(built.state);
       const { assessment, tried, criterion } = built;
       const selected: Record<string, string> = selection
-        ? { selector_type: selection.selector, selector_tried: String(tried), ...(criterion ? { sml_model_assessment_type: criterion } : {}) }
+        ? { selector_type: auto?.selector ?? selection.selector, selector_tried: String(tried), ...(criterion ? { sml_model_assessment_type: criterion } : {}) }
+        : {};
+      const searched: Record<string, string> = auto
+        ? { autoselect_task: how.autoSelect!.task, autoselect_grid_type: auto.gridType, autoselect_candidates: String(auto.candidates), autoselect_failed: String(auto.failed) }
         : {};
       const info: sml.v1.IModelInfo = {
         modelId,
-        algo,
+        algo: chosen,
         inputAttributeNames: [...model.inputNames],
         targetAttributeNames: [...model.targetNames],
-        info: { ...model.info(), ...selected },
-        extra: model.extra(),
+        info: { ...model.info(), ...selected, ...searched },
+        extra: { ...model.extra(), ...(auto ? { leaderboard: JSON.stringify(auto.leaderboard) } : {}) },
         assessment,
-        params,
+        params: auto?.params ?? params,
         creationDate: Date.now(),
       };
       await store.put(user, pid, info, model);

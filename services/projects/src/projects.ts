@@ -12,6 +12,7 @@ import { DsPredictions } from './ds-predict';
 import { ProjectEncoders } from './encoding';
 import { EvtWrappers } from './evt';
 import { IDEMPOTENCY_WINDOW_MS, Learning, type LearnOp } from './learning';
+import { learnPredict } from './learn-predict';
 import { Lifecycle } from './lifecycle';
 import { ModelStore } from './model-store';
 import { Models } from './models';
@@ -59,10 +60,13 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   });
   registerLifecycle(service, runner, new Lifecycle({ registry, store, models, bounds, log }), dataSources, encoders);
   registerDataSources(service, runner, dataSources);
-  registerLearning(service, runner, new Learning(registry, store, idempotency, log, encoders));
-  const modelDomain = new Models({ registry, store: models, bounds, selectionBudgetMs: config.SML_SELECTION_TIME_BUDGET_MS, workers: buildWorkers });
+  const learning = new Learning(registry, store, idempotency, log, encoders);
+  registerLearning(service, runner, learning);
+  const modelDomain = new Models({
+    registry, store: models, bounds, selectionBudgetMs: config.SML_SELECTION_TIME_BUDGET_MS, maxSelectionCandidates: config.SML_MAX_SELECTION_CANDIDATES, workers: buildWorkers,
+  });
   const predict = predictor({ registry, encoders, models: modelDomain });
-  registerModels(service, runner, modelDomain, predict);
+  registerModels(service, runner, modelDomain, predict, learning);
   const sourceContext = (user: string, signal?: AbortSignal): SourceContext => ({
     user, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, ...(signal ? { signal } : {}),
   });
@@ -223,12 +227,24 @@ function registerLearning(service: BusService, runner: JobRunner, learning: Lear
   }
 }
 
-function registerModels(service: BusService, runner: JobRunner, models: Models, predict: PredictFn): void {
+function registerModels(service: BusService, runner: JobRunner, models: Models, predict: PredictFn, learning: Learning): void {
   service.endpoint(s('selectModel'), sml.v1.SelectModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
     const plan = await models.plan(caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
     const jobId = await runner.submit(caller, req.buildOnly ? 'build' : 'selectModel', { p_id: plan.pid, model_id: plan.modelId }, async ({ signal }) =>
       jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: await plan.run(signal) }));
     return { status: okStatus(req.buildOnly ? 'JOB_CREATED' : 'SELECT_MODEL_JOB_CREATED'), jobId };
+  });
+
+  service.endpoint(s('autoSelect'), sml.v1.SelectModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
+    const plan = await models.planAutoSelect(caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
+    const jobId = await runner.submit(caller, 'autoSelect', { p_id: plan.pid, model_id: plan.modelId }, async ({ signal }) =>
+      jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: await plan.run(signal) }));
+    return { status: okStatus('JOB_CREATED'), jobId };
+  });
+
+  service.endpoint(s('learnPredict'), sml.v1.LearnPredictRequest, sml.v1.PredictReply, async (req, { caller }) => {
+    const predictions = await learnPredict({ learning, models, predict }, caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
+    return { KSVSMap: { values: predictions.map((entries) => ({ entries })) } };
   });
 
   // kmeansOptimize (API.md §12): a job whose result is one KSVDMap entry per k (k, wssse, silhouette).
@@ -274,16 +290,21 @@ function registerDsModels(service: BusService, runner: JobRunner, deps: {
     return { status: okStatus('JOB_CREATED'), jobId };
   });
 
-  service.endpoint(s('dsSelectModel'), sml.v1.SelectModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
-    const user = caller.user!;
-    const pid = projectOf(req.pid);
-    const info = await deps.dataSources.info(user, req.ds ?? '');
-    const plan = await deps.models.plan(user, pid, modelOf(req.modelId), { ...req, buildOnly: false, dataframe: null },
-      (signal) => readScoringFrame(info, deps.sourceContext(user, signal), deps.frameBounds));
-    const jobId = await runner.submit(caller, 'selectModel', { p_id: plan.pid, model_id: plan.modelId, ds_name: info.name }, async ({ signal }) =>
-      jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: await plan.run(signal) }));
-    return { status: okStatus('SELECT_MODEL_JOB_CREATED'), jobId };
-  });
+  // selectModel/{dsid} and autoSelect/{dsid}: the scoring frame is read from the data source when the job runs.
+  for (const [op, auto] of [['dsSelectModel', false], ['dsAutoSelect', true]] as const) {
+    service.endpoint(s(op), sml.v1.SelectModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
+      const user = caller.user!;
+      const pid = projectOf(req.pid);
+      const modelId = modelOf(req.modelId);
+      const info = await deps.dataSources.info(user, req.ds ?? '');
+      const scoring = (signal: AbortSignal) => readScoringFrame(info, deps.sourceContext(user, signal), deps.frameBounds);
+      const request = { ...req, buildOnly: false, dataframe: null };
+      const plan = auto ? await deps.models.planAutoSelect(user, pid, modelId, request, scoring) : await deps.models.plan(user, pid, modelId, request, scoring);
+      const jobId = await runner.submit(caller, auto ? 'autoSelect' : 'selectModel', { p_id: plan.pid, model_id: plan.modelId, ds_name: info.name }, async ({ signal }) =>
+        jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: await plan.run(signal) }));
+      return { status: okStatus(auto ? 'JOB_CREATED' : 'SELECT_MODEL_JOB_CREATED'), jobId };
+    });
+  }
 }
 
 function registerEvt(service: BusService, evt: EvtWrappers): void {

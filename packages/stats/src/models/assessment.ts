@@ -3,15 +3,15 @@ import type { Algorithm, Model, PredictFrame, Prediction } from './types';
 
 /**
  * How well a model does on a scoring frame (STATS.md §4, selectModel): regression rmse,
- * mae, r2; binary auc, accuracy, precision, recall, f1, mcc. Rows without a target value
- * are left out.
+ * mae, r2, rmslogp1e; binary auc, accuracy, precision, recall, f1, mcc; multiclass
+ * accuracy, f1_macro, mf1_w, kappa (alias mkappa). Rows without a target value are left out.
  */
 export function assess(task: Algorithm['task'], model: Model, frame: PredictFrame): Record<string, number> {
   if (model.targetNames.length === 0 || task === 'other' || task === 'anomaly') return {};
   const y = targetValues(frame, model.targetNames[0]);
   const predictions = model.predict(frame);
   if (task === 'regression') {
-    let n = 0, se = 0, ae = 0, sum = 0, sumSq = 0;
+    let n = 0, se = 0, ae = 0, sum = 0, sumSq = 0, sle = 0;
     predictions.forEach((p, r) => {
       const t = y[r];
       const v = Number(p.res);
@@ -21,9 +21,12 @@ export function assess(task: Algorithm['task'], model: Model, frame: PredictFram
       ae += Math.abs(v - t);
       sum += t;
       sumSq += t * t;
+      // NaN once a value is ≤ −1 (scikit-learn's mean_squared_log_error refuses those).
+      sle += (Math.log1p(v) - Math.log1p(t)) ** 2;
     });
     const ss = sumSq - (sum * sum) / n;
-    return { n, rmse: Math.sqrt(se / n), mae: ae / n, r2: ss > 0 ? 1 - se / ss : NaN };
+    // rmslogp1e (SymetryML's auto-select-with-symetryml.md): root mean squared log(1 + ·) error.
+    return { n, rmse: Math.sqrt(se / n), mae: ae / n, r2: ss > 0 ? 1 - se / ss : NaN, rmslogp1e: Math.sqrt(sle / n) };
   }
   if (task === 'binary') {
     const pairs: Array<[number, number, number]> = [];
@@ -52,7 +55,8 @@ export function assess(task: Algorithm['task'], model: Model, frame: PredictFram
 
 /**
  * Multiclass (one-hot targets): the actual class of a row is the target that is 1 in it.
- * accuracy, macro-averaged F1, Cohen's kappa.
+ * accuracy, macro-averaged F1, support-weighted F1 (`mf1_w`, scikit-learn's
+ * f1_score(average='weighted')), Cohen's kappa (also as `mkappa`, SymetryML's name).
  */
 function multiclass(model: Model, frame: PredictFrame, predictions: Prediction[]): Record<string, number> {
   const columns = model.targetNames.map((t) => targetValues(frame, t));
@@ -65,16 +69,20 @@ function multiclass(model: Model, frame: PredictFrame, predictions: Prediction[]
   const n = pairs.length;
   const correct = pairs.filter(([a, b]) => a === b).length;
   let f1 = 0;
+  let f1Weighted = 0;
   let chance = 0;
   for (const c of classes) {
     const tp = pairs.filter(([a, b]) => a === c && b === c).length;
     const actual = pairs.filter(([a]) => a === c).length;
     const predicted = pairs.filter(([, b]) => b === c).length;
-    f1 += actual + predicted > 0 ? (2 * tp) / (actual + predicted) : 0;
+    const f1c = actual + predicted > 0 ? (2 * tp) / (actual + predicted) : 0;
+    f1 += f1c;
+    f1Weighted += (actual / n) * f1c;
     chance += (actual / n) * (predicted / n);
   }
   const accuracy = correct / n;
-  return { n, accuracy, f1_macro: f1 / classes.length, kappa: (accuracy - chance) / (1 - chance) };
+  const kappa = (accuracy - chance) / (1 - chance);
+  return { n, accuracy, f1_macro: f1 / classes.length, mf1_w: f1Weighted, kappa, mkappa: kappa };
 }
 
 /** Area under the ROC curve by the rank-sum (Mann-Whitney) formula, ties averaged. */

@@ -18,11 +18,16 @@ export const MAX_BRUTE_INPUTS = 16;
  * better lower, every other criterion higher.
  */
 export const ASSESSMENT_CRITERIA: Readonly<Record<'regression' | 'binary' | 'multiclass', readonly string[]>> = {
-  regression: ['rmse', 'mae', 'r2'],
+  regression: ['rmse', 'mae', 'r2', 'rmslogp1e'],
   binary: ['auc', 'accuracy', 'precision', 'recall', 'f1', 'mcc'],
-  multiclass: ['accuracy', 'f1_macro', 'kappa'],
+  multiclass: ['accuracy', 'f1_macro', 'mf1_w', 'kappa', 'mkappa'],
 };
-const LOWER_IS_BETTER = new Set(['rmse', 'mae']);
+const LOWER_IS_BETTER = new Set(['rmse', 'mae', 'rmslogp1e']);
+
+/** Whether a smaller value of the criterion is better (errors: rmse, mae, rmslogp1e). */
+export function lowerIsBetter(criterion: string): boolean {
+  return LOWER_IS_BETTER.has(criterion);
+}
 
 export interface SelectionOptions {
   selector: SelectorType;

@@ -2,6 +2,7 @@ import { subjects } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { defineRoute } from '../route';
 import { mlContext, name, userParam, z } from '../schemas';
+import { AUTOSELECT_DESCRIPTION, AUTOSELECT_ERRORS, autoSelectQuery } from './models';
 
 const s = (op: string) => subjects.projects(op);
 const projectParams = userParam.extend({ pid: name('project') });
@@ -58,6 +59,20 @@ export const dsModelRoutes = [
       'SINGULAR_SYSTEM', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'SELECTION_BUDGET', 'EXECUTOR_FULL'],
     toRequest: ({ caller, params, query, body }) => ({
       caller, pid: params.pid, ds: params.ds, modelId: String(query.modelid), algo: String(query.algo), mlcontext: body as Ctx,
+    }),
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/projects/:pid/autoSelect/:ds', operationId: 'autoSelectOnDataSource', tags: ['models', 'dss'],
+    summary: 'autoSelect (a job) scored on the rows of a registered data source instead of an inline dataframe',
+    description: AUTOSELECT_DESCRIPTION + ' Body: MLContext; the scoring rows are read from data source {ds} when the job runs, as selectModel/{ds} reads them (SML_MAX_SELECT_DS_ROWS, SML_BODY_LIMIT).',
+    service: 'projects', subject: s('dsAutoSelect'), request: sml.v1.SelectModelRequest, reply: sml.v1.ModelReply,
+    params: projectParams.extend({ ds: name('data source') }),
+    query: autoSelectQuery,
+    body: mlContext,
+    success: { status: 202, description: 'Job Created' }, createsJob: true,
+    errors: [...AUTOSELECT_ERRORS, 'DS_NOT_FOUND', 'DS_INVALID', 'DS_UNREADABLE', 'DS_SELECT_TOO_LARGE'],
+    toRequest: ({ caller, params, query, body }) => ({
+      caller, pid: params.pid, ds: params.ds, modelId: String(query.modelid), task: String(query.task), mlcontext: body as Ctx,
     }),
   }),
 ];

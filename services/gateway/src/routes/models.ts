@@ -2,7 +2,7 @@ import { dataFrameToProto, type RestDataFrame } from '@sml/core';
 import { subjects } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { defineRoute } from '../route';
-import { dataFrame, mlContext, name, userParam, z } from '../schemas';
+import { boolParam, dataFrame, mlContext, name, userParam, z } from '../schemas';
 
 const projectParams = userParam.extend({ pid: name('project') });
 const modelParams = projectParams.extend({ m: name('model') });
@@ -15,6 +15,19 @@ const modelInfo = z.object({
 }).openapi('ModelInfo');
 
 const buildQuery = z.object({ modelid: name('model'), algo: z.string().min(1) });
+/** autoSelect's query (SymetryML's auto-select-with-symetryml.md): both required. */
+export const autoSelectQuery = z.object({ modelid: name('model'), task: z.string().min(1) });
+/** What autoSelect does, for both its forms. */
+export const AUTOSELECT_DESCRIPTION = 'SymetryML\'s auto-select-with-symetryml.md. task: binary_classification or binary_classifier, regression, multiclass_classifier (else 400). '
+  + 'Candidates: every algorithm of the task this build implements (binary: lr, lda, lsvm, bayes; regression: mlr, ridge, lasso, elasticnet, pcr, plsq, lsvr; multiclass: mlda, mqda) '
+  + '× the parameter grid extraParameters.autoselect_grid_type (autoselect_grid_type_tiny (default), _small, _normal, _large: elasticnet eta × lambda, ridge/lasso lambda, lsvr/lsvm sml_model_svm_nu; packages/stats AUTOSELECT_GRIDS) '
+  + '× the feature subsets of selector_type (default selector_type_fw_bw; rnd_seed seeds selector_type_iteration), each scored on the scoring rows by sml_model_assessment_type '
+  + '(binary auc (default), accuracy, precision, recall, f1, mcc; regression rmse (default), mae, r2, rmslogp1e; multiclass mf1_w (default), accuracy, f1_macro, kappa, mkappa). '
+  + 'The best candidate (the earlier on a tie) is stored as modelid. Every input subset built counts against SML_MAX_SELECTION_CANDIDATES and the whole search against SML_SELECTION_TIME_BUDGET_MS: past either the job fails naming it. '
+  + 'The finished job reads 200 Job is finished with values.modelInfo: algo = the winning algorithm, params = the parameters it was built with (the grid point included), '
+  + 'info.autoselect_task, autoselect_grid_type, autoselect_candidates, autoselect_failed, selector_type, selector_tried, sml_model_assessment_type, '
+  + 'extra.leaderboard = JSON array of the best 20 candidates, best first: {algo, params (grid point), inputs, score, assessment}.';
+export const AUTOSELECT_ERRORS: string[] = ['PROJECT_NOT_FOUND', 'AUTOSELECT_TASK', 'MODEL_INPUT', 'SINGULAR_SYSTEM', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'AUTOSELECT_BUDGET', 'AUTOSELECT_CANDIDATES', 'EXECUTOR_FULL'];
 type Ctx = z.infer<typeof mlContext>;
 
 export const modelRoutes = [
@@ -50,6 +63,39 @@ export const modelRoutes = [
     success: { status: 202, description: 'Job Created' }, createsJob: true,
     errors: ['PROJECT_NOT_FOUND', 'MODEL_INPUT', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'EXECUTOR_FULL'],
     toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, mlcontext: body as Ctx }),
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/projects/:pid/autoSelect', operationId: 'autoSelect', tags: ['models'],
+    summary: 'Try every algorithm of a task × feature subsets × a parameter grid on the request dataframe (a job); keep the best as modelid',
+    description: AUTOSELECT_DESCRIPTION + ' Body {mlcontext, dataframe} (the scoring rows).',
+    service: 'projects', subject: s('autoSelect'), request: sml.v1.SelectModelRequest, reply: sml.v1.ModelReply,
+    params: projectParams, query: autoSelectQuery,
+    body: z.object({ mlcontext: mlContext, dataframe: dataFrame.optional() }),
+    success: { status: 202, description: 'Job Created' }, createsJob: true,
+    errors: AUTOSELECT_ERRORS,
+    toRequest: ({ caller, params, query, body }) => {
+      const b = body as { mlcontext: Ctx; dataframe?: RestDataFrame };
+      return { caller, pid: params.pid, modelId: String(query.modelid), task: String(query.task), mlcontext: b.mlcontext, dataframe: b.dataframe ? dataFrameToProto(b.dataframe) : null };
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/projects/:pid/learnpredict/:m', operationId: 'learnPredict', tags: ['models'],
+    summary: 'Learn a DataFrame (as POST learn) and predict its rows with model m (as POST predict/{m}), one call',
+    description: 'SymetryML\'s prediction-api.md. The frame is learned exactly as POST learn learns it (in the durable log before the answer; header Idempotency-Key as for learn) and predicted as POST predict/{m} predicts it. '
+      + 'Query: predictBeforeLearn (default true: predict, then learn; false: learn, then predict), rebuildModel (default false; true: rebuild the model from the summary with its algorithm, inputs, targets and parameters once the frame is learned), '
+      + 'keepColumns (comma-separated columns of the frame copied into each prediction row; a prediction key of the same name wins). The model is checked before anything is learned.',
+    service: 'projects', subject: s('learnPredict'), request: sml.v1.LearnPredictRequest, reply: sml.v1.PredictReply,
+    params: modelParams, body: dataFrame,
+    query: z.object({ predictBeforeLearn: boolParam.optional(), rebuildModel: boolParam.optional(), keepColumns: z.string().optional() }),
+    values: z.object({ KSVSMap: z.object({ values: z.array(z.record(z.string(), z.string())) }) }),
+    success: { status: 200, description: 'values.KSVSMap.values' },
+    errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_INPUT', 'PROJECT_FROZEN', 'INVALID_FRAME', 'NOT_PERSISTED', 'IDEMPOTENCY_KEY_REUSED', 'STATE_LIMIT', 'SINGULAR_SYSTEM'],
+    toRequest: ({ caller, params, query, body, headers }) => ({
+      caller, pid: params.pid, modelId: params.m, frame: dataFrameToProto(body as RestDataFrame),
+      idempotencyKey: typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : '',
+      predictBeforeLearn: query.predictBeforeLearn !== false, rebuildModel: query.rebuildModel === true,
+      keepColumns: typeof query.keepColumns === 'string' ? query.keepColumns.split(',') : [],
+    }),
   }),
   defineRoute({
     method: 'get', path: '/:user/projects/:pid/models/:m', operationId: 'modelInfo', tags: ['models'], summary: 'A model\'s information',

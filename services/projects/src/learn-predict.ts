@@ -1,0 +1,49 @@
+import { smlError } from '@sml/core';
+import type { sml } from '@sml/proto';
+import type { Prediction } from '@sml/stats';
+import type { Learning } from './learning';
+import { frameOf, type Models } from './models';
+import type { PredictFn } from './predict';
+
+/**
+ * learnpredict (API.md §12, SymetryML's prediction-api.md): the frame is learned exactly as
+ * POST learn learns it (validated, in the project's durable log before the answer, the same
+ * Idempotency-Key rule) and predicted with model `m` exactly as POST predict/{m} predicts it.
+ * `predictBeforeLearn` (SymetryML's default) predicts first; `rebuildModel` rebuilds the model
+ * from the summary (its algorithm, inputs, targets and parameters) once the frame is learned,
+ * on a build worker thread. `keepColumns` copies those columns of each row into its
+ * prediction (a prediction key of the same name wins). The model is checked (400) before
+ * anything is learned.
+ */
+export async function learnPredict(deps: { learning: Learning; models: Models; predict: PredictFn }, user: string, pid: string, modelId: string,
+  req: sml.v1.ILearnPredictRequest): Promise<Prediction[]> {
+  const info = await deps.models.info(user, pid, modelId);
+  const frame = frameOf(req.frame);
+  const keep = (req.keepColumns ?? []).map((c) => c.trim()).filter((c) => c !== '');
+  const positions = keep.map((c) => {
+    const k = frame.names.indexOf(c);
+    if (k < 0) throw smlError('MODEL_INPUT', { detail: `keepColumns names [${c}], which the frame does not have` });
+    return k;
+  });
+  const learn = async () => {
+    await deps.learning.batch(user, pid, { caller: req.caller, pid, frame: req.frame, idempotencyKey: req.idempotencyKey ?? '' }, 'learn');
+    if (req.rebuildModel) {
+      const rebuild = await deps.models.plan(user, pid, modelId, {
+        algo: info.algo, buildOnly: true,
+        mlcontext: { inputAttributeNames: info.inputAttributeNames ?? [], targetAttributeNames: info.targetAttributeNames ?? [], extraParameters: info.params ?? {} },
+      });
+      await rebuild.run(new AbortController().signal);
+    }
+  };
+  const predict = () => deps.predict(user, pid, modelId, req.frame);
+  let predictions: Prediction[];
+  if (req.predictBeforeLearn) {
+    predictions = await predict();
+    await learn();
+  } else {
+    await learn();
+    predictions = await predict();
+  }
+  if (positions.length === 0) return predictions;
+  return predictions.map((p, r) => ({ ...Object.fromEntries(keep.map((c, j) => [c, frame.rows[r]?.[positions[j]] ?? ''])), ...p }));
+}
