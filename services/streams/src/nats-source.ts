@@ -40,6 +40,15 @@ export async function openNats(s: Pick<NatsSettings, 'servers' | 'auth'>, opts: 
 }
 
 /**
+ * Unacknowledged messages the consumer may have out: room for a whole fetch (and the next).
+ * JetStream's default (1000) capped every fetch at 1000 messages, since acks go out only after
+ * the learn: ~1000 records/s with the 1 s fetch (bench/RESULTS.md "streams").
+ */
+function maxAckPending(limits: BatchLimits): number {
+  return 2 * limits.records;
+}
+
+/**
  * Checks, when a stream is created, that a JetStream stream holds the subject (500 otherwise),
  * and creates the durable consumer: delivering from the first message (fromBeginning) or from
  * the messages published after the create.
@@ -98,7 +107,7 @@ export class NatsSource implements StreamSource {
     const floor = info ? info.ack_floor.stream_seq : 0;
     if (info) await jsm.consumers.delete(stream, this.s.durable);
     await jsm.consumers.add(stream, {
-      durable_name: this.s.durable, filter_subject: this.s.subject, ack_policy: AckPolicy.All,
+      durable_name: this.s.durable, filter_subject: this.s.subject, ack_policy: AckPolicy.All, max_ack_pending: maxAckPending(this.limits),
       ...(info ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: floor + 1 } : { deliver_policy: DeliverPolicy.All }),
     });
     const consumer = await nc.jetstream().consumers.get(stream, this.s.durable);
