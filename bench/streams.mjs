@@ -31,7 +31,6 @@
 // Prints markdown and appends it, dated, to bench/RESULTS.md.
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { appendResults, machine } from './lib/results.mjs';
 
@@ -329,7 +328,10 @@ try {
     if (learned < total) throw new Error(`${src} lag: ${learned} of ${total} learned`);
     const lag = Float64Array.from(seen, (s, i) => s - sentAt[i]).sort();
     const rt = Float64Array.from(rtts).sort();
-    lags.push({ source: src, rate, total, achieved: total / sendSeconds, p50: pct(lag, 50), p90: pct(lag, 90), p99: pct(lag, 99), max: lag[lag.length - 1], rttP50: pct(rt, 50), rttP99: pct(rt, 99), readings: rtts.length, seconds: sendSeconds });
+    lags.push({
+      source: src, rate, total, achieved: total / sendSeconds, p50: pct(lag, 50), p90: pct(lag, 90), p99: pct(lag, 99), max: lag[lag.length - 1],
+      rttP50: pct(rt, 50), rttP99: pct(rt, 99), readings: rtts.length, seconds: sendSeconds,
+    });
     const l = lags.at(-1);
     console.error(`${src} lag at ${rate} records/s (sent at ${Math.round(l.achieved)}/s): p50 ${l.p50.toFixed(0)} ms, p99 ${l.p99.toFixed(0)} ms, max ${l.max.toFixed(0)} ms; row-count reading p50 ${l.rttP50.toFixed(1)} ms`);
   }
