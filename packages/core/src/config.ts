@@ -30,7 +30,7 @@ export const configSchema = z.object({
   SML_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SML_REQUEST_TIMEOUT_MS: int(1).default(30_000),
   SML_BREAKER_RESET_MS: int(1).default(5_000),
-  SML_REQUIRED_SERVICES: z.string().default('users,jobs,projects,explore,encoders'),
+  SML_REQUIRED_SERVICES: z.string().default('users,jobs,projects,explore,encoders,streams'),
   SML_EXECUTOR_CONCURRENCY: int(1).default(2),
   SML_EXECUTOR_QUEUE: int(0).default(100),
   SML_AUTH_PAST_WINDOW_MS: int(0).default(5 * 60_000),
