@@ -1,8 +1,9 @@
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { encryptDsInfo } from '@sml/core';
-import { SmlClient } from '@sml/sdk';
-import { startKafkaMock, startSystem, type KafkaMock, type RunningSystem } from '@sml/testkit';
-import { SummaryReader } from '../../projects/test/helpers';
+import type { SmlClient } from '@sml/sdk';
+import type { KafkaMock } from '@sml/testkit';
+import type { SummaryReader } from '../../projects/test/helpers';
+import { startKafkaStreams, type KafkaStreams } from './helpers';
 
 // Issue 12: a Kafka stream created with fromBeginning over a backlog already in the topic
 // learns every record the broker still holds, once. (bench/streams.mjs saw 16 000 of 200 000
@@ -11,28 +12,20 @@ import { SummaryReader } from '../../projects/test/helpers';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('a Kafka stream over a backlog', () => {
-  let sys: RunningSystem;
   let kafka: KafkaMock;
   let producer: Producer;
   let reader: SummaryReader;
   let alice: SmlClient;
   let secret: string;
 
+  let rig: KafkaStreams;
+
   beforeAll(async () => {
-    kafka = await startKafkaMock();
-    sys = await startSystem({ services: ['users', 'jobs', 'projects', 'streams'], env: { KAFKAJS_NO_PARTITIONER_WARNING: '1' } });
-    reader = await SummaryReader.open(sys.nats);
-    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    secret = String(((await root.addUser('alice')).body.values as { secretKey: string }).secretKey);
-    alice = new SmlClient({ url: sys.url, user: 'alice', secret });
-    producer = new Kafka({ brokers: kafka.bootstrap.split(','), clientId: 'backlog', logLevel: logLevel.NOTHING }).producer();
-    await producer.connect();
+    rig = await startKafkaStreams({ clientId: 'backlog', env: {} });
+    ({ kafka, producer, reader, alice, secret } = rig);
   }, 60_000);
   afterAll(async () => {
-    await producer?.disconnect();
-    await reader?.close();
-    await sys?.stop();
-    await kafka?.stop();
+    await rig?.stop();
   });
 
   /** 20 numeric fields (learn requests of a few MiB: past the bus's max payload): x = i, f1…f19 fixed-width decimals. */

@@ -1,8 +1,9 @@
-import { Kafka, logLevel, type Producer } from 'kafkajs';
+import type { Producer } from 'kafkajs';
 import { encryptDsInfo } from '@sml/core';
-import { SmlClient } from '@sml/sdk';
-import { startKafkaMock, startSystem, type KafkaMock, type RunningSystem } from '@sml/testkit';
-import { SummaryReader } from '../../projects/test/helpers';
+import type { SmlClient } from '@sml/sdk';
+import type { KafkaMock, RunningSystem } from '@sml/testkit';
+import type { SummaryReader } from '../../projects/test/helpers';
+import { startKafkaStreams, totalsOf, type KafkaStreams } from './helpers';
 
 // Issue 12 chaos: 100 000 numbered Kafka records while the streams service and the projects
 // service are each SIGKILLed twice mid-stream; after the restarts the project has learned
@@ -18,30 +19,17 @@ describe('streams chaos', () => {
   let alice: SmlClient;
   let secret: string;
 
+  let rig: KafkaStreams;
+
   beforeAll(async () => {
-    kafka = await startKafkaMock();
-    sys = await startSystem({
-      services: ['users', 'jobs', 'projects', 'streams'],
-      env: { SML_STREAM_LEASE_MS: '2000', SML_STREAM_BATCH_RECORDS: '2000', SML_STREAM_BATCH_MS: '100', KAFKAJS_NO_PARTITIONER_WARNING: '1' },
-    });
-    reader = await SummaryReader.open(sys.nats);
-    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    secret = String(((await root.addUser('alice')).body.values as { secretKey: string }).secretKey);
-    alice = new SmlClient({ url: sys.url, user: 'alice', secret });
-    producer = new Kafka({ brokers: kafka.bootstrap.split(','), clientId: 'chaos', logLevel: logLevel.NOTHING }).producer();
-    await producer.connect();
+    rig = await startKafkaStreams({ clientId: 'chaos', env: { SML_STREAM_LEASE_MS: '2000', SML_STREAM_BATCH_RECORDS: '2000', SML_STREAM_BATCH_MS: '100' } });
+    ({ sys, kafka, producer, reader, alice, secret } = rig);
   }, 60_000);
   afterAll(async () => {
-    await producer?.disconnect();
-    await reader?.close();
-    await sys?.stop();
-    await kafka?.stop();
+    await rig?.stop();
   });
 
-  const totals = async () => {
-    const parts = await reader.parts('alice', 'chaos', { attributeNames: ['x'], moments: true }).catch(() => undefined);
-    return { rows: Number(parts?.rowCount ?? 0), sum: parts?.moments[0]?.sum ?? 0 };
-  };
+  const totals = () => totalsOf(reader, 'chaos');
   async function until(what: string, check: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
     for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(200)) if (await check()) return;
     throw new Error(`timed out waiting for ${what} (${JSON.stringify(await totals())})\n${sys.logs('streams').slice(-3000)}`);

@@ -1,8 +1,9 @@
-import { Kafka, logLevel, type Producer } from 'kafkajs';
+import type { Producer } from 'kafkajs';
 import { encryptDsInfo } from '@sml/core';
-import { SmlClient } from '@sml/sdk';
-import { startKafkaMock, startSystem, type KafkaMock, type RunningSystem } from '@sml/testkit';
-import { SummaryReader } from '../../projects/test/helpers';
+import type { SmlClient } from '@sml/sdk';
+import type { KafkaMock, RunningSystem } from '@sml/testkit';
+import type { SummaryReader } from '../../projects/test/helpers';
+import { startKafkaStreams, totalsOf, type KafkaStreams } from './helpers';
 
 // Issue 12: two replicas of the streams service share the streams. Each replica is SIGKILLed
 // in turn while records flow (so whichever held the stream, the other one takes it over at
@@ -17,30 +18,17 @@ describe('streams with two replicas', () => {
   let alice: SmlClient;
   let secret: string;
 
+  let rig: KafkaStreams;
+
   beforeAll(async () => {
-    kafka = await startKafkaMock();
-    sys = await startSystem({
-      services: ['users', 'jobs', 'projects', 'streams', 'streams#2'],
-      env: { SML_STREAM_LEASE_MS: '2000', SML_STREAM_BATCH_RECORDS: '300', SML_STREAM_BATCH_MS: '100', KAFKAJS_NO_PARTITIONER_WARNING: '1' },
-    });
-    reader = await SummaryReader.open(sys.nats);
-    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    secret = String(((await root.addUser('alice')).body.values as { secretKey: string }).secretKey);
-    alice = new SmlClient({ url: sys.url, user: 'alice', secret });
-    producer = new Kafka({ brokers: kafka.bootstrap.split(','), clientId: 'replicas', logLevel: logLevel.NOTHING }).producer();
-    await producer.connect();
+    rig = await startKafkaStreams({ clientId: 'replicas', services: ['users', 'jobs', 'projects', 'streams', 'streams#2'], env: { SML_STREAM_LEASE_MS: '2000', SML_STREAM_BATCH_RECORDS: '300', SML_STREAM_BATCH_MS: '100' } });
+    ({ sys, kafka, producer, reader, alice, secret } = rig);
   }, 60_000);
   afterAll(async () => {
-    await producer?.disconnect();
-    await reader?.close();
-    await sys?.stop();
-    await kafka?.stop();
+    await rig?.stop();
   });
 
-  const totals = async () => {
-    const parts = await reader.parts('alice', 'r', { attributeNames: ['x'], moments: true }).catch(() => undefined);
-    return { rows: Number(parts?.rowCount ?? 0), sum: parts?.moments[0]?.sum ?? 0 };
-  };
+  const totals = () => totalsOf(reader, 'r');
   async function until(what: string, check: () => Promise<boolean>, timeoutMs = 90_000): Promise<void> {
     for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) if (await check()) return;
     throw new Error(`timed out waiting for ${what}\n${sys.logs('streams').slice(-2000)}\n${sys.logs('streams#2').slice(-2000)}`);
