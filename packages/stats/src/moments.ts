@@ -1,4 +1,5 @@
 import { addCompensated, combineCompensated, compensatedValue, twoSumError } from './compensated';
+import { GramBlocks } from './kernels/gram';
 
 /*
  * Flat storage of the summary's moments (STATS.md §1). Every sum is a compensated pair
@@ -41,29 +42,93 @@ function isComplete(x: Float64Array): boolean {
   return true;
 }
 
+/** Rows of a block of the cross-product kernel: at most 2^11, so that rows · shift_i · shift_j is exact (below). */
+const MAX_KERNEL_ROWS = 1024;
+/** Bytes a block of one column-major matrix aims at (two of them, the shifted values and the squares, stay in L2). */
+const KERNEL_BLOCK_BYTES = 1 << 19;
+
 /**
- * Neumaier summation in local variables within a block: the block's exact-ish total is its
- * sum plus its compensation, both handed to the stored compensated sum. Without it, learning
- * large values and forgetting them again would leave an error of an ulp of the large values
- * in what remains (the laws test catches this with values near 1e-100 next to 1e-98).
+ * Σx_i·x_j and Σx_i²·x_j² of every pair of complete columns (no missing cell in the frame):
+ * blocked rank-k updates. Per block of R rows the kernel (kernels/gram.ts) sums, for all pairs
+ * at once, the products of the shifted values d = x − s (s: the block's first value of the
+ * column rounded to 21 significant bits) and the products of the squares x². Each block total
+ * is folded into the stored compensated sums:
+ *   Σx_i·x_j = Σd_i·d_j + s_i·Σd_j + s_j·Σd_i + R·s_i·s_j
+ * where every product of a shift is exact (s has 21 bits, R ≤ 2^11, Σd is split into two
+ * halves of 26 bits), so the only roundings are those of Σd_i·d_j within one block: small
+ * next to the sums because the shift removes the columns' level (large means relative to
+ * the spread are where plain sums of x_i·x_j lose digits). Σx_i²·x_j² sums non-negative terms
+ * and needs no shift.
  */
-function accumulateProducts(pairs: Float64Array, pk: number, xi: Float64Array, xj: Float64Array): void {
-  for (let start = 0; start < xi.length; start += BLOCK) {
-    const end = Math.min(xi.length, start + BLOCK);
-    let sij = 0, cij = 0, siijj = 0, ciijj = 0;
-    for (let r = start; r < end; r++) {
-      const p = xi[r] * xj[r];
-      let t = sij + p;
-      cij += twoSumError(sij, p, t);
-      sij = t;
-      const q = p * p;
-      t = siijj + q;
-      ciijj += twoSumError(siijj, q, t);
-      siijj = t;
+function accumulateCompleteProducts(pairs: Float64Array, index: readonly number[], columns: readonly Float64Array[], rowCount: number): void {
+  const m = columns.length;
+  const rowsPerBlock = Math.min(rowCount, MAX_KERNEL_ROWS, Math.max(64, 2 ** Math.floor(Math.log2(KERNEL_BLOCK_BYTES / 8 / m))));
+  const gram = new GramBlocks(2, m, rowsPerBlock);
+  const [shifted, squares] = gram.blocks;
+  const stride = gram.stride;
+  const out = gram.out;
+  const shift = new Float64Array(m);
+  const levelShift = new Float64Array(m); // R · s, exact
+  const sumHigh = new Float64Array(m); // Σd split into two halves of at most 26 bits
+  const sumLow = new Float64Array(m);
+  gram.clearPadding(m, rowsPerBlock);
+  for (let start = 0; start < rowCount; start += rowsPerBlock) {
+    const rows = Math.min(rowsPerBlock, rowCount - start);
+    if (rows < rowsPerBlock) gram.clearPadding(m, rows);
+    for (let a = 0; a < m; a++) {
+      const x = columns[a];
+      const s = splitHigh(x[start], SHIFT_SPLITTER);
+      const o = a * stride;
+      let sum = 0, compensation = 0;
+      for (let r = 0; r < rows; r++) {
+        const v = x[start + r];
+        const d = v - s;
+        shifted[o + r] = d;
+        squares[o + r] = v * v;
+        const t = sum + d;
+        compensation += twoSumError(sum, d, t);
+        sum = t;
+      }
+      const total = sum + compensation;
+      shift[a] = s;
+      levelShift[a] = rows * s;
+      sumHigh[a] = splitHigh(total, HALF_SPLITTER);
+      sumLow[a] = total - sumHigh[a];
     }
-    addBlock(pairs, pk + PAIR.SIJ, sij, cij);
-    addBlock(pairs, pk + PAIR.SIIJJ, siijj, ciijj);
+    for (let b = 0; b < m; b += 4) {
+      const last = Math.min(m, b + 4);
+      gram.strip(0, b);
+      for (let c = b; c < last; c++) {
+        const j = c - b;
+        for (let a = 0; a < c; a++) {
+          // Σd_a·d_c + s_a·Σd_c + s_c·Σd_a + R·s_a·s_c, compensated in local variables.
+          let sum = out[4 * a + j], compensation = 0, t = 0, v = 0;
+          v = shift[a] * sumHigh[c]; t = sum + v; compensation += twoSumError(sum, v, t); sum = t;
+          v = shift[a] * sumLow[c]; t = sum + v; compensation += twoSumError(sum, v, t); sum = t;
+          v = shift[c] * sumHigh[a]; t = sum + v; compensation += twoSumError(sum, v, t); sum = t;
+          v = shift[c] * sumLow[a]; t = sum + v; compensation += twoSumError(sum, v, t); sum = t;
+          v = levelShift[a] * shift[c]; t = sum + v; compensation += twoSumError(sum, v, t); sum = t;
+          addBlock(pairs, pairOffset(index[a], index[c]) + PAIR.SIJ, sum, compensation);
+        }
+      }
+      gram.strip(1, b);
+      for (let c = b; c < last; c++) {
+        const j = c - b;
+        for (let a = 0; a < c; a++) addCompensated(pairs, pairOffset(index[a], index[c]) + PAIR.SIIJJ, out[4 * a + j]);
+      }
+    }
   }
+}
+
+/** Veltkamp's splitter 2^32 + 1: the high part keeps 21 significant bits. */
+const SHIFT_SPLITTER = 2 ** 32 + 1;
+/** Veltkamp's splitter 2^27 + 1: high and low parts of at most 26 bits each. */
+const HALF_SPLITTER = 2 ** 27 + 1;
+
+/** The high part of Veltkamp's split of v: v rounded to fewer significant bits (exactly representable products). */
+function splitHigh(v: number, splitter: number): number {
+  const c = splitter * v;
+  return c - (c - v);
 }
 
 /** Adds a block total (sum + its compensation) to the compensated sum at `a[k]`. */
@@ -196,12 +261,13 @@ export class MomentStore {
    * Learns the rows `rows` (all rows when null) of a frame. `sources` must be sorted by
    * summary index. O(rows · q²) for q sources.
    *
-   * Column-major and blocked, for speed: each attribute's values are first laid out densely,
-   * then every sum is accumulated over blocks of BLOCK rows with Neumaier compensation in
-   * local variables, and each block's (sum, compensation) is added to the stored
-   * compensated sum once: the inner loops run over contiguous arrays without touching the
-   * stored sums, and forgetting stays the exact inverse of learning. Pairs whose two attributes have no missing cell in the frame take
-   * their counts and single sums from the column totals and only accumulate Σxy, Σx²y².
+   * Column-major and blocked, for speed: each attribute's values are first laid out densely.
+   * Pairs of two complete columns (no missing cell in the frame) take their counts and
+   * single sums from the column totals, and their Σxy, Σx²y² from the cross-product kernel
+   * (accumulateCompleteProducts). Other pairs sum over the rows where both are present, in
+   * blocks of BLOCK rows with Neumaier compensation in local variables. Either way each
+   * block's total is added to the stored compensated sum once, so forgetting stays the
+   * inverse of learning to within the roundings of one block.
    */
   accumulate(sources: readonly AttributeSource[], rowCount: number, rows: Int32Array | null): void {
     const q = sources.length;
@@ -232,12 +298,14 @@ export class MomentStore {
           addBlock(pairs, pk + PAIR.SII, totals[a].sums[2], totals[a].sums[3]);
           addBlock(pairs, pk + PAIR.SJ, totals[b].sums[0], totals[b].sums[1]);
           addBlock(pairs, pk + PAIR.SJJ, totals[b].sums[2], totals[b].sums[3]);
-          accumulateProducts(pairs, pk, columns[a], xj);
+          // Σx_i·x_j and Σx_i²·x_j²: accumulateCompleteProducts, below, for all such pairs at once.
         } else {
           accumulateCoPresent(pairs, pk, columns[a], xj);
         }
       }
     }
+    const full = columns.flatMap((_, k) => (complete[k] ? [k] : []));
+    if (full.length > 1) accumulateCompleteProducts(pairs, full.map((k) => sources[k].index), full.map((k) => columns[k]), rowCount);
   }
 
   /**

@@ -1,0 +1,128 @@
+import { GRAM_WASM_BASE64 } from './gram-wasm';
+
+/*
+ * Cross products of a block of columns: the O(rows · p²) inner loop of the summary update
+ * (moments.ts). Each block is column-major, `stride` doubles a column (the rows rounded up to
+ * even, the padding zero), its column count rounded up to a multiple of 4 (the extra columns
+ * zero). `strip(k, b)` sums, for the columns a < b + 4 of block k and j < 4,
+ *   out[4a + j] = Σ_r X[a][r] · X[b + j][r]
+ * in plain double arithmetic (two partial sums, even and odd rows): the caller folds each
+ * block's result into compensated sums, so the rounding of a strip stays within a block.
+ *
+ * The kernel is WebAssembly SIMD (gram.wat, two rows per f64x2 lane: ≈ 3.5× the same tiles
+ * in JavaScript on this machine); where the runtime cannot compile it, the JavaScript tiles
+ * below compute the same sums (not always bit for bit: the order of additions differs).
+ */
+
+export type GramKernel = 'wasm' | 'js';
+
+// The part of the WebAssembly JS API used here (@types/node 20 does not declare it, and the
+// DOM library would bring the browser's globals).
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: object };
+};
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+interface WasmExports {
+  readonly memory: WasmMemory;
+  strip(x: number, stride: number, b: number, out: number): void;
+}
+
+let wasm: WasmExports | null | undefined;
+let forced: GramKernel | undefined;
+
+function wasmKernel(): WasmExports | null {
+  if (wasm === undefined) {
+    try {
+      const module = new WebAssembly.Module(Buffer.from(GRAM_WASM_BASE64, 'base64'));
+      wasm = new WebAssembly.Instance(module).exports as unknown as WasmExports;
+    } catch {
+      wasm = null; // no WebAssembly SIMD here: the JavaScript tiles
+    }
+  }
+  return wasm;
+}
+
+/**
+ * Chooses the kernel (tests and benchmarks compare both); `SML_STATS_KERNEL=js` does the same
+ * for a process. Returns the kernel in use.
+ */
+export function useGramKernel(kernel?: GramKernel): GramKernel {
+  forced = kernel;
+  return gramKernel();
+}
+
+export function gramKernel(): GramKernel {
+  const wanted = forced ?? (process.env.SML_STATS_KERNEL === 'js' ? 'js' : 'wasm');
+  return wanted === 'wasm' && wasmKernel() !== null ? 'wasm' : 'js';
+}
+
+const PAGE = 65536;
+
+/** `count` column-major blocks of `columns` × `rows` and the strip output, in the kernel's memory. */
+export class GramBlocks {
+  /** Columns per block, a multiple of 4. */
+  readonly columns: number;
+  /** Doubles per column: the rows rounded up to even. */
+  readonly stride: number;
+  readonly blocks: Float64Array[];
+  /** out[4a + j] after strip(k, b). */
+  readonly out: Float64Array;
+  private readonly kernel: WasmExports | null;
+
+  constructor(count: number, columns: number, rows: number) {
+    this.columns = Math.ceil(columns / 4) * 4;
+    this.stride = rows + (rows & 1);
+    const size = this.columns * this.stride;
+    this.kernel = gramKernel() === 'wasm' ? wasmKernel() : null;
+    if (this.kernel === null) {
+      this.blocks = Array.from({ length: count }, () => new Float64Array(size));
+      this.out = new Float64Array(4 * this.columns);
+      return;
+    }
+    const bytes = (count * size + 4 * this.columns) * 8;
+    const memory = this.kernel.memory;
+    // Memory only grows: it stays at the widest block this thread has learned.
+    if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
+    this.blocks = Array.from({ length: count }, (_, k) => new Float64Array(memory.buffer, k * size * 8, size));
+    this.out = new Float64Array(memory.buffer, count * size * 8, 4 * this.columns);
+  }
+
+  /** Zeroes the padding: columns from `used` on and rows from `rows` on, in every block. */
+  clearPadding(used: number, rows: number): void {
+    for (const x of this.blocks) {
+      for (let a = 0; a < used; a++) x.fill(0, a * this.stride + rows, (a + 1) * this.stride);
+      x.fill(0, used * this.stride);
+    }
+  }
+
+  strip(k: number, b: number): void {
+    if (this.kernel !== null) {
+      this.kernel.strip(this.blocks[k].byteOffset, this.stride * 8, b, this.out.byteOffset);
+    } else {
+      stripJs(this.blocks[k], this.stride, b, this.out);
+    }
+  }
+}
+
+/** The kernel's contract in JavaScript: tiles of 2 × 4 columns, eight accumulators. */
+function stripJs(x: Float64Array, stride: number, b: number, out: Float64Array): void {
+  const o0 = b * stride, o1 = o0 + stride, o2 = o1 + stride, o3 = o2 + stride;
+  for (let a = 0; a < b + 4; a += 2) {
+    const oa = a * stride, ob = oa + stride;
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0, t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+    for (let r = 0; r < stride; r++) {
+      const u = x[oa + r], w = x[ob + r];
+      const v0 = x[o0 + r], v1 = x[o1 + r], v2 = x[o2 + r], v3 = x[o3 + r];
+      s0 += u * v0; s1 += u * v1; s2 += u * v2; s3 += u * v3;
+      t0 += w * v0; t1 += w * v1; t2 += w * v2; t3 += w * v3;
+    }
+    const k = 4 * a;
+    out[k] = s0; out[k + 1] = s1; out[k + 2] = s2; out[k + 3] = s3;
+    out[k + 4] = t0; out[k + 5] = t1; out[k + 6] = t2; out[k + 7] = t3;
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The cross-product kernel (kernels/gram.ts) and the summary's blocked update built on it
+ * (moments.ts accumulateCompleteProducts): the WebAssembly and JavaScript kernels against
+ * plain loops, the committed WebAssembly bytes against their source, and the summary's
+ * Σxy, Σx²y² against exact sums (BigInt) under both kernels.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import fc from 'fast-check';
+import { Summary } from '@sml/stats';
+import { GramBlocks, type GramKernel, gramKernel, useGramKernel } from '../src/kernels/gram';
+import { random } from './helpers';
+
+afterEach(() => useGramKernel(undefined));
+
+test('the committed WebAssembly is gram.wat assembled', () => {
+  // Exits 1 naming the fix when src/kernels/gram-wasm.ts differs from what wabt makes of gram.wat.
+  execFileSync(process.execPath, [path.join(__dirname, '../scripts/wasm.mjs'), '--check'], { stdio: 'pipe' });
+});
+
+test('this runtime compiles the WebAssembly SIMD kernel', () => {
+  // Node ≥ 16 has WebAssembly SIMD: a failure here means every summary update runs the slower JavaScript tiles.
+  expect(useGramKernel('wasm')).toBe('wasm');
+});
+
+describe.each<GramKernel>(['wasm', 'js'])('the %s kernel', (kernel) => {
+  test('strip(k, b) sums X[a]·X[b + j] over the rows for every a < b + 4', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 13 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 1000 }), (columns, rows, seed) => {
+        expect(useGramKernel(kernel)).toBe(kernel);
+        const gram = new GramBlocks(2, columns, rows);
+        const next = random(seed);
+        gram.clearPadding(columns, rows);
+        for (const x of gram.blocks) {
+          for (let a = 0; a < columns; a++) for (let r = 0; r < rows; r++) x[a * gram.stride + r] = Math.round((next() - 0.5) * 64) / 8;
+        }
+        for (let k = 0; k < 2; k++) {
+          const x = gram.blocks[k];
+          for (let b = 0; b < gram.columns; b += 4) {
+            gram.strip(k, b);
+            for (let a = 0; a < b + 4; a++) {
+              for (let j = 0; j < 4; j++) {
+                let sum = 0; // small multiples of 1/8: every sum is exact in any order
+                for (let r = 0; r < rows; r++) sum += (a < columns ? x[a * gram.stride + r] : 0) * (b + j < columns ? x[(b + j) * gram.stride + r] : 0);
+                if (gram.out[4 * a + j] !== sum) throw new Error(`block ${k} out[${a}][${b + j}] = ${gram.out[4 * a + j]}, expected ${sum}`);
+              }
+            }
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+/** Σ of the exact products x·y (or x²·y²) of doubles, as a double: BigInt arithmetic on mantissas. */
+function exactSumOfProducts(x: Float64Array, y: Float64Array, power: 1 | 2): number {
+  const SCALE = 1100n; // every double is an integer multiple of 2^-1074
+  let total = 0n;
+  const asBig = (v: number) => {
+    const [m, e] = mantissaExponent(v);
+    return m * 2n ** BigInt(Number(SCALE) + e);
+  };
+  for (let r = 0; r < x.length; r++) {
+    const a = asBig(x[r]);
+    const b = asBig(y[r]);
+    total += power === 1 ? a * b : a * a * b * b;
+  }
+  const denominator = 2n ** (SCALE * BigInt(2 * power));
+  // To a double: integer part and a scaled remainder (the sums here are far from the double range's ends).
+  const whole = total / denominator;
+  const rest = total - whole * denominator;
+  return Number(whole) + Number((rest * 2n ** 64n) / denominator) / 2 ** 64;
+}
+
+/** v = m · 2^e with m an integer. */
+function mantissaExponent(v: number): [bigint, number] {
+  if (v === 0) return [0n, 0];
+  let e = 0;
+  let m = v;
+  while (!Number.isInteger(m)) {
+    m *= 2;
+    e -= 1;
+  }
+  return [BigInt(m), e];
+}
+
+describe.each<GramKernel>(['wasm', 'js'])('the summary with the %s kernel', (kernel) => {
+  // The bound is that of summing the rounded products x·y, as the update did before the kernel:
+  // each product's rounding alone is up to 2⁻⁵³·|x·y|.
+  test('Σxy and Σx²y² of complete columns are within 2⁻⁵⁰·Σ|xy| (Σx²y²) of the exact sums, also where the mean is 10⁴ times the spread', () => {
+    expect(useGramKernel(kernel)).toBe(kernel);
+    const rows = 5000;
+    const next = random(11);
+    const draws: (() => number)[] = [() => 1e4 + next(), () => (next() - 0.5) * 1e6, () => 1e4 + next() * 1e-3, () => next() * 3 - 1, () => -2e5 + next()];
+    const values = draws.map((draw) => Float64Array.from({ length: rows }, draw));
+    const names = values.map((_, i) => `x${i}`);
+    const summary = new Summary();
+    // Chunks of uneven sizes: several kernel blocks, a short last one, an odd row count.
+    for (const [from, to] of [[0, 1], [1, 1300], [1300, 4999], [4999, 5000]]) {
+      summary.learn({ attributeNames: names, attributeTypes: names.map(() => 'C'), data: Array.from({ length: to - from }, (_, r) => values.map((v) => String(v[from + r]))) });
+    }
+    for (let i = 0; i < names.length; i++) {
+      for (let j = i + 1; j < names.length; j++) {
+        const p = summary.comoments(names[i], names[j]);
+        const xy = exactSumOfProducts(values[i], values[j], 1);
+        const xxyy = exactSumOfProducts(values[i], values[j], 2);
+        let scale = 0;
+        for (let r = 0; r < rows; r++) scale += Math.abs(values[i][r] * values[j][r]);
+        expect(Math.abs(p.sumXY - xy)).toBeLessThanOrEqual(2 ** -50 * scale);
+        expect(Math.abs(p.sumXXYY - xxyy)).toBeLessThanOrEqual(2 ** -50 * xxyy);
+      }
+    }
+    expect(gramKernel()).toBe(kernel);
+  });
+});
