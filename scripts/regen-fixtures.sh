@@ -32,6 +32,7 @@ declare -A to_stdout=(
   [packages/stats/test/models/classifiers/fixtures/gen_classifiers.py]=classifiers.json
   [packages/stats/test/models/anomaly/fixtures/gen_anomaly.py]=anomaly.json
   [packages/stats/test/models/kmeans/fixtures/gen_kmeans.py]=kmeans.json
+  [packages/stats/test/models/powerreg/fixtures/gen_powerreg.py]=powerreg.json
   [packages/stats/test/models/fixtures/gen_models.py]=models.json
   [packages/stats/test/models/fixtures/gen_selection.py]=selection.json
   [packages/stats/test/models/fixtures/gen_assessment.py]=assessment.json

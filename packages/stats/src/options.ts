@@ -1,6 +1,7 @@
 import { type ClusterOptions, clusterOptionsProblem } from './clusters';
 import { SummaryError } from './errors';
 import { DEFAULT_EXACT_HISTOGRAM_CAP, DEFAULT_HISTOGRAM_BINS, type HistogramMode } from './histogram';
+import { type PowerOptions, powerOptionsProblem } from './power';
 import type { SequenceLayout } from './sequence';
 
 /** Default attribute limit per project (API.md §1, Limits). */
@@ -38,6 +39,8 @@ export interface SummaryOptions {
   sequenceLayout?: SequenceLayout;
   /** Keep online micro-clusters over these features (`cluster_*` project parameters, clusters.ts). */
   clusters?: ClusterOptions;
+  /** Track the Yeo-Johnson power columns of this column (`sml_project_power_*` project parameters, power.ts). */
+  power?: PowerOptions;
 }
 
 /** Options with defaults filled in and keys in a fixed order, so equal options serialize equally. */
@@ -98,6 +101,12 @@ export function resolveOptions(options: SummaryOptions): ResolvedOptions {
     const problem = clusterOptionsProblem(c);
     if (problem !== null) throw invalid(problem);
     resolved.clusters = { features: [...c.features], centroids: c.centroids, warmup: c.warmup };
+  }
+  if (options.power !== undefined) {
+    const problem = powerOptionsProblem(options.power);
+    if (problem !== null) throw invalid(problem);
+    const { column, min, max, steps } = options.power;
+    resolved.power = { column, min, max, steps };
   }
   return resolved;
 }

@@ -10,6 +10,7 @@ import { hash53 } from './hash';
 import { Histogram } from './histogram';
 import { type Alignment, ATTR, type AttributeSource, MomentStore, PAIR, pairCount, pairOffset } from './moments';
 import { partitionOptions, type ResolvedOptions, resolveOptions, type SummaryOptions } from './options';
+import { PowerColumns } from './power';
 import { type AttributeInfo, type AttributeKind, Schema } from './schema';
 import { SequenceCounts } from './sequence';
 import { SurvivalCounts } from './survival/counts';
@@ -158,6 +159,8 @@ export class Summary {
   private readonly sequenceCounts: SequenceCounts | null;
   /** Online micro-clusters over `cluster_features` (clusters.ts); forget does not apply to them. */
   private readonly microClusters: MicroClusters | null;
+  /** The Yeo-Johnson power columns' Jacobian term (power.ts); the columns themselves are attributes. */
+  private readonly powerColumns: PowerColumns | null;
 
   constructor(options: SummaryOptions = {}) {
     this.options = resolveOptions(options);
@@ -168,6 +171,7 @@ export class Summary {
         : null;
     this.sequenceCounts = o.sequenceOrder !== undefined ? new SequenceCounts(o.sequenceOrder, o.sequenceLayout ?? 'steps') : null;
     this.microClusters = o.clusters !== undefined ? new MicroClusters(o.clusters) : null;
+    this.powerColumns = o.power !== undefined ? new PowerColumns(o.power) : null;
   }
 
   /** Learns the rows of a frame. Strict frames learn all rows or throw FrameError and learn nothing. */
@@ -202,9 +206,11 @@ export class Summary {
    * the summary while it travels.
    */
   prepare(op: 'learn' | 'forget', input: LearnInput, limits: StateLimits = {}): PreparedChange {
-    const { parsed, lenient } = 'json' in input ? this.parseJson(input.json)
+    const { parsed: read, lenient } = 'json' in input ? this.parseJson(input.json)
       : 'columns' in input ? { parsed: this.checkColumns(input.columns), lenient: false }
       : { parsed: this.parse(input.frame), lenient: input.frame.errorHandling === 1 };
+    // Power columns are computed before any check, so they are checked (names, magnitudes) as the frame's own.
+    const parsed = this.powerColumns?.augment(read) ?? read;
     this.checkNameLengths(parsed, limits.maxNameLength ?? DEFAULT_MAX_NAME_LENGTH);
     checkMagnitudes(parsed);
     if (op === 'learn') {
@@ -473,6 +479,11 @@ export class Summary {
     return this.microClusters ?? undefined;
   }
 
+  /** The power columns' grid and Jacobian term, when the summary tracks them (`power` option). */
+  get power(): PowerColumns | undefined {
+    return this.powerColumns ?? undefined;
+  }
+
   // ---- serialization ----
 
   /**
@@ -531,6 +542,7 @@ export class Summary {
       this.survivalCounts?.learn(parsed);
       this.sequenceCounts?.learn(parsed, purpose);
       if (purpose === 'learn') this.microClusters?.learn(parsed);
+      this.powerColumns?.learn(parsed);
     };
   }
 
@@ -686,6 +698,7 @@ export class Summary {
       if (other.survivalCounts !== null) this.survivalCounts!.merge(other.survivalCounts);
       if (other.sequenceCounts !== null) this.sequenceCounts!.merge(other.sequenceCounts);
       if (other.microClusters !== null) this.microClusters!.merge(other.microClusters);
+      if (other.powerColumns !== null) this.powerColumns!.merge(other.powerColumns);
     };
   }
 
@@ -733,6 +746,7 @@ export class Summary {
     });
     const survivalCommit = other.survivalCounts !== null ? this.survivalCounts!.prepareSubtract(other.survivalCounts) : null;
     const sequenceCommit = other.sequenceCounts !== null ? this.sequenceCounts!.prepareSubtract(other.sequenceCounts) : null;
+    if (other.powerColumns !== null && other.powerColumns.rowCount > this.powerColumns!.rowCount) throw never(this.powerColumns!.options.column);
     return () => {
       this.store.combine(other.store, alignment, -1);
       this.histograms = histograms;
@@ -741,6 +755,7 @@ export class Summary {
       for (const commit of subCommits) commit();
       survivalCommit?.();
       sequenceCommit?.();
+      if (other.powerColumns !== null) this.powerColumns!.subtract(other.powerColumns);
     };
   }
 
@@ -807,6 +822,7 @@ export class Summary {
     this.survivalCounts?.write(w);
     this.sequenceCounts?.write(w);
     this.microClusters?.write(w);
+    this.powerColumns?.write(w);
   }
 
   private static readBody(r: ByteReader, version: number, checks?: StateLimits & { expected: ResolvedOptions }): Summary {
@@ -849,6 +865,7 @@ export class Summary {
     summary.survivalCounts?.readInto(r);
     summary.sequenceCounts?.readInto(r);
     summary.microClusters?.readInto(r);
+    summary.powerColumns?.readInto(r);
     const entries = summary.sequenceCounts?.entries() ?? 0;
     if (checks?.maxSequenceEntries !== undefined && entries > checks.maxSequenceEntries) {
       throw new CapacityError('sequence counts (lag pairs, n-grams, co-occurrences)', entries, checks.maxSequenceEntries);

@@ -4,6 +4,7 @@ import { evt } from './evt';
 import { kmeans } from './kmeans';
 import { linearFamily } from './linear-family';
 import { mlr } from './mlr';
+import { powerreg } from './powerreg';
 import { sequenceModels } from './sequence';
 import { survivalModels } from '../survival';
 import type { Algorithm } from './types';
@@ -15,4 +16,4 @@ export const ALGORITHM_NAMES = [
 ] as const;
 
 /** The algorithms this build implements, by name. */
-export const ALGORITHMS: Readonly<Record<string, Algorithm>> = { mlr, ...linearFamily, ...classifiers, ...anomalyDetectors, ...sequenceModels, evt, kmeans, ...survivalModels };
+export const ALGORITHMS: Readonly<Record<string, Algorithm>> = { mlr, ...linearFamily, ...classifiers, ...anomalyDetectors, ...sequenceModels, evt, kmeans, powerreg, ...survivalModels };

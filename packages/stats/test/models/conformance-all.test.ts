@@ -51,7 +51,6 @@ const SKIPPED: Record<string, string> = {
   rf_classifier: 'needs online forests kept during learn (rf_* create parameters); learning in chunks is not a law of online forests',
   rf_regressor: 'needs online forests kept during learn (rf_* create parameters); learning in chunks is not a law of online forests',
   rf_anomaly: 'needs online forests kept during learn (rf_* create parameters); learning in chunks is not a law of online forests',
-  powerreg: 'needs the tracked power columns pt_<col>^<p> of its project',
   evt: 'stateful: each prediction depends on the rows predicted before it (STATS.md §5)',
 };
 
@@ -79,6 +78,8 @@ const SETUPS: Record<string, { target: Target; params?: Record<string, string>; 
   ecod: { target: 'none' },
   // Micro-centroids over the four inputs, seeded after 30 rows (the project's cluster_* parameters).
   kmeans: { target: 'none', params: { kmeans_k: '3' }, options: { clusters: { features: ['x1', 'x2', 'x3', 'x4'], centroids: 20, warmup: 30 } } },
+  // The project tracks the Yeo-Johnson power columns pt_y^<p> of the target (sml_project_power_* parameters).
+  powerreg: { target: 'y', options: { power: { column: 'y', min: -2, max: 2, steps: 20 } } },
 };
 const TARGETS: Record<Target, string[]> = { y: ['y'], label: ['label'], classes: ['k1', 'k2', 'k3'], none: [] };
 // Exact histograms: hba and ecod need them, and they are exactly additive (chunks).
