@@ -10,6 +10,10 @@ export {
   MAX_POWER_ABS, MAX_POWER_STEPS, POWER_DEFAULTS, POWER_PREFIX, POWER_SEPARATOR, PowerColumns, type PowerOptions, powerColumnName, powerGrid, powerOptionsOf,
   powerOptionsProblem, yeoJohnson, yeoJohnsonInverse, yeoJohnsonLogLikelihood,
 } from './power';
+export {
+  FOREST_DEFAULTS, FOREST_TYPES, type ForestOptions, type ForestTreeView, type ForestType, MAX_FOREST_CELLS, MAX_FOREST_CLASSES, MAX_FOREST_DEPTH, MAX_FOREST_MODEL_NUMBERS,
+  MAX_FOREST_TREES, MondrianForest, forestNodeCap, forestOptionsOf, forestOptionsProblem,
+} from './forest';
 export { DEFAULT_MAX_ATTRIBUTES, type ResolvedOptions, type SummaryOptions } from './options';
 export { type NgramCount, ROWS_LAYOUT_VARIABLE, SequenceCounts, type SequenceLayout } from './sequence';
 export { type AttributeMoments, type AttributeRef, type ConditionalMoments, type ForeignSummaryChecks, type JsonLearnResult, type LearnInput, type PairMoments, type PreparedChange, type StateLimits, DEFAULT_MAX_NAME_LENGTH, MAX_ABS_VALUE, Summary } from './summary';

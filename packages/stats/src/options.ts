@@ -1,5 +1,6 @@
 import { type ClusterOptions, clusterOptionsProblem } from './clusters';
 import { SummaryError } from './errors';
+import { type ForestOptions, canonicalForestOptions, forestOptionsProblem } from './forest';
 import { DEFAULT_EXACT_HISTOGRAM_CAP, DEFAULT_HISTOGRAM_BINS, type HistogramMode } from './histogram';
 import { type PowerOptions, powerOptionsProblem } from './power';
 import type { SequenceLayout } from './sequence';
@@ -39,6 +40,8 @@ export interface SummaryOptions {
   sequenceLayout?: SequenceLayout;
   /** Keep online micro-clusters over these features (`cluster_*` project parameters, clusters.ts). */
   clusters?: ClusterOptions;
+  /** Keep an online Mondrian forest (`rf_*` project parameters, forest.ts). */
+  forest?: ForestOptions;
   /** Track the Yeo-Johnson power columns of this column (`sml_project_power_*` project parameters, power.ts). */
   power?: PowerOptions;
 }
@@ -101,6 +104,11 @@ export function resolveOptions(options: SummaryOptions): ResolvedOptions {
     const problem = clusterOptionsProblem(c);
     if (problem !== null) throw invalid(problem);
     resolved.clusters = { features: [...c.features], centroids: c.centroids, warmup: c.warmup };
+  }
+  if (options.forest !== undefined) {
+    const problem = forestOptionsProblem(options.forest);
+    if (problem !== null) throw invalid(problem);
+    resolved.forest = canonicalForestOptions(options.forest);
   }
   if (options.power !== undefined) {
     const problem = powerOptionsProblem(options.power);

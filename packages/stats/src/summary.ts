@@ -1,6 +1,7 @@
 import { Matrix } from 'ml-matrix';
 import { ByteReader, ByteWriter } from './binary';
 import { MicroClusters } from './clusters';
+import { MondrianForest } from './forest';
 import { compensatedValue } from './compensated';
 import { ConditionalHistograms } from './conditional';
 import { CapacityError, FrameError, SummaryError, shownText } from './errors';
@@ -159,6 +160,8 @@ export class Summary {
   private readonly sequenceCounts: SequenceCounts | null;
   /** Online micro-clusters over `cluster_features` (clusters.ts); forget does not apply to them. */
   private readonly microClusters: MicroClusters | null;
+  /** Online Mondrian forest (`rf_*`, forest.ts); forget does not apply to it. */
+  private readonly mondrianForest: MondrianForest | null;
   /** The Yeo-Johnson power columns' Jacobian term (power.ts); the columns themselves are attributes. */
   private readonly powerColumns: PowerColumns | null;
 
@@ -171,6 +174,7 @@ export class Summary {
         : null;
     this.sequenceCounts = o.sequenceOrder !== undefined ? new SequenceCounts(o.sequenceOrder, o.sequenceLayout ?? 'steps') : null;
     this.microClusters = o.clusters !== undefined ? new MicroClusters(o.clusters) : null;
+    this.mondrianForest = o.forest !== undefined ? new MondrianForest(o.forest) : null;
     this.powerColumns = o.power !== undefined ? new PowerColumns(o.power) : null;
   }
 
@@ -479,6 +483,11 @@ export class Summary {
     return this.microClusters ?? undefined;
   }
 
+  /** The online Mondrian forest, when the summary keeps one (`forest` option). */
+  get forest(): MondrianForest | undefined {
+    return this.mondrianForest ?? undefined;
+  }
+
   /** The power columns' grid and Jacobian term, when the summary tracks them (`power` option). */
   get power(): PowerColumns | undefined {
     return this.powerColumns ?? undefined;
@@ -542,6 +551,7 @@ export class Summary {
       this.survivalCounts?.learn(parsed);
       this.sequenceCounts?.learn(parsed, purpose);
       if (purpose === 'learn') this.microClusters?.learn(parsed);
+      if (purpose === 'learn') this.mondrianForest?.learn(parsed);
       this.powerColumns?.learn(parsed);
     };
   }
@@ -698,6 +708,7 @@ export class Summary {
       if (other.survivalCounts !== null) this.survivalCounts!.merge(other.survivalCounts);
       if (other.sequenceCounts !== null) this.sequenceCounts!.merge(other.sequenceCounts);
       if (other.microClusters !== null) this.microClusters!.merge(other.microClusters);
+      if (other.mondrianForest !== null) this.mondrianForest!.merge(other.mondrianForest);
       if (other.powerColumns !== null) this.powerColumns!.merge(other.powerColumns);
     };
   }
@@ -822,6 +833,7 @@ export class Summary {
     this.survivalCounts?.write(w);
     this.sequenceCounts?.write(w);
     this.microClusters?.write(w);
+    this.mondrianForest?.write(w);
     this.powerColumns?.write(w);
   }
 
@@ -865,6 +877,7 @@ export class Summary {
     summary.survivalCounts?.readInto(r);
     summary.sequenceCounts?.readInto(r);
     summary.microClusters?.readInto(r);
+    summary.mondrianForest?.readInto(r);
     summary.powerColumns?.readInto(r);
     const entries = summary.sequenceCounts?.entries() ?? 0;
     if (checks?.maxSequenceEntries !== undefined && entries > checks.maxSequenceEntries) {

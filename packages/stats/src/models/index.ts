@@ -9,6 +9,7 @@ export { assess } from './assessment';
 export { ALGORITHM_NAMES, ALGORITHMS } from './registry';
 export * from './selection';
 export * from './evt';
+export { forests, rfAnomaly, rfClassifier, rfRegressor } from './forest';
 export { type PowerRegressionState, PowerRegressionModel, powerreg } from './powerreg';
 export { KMEANS_DEFAULTS, type KmeansScore, kmeans, kmeansOptimize, weightedKMeans, weightedSilhouette } from './kmeans';
 export * from './sequence';

@@ -1,6 +1,7 @@
 import { anomalyDetectors } from './anomaly';
 import { classifiers } from './classifiers';
 import { evt } from './evt';
+import { forests } from './forest';
 import { kmeans } from './kmeans';
 import { linearFamily } from './linear-family';
 import { mlr } from './mlr';
@@ -16,4 +17,4 @@ export const ALGORITHM_NAMES = [
 ] as const;
 
 /** The algorithms this build implements, by name. */
-export const ALGORITHMS: Readonly<Record<string, Algorithm>> = { mlr, ...linearFamily, ...classifiers, ...anomalyDetectors, ...sequenceModels, evt, kmeans, powerreg, ...survivalModels };
+export const ALGORITHMS: Readonly<Record<string, Algorithm>> = { mlr, ...linearFamily, ...classifiers, ...anomalyDetectors, ...sequenceModels, evt, kmeans, ...forests, powerreg, ...survivalModels };

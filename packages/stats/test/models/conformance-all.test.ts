@@ -6,11 +6,11 @@
 // The family suites (linear-family/conformance.test.ts, classifiers, anomaly) add the laws
 // specific to each family; this one makes sure no registered algorithm escapes the common ones.
 import {
-  ALGORITHM_NAMES, ALGORITHMS, type DataFrame, type Model, type PredictFrame, type Prediction, resolveAttributes, Summary, type SummaryOptions,
+  ALGORITHM_NAMES, ALGORITHMS, type DataFrame, forestOptionsOf, type Model, type PredictFrame, type Prediction, resolveAttributes, Summary, type SummaryOptions,
 } from '@sml/stats';
 import { random } from '../helpers';
 
-/** Prediction keys per algorithm, STATS.md §4 (`classes`: the model's class names). */
+/** Prediction keys per algorithm, STATS.md §4 (`classes`: the model's class names, its targets or, for rf_classifier, extra.classes). */
 const KEYS: Record<(typeof ALGORITHM_NAMES)[number], (classes: readonly string[]) => string[]> = {
   mlr: () => ['res'],
   ridge: () => ['res'],
@@ -48,9 +48,6 @@ const SKIPPED: Record<string, string> = {
   mc: 'needs a sequence project (STATS.md §7)',
   hmm: 'needs a sequence project (STATS.md §7)',
   km: 'needs a survival project (km_* create parameters, STATS.md §6) and predicts nothing',
-  rf_classifier: 'needs online forests kept during learn (rf_* create parameters); learning in chunks is not a law of online forests',
-  rf_regressor: 'needs online forests kept during learn (rf_* create parameters); learning in chunks is not a law of online forests',
-  rf_anomaly: 'needs online forests kept during learn (rf_* create parameters); learning in chunks is not a law of online forests',
   evt: 'stateful: each prediction depends on the rows predicted before it (STATS.md §5)',
 };
 
@@ -78,6 +75,10 @@ const SETUPS: Record<string, { target: Target; params?: Record<string, string>; 
   ecod: { target: 'none' },
   // Micro-centroids over the four inputs, seeded after 30 rows (the project's cluster_* parameters).
   kmeans: { target: 'none', params: { kmeans_k: '3' }, options: { clusters: { features: ['x1', 'x2', 'x3', 'x4'], centroids: 20, warmup: 30 } } },
+  // An online Mondrian forest over the four inputs, of the model's rf_type (the project's rf_* parameters).
+  rf_classifier: { target: 'label', options: { forest: forestOptionsOf({ rf_type: 'rf_classifier', rf_target_name: 'label', rf_features: 'x1:x2:x3:x4' })! } },
+  rf_regressor: { target: 'y', options: { forest: forestOptionsOf({ rf_type: 'rf_regressor', rf_target_name: 'y', rf_features: 'x1:x2:x3:x4' })! } },
+  rf_anomaly: { target: 'none', options: { forest: forestOptionsOf({ rf_type: 'rf_anomaly', rf_features: 'x1:x2:x3:x4' })! } },
   // The project tracks the Yeo-Johnson power columns pt_y^<p> of the target (sml_project_power_* parameters).
   powerreg: { target: 'y', options: { power: { column: 'y', min: -2, max: 2, steps: 20 } } },
 };
@@ -232,7 +233,8 @@ describe.each(covered)('%s', (algo) => {
   });
 
   it('predictions have exactly the keys STATS.md §4 lists', () => {
-    const keys = KEYS[algo as keyof typeof KEYS](model.targetNames).sort();
+    const classes = algo === 'rf_classifier' ? JSON.parse(model.extra().classes) as string[] : model.targetNames;
+    const keys = KEYS[algo as keyof typeof KEYS](classes).sort();
     for (const p of predictions) expect(Object.keys(p).sort()).toEqual(keys);
     for (const p of predictions) for (const v of Object.values(p)) expect(typeof v).toBe('string');
   });
