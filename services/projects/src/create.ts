@@ -1,6 +1,6 @@
 import { checkName, smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
-import { clusterOptionsOf, clusterOptionsProblem } from '@sml/stats';
+import { MAX_POWER_ABS, MAX_POWER_STEPS, POWER_DEFAULTS, clusterOptionsOf, clusterOptionsProblem, forestOptionsOf, forestOptionsProblem } from '@sml/stats';
 
 export const PROJECT_TYPES = ['cpu', 'gpu', 'mgpuf', 'mgpud', 'sequence', 'partition', 'fed', 'dynamic'] as const;
 export const HISTOGRAM_TYPES = ['streaming', 'exact'] as const;
@@ -55,6 +55,14 @@ export function projectMetaFromCreate(user: string, req: sml.v1.IProjectCreateRe
     const problem = clusterOptionsProblem(clusters!);
     if (problem !== null) param('cluster_features', params.cluster_features ?? '', false, problem);
   }
+  if (Object.keys(params).some((k) => k.startsWith('sml_project_power_'))) powerParams(params, type);
+  const forest = forestOptionsOf(params);
+  if (forest !== null) {
+    // The online Mondrian forest (rf_classifier, rf_regressor, rf_anomaly); the message names the parameter at fault.
+    const problem = forestOptionsProblem(forest);
+    const name = /rf_[a-z_]+/.exec(problem ?? '')?.[0] ?? 'rf_type';
+    if (problem !== null) param(name, params[name] ?? '', false, problem);
+  }
   const separator = params.categorySeparator ?? '$';
   param('categorySeparator', separator, separator.length === 1, 'expected a single character');
   params.sml_project_is_freeze = 'false';
@@ -73,4 +81,26 @@ export function projectMetaFromCreate(user: string, req: sml.v1.IProjectCreateRe
     frozen: false,
     categorySeparator: separator,
   };
+}
+
+/**
+ * Power regression (SymetryML "About Power Regression Model"): the column whose Yeo-Johnson
+ * transforms are tracked, and a grid of steps intervals from min to max. Defaults (undocumented
+ * by SymetryML) are filled in, so smlInfo.params shows the grid; sml_project_power_ntot is the
+ * number of power columns the project tracks (steps + 1).
+ */
+function powerParams(params: Record<string, string>, type: string): void {
+  const column = params.sml_project_power_column ?? '';
+  param('sml_project_power_column', column, column.trim() !== '', 'power regression needs the name of the column to transform');
+  param('sml_project_power_column', column, type !== 'sequence', 'sequence projects do not keep power columns');
+  const real = (v: string) => v.trim() !== '' && Number.isFinite(Number(v)) && Math.abs(Number(v)) <= MAX_POWER_ABS;
+  const min = (params.sml_project_power_min ??= String(POWER_DEFAULTS.min));
+  const max = (params.sml_project_power_max ??= String(POWER_DEFAULTS.max));
+  const steps = (params.sml_project_power_steps ??= String(POWER_DEFAULTS.steps));
+  param('sml_project_power_min', min, real(min), `expected a number in [-${MAX_POWER_ABS}, ${MAX_POWER_ABS}]`);
+  param('sml_project_power_max', max, real(max), `expected a number in [-${MAX_POWER_ABS}, ${MAX_POWER_ABS}]`);
+  param('sml_project_power_max', max, Number(min) < Number(max), `expected a number greater than sml_project_power_min (${min})`);
+  param('sml_project_power_steps', steps, positiveInt(steps) && Number(steps) <= MAX_POWER_STEPS, `expected an integer in [1, ${MAX_POWER_STEPS}]`);
+  params.sml_project_power_column = column.trim();
+  params.sml_project_power_ntot = String(Number(steps) + 1);
 }

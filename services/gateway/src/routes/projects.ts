@@ -62,7 +62,7 @@ function learnRequest({ caller, params, query, headers }: RouteContext, frame: P
 export const projectRoutes = [
   defineRoute({
     method: 'post', path: '/:user/projects', operationId: 'createProject', tags: ['projects'],
-    summary: 'Create a project', description: 'Body (optional): flat string map of type-specific parameters (partitionSplit, sml_project_order, sml_sequence_layout, km_time_column, km_event_column, km_group_column, cluster_*, rf_*, categorySeparator).',
+    summary: 'Create a project', description: 'Body (optional): flat string map of type-specific parameters (partitionSplit, sml_project_order, sml_sequence_layout, km_time_column, km_event_column, km_group_column, cluster_*, rf_*, sml_project_power_* (power regression: sml_project_power_column, the C/B column whose Yeo-Johnson transforms pt_<column>^<p> the project keeps as attributes, for steps + 1 powers p from sml_project_power_min to sml_project_power_max by sml_project_power_steps intervals; defaults −2, 2, 20; |p| ≤ 10, 1 ≤ steps ≤ 100; smlInfo.params.sml_project_power_ntot = steps + 1), categorySeparator).',
     service: 'projects', subject: s('create'), request: sml.v1.ProjectCreateRequest, reply: sml.v1.Empty,
     params: userParam,
     query: z.object({
