@@ -38,7 +38,8 @@ const number = fc.oneof(
 );
 const PARAMS = ['sml_project_order', 'hba_bins', 'hist_bins', 'selector_iterations', 'selector_seed', 'max_iter', 'evt_window_size', 'evt_warmup_size',
   'evt_max_exceedances', 'cluster_num_centroids', 'cluster_warmup_period', 'lambda', 'alpha', 'evt_quantile', 'svd_tolerance', 'partitionSplit',
-  'km_time_column', 'km_event_column', 'sml_sequence_layout', 'categorySeparator', 'selector_type', 'sml_model_assessment_type'];
+  'km_time_column', 'km_event_column', 'sml_sequence_layout', 'categorySeparator', 'selector_type', 'sml_model_assessment_type',
+  'sml_project_power_column', 'sml_project_power_min', 'sml_project_power_max', 'sml_project_power_steps'];
 const params = fc.dictionary(fc.oneof(fc.constantFrom(...PARAMS), nasty), fc.oneof(number, nasty), { maxKeys: 6 });
 const cell = fc.oneof(
   { arbitrary: number, weight: 5 },
@@ -69,7 +70,7 @@ const headers = fc.oneof(
   fc.constant({}),
   fc.record({ 'Idempotency-Key': fc.oneof(fc.constantFrom('k1', 'k2'), nasty.filter((s) => /^[\x20-\x7e]*$/.test(s))) }),
 );
-const ALGOS = ['mlr', 'ridge', 'lasso', 'elasticnet', 'lda', 'bayes', 'hba', 'ecod', 'covest', 'evt', 'mc', 'hmm', 'km', 'kmeans', 'rf_classifier', 'nope'];
+const ALGOS = ['mlr', 'ridge', 'lasso', 'elasticnet', 'lda', 'bayes', 'hba', 'ecod', 'covest', 'evt', 'mc', 'hmm', 'km', 'kmeans', 'rf_classifier', 'powerreg', 'nope'];
 const mlcontext = fc.record({
   inputAttributeNames: fc.array(fc.oneof(fc.constantFrom('x', 'y', 'z', 'v'), nasty), { maxLength: 4 }),
   targetAttributeNames: fc.array(fc.oneof(fc.constantFrom('y', 'g'), nasty), { maxLength: 2 }),
