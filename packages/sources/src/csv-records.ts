@@ -22,10 +22,16 @@ export interface CsvRecordBatch {
   header: string[];
   count: number;
   bytes: Uint8Array;
-  /** Record r's fields are [fieldStart[k], fieldEnd[k]) for k in [first[r], first[r + 1]). */
-  first: Int32Array;
+  /**
+   * Record r's fields are [fieldStart[k], fieldEnd[k]) for k in [first[r], first[r + 1]);
+   * null when the batch holds no quote and no CR: then record r is the bytes
+   * [spans.start[r], spans.end[r]) and its fields are split at `spans.separator` by whoever
+   * reads them (parseRecords splits and parses in one pass over the bytes).
+   */
+  first: Int32Array | null;
   fieldStart: Int32Array;
   fieldEnd: Int32Array;
+  spans?: { start: Int32Array; end: Int32Array; separator: number };
   /** Records that hold a quote character, read by CsvParser: their cells (undefined for the others). */
   text: (string[] | undefined)[];
   /** The 1-based physical line each record starts on. */
@@ -50,15 +56,29 @@ class RecordsBuilder {
   fieldEnd = new Int32Array(16384);
   lines = new Int32Array(1024);
   text: (string[] | undefined)[] = [];
+  /** Records as byte spans (a batch without quotes and CRs), else null. */
+  spans: { start: Int32Array<ArrayBuffer>; end: Int32Array<ArrayBuffer> } | null = null;
   private recordFirst = 0;
 
   /** Starts a batch, reusing the arrays of the previous one (which its reader is done with). */
-  reset(bytes: Uint8Array): void {
+  reset(bytes: Uint8Array, spans: boolean): void {
     this.bytes = bytes;
     this.count = 0;
     this.fields = 0;
     this.recordFirst = 0;
     this.text = [];
+    this.spans = spans ? (this.spans ?? { start: new Int32Array(1024), end: new Int32Array(1024) }) : null;
+  }
+
+  /** A record of the spans batch: bytes [start, end) starting on `line`. */
+  span(start: number, end: number, line: number): void {
+    const spans = this.spans!;
+    spans.start = grown(spans.start, this.count + 1);
+    spans.end = grown(spans.end, this.count + 1);
+    this.lines = grown(this.lines, this.count + 1);
+    spans.start[this.count] = start;
+    spans.end[this.count] = end;
+    this.lines[this.count++] = line;
   }
 
   constructor(private bytes: Uint8Array, public header: string[] | undefined) {}
@@ -94,12 +114,26 @@ class RecordsBuilder {
   }
 }
 
+/** The UTF-16 length of UTF-8 bytes [s, e): one unit per lead byte, two for a four-byte sequence. */
+function utf16Length(b: Uint8Array, s: number, e: number): number {
+  let units = 0;
+  for (let i = s; i < e; i++) {
+    const c = b[i];
+    if ((c & 0xc0) !== 0x80) units += c >= 0xf0 ? 2 : 1;
+  }
+  return units;
+}
+
 /** Finds record boundaries across buffers: the physical line and a CR that ended the previous buffer. */
 class CsvSplitter {
   private line = 1;
   private afterCr = false;
   private readonly sep: number;
   private readonly quote: number;
+
+  get separator(): number {
+    return this.sep;
+  }
   private readonly max: number;
   /** Bytes above this one are neither the separator, the quote nor a line break. */
   private readonly plain: number;
@@ -109,6 +143,39 @@ class CsvSplitter {
     this.quote = (options.quote ?? '"').charCodeAt(0);
     this.max = options.maxRecordChars ?? 1 << 20;
     this.plain = Math.max(this.sep, this.quote, LF, CR);
+  }
+
+  /**
+   * Whether `b` can be split by splitSpans: no quote and no CR anywhere (so every LF ends a
+   * record and nothing needs unquoting), an ASCII separator and quote. Two native byte
+   * searches over the batch, against the per-byte loop of split().
+   */
+  spansFit(b: Buffer): boolean {
+    return this.sep < 0x80 && this.quote < 0x80 && b.indexOf(this.quote) < 0 && b.indexOf(CR) < 0;
+  }
+
+  /** split() for a batch where spansFit: records are the non-empty lines, found by a native search for LF. */
+  splitSpans(b: Buffer, last: boolean, out: RecordsBuilder): number {
+    const n = b.length;
+    let line = this.line;
+    let i = 0;
+    if (this.afterCr && n > 0) {
+      this.afterCr = false;
+      if (b[0] === LF) i = 1;
+    }
+    while (i < n) {
+      let j = b.indexOf(LF, i);
+      if (j < 0) {
+        if (!last) return this.unfinished(b, line, line, i);
+        j = n;
+      }
+      if (this.tooLong(b, i, j)) throw new Error(`line ${line}: a record longer than ${this.max} characters`);
+      if (j > i) out.span(i, j, line);
+      line++;
+      i = j + 1;
+    }
+    this.line = line;
+    return n;
   }
 
   /**
@@ -141,19 +208,18 @@ class CsvSplitter {
         if (i < n && c === quote) {
           out.drop();
           const quoted = this.quotedRecord(b, recordStart, recordLine, last);
-          if (quoted === null) return this.unfinished(n - recordStart, recordLine, line, recordStart);
+          if (quoted === null) return this.unfinished(b, recordLine, line, recordStart);
           out.end(recordLine, quoted.cells);
           i = quoted.end;
           line += quoted.lines;
         } else if (i === n && !last) {
           out.drop();
-          return this.unfinished(n - recordStart, recordLine, line, recordStart);
+          return this.unfinished(b, recordLine, line, recordStart);
         } else {
           out.field(fieldStart, i);
           out.end(recordLine);
         }
-        // As CsvParser counts: every character of the record and its line break.
-        if (i - recordStart >= this.max) throw new Error(`line ${recordLine}: a record longer than ${this.max} characters`);
+        if (this.tooLong(b, recordStart, i)) throw new Error(`line ${recordLine}: a record longer than ${this.max} characters`);
         if (i === n) break;
         c = b[i];
       }
@@ -170,8 +236,18 @@ class CsvSplitter {
     return n;
   }
 
-  private unfinished(bytes: number, recordLine: number, line: number, at: number): number {
-    if (bytes >= this.max) throw new Error(`line ${recordLine}: a record longer than ${this.max} characters`);
+  /**
+   * Whether the complete record [s, e) is too long as CsvParser counts: its characters (UTF-16
+   * code units, which never outnumber the UTF-8 bytes) and its line break if any, over `max`.
+   */
+  private tooLong(b: Uint8Array, s: number, e: number): boolean {
+    const lineBreak = e < b.length ? 1 : 0; // the last record of a file may have none
+    return e - s + lineBreak > this.max && utf16Length(b, s, e) + lineBreak > this.max;
+  }
+
+  /** The unfinished record [at, b.length) continues in the next buffer; it already fails when it has more than `max` characters. */
+  private unfinished(b: Uint8Array, recordLine: number, line: number, at: number): number {
+    if (b.length - at > this.max && utf16Length(b, at, b.length) > this.max) throw new Error(`line ${recordLine}: a record longer than ${this.max} characters`);
     this.line = line;
     return at;
   }
@@ -260,13 +336,16 @@ export async function* csvRecordBatches(bytes: AsyncIterable<Uint8Array>, option
       atStart = false;
       if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
     }
-    out.reset(buf);
-    const consumed = splitter.split(buf, last, out);
+    // The header is read by the general split (it may be quoted); later batches take spans when they can.
+    const spans = out.header !== undefined && splitter.spansFit(buf as Buffer);
+    out.reset(buf, spans);
+    const consumed = spans ? splitter.splitSpans(buf as Buffer, last, out) : splitter.split(buf, last, out);
     if (!isUtf8(buf.subarray(0, consumed))) throw new SourceError('invalid', `Malformed CSV in [${name}]: bytes that are not UTF-8`);
     const header = out.header;
     leftover = buf.subarray(consumed);
     if (header === undefined || out.count === 0) return undefined;
-    return { header, count: out.count, bytes: buf, first: out.first, fieldStart: out.fieldStart, fieldEnd: out.fieldEnd, text: out.text, lines: out.lines, bytesRead };
+    const records = out.spans ? { first: null, spans: { ...out.spans, separator: splitter.separator } } : { first: out.first };
+    return { header, count: out.count, bytes: buf, ...records, fieldStart: out.fieldStart, fieldEnd: out.fieldEnd, text: out.text, lines: out.lines, bytesRead };
   };
 
   try {
@@ -290,6 +369,16 @@ export function recordCells(batch: CsvRecordBatch, r: number): string[] {
   const cells = batch.text[r];
   if (cells) return cells;
   const out: string[] = [];
+  if (batch.first === null) {
+    const { start, end, separator } = batch.spans!;
+    for (let at = start[r]; ; ) {
+      const next = batch.bytes.indexOf(separator, at);
+      const stop = next < 0 || next >= end[r] ? end[r] : next;
+      out.push(UTF8.decode(batch.bytes.subarray(at, stop)));
+      if (stop === end[r]) return out;
+      at = stop + 1;
+    }
+  }
   for (let k = batch.first[r]; k < batch.first[r + 1]; k++) out.push(UTF8.decode(batch.bytes.subarray(batch.fieldStart[k], batch.fieldEnd[k])));
   return out;
 }

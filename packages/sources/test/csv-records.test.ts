@@ -72,6 +72,19 @@ describe('csvRecordBatches reads what csvBatches reads', () => {
     );
   });
 
+  // Files without quotes and CRs: every batch after the header's is read as spans.
+  it('generated files without quotes or CRs (records as spans), any chunking, any batch size', async () => {
+    const plain = fc.array(fc.constantFrom('1', '-2.5', 'x', 'é', '日本', ' ', ',', ';', '\n', '\n\n', '', 'NA', '\t'), { maxLength: 80 }).map((ps) => ps.join(''));
+    await fc.assert(
+      fc.asyncProperty(plain, fc.array(fc.nat(), { maxLength: 8 }), fc.integer({ min: 1, max: 64 }), fc.constantFrom(',', ';'), fc.constantFrom(undefined, 8), async (body, cuts, batchBytes, separator, maxRecordChars) => {
+        const bytes = new TextEncoder().encode(body);
+        const options = { separator, name: 'f.csv', maxRecordChars };
+        expect(await fast(bytes, cuts, options, batchBytes)).toEqual(await general(bytes, cuts, options));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('a header and rows, LF, CRLF and CR-only', async () => {
     for (const eol of ['\n', '\r\n', '\r']) {
       const bytes = new TextEncoder().encode(['a,b', '1,2', '', '"3\n4",5', 'x,"y"'].join(eol) + eol);

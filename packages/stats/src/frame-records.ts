@@ -15,10 +15,19 @@ import { decimalBytes, isMissing, placeholderRows, POW10 } from './frame-json';
 export interface FieldRecords {
   readonly count: number;
   readonly bytes: Uint8Array;
-  /** Record r's fields are [fieldStart[k], fieldEnd[k]) for k in [first[r], first[r + 1]). */
-  readonly first: Int32Array;
+  /**
+   * Record r's fields are [fieldStart[k], fieldEnd[k]) for k in [first[r], first[r + 1]);
+   * null when the records come as `spans`.
+   */
+  readonly first: Int32Array | null;
   readonly fieldStart: Int32Array;
   readonly fieldEnd: Int32Array;
+  /**
+   * When `first` is null: record r is the bytes [start[r], end[r]), its fields separated by
+   * the byte `separator` (no quote in them). parseRecords splits them while it reads the
+   * numbers: one pass over the bytes instead of two.
+   */
+  readonly spans?: { readonly start: Int32Array; readonly end: Int32Array; readonly separator: number };
   /** Records read as text instead (they hold a quote character): their cells; undefined for the others. */
   readonly text: ReadonlyArray<readonly string[] | undefined>;
 }
@@ -61,15 +70,19 @@ function isBlank(c: number): boolean {
 /** 2^53: integers below it are exact doubles. */
 const EXACT_INTEGERS = 9007199254740992;
 
+/** Where the last readDecimal stopped. */
+let decimalEnd = 0;
+
 /**
- * The common field, read in one pass: -?digits(.digits)? exactly filling [s, e), at most 9
- * digits on each side of the point, whose digits as one integer stay below 2^53. Each part is
- * read in a 32-bit integer; int·10^k + frac is then exact, and one correctly rounded division
- * gives the double Number() gives (as frame-json.ts plainDecimal). NaN for anything else.
+ * The common field, read in one pass: -?digits(.digits)? from s, stopping at e or at the first
+ * byte that is not part of it (decimalEnd), at most 9 digits on each side of the point, whose
+ * digits as one integer stay below 2^53. Each part is read in a 32-bit integer; int·10^k + frac
+ * is then exact, and one correctly rounded division gives the double Number() gives (as
+ * frame-json.ts plainDecimal). NaN for anything else.
  */
-function plainDecimal(b: Uint8Array, s: number, e: number): number {
+function readDecimal(b: Uint8Array, s: number, e: number): number {
   let i = s;
-  const negative = b[i] === 0x2d;
+  const negative = i < e && b[i] === 0x2d;
   if (negative) i++;
   const intStart = i;
   let int = 0;
@@ -82,11 +95,54 @@ function plainDecimal(b: Uint8Array, s: number, e: number): number {
     for (let d = b[i] - 0x30; i < e && d >= 0 && d <= 9; d = b[++i] - 0x30) frac = (frac * 10 + d) | 0;
     fracDigits = i - fracStart;
   }
-  if (i !== e || intDigits + fracDigits === 0 || intDigits > 9 || fracDigits > 9) return NaN;
+  decimalEnd = i;
+  if (intDigits + fracDigits === 0 || intDigits > 9 || fracDigits > 9) return NaN;
   const mantissa = int * POW10[fracDigits] + frac;
   if (mantissa >= EXACT_INTEGERS) return NaN;
   const magnitude = fracDigits === 0 ? mantissa : mantissa / POW10[fracDigits];
   return negative ? -magnitude : magnitude;
+}
+
+/** readDecimal of exactly the bytes [s, e): NaN unless the decimal fills them. */
+function plainDecimal(b: Uint8Array, s: number, e: number): number {
+  const v = readDecimal(b, s, e);
+  return decimalEnd === e ? v : NaN;
+}
+
+/**
+ * Splits the record bytes [s, e) at `sep` into fields, keeping the ranges of the first
+ * `start.length` in `start`/`end`, and reads field f into into[slot[f]] when slot[f] ≥ 0 as
+ * numericField does (unsettled[slot] = 1 when the bytes cannot settle it). Returns the number
+ * of fields. The common field (a plain decimal ending at the separator) is read and split in
+ * the same pass.
+ */
+function readSpan(b: Uint8Array, s: number, e: number, sep: number, slot: Int32Array, into: Float64Array, unsettled: Uint8Array, start: Int32Array, end: Int32Array): number {
+  let fields = 0;
+  let i = s;
+  for (;;) {
+    const fieldStart = i;
+    const m = fields < slot.length ? slot[fields] : -1;
+    if (m >= 0) {
+      let v = readDecimal(b, i, e);
+      i = decimalEnd;
+      if (v !== v || (i < e && b[i] !== sep)) {
+        while (i < e && b[i] !== sep) i++;
+        const general = numericField(b, fieldStart, i);
+        v = general === undefined ? NaN : general;
+        unsettled[m] = general === undefined ? 1 : 0;
+      } else unsettled[m] = 0;
+      into[m] = v;
+    } else {
+      while (i < e && b[i] !== sep) i++;
+    }
+    if (fields < start.length) {
+      start[fields] = fieldStart;
+      end[fields] = i;
+    }
+    fields++;
+    if (i >= e) return fields;
+    i++; // the separator
+  }
 }
 
 /**
@@ -128,6 +184,18 @@ export function parseRecords(records: FieldRecords, plan: RecordsPlan, lenient: 
   const levelMaps = categoricalIndexes.map(() => new Map<string, number>());
   const recordOf = new Int32Array(n);
   const rowValues = new Float64Array(numericIndexes.length);
+  // Spans: the current record's field ranges, and which field feeds which numeric column.
+  const spans = records.spans;
+  const spanStart = new Int32Array(plan.width);
+  const spanEnd = new Int32Array(plan.width);
+  const slotOfField = new Int32Array(plan.width).fill(-1);
+  numericFields.forEach((f, m) => (slotOfField[f] = m));
+  const spanValues = new Float64Array(numericIndexes.length);
+  const unsettled = new Uint8Array(numericIndexes.length);
+  // The current record's fields: [fs[base + f], fe[base + f]).
+  let fs = fieldStart;
+  let fe = fieldEnd;
+  let base = 0;
   const errors: string[] = [];
   let skipped = 0;
   let k = 0;
@@ -136,7 +204,7 @@ export function parseRecords(records: FieldRecords, plan: RecordsPlan, lenient: 
   const rowText = (r: number): string[] => {
     const cells = text[r];
     if (cells) return plan.fields.map((f) => cells[f]);
-    return plan.fields.map((f) => UTF8.decode(b.subarray(fieldStart[first[r] + f], fieldEnd[first[r] + f])));
+    return plan.fields.map((f) => UTF8.decode(b.subarray(fs[base + f], fe[base + f])));
   };
   const bad = (record: number, column: string, reason: string): void => {
     if (!lenient) throw new FrameError(record + 1, column, reason);
@@ -146,15 +214,35 @@ export function parseRecords(records: FieldRecords, plan: RecordsPlan, lenient: 
 
   for (let r = 0; r < n; r++) {
     const cells = text[r];
-    const width = cells ? cells.length : first[r + 1] - first[r];
-    if (width !== plan.width) {
-      bad(r, '', `${width} fields, the header has ${plan.width}`);
-      continue;
-    }
     let row: string[] | null = null;
-    if (cells === undefined) {
+    if (cells === undefined && first === null) {
+      // A span: split and read in one pass, then settled as below.
+      fs = spanStart;
+      fe = spanEnd;
+      base = 0;
+      const width = readSpan(b, spans!.start[r], spans!.end[r], spans!.separator, slotOfField, spanValues, unsettled, spanStart, spanEnd);
+      if (width !== plan.width) {
+        bad(r, '', `${width} fields, the header has ${plan.width}`);
+        continue;
+      }
+      for (let m = 0; m < numericFields.length; m++) {
+        const v = spanValues[m];
+        if (unsettled[m] === 1 || (binary[m] && v === v && v !== 0 && v !== 1)) {
+          row = rowText(r);
+          break;
+        }
+        values[m][k] = v;
+      }
+    } else if (cells === undefined) {
+      fs = fieldStart;
+      fe = fieldEnd;
+      base = first![r];
+      const width = first![r + 1] - base;
+      if (width !== plan.width) {
+        bad(r, '', `${width} fields, the header has ${plan.width}`);
+        continue;
+      }
       // Straight into row k of the columns: a row that is not kept leaves k where it was.
-      const base = first[r];
       for (let m = 0; m < numericFields.length; m++) {
         const f = base + numericFields[m];
         const v = numericField(b, fieldStart[f], fieldEnd[f]);
@@ -164,7 +252,13 @@ export function parseRecords(records: FieldRecords, plan: RecordsPlan, lenient: 
         }
         values[m][k] = v;
       }
-    } else row = rowText(r);
+    } else {
+      if (cells.length !== plan.width) {
+        bad(r, '', `${cells.length} fields, the header has ${plan.width}`);
+        continue;
+      }
+      row = rowText(r);
+    }
     if (row !== null) {
       const problem = checkRow(row, names.length, names, types, numericIndexes, [], rowValues);
       if (problem !== null) {
@@ -178,8 +272,8 @@ export function parseRecords(records: FieldRecords, plan: RecordsPlan, lenient: 
       let cell: string;
       if (row !== null) cell = row[c];
       else {
-        const f = first[r] + plan.fields[c];
-        cell = UTF8.decode(b.subarray(fieldStart[f], fieldEnd[f]));
+        const f = base + plan.fields[c];
+        cell = UTF8.decode(b.subarray(fs[f], fe[f]));
       }
       codes[t][k] = levelCode(levelMaps[t], categoryOf(cell));
     }

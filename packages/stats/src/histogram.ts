@@ -121,17 +121,30 @@ class StreamingHistogram {
       let kmax = this.kmax;
       let added = 0;
       if (kmin <= kmax) {
+        // Bins k with low < k < high fit the window and keep the span within `bins`; the
+        // bounds move only when a value widens the span. Dividing by the width w = 2^e is
+        // multiplying by 2^-e exactly, when 2^-e is a double (the same quotient either way).
+        const inverse = 1 / w;
+        const exact = Number.isFinite(inverse) && inverse * w === 1;
+        let low = Math.max(lo - 1, kmax - bins, -INDEX_LIMIT);
+        let high = Math.min(end, kmin + bins, INDEX_LIMIT);
         for (; t < count; t++) {
           const v = values[rows === null ? t : rows[t]];
           if (v !== v) continue;
-          const q = v / w;
+          const q = exact ? v * inverse : v / w;
           const k = q === 0 && v < 0 ? -1 : Math.floor(q);
-          if (k < lo || k >= end || k <= kmax - bins || k >= kmin + bins || k <= -INDEX_LIMIT || k >= INDEX_LIMIT) break;
+          if (k <= low || k >= high) break;
           counts[k - lo] += 1;
           added++;
           // Math.min/max, as bump() uses: they order -0 before 0, which the bins' lower edges show.
-          kmin = Math.min(kmin, k);
-          kmax = Math.max(kmax, k);
+          if (k <= kmin) {
+            kmin = Math.min(kmin, k);
+            high = Math.min(end, kmin + bins, INDEX_LIMIT);
+          }
+          if (k >= kmax) {
+            kmax = Math.max(kmax, k);
+            low = Math.max(lo - 1, kmax - bins, -INDEX_LIMIT);
+          }
         }
         this.kmin = kmin;
         this.kmax = kmax;
