@@ -33,6 +33,7 @@ declare -A to_stdout=(
   [packages/stats/test/models/anomaly/fixtures/gen_anomaly.py]=anomaly.json
   [packages/stats/test/models/kmeans/fixtures/gen_kmeans.py]=kmeans.json
   [packages/stats/test/models/powerreg/fixtures/gen_powerreg.py]=powerreg.json
+  [packages/stats/test/models/forest/fixtures/gen_forest.py]=forest.json
   [packages/stats/test/models/fixtures/gen_models.py]=models.json
   [packages/stats/test/models/fixtures/gen_selection.py]=selection.json
   [packages/stats/test/models/fixtures/gen_assessment.py]=assessment.json

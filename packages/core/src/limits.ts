@@ -32,6 +32,10 @@ export function parameterBounds(c: Limits): Readonly<Record<string, ParameterBou
     sml_project_order: int(c.SML_MAX_SEQUENCE_ORDER, 'SML_MAX_SEQUENCE_ORDER'),
     cluster_num_centroids: int(c.SML_MAX_CENTROIDS, 'SML_MAX_CENTROIDS'),
     cluster_warmup_period: int(Number.MAX_SAFE_INTEGER),
+    // the online forest (packages/stats forest.ts: MAX_FOREST_TREES, MAX_FOREST_CLASSES, MAX_FOREST_DEPTH; nodes capped there)
+    rf_num_trees: int(100), rf_num_classes: int(64, undefined, 2), rf_complexity: int(64),
+    rf_rnd_seed: int(Number.MAX_SAFE_INTEGER, undefined, Number.MIN_SAFE_INTEGER),
+    rf_step: real(), rf_dirichlet: real(), rf_max_split_time: real(), rf_missing_value: real(),
     // each power is a column of the summary (packages/stats power.ts: MAX_POWER_STEPS, MAX_POWER_ABS)
     sml_project_power_steps: int(100),
     sml_project_power_min: real(-10, 10), sml_project_power_max: real(-10, 10),

@@ -34,8 +34,16 @@ export interface ForestOptions {
   seed: number;
 }
 
-/** SymetryML's documented defaults (`rf_dirichlet`: 0.5 for two classes, 1/classes otherwise). */
-export const FOREST_DEFAULTS = { trees: 10, classes: 2, maxDepth: 16, step: 1, missing: 0, seed: 126 };
+/**
+ * SymetryML's documented defaults (`rf_dirichlet`: 0.5 for two classes, 1/classes otherwise),
+ * but one: `rf_always_split` is true here, where SymetryML documents false. Not splitting pure
+ * nodes lets a node that saw one class only widen its box over the whole region without
+ * splitting; a row of another class arriving inside the box then cannot split it (a Mondrian
+ * split needs the box extended), so a stream that starts with a run of one class is learned as
+ * that class: on the e2e disc data (13 % positives) false gives 0.916 training accuracy (the
+ * majority rate is 0.87) and true 1.0; on the accuracy fixture 0.915 vs 0.920.
+ */
+export const FOREST_DEFAULTS = { trees: 10, classes: 2, maxDepth: 16, step: 1, missing: 0, seed: 126, alwaysSplit: true };
 
 /** Bounds of the parameters: each sizes state or work per learned row. */
 export const MAX_FOREST_TREES = 100;
@@ -103,7 +111,8 @@ export function forestOptionsOf(params: Readonly<Record<string, string>>): Fores
   const number = (name: string, fallback: number) => (text(name) === '' ? fallback : Number(text(name)));
   const features = text('rf_features');
   const classes = number('rf_num_classes', FOREST_DEFAULTS.classes);
-  const type = text('rf_type') as ForestType;
+  // SymetryML calls rf_type mandatory but its own example omits it: "rf_classifier permitted for now".
+  const type = (text('rf_type') || 'rf_classifier') as ForestType;
   const always = text('rf_always_split').toLowerCase();
   const options: ForestOptions = {
     type,
@@ -114,7 +123,7 @@ export function forestOptionsOf(params: Readonly<Record<string, string>>): Fores
     maxDepth: number('rf_complexity', FOREST_DEFAULTS.maxDepth),
     step: number('rf_step', FOREST_DEFAULTS.step),
     dirichlet: number('rf_dirichlet', classes === 2 ? 0.5 : 1 / classes),
-    alwaysSplit: always === '' ? type === 'rf_anomaly' : always === 'true' ? true : always === 'false' ? false : (NaN as unknown as boolean),
+    alwaysSplit: always === '' ? FOREST_DEFAULTS.alwaysSplit : always === 'true' ? true : always === 'false' ? false : (NaN as unknown as boolean),
     missing: number('rf_missing_value', FOREST_DEFAULTS.missing),
     seed: number('rf_rnd_seed', FOREST_DEFAULTS.seed),
   };

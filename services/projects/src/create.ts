@@ -1,6 +1,6 @@
 import { checkName, smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
-import { MAX_POWER_ABS, MAX_POWER_STEPS, POWER_DEFAULTS, clusterOptionsOf, clusterOptionsProblem } from '@sml/stats';
+import { MAX_POWER_ABS, MAX_POWER_STEPS, POWER_DEFAULTS, clusterOptionsOf, clusterOptionsProblem, forestOptionsOf, forestOptionsProblem } from '@sml/stats';
 
 export const PROJECT_TYPES = ['cpu', 'gpu', 'mgpuf', 'mgpud', 'sequence', 'partition', 'fed', 'dynamic'] as const;
 export const HISTOGRAM_TYPES = ['streaming', 'exact'] as const;
@@ -56,6 +56,13 @@ export function projectMetaFromCreate(user: string, req: sml.v1.IProjectCreateRe
     if (problem !== null) param('cluster_features', params.cluster_features ?? '', false, problem);
   }
   if (Object.keys(params).some((k) => k.startsWith('sml_project_power_'))) powerParams(params, type);
+  const forest = forestOptionsOf(params);
+  if (forest !== null) {
+    // The online Mondrian forest (rf_classifier, rf_regressor, rf_anomaly); the message names the parameter at fault.
+    const problem = forestOptionsProblem(forest);
+    const name = /rf_[a-z_]+/.exec(problem ?? '')?.[0] ?? 'rf_type';
+    if (problem !== null) param(name, params[name] ?? '', false, problem);
+  }
   const separator = params.categorySeparator ?? '$';
   param('categorySeparator', separator, separator.length === 1, 'expected a single character');
   params.sml_project_is_freeze = 'false';

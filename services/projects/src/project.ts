@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Summary, clusterOptionsOf, frameFromColumns, powerOptionsOf, type LearnInput, type PreparedChange, type StateLimits, type SummaryOptions } from '@sml/stats';
+import { Summary, clusterOptionsOf, forestOptionsOf, forestOptionsProblem, frameFromColumns, powerOptionsOf, type LearnInput, type PreparedChange, type StateLimits, type SummaryOptions } from '@sml/stats';
 import { checkParameters, dataFrameFromProto, smlError, type ParameterBound } from '@sml/core';
 import { sml } from '@sml/proto';
 import { toSmlError } from './errors';
@@ -15,6 +15,10 @@ import { StreamMarks } from './stream-marks';
 export function summaryOptions(meta: sml.v1.IProjectMeta, limits: ProjectLimits): SummaryOptions {
   const p = meta.params ?? {};
   const clusters = clusterOptionsOf(p);
+  // rf_* parameters were stored unchecked before forests were built: a project whose rf_* are
+  // not a valid forest keeps none, rather than failing to load.
+  const rf = forestOptionsOf(p);
+  const forest = rf !== null && forestOptionsProblem(rf) === null ? rf : null;
   const power = powerOptionsOf(p);
   // Checked at create; checked again here so that metadata written before a limit was
   // lowered (or by an older build) fails to load with a message instead of sizing state.
@@ -31,6 +35,7 @@ export function summaryOptions(meta: sml.v1.IProjectMeta, limits: ProjectLimits)
       : {}),
     ...(meta.type === 'sequence' ? { sequenceOrder: Number(p.sml_project_order ?? 1), sequenceLayout: p.sml_sequence_layout === 'rows' ? 'rows' : 'steps' } : {}),
     ...(clusters ? { clusters } : {}),
+    ...(forest ? { forest } : {}),
     ...(power ? { power } : {}),
   };
 }
