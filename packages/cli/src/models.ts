@@ -41,6 +41,16 @@ export function submitSelect(client: SmlClient, pid: string, modelId: string, al
   return client.request('POST', projectPath(pid, 'selectModel'), { query: { modelid: modelId, algo }, json: { mlcontext: context, dataframe } });
 }
 
+/**
+ * `POST /projects/{p}/autoSelect` (scored on `dataframe`) or `autoSelect/{ds}` (scored on a data
+ * source's rows, the body the MLContext alone): every algorithm of `task` × grid × input subsets, as a job.
+ */
+export function submitAutoSelect(client: SmlClient, pid: string, modelId: string, task: string, context: MLContext, scoring: { dataframe: RestDataFrame } | { ds: string }) {
+  return 'ds' in scoring
+    ? client.request('POST', projectPath(pid, `autoSelect/${seg(scoring.ds)}`), { query: { modelid: modelId, task }, json: context })
+    : client.request('POST', projectPath(pid, 'autoSelect'), { query: { modelid: modelId, task }, json: { mlcontext: context, dataframe: scoring.dataframe } });
+}
+
 export function modelInfo(client: SmlClient, pid: string, modelId: string) {
   return client.request<ModelReply>('GET', projectPath(pid, `models/${seg(modelId)}`));
 }

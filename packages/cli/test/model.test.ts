@@ -163,6 +163,92 @@ describe('sml model (against a stand-in gateway)', () => {
     });
   });
 
+  describe('autoselect (sym-rest-rc\'s `model autoselect`)', () => {
+    const data = () => csv('val.csv', 'x1,x3,y\n1,2,3\n4,5,6\n');
+    const board = [
+      { algo: 'ridge', params: { lambda: '0.01' }, inputs: ['x1', 'x3'], score: 0.5, assessment: { rmse: 0.5 } },
+      { algo: 'mlr', params: {}, inputs: ['x1'], score: 0.75, assessment: { rmse: 0.75 } },
+    ];
+    const winner = { ...modelInfo, algo: 'ridge', assessment: {}, info: { autoselect_task: 'regression' }, extra: { coef_x1: '1.5', leaderboard: JSON.stringify(board) } };
+    const autoJob = (running = 0) => job(running, { status: 200, statusString: 'Job is finished', values: { modelInfo: winner } });
+
+    it('posts {mlcontext, dataframe} to /autoSelect with task and modelid, the options as extraParameters; prints the winner and the leaderboard', async () => {
+      gw.answer = autoJob(1);
+      const r = await sml(['model', 'autoselect', 'p1', 'best', '--task', 'regression', '--inputs', 'x1,x3', '--targets', 'y', '--val-file', data(),
+        '--grid', 'small', '--selector', 'simple', '--criterion', 'mae', '--seed', '7', '--param', 'max_iter=500'], gw.env);
+      expect(gw.seen.map((s) => `${s.method} ${s.path}`)).toEqual([`POST ${base}/p1/autoSelect`, 'GET /symetry/rest/c1/jobs/9', 'GET /symetry/rest/c1/jobs/9']);
+      expect(Object.fromEntries(gw.seen[0].query)).toEqual({ modelid: 'best', task: 'regression' });
+      expect(gw.seen[0].body).toEqual({
+        mlcontext: {
+          inputAttributeNames: ['x1', 'x3'], targetAttributeNames: ['y'],
+          extraParameters: { max_iter: '500', autoselect_grid_type: 'autoselect_grid_type_small', selector_type: 'selector_type_simple', sml_model_assessment_type: 'mae', rnd_seed: '7' },
+        },
+        // Without --types every column is C, as sym-rest-rc sends its validation file.
+        dataframe: { attributeNames: ['x1', 'x3', 'y'], attributeTypes: ['C', 'C', 'C'], data: [['1', '2', '3'], ['4', '5', '6']], errorHandling: 0 },
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^FIELD {4}VALUE\nmodelId {2}m1\nalgo {5}ridge\n/);
+      expect(r.stdout).not.toMatch(/"algo"/); // the leaderboard JSON is shown as a table, not in EXTRA
+      expect(r.stdout).toContain([
+        'LEADERBOARD (regression)',
+        'RANK  ALGO   PARAMS       SCORE  INPUTS',
+        '1     ridge  lambda=0.01  0.5    x1,x3',
+        '2     mlr                 0.75   x1',
+      ].join('\n'));
+    });
+
+    it("takes sym-rest-rc's spellings: --input-names, --target-names, --val-df, --params k=v,k=v; indexes go as inputAttributes/targets", async () => {
+      gw.answer = autoJob();
+      const df = JSON.stringify({ attributeNames: ['a', 'b'], attributeTypes: ['C', 'B'], data: [['1', '0']] });
+      await sml(['model', 'autoselect', 'p1', 'm', '--task', 'binary_classifier', '--input-names', 'a', '--target-names', 'b', '--val-df', df,
+        '--params', 'autoselect_grid_type=autoselect_grid_type_tiny,rnd_seed=3'], gw.env);
+      expect(gw.seen[0].body).toEqual({
+        mlcontext: { inputAttributeNames: ['a'], targetAttributeNames: ['b'], extraParameters: { autoselect_grid_type: 'autoselect_grid_type_tiny', rnd_seed: '3' } },
+        dataframe: { attributeNames: ['a', 'b'], attributeTypes: ['C', 'B'], data: [['1', '0']] },
+      });
+      gw.reset();
+      gw.answer = autoJob();
+      await sml(['model', 'autoselect', 'p1', 'm', '--task', 'multiclass_classifier', '--inputs', '0,1', '--targets', '4', '--val-file', data(), '--types', 'C,C,B'], gw.env);
+      expect((gw.seen[0].body as { mlcontext: unknown }).mlcontext).toEqual({ inputAttributes: ['0', '1'], targets: ['4'], extraParameters: {} });
+      expect((gw.seen[0].body as { dataframe: { attributeTypes: string[] } }).dataframe.attributeTypes).toEqual(['C', 'C', 'B']);
+    });
+
+    it('--ds scores on a data source: autoSelect/{dsid} with the MLContext as the body', async () => {
+      gw.answer = autoJob();
+      await sml(['model', 'autoselect', 'p1', 'm', '--task', 'regression', '--targets', 'y', '--ds', 'val'], gw.env);
+      expect(gw.seen.map((s) => `${s.method} ${s.path}`)[0]).toBe(`POST ${base}/p1/autoSelect/val`);
+      expect(gw.seen[0].body).toEqual({ targetAttributeNames: ['y'], extraParameters: {} });
+    });
+
+    it('--no-wait prints the job id; a refused request exits 1 with its statusString', async () => {
+      gw.answer = autoJob();
+      const r = await sml(['model', 'autoselect', 'p1', 'm', '--task', 'regression', '--targets', 'y', '--ds', 'val', '--no-wait'], gw.env);
+      expect(r).toEqual({ code: 0, stdout: 'SelectModel Job Created: job 9 (sml jobs get <id> --wait)\n', stderr: '' });
+      gw.reset();
+      gw.answer = () => ({ status: 400, statusString: 'unknown sml_model_assessment_type [auc] for task regression; expected one of rmse, mae, r2, rmslogp1e' });
+      const refused = await sml(['model', 'autoselect', 'p1', 'm', '--task', 'regression', '--targets', 'y', '--ds', 'val', '--criterion', 'auc'], gw.env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^unknown sml_model_assessment_type \[auc\]/);
+    });
+
+    it('usage errors before sending: the task, the grid, validation rows given one way, --types only with --val-file, bad --val-df', async () => {
+      const bad = async (args: string[], message: RegExp) => {
+        const r = await sml(['model', 'autoselect', 'p1', 'm', ...args], gw.env);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(message);
+      };
+      await bad(['--task', 'clustering', '--ds', 'v'], /option '--task <task>' argument 'clustering' is invalid. expected one of binary_classification, binary_classifier, regression, multiclass_classifier/);
+      await bad(['--task', 'regression', '--ds', 'v', '--grid', 'huge'], /expected one of tiny, small, normal, large/);
+      await bad(['--task', 'regression'], /give the validation rows one way/);
+      await bad(['--task', 'regression', '--ds', 'v', '--val-df', '{}'], /give the validation rows one way/);
+      await bad(['--task', 'regression', '--ds', 'v', '--types', 'C'], /--types goes with --val-file/);
+      await bad(['--task', 'regression', '--val-df', '[1'], /--val-df is not JSON/);
+      await bad(['--task', 'regression', '--val-df', '{"data":[]}'], /--val-df must be a DataFrame/);
+      await bad(['--task', 'regression', '--ds', 'v', '--params', 'a'], /expected key=value, got 'a'/);
+      expect(gw.seen).toEqual([]);
+    });
+  });
+
   describe('info, delete', () => {
     it('info GETs the model and prints it', async () => {
       gw.answer = () => ({ status: 200, statusString: 'OK', values: { modelInfo } });

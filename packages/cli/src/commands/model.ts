@@ -9,10 +9,31 @@ import { CliError } from '../errors';
 import { mlContext, type MLContext } from '../exploration';
 import { frameBatches } from '../frames';
 import { isSuccess, type Output } from '../io';
-import { deleteModel, describeModel, modelInfo, predict, predictionTable, submitBuild, submitSelect, type ModelReply } from '../models';
+import { deleteModel, describeModel, modelInfo, predict, predictionTable, submitAutoSelect, submitBuild, submitSelect, type ModelInfo, type ModelReply } from '../models';
 import { jobCreated, restClient } from '../rest';
+import { cell, table } from '../table';
 
 const SELECTORS = ['none', 'fw_bw', 'simple', 'brute', 'iteration'];
+/** autoSelect's tasks (both documented binary spellings) and parameter grids (packages/stats AUTOSELECT_TASKS, AUTOSELECT_GRID_TYPES). */
+const TASKS = ['binary_classification', 'binary_classifier', 'regression', 'multiclass_classifier'];
+const GRIDS = ['tiny', 'small', 'normal', 'large'];
+
+function task(value: string): string {
+  if (!TASKS.includes(value)) throw new InvalidArgumentError(`expected one of ${TASKS.join(', ')}`);
+  return value;
+}
+
+/** `small` or `autoselect_grid_type_small` → `autoselect_grid_type_small`. */
+function gridType(value: string): string {
+  const short = value.startsWith('autoselect_grid_type_') ? value.slice('autoselect_grid_type_'.length) : value;
+  if (!GRIDS.includes(short)) throw new InvalidArgumentError(`expected one of ${GRIDS.join(', ')}`);
+  return `autoselect_grid_type_${short}`;
+}
+
+/** sym-rest-rc's `--params k1=v1,k2=v2`: every pair into the map, as repeated --param would. */
+function keyValues(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  return value.split(',').reduce((map, pair) => keyValue(pair.trim(), map), previous);
+}
 
 /** `fw_bw` or `selector_type_fw_bw` → `selector_type_fw_bw`. */
 function selectorType(value: string): string {
@@ -56,6 +77,27 @@ async function readFrame(path: string, types: string[]): Promise<RestDataFrame> 
   throw new CliError(`${path} has a header row but no data rows`);
 }
 
+/** `--val-df`: a DataFrame given as JSON text. */
+function parseDataFrame(json: string): RestDataFrame {
+  let frame: unknown;
+  try {
+    frame = JSON.parse(json);
+  } catch (err) {
+    throw new CliError(`--val-df is not JSON: ${(err as Error).message}`);
+  }
+  const f = frame as Partial<RestDataFrame> | null;
+  if (f === null || typeof f !== 'object' || !Array.isArray(f.attributeNames) || !Array.isArray(f.data)) {
+    throw new CliError('--val-df must be a DataFrame: {"attributeNames": [...], "attributeTypes": [...], "data": [[...], ...]}');
+  }
+  return { ...f, attributeTypes: f.attributeTypes ?? f.attributeNames.map(() => 'C') } as RestDataFrame;
+}
+
+/** Without --types, every column of the CSV file is C (sym-rest-rc sends its validation file so). */
+async function headerTypes(path: string): Promise<string[]> {
+  for await (const record of csvRecords(createReadStream(path, { encoding: 'utf8' }))) return record.map(() => 'C');
+  throw new CliError(`${path} is empty`);
+}
+
 interface JobOptions {
   wait: boolean;
   timeout: number;
@@ -66,6 +108,19 @@ async function finish(out: Output, client: SmlClient, submitted: SmlResponse<unk
   if (!isSuccess(submitted.status) || !opts.wait) return out.envelope(submitted.body, () => jobCreated(submitted));
   const res = await client.waitForJob<ModelReply>(submitted, { timeoutMs: opts.timeout * 1000 });
   return out.envelope(res.body, (v) => describeModel(v.modelInfo));
+}
+
+/** The leaderboard of an autoSelect (`extra.leaderboard`, JSON) as a table, best first; empty when absent. */
+function leaderboard(m: ModelInfo): string {
+  let entries: Array<{ algo: string; params: Record<string, string>; inputs: string[]; score: number }>;
+  try {
+    entries = JSON.parse(m.extra?.leaderboard ?? '[]') as typeof entries;
+  } catch {
+    return '';
+  }
+  if (!Array.isArray(entries) || entries.length === 0) return '';
+  const rows = entries.map((e, k) => [String(k + 1), e.algo, Object.entries(e.params ?? {}).map(([key, v]) => `${key}=${v}`).join(','), cell(e.score), (e.inputs ?? []).join(',')]);
+  return table(['RANK', 'ALGO', 'PARAMS', 'SCORE', 'INPUTS'], rows);
 }
 
 interface ContextOptions {
@@ -114,6 +169,56 @@ export function registerModel(program: Command, ctx: CommandContext): void {
       });
       const dataframe = await readFrame(opts.data, opts.types);
       return finish(out, client, await submitSelect(client, pid, modelId, opts.algo, mlcontext, dataframe), opts);
+    }));
+
+  model
+    .command('autoselect')
+    .description('try every algorithm of a task × the parameter grid × input subsets, scored on validation rows (autoSelect, a job), waited for; prints the winner and the leaderboard. Flags as sym-rest-rc\'s `model autoselect`')
+    .argument('<pid>', 'project id')
+    .argument('<modelid>', 'model id of the winner (an existing model of that id is replaced)')
+    .requiredOption('--task <task>', `${TASKS.join(', ')}`, task)
+    .option('--inputs <attributes>', 'input attributes, all names or all indexes (server default: every attribute but the targets)', attributeList)
+    .option('--input-names <names>', 'input attribute names (sym-rest-rc\'s spelling; joins --inputs)', attributeList)
+    .option('--targets <attributes>', 'target attributes, all names or all indexes', attributeList)
+    .option('--target-names <names>', 'target attribute names (sym-rest-rc\'s spelling; joins --targets)', attributeList)
+    .option('--val-file <csv>', 'CSV file (header row first) of validation rows')
+    .option('--types <codes>', 'type codes of the --val-file columns (default: C for every column, as sym-rest-rc)', typeCodes)
+    .option('--val-df <json>', 'validation rows as a DataFrame JSON {attributeNames, attributeTypes, data}')
+    .option('--ds <dsid>', 'score on the rows of this registered data source instead (autoSelect/{dsid})')
+    .option('--grid <size>', `autoselect_grid_type: ${GRIDS.join(', ')} (server default: tiny)`, gridType)
+    .option('--selector <type>', `selector_type: ${SELECTORS.join(', ')} (server default: fw_bw)`, selectorType)
+    .option('--criterion <name>', 'sml_model_assessment_type (server default: auc | rmse | mf1_w by task)')
+    .option('--seed <n>', 'rnd_seed: the same seed gives the same selection', integer)
+    .option('--param <key=value>', 'extraParameters entry, repeatable', keyValue)
+    .option('--params <pairs>', 'extraParameters as k1=v1,k2=v2 (sym-rest-rc\'s spelling)', keyValues)
+    .option('--no-wait', 'print the job id instead of waiting for the winner')
+    .option('--timeout <seconds>', 'give up waiting for the job after this long', positiveSeconds, 600)
+    .action(action(ctx, async (out, pid: string, modelId: string, opts: JobOptions & {
+      task: string; inputs?: string[][]; inputNames?: string[][]; targets?: string[][]; targetNames?: string[][];
+      valFile?: string; types?: string[]; valDf?: string; ds?: string;
+      grid?: string; selector?: string; criterion?: string; seed?: number; param?: Record<string, string>; params?: Record<string, string>;
+    }) => {
+      const given = [opts.valFile, opts.valDf, opts.ds].filter((v) => v !== undefined).length;
+      if (given !== 1) throw new CliError('give the validation rows one way: --val-file <csv>, --val-df <json> or --ds <dsid>');
+      if (opts.types !== undefined && opts.valFile === undefined) throw new CliError('--types goes with --val-file');
+      const params = extraParameters({ ...opts.params, ...opts.param }, {
+        autoselect_grid_type: opts.grid, selector_type: opts.selector, sml_model_assessment_type: opts.criterion, rnd_seed: opts.seed,
+      });
+      const mlcontext = mlContext(
+        oneList([...(opts.inputs ?? []), ...(opts.inputNames ?? [])], '--inputs'), oneList([...(opts.targets ?? []), ...(opts.targetNames ?? [])], '--targets'), params);
+      let scoring: { dataframe: RestDataFrame } | { ds: string };
+      if (opts.ds !== undefined) scoring = { ds: opts.ds };
+      else if (opts.valDf !== undefined) scoring = { dataframe: parseDataFrame(opts.valDf) };
+      else scoring = { dataframe: await readFrame(opts.valFile!, opts.types ?? await headerTypes(opts.valFile!)) };
+      const client = restClient(ctx.io.env);
+      const submitted = await submitAutoSelect(client, pid, modelId, opts.task, mlcontext, scoring);
+      if (!isSuccess(submitted.status) || !opts.wait) return out.envelope(submitted.body, () => jobCreated(submitted));
+      const res = await client.waitForJob<ModelReply>(submitted, { timeoutMs: opts.timeout * 1000 });
+      return out.envelope(res.body, (v) => {
+        const { leaderboard: _, ...extra } = v.modelInfo.extra ?? {};
+        const board = leaderboard(v.modelInfo);
+        return [describeModel({ ...v.modelInfo, extra }), ...(board ? [`LEADERBOARD (${opts.task})\n${board}`] : [])].join('\n\n');
+      });
     }));
 
   model
