@@ -224,20 +224,23 @@ class MondrianTree {
     this.rows++;
     if (this.size === 0) {
       const root = this.add(NONE, 0);
-      this.updateDown(root, x, y, false);
+      this.setBox(root, x);
+      this.learnNode(root, y, false);
       this.logWeightTree[root] = this.weight[root];
       return;
     }
     let j = 0;
     let depth = 0;
     for (;;) {
-      const t = this.splitTime(j, x, y, depth);
+      const sum = this.extend(j, x);
+      const t = this.splitTime(j, y, depth, sum);
       if (t > 0) {
-        const leaf = this.split(j, x, y, t);
+        const leaf = this.split(j, x, y, t, sum);
         this.goUp(leaf);
         return;
       }
-      this.updateDown(j, x, y, true);
+      this.widen(j, x, sum);
+      this.learnNode(j, y, true);
       if (this.isLeaf(j)) {
         this.goUp(j);
         return;
@@ -247,31 +250,37 @@ class MondrianTree {
     }
   }
 
-  /** The split time x draws at node j, or 0 for no split (the extension is left in this.extension). */
-  private splitTime(j: number, x: Float64Array, y: number, depth: number): number {
-    if (this.size + 2 > this.maxNodes || depth + this.height[j] + 1 > this.o.maxDepth) return 0;
-    const o = this.o;
-    if (o.type === 'rf_classifier' && !o.alwaysSplit && this.stats[j * this.k + y] === this.count[j]) return 0;
+  /** How far x lies outside node j's box, per feature (into this.extension) and in all. */
+  private extend(j: number, x: Float64Array): number {
     const d = this.d;
+    const lo = this.lo;
+    const hi = this.hi;
+    const ext = this.extension;
+    const base = j * d;
     let sum = 0;
     for (let f = 0; f < d; f++) {
       const v = x[f];
-      const lo = this.lo[j * d + f];
-      const hi = this.hi[j * d + f];
-      const e = v < lo ? lo - v : v > hi ? v - hi : 0;
-      this.extension[f] = e;
+      const e = v < lo[base + f] ? lo[base + f] - v : v > hi[base + f] ? v - hi[base + f] : 0;
+      ext[f] = e;
       sum += e;
     }
-    if (!(sum > 0)) return 0;
+    return sum;
+  }
+
+  /** The split time x draws at node j (its extension `sum` computed), or 0 for no split. */
+  private splitTime(j: number, y: number, depth: number, sum: number): number {
+    if (!(sum > 0) || this.size + 2 > this.maxNodes || depth + this.height[j] + 1 > this.o.maxDepth) return 0;
+    const o = this.o;
+    if (o.type === 'rf_classifier' && !o.alwaysSplit && this.stats[j * this.k + y] === this.count[j]) return 0;
     const t = this.time[j] - Math.log(1 - this.rng.next()) / sum;
     if (this.isLeaf(j)) return o.lifetime === undefined || t <= o.lifetime ? t : 0;
     return t < this.time[this.left[j]] ? t : 0;
   }
 
   /** Inserts a split at node j at time t (see the class comment); returns x's new leaf. */
-  private split(j: number, x: Float64Array, y: number, t: number): number {
+  private split(j: number, x: Float64Array, y: number, t: number, sum: number): number {
     const d = this.d;
-    let u = this.rng.next() * this.extension.reduce((a, b) => a + b, 0);
+    let u = this.rng.next() * sum;
     let f = 0;
     for (; f < d - 1; f++) {
       u -= this.extension[f];
@@ -299,20 +308,33 @@ class MondrianTree {
     this.left[j] = a;
     this.right[j] = b;
     this.height[j] = this.height[moved] + 1;
-    this.updateDown(j, x, y, true);
-    this.updateDown(fresh, x, y, false);
+    this.widen(j, x, sum);
+    this.learnNode(j, y, true);
+    this.setBox(fresh, x);
+    this.learnNode(fresh, y, false);
     return fresh;
   }
 
-  /** Node j learns x: its box, its weight (the loss of its prediction before x, when asked) and its statistics. */
-  private updateDown(j: number, x: Float64Array, y: number, weigh: boolean): void {
-    const d = this.d;
-    const n = this.count[j];
-    for (let f = 0; f < d; f++) {
-      const v = x[f];
-      if (n === 0 || v < this.lo[j * d + f]) this.lo[j * d + f] = v;
-      if (n === 0 || v > this.hi[j * d + f]) this.hi[j * d + f] = v;
+  /** Node j's box grows to hold x (this.extension is x's extension of it, `sum` in all). */
+  private widen(j: number, x: Float64Array, sum: number): void {
+    if (sum === 0) return;
+    const base = j * this.d;
+    for (let f = 0; f < this.d; f++) {
+      if (this.extension[f] === 0) continue;
+      if (x[f] < this.lo[base + f]) this.lo[base + f] = x[f];
+      else this.hi[base + f] = x[f];
     }
+  }
+
+  /** A new node's box: the point x. */
+  private setBox(j: number, x: Float64Array): void {
+    this.lo.set(x, j * this.d);
+    this.hi.set(x, j * this.d);
+  }
+
+  /** Node j learns y: its weight (the loss of its prediction before y, when asked), its statistics and count. */
+  private learnNode(j: number, y: number, weigh: boolean): void {
+    const n = this.count[j];
     const type = this.o.type;
     if (type === 'rf_classifier') {
       const at = j * this.k;
@@ -338,7 +360,8 @@ class MondrianTree {
       } else {
         const l = this.left[j];
         const r = this.right[j];
-        this.logWeightTree[j] = logMeanExp(this.weight[j], this.logWeightTree[l] + this.logWeightTree[r]);
+        // rf_anomaly has no weights (its score reads the boxes and times).
+        if (this.o.type !== 'rf_anomaly') this.logWeightTree[j] = logMeanExp(this.weight[j], this.logWeightTree[l] + this.logWeightTree[r]);
         this.height[j] = 1 + Math.max(this.height[l], this.height[r]);
       }
     }

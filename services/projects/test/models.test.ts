@@ -27,6 +27,9 @@ describe('algorithm', () => {
     // The names API.md lists that this build does not implement yet (none once issue 13 is done).
     for (const algo of ALGORITHM_NAMES.filter((name) => !(name in ALGORITHMS))) expect(failure(() => algorithmOf(algo))?.code).toBe('ALGORITHM_NOT_AVAILABLE');
     expect(algorithmOf('powerreg')).toBe(ALGORITHMS.powerreg);
+    for (const algo of ['rf_classifier', 'rf_regressor', 'rf_anomaly']) expect(algorithmOf(algo)).toBe(ALGORITHMS[algo]);
+    // Issue 13's acceptance: the registry has no 'not available' entry left.
+    expect(ALGORITHM_NAMES.filter((name) => !(name in ALGORITHMS))).toEqual([]);
     expect(failure(() => algorithmOf(''))?.code).toBe('UNKNOWN_ALGORITHM');
   });
 });
