@@ -26,3 +26,4 @@ export * from './matrix';
 export * from './survival';
 export * from './explore';
 export * from './encoder';
+export { type GramKernel, gramBlockRows, gramKernel, useGramKernel } from './kernels/gram';

@@ -1,5 +1,5 @@
 import { addCompensated, combineCompensated, compensatedValue, twoSumError } from './compensated';
-import { GramBlocks } from './kernels/gram';
+import { GramBlocks, gramBlockRows } from './kernels/gram';
 
 /*
  * Flat storage of the summary's moments (STATS.md §1). Every sum is a compensated pair
@@ -37,11 +37,6 @@ function denseColumn(s: AttributeSource, rowCount: number, rows: Int32Array | nu
   return out;
 }
 
-/** Rows of a block of the cross-product kernel: at most 2^11, so that rows · shift_i · shift_j is exact (below). */
-const MAX_KERNEL_ROWS = 1024;
-/** Bytes a block of one column-major matrix aims at (two of them, the shifted values and the squares, stay in L2). */
-const KERNEL_BLOCK_BYTES = 1 << 19;
-
 /**
  * Σx_i·x_j and Σx_i²·x_j² of every pair of complete columns (no missing cell in the frame):
  * blocked rank-k updates. Per block of R rows the kernel (kernels/gram.ts) sums, for all pairs
@@ -57,7 +52,8 @@ const KERNEL_BLOCK_BYTES = 1 << 19;
  */
 function accumulateCompleteProducts(pairs: Float64Array, index: readonly number[], columns: readonly Float64Array[], rowCount: number): void {
   const m = columns.length;
-  const rowsPerBlock = Math.min(rowCount, MAX_KERNEL_ROWS, Math.max(64, 2 ** Math.floor(Math.log2(KERNEL_BLOCK_BYTES / 8 / m))));
+  // At most 2^11 rows: rows · shift_i · shift_j stays exact (below).
+  const rowsPerBlock = Math.min(rowCount, gramBlockRows(m));
   const gram = new GramBlocks(2, m, rowsPerBlock);
   const [shifted, squares] = gram.blocks;
   const stride = gram.stride;

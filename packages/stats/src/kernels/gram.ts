@@ -63,6 +63,14 @@ export function gramKernel(): GramKernel {
 
 const PAGE = 65536;
 
+/**
+ * Rows per block for `columns` columns: a block of one matrix near 2 MiB (measured at p = 200
+ * and 2000 against 0.5 and 4 MiB: bench/summary.mjs), between 64 and 1024 rows.
+ */
+export function gramBlockRows(columns: number): number {
+  return Math.min(1024, Math.max(64, 2 ** Math.floor(Math.log2((1 << 21) / 8 / Math.max(1, columns)))));
+}
+
 /** `count` column-major blocks of `columns` × `rows` and the strip output, in the kernel's memory. */
 export class GramBlocks {
   /** Columns per block, a multiple of 4. */

@@ -1,0 +1,69 @@
+// Summary update cost (issue 15): the frame already read, as the projects service gets it,
+// learned into a summary with streaming histograms; per attribute count p, ns per row and per
+// attribute pair (i ≤ j) per row, with the WebAssembly SIMD kernel and with the JavaScript
+// fallback (SML_STATS_KERNEL=js), next to numpy's X.T @ X on the blocks the update folds
+// (rows per block as moments.ts chooses them), single-threaded OpenBLAS, in the same run.
+//   npm run build && node bench/summary.mjs   (BENCH_P default "20,200,2000"; BENCH_DRY=1 prints only)
+// Prints markdown and appends it, dated, to bench/RESULTS.md.
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { appendResults, machine } from './lib/results.mjs';
+
+const require = createRequire(import.meta.url);
+const { Summary, gramBlockRows, parseFrameJson, useGramKernel } = require('../packages/stats/dist/index.js');
+
+const PS = (process.env.BENCH_P ?? '20,200,2000').split(',').map(Number);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+let seed = 1;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+
+function frame(rows, p) {
+  const names = Array.from({ length: p }, (_, j) => `x${j}`);
+  return { attributeNames: names, attributeTypes: names.map(() => 'C'), data: Array.from({ length: rows }, () => names.map(() => (rand() * 200 - 100).toFixed(6))) };
+}
+
+const blockRows = gramBlockRows; // the rows per block the update folds
+
+const m = machine();
+const rows = [];
+for (const p of PS) {
+  const n = p >= 2000 ? 512 : p >= 200 ? 4096 : 20_000;
+  const columns = parseFrameJson(Buffer.from(JSON.stringify(frame(n, p))));
+  const row = { p, rows: n };
+  for (const kernel of ['wasm', 'js']) {
+    if (useGramKernel(kernel) !== kernel) throw new Error(`the ${kernel} kernel is not available here`);
+    const s = new Summary({ histogram: 'streaming' });
+    const update = () => s.prepare('learn', { columns }).commit();
+    update(); // schema growth
+    for (let w = 0; w < 3; w++) update();
+    const times = [];
+    for (let r = 0; r < 7; r++) {
+      const t0 = process.hrtime.bigint();
+      update();
+      times.push(Number(process.hrtime.bigint() - t0));
+    }
+    row[kernel] = median(times) / n;
+  }
+  useGramKernel(undefined);
+  rows.push(row);
+}
+const numpy = JSON.parse(execFileSync('/usr/bin/python3', [fileURLToPath(new URL('./numpy_gram.py', import.meta.url)), JSON.stringify(PS.map((p) => [p, blockRows(p)]))], { encoding: 'utf8', env: { ...process.env, OPENBLAS_NUM_THREADS: '1' } }));
+const perPair = (p, ns) => ns / ((p * (p + 1)) / 2);
+
+const section = [
+  `## summary — ${m.date}`,
+  '',
+  `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}, load average ${m.load} before the run. Summary update of a frame already read (moments, co-moments, streaming histograms), median of 7 updates; numpy ${numpy.numpy} X.T @ X on one block of the rows the update folds at a time (best of 7, OPENBLAS_NUM_THREADS=1).`,
+  '',
+  '| p | rows per update | rows per kernel block | wasm ns/row | wasm ns per pair-row | js ns per pair-row | numpy X.T@X ns per pair-row | wasm / numpy |',
+  '|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => {
+    const np = numpy.shapes.find((s) => s.p === r.p).ns_per_pair_row;
+    return `| ${r.p} | ${r.rows} | ${blockRows(r.p)} | ${Math.round(r.wasm)} | **${perPair(r.p, r.wasm).toFixed(3)}** | ${perPair(r.p, r.js).toFixed(3)} | ${np.toFixed(3)} | ${(perPair(r.p, r.wasm) / np).toFixed(1)}× |`;
+  }),
+  '',
+  'Per pair-row the update computes two products (Σxy on shifted values and Σx²y²) where X.T @ X computes one, and adds the O(p) per-row work (four compensated power sums, histograms, the magnitude check). Target (issue 15): ≤ 0.5 ns per pair-row at p = 200.',
+].join('\n');
+console.log(section);
+if (process.env.BENCH_DRY !== '1') appendResults(fileURLToPath(new URL('./RESULTS.md', import.meta.url)), section);
