@@ -15,6 +15,7 @@
 //   rf_step from 0.1 to 50 and rf_complexity 30 move R² by at most 0.006.
 // - anomaly AUC ≥ IsolationForest's − 0.01: measured 0.9986 vs 0.9972.
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { join } from 'node:path';
 import {
   ALGORITHMS, type DataFrame, type ForestOptions, MAX_FOREST_MODEL_NUMBERS, type Model, Summary, forestNodeCap, forestOptionsOf, forestOptionsProblem, resolveAttributes,
@@ -195,6 +196,49 @@ describe('the forest state', () => {
     const s = learn({ ...REGRESSOR, maxDepth: 3 }, [regressorFrame(0, 500)]);
     // A full binary tree of depth 3 has at most 15 nodes.
     expect(Number(build(s, 'rf_regressor').info().nodes)).toBeLessThanOrEqual(10 * 15);
+  });
+});
+
+describe('laws (fast-check)', () => {
+  // Small rows over a coarse grid (duplicates, rows inside boxes), some cells missing, labels of three classes.
+  const cell = fc.oneof({ arbitrary: fc.integer({ min: -4, max: 4 }).map(String), weight: 8 }, { arbitrary: fc.constant(''), weight: 1 });
+  const rowArb = fc.tuple(cell, cell, cell, fc.constantFrom('a', 'b', 'c'), fc.integer({ min: -50, max: 50 }).map(String));
+  const rowsArb = fc.array(rowArb, { minLength: 1, maxLength: 60 });
+  const typeArb = fc.constantFrom<ForestOptions>(
+    forest({ rf_type: 'rf_classifier', rf_target_name: 'k', rf_features: 'u:v:w', rf_num_classes: '3', rf_num_trees: '3' }),
+    forest({ rf_type: 'rf_classifier', rf_target_name: 'k', rf_features: 'u:v:w', rf_num_classes: '2', rf_num_trees: '3', rf_always_split: 'false' }),
+    forest({ rf_type: 'rf_regressor', rf_target_name: 't', rf_features: 'u:v:w', rf_num_trees: '3', rf_complexity: '4' }),
+    forest({ rf_type: 'rf_anomaly', rf_num_trees: '3', rf_max_split_time: '2' }),
+  );
+  const small = (rows: string[][]): DataFrame => ({ attributeNames: ['u', 'v', 'w', 'k', 't'], attributeTypes: ['C', 'C', 'C', 'T', 'C'], data: rows });
+
+  it('learning in chunks, or from a snapshot, gives the forest of learning at once', () => {
+    fc.assert(fc.property(typeArb, rowsArb, fc.array(fc.nat(), { maxLength: 3 }), (options, rows, cuts) => {
+      const at = [...new Set(cuts.map((c) => c % rows.length))].sort((x, y) => x - y).filter((c) => c > 0);
+      const ends = [0, ...at, rows.length];
+      const chunked = learn(options, ends.slice(1).map((to, i) => small(rows.slice(ends[i], to))));
+      const whole = learn(options, [small(rows)]);
+      expectSameForest(chunked, whole);
+      expectSameForest(Summary.deserialize(chunked.serialize()), whole);
+    }));
+  });
+
+  it('models predict within their ranges: probabilities summing to 1, scores in (0, 1], finite means', () => {
+    fc.assert(fc.property(typeArb, rowsArb, rowsArb, (options, rows, probe) => {
+      const s = learn(options, [small(rows)]);
+      if (s.forest!.rowCount === 0) return;
+      const p = build(s, options.type).predict({ names: ['u', 'v', 'w'], rows: probe.map((r) => r.slice(0, 3)) });
+      for (const q of p) {
+        if (options.type === 'rf_anomaly') expect(Number(q.score) > 0 && Number(q.score) <= 1).toBe(true);
+        else if (options.type === 'rf_regressor') expect(Number.isFinite(Number(q.res))).toBe(true);
+        else {
+          const probabilities = Object.keys(q).filter((k) => k.startsWith('p_')).map((k) => Number(q[k]));
+          expect(probabilities.every((v) => v >= 0 && v <= 1)).toBe(true);
+          expect(Math.abs(probabilities.reduce((x, y) => x + y, 0) - 1)).toBeLessThan(1e-12);
+          expect(s.forest!.classes).toContain(q.res);
+        }
+      }
+    }));
   });
 });
 
