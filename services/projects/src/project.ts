@@ -19,7 +19,10 @@ export function summaryOptions(meta: sml.v1.IProjectMeta, limits: ProjectLimits)
   // not a valid forest keeps none, rather than failing to load.
   const rf = forestOptionsOf(p);
   const forest = rf !== null && forestOptionsProblem(rf) === null ? rf : null;
-  const power = powerOptionsOf(p);
+  // sml_project_power_* stored by a build before power regression (without the
+  // sml_project_power_ntot that create now writes) meant nothing: such a project keeps no
+  // power columns, as its snapshots have none, rather than failing to load or merge.
+  const power = p.sml_project_power_ntot !== undefined ? powerOptionsOf(p) : null;
   // Checked at create; checked again here so that metadata written before a limit was
   // lowered (or by an older build) fails to load with a message instead of sizing state.
   checkParameters(p, limits.bounds);

@@ -109,3 +109,17 @@ describe('needsJson', () => {
     expect(needsJson(project('cpu'), { columns })).toBe(false);
   });
 });
+
+describe('power columns (sml_project_power_*)', () => {
+  const power = { sml_project_power_column: 'y', sml_project_power_min: '-1', sml_project_power_max: '1', sml_project_power_steps: '4' };
+
+  it('a project created with them keeps pt_<col>^<p> for each power and learns them from the columns too', () => {
+    const p = project('cpu', { ...power, sml_project_power_ntot: '5' });
+    expect(p.summary.power?.names).toEqual(['pt_y^-1.0', 'pt_y^-0.5', 'pt_y^0.0', 'pt_y^0.5', 'pt_y^1.0']);
+    expect(needsJson(p, { columns })).toBe(false);
+  });
+
+  it('stored by a build before power regression (no sml_project_power_ntot), they keep none', () => {
+    expect(project('cpu', power).summary.power).toBeUndefined();
+  });
+});
