@@ -39,8 +39,12 @@ const number = fc.oneof(
 const PARAMS = ['sml_project_order', 'hba_bins', 'hist_bins', 'selector_iterations', 'selector_seed', 'max_iter', 'evt_window_size', 'evt_warmup_size',
   'evt_max_exceedances', 'cluster_num_centroids', 'cluster_warmup_period', 'lambda', 'alpha', 'evt_quantile', 'svd_tolerance', 'partitionSplit',
   'km_time_column', 'km_event_column', 'sml_sequence_layout', 'categorySeparator', 'selector_type', 'sml_model_assessment_type',
-  'sml_project_power_column', 'sml_project_power_min', 'sml_project_power_max', 'sml_project_power_steps'];
-const params = fc.dictionary(fc.oneof(fc.constantFrom(...PARAMS), nasty), fc.oneof(number, nasty), { maxKeys: 6 });
+  'sml_project_power_column', 'sml_project_power_min', 'sml_project_power_max', 'sml_project_power_steps',
+  'rf_type', 'rf_target_name', 'rf_features', 'rf_num_trees', 'rf_num_classes', 'rf_complexity', 'rf_max_split_time', 'rf_step', 'rf_dirichlet',
+  'rf_always_split', 'rf_missing_value', 'rf_rnd_seed'];
+// Values that make some rf_* parameter sets valid forests (rf_type, rf_features, rf_always_split), among hostile ones.
+const forestValue = fc.constantFrom('rf_classifier', 'rf_regressor', 'rf_anomaly', 'x:y', 'x:z:v', '*', 'y', 'g', 'true', 'false');
+const params = fc.dictionary(fc.oneof(fc.constantFrom(...PARAMS), nasty), fc.oneof(number, nasty, forestValue), { maxKeys: 6 });
 const cell = fc.oneof(
   { arbitrary: number, weight: 5 },
   { arbitrary: nasty, weight: 2 },
@@ -70,7 +74,7 @@ const headers = fc.oneof(
   fc.constant({}),
   fc.record({ 'Idempotency-Key': fc.oneof(fc.constantFrom('k1', 'k2'), nasty.filter((s) => /^[\x20-\x7e]*$/.test(s))) }),
 );
-const ALGOS = ['mlr', 'ridge', 'lasso', 'elasticnet', 'lda', 'bayes', 'hba', 'ecod', 'covest', 'evt', 'mc', 'hmm', 'km', 'kmeans', 'rf_classifier', 'powerreg', 'nope'];
+const ALGOS = ['mlr', 'ridge', 'lasso', 'elasticnet', 'lda', 'bayes', 'hba', 'ecod', 'covest', 'evt', 'mc', 'hmm', 'km', 'kmeans', 'rf_classifier', 'rf_regressor', 'rf_anomaly', 'powerreg', 'nope'];
 const mlcontext = fc.record({
   inputAttributeNames: fc.array(fc.oneof(fc.constantFrom('x', 'y', 'z', 'v'), nasty), { maxLength: 4 }),
   targetAttributeNames: fc.array(fc.oneof(fc.constantFrom('y', 'g'), nasty), { maxLength: 2 }),
