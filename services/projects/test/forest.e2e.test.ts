@@ -110,6 +110,25 @@ describe('online forests end to end', () => {
     expect(Math.min(...scores.slice(100))).toBeGreaterThan(Math.max(...scores.slice(0, 100)));
   });
 
+  it('a forest at its node cap builds and stores its model (≈ 5.3 MB of state: under NATS\' max_payload) and its snapshot', async () => {
+    const wide = Array.from({ length: 20 }, (_, j) => `f${j}`);
+    expect((await sdk.createProject('rfcap', { params: { rf_type: 'rf_regressor', rf_target_name: 't', rf_features: wide.join(':') } })).status).toBe(201);
+    const data = Array.from({ length: 6000 }, (_, i) => [...wide.map((_, j) => Math.sin(i * (j + 1) * 1.618) * 3), Math.cos(i * 0.37)]);
+    for (let b = 0; b < data.length; b += 3000) {
+      expect((await sdk.learn('rfcap', frame([...wide, 't'], [...wide.map(() => 'C'), 'C'], data.slice(b, b + 3000)))).status).toBe(200);
+    }
+    const built = await build('rfcap', 'cap', 'rf_regressor');
+    // The regressor splits on every row outside a leaf's box: every tree reaches its cap.
+    expect(Number(built.modelInfo.info.nodes)).toBe(10 * Number(built.modelInfo.info.max_nodes_per_tree));
+    const probeWide = frame(wide, wide.map(() => 'C'), data.slice(0, 3).map((r) => r.slice(0, 20)));
+    const p = await predict('rfcap', 'cap', probeWide);
+    expect(p).toHaveLength(3);
+    // Its snapshot (≈ 34 MB of forest) is written and read back: a rebuild predicts the same.
+    expect((await sdk.request('GET', '/projects/rfcap/unload')).status).toBe(200);
+    await build('rfcap', 'cap2', 'rf_regressor');
+    expect(await predict('rfcap', 'cap2', probeWide)).toEqual(p);
+  });
+
   it('a model of another rf_type than the project\'s forest fails its job with a 400 naming it', async () => {
     const r = await sdk.request('POST', '/projects/rfr/build', { query: { modelid: 'wrong', algo: 'rf_classifier' }, json: { extraParameters: {} } });
     const failed = r.status === 202 ? await sdk.waitForJob(r).catch((e: unknown) => e) : r;
