@@ -53,6 +53,7 @@ function learnTimes(summary) {
 const total = (xs) => xs.reduce((a, b) => a + b, 0);
 
 const m = machine();
+learnTimes(new Summary()); // warm-up: the first learn of a frame also compiles the summary's code
 const base = learnTimes(new Summary());
 const rows = [];
 for (const type of ['rf_classifier', 'rf_regressor', 'rf_anomaly']) {

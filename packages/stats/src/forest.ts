@@ -58,9 +58,9 @@ export const MAX_FOREST_DEPTH = 64;
 export const MAX_FOREST_CELLS = 8_000_000;
 export const MAX_FOREST_MODEL_NUMBERS = 500_000;
 
-/** Numbers per node of the forest itself: bounding box, class counts or mean, and 10 scalars. */
+/** Numbers per node of the forest itself: bounding box, class counts or mean, and 9 scalars. */
 function cellsPerNode(type: ForestType, d: number, classes: number): number {
-  return 2 * d + statsPerNode(type, classes) + 10;
+  return 2 * d + statsPerNode(type, classes) + 9;
 }
 
 /** Numbers per node of a model built from the forest (see models/forest.ts). */
@@ -168,9 +168,11 @@ function logMeanExp(a: number, b: number): number {
  * SymetryML's `rf_step` and `rf_dirichlet` parametrize.
  *
  * Each node keeps the bounding box of its rows, its creation time τ (the root's is 0) and,
- * for the models, its class counts (classifier) or target mean (regressor), a log-weight
- * w = −step·Σ prequential loss of its own prediction over its rows, and the log-weight of its
- * subtree W = log(½e^w + ½e^(W_left + W_right)) (W = w for a leaf).
+ * for the models, its class counts (classifier) or target mean (regressor) and a log-weight
+ * w = −step·Σ prequential loss of its own prediction over its rows (but its first). The
+ * log-weight of a subtree, W = log(½e^w + ½e^(W_left + W_right)) (W = w for a leaf), is a
+ * function of the current weights: it is computed when a model reads the tree (treeViews),
+ * not kept up to date on every row.
  *
  * A row x goes down from the root. At each node the extension of the box x asks for,
  * e = Σ_f max(0, lo_f − x_f, x_f − hi_f), draws a split time τ + Exp(e): when it comes before
@@ -198,7 +200,6 @@ class MondrianTree {
   time = new Float64Array(0);
   count = new Float64Array(0);
   weight = new Float64Array(0);
-  logWeightTree = new Float64Array(0);
   lo = new Float64Array(0);
   hi = new Float64Array(0);
   /** Per node: class counts (classifier), the target mean (regressor), nothing (anomaly). */
@@ -226,7 +227,6 @@ class MondrianTree {
       const root = this.add(NONE, 0);
       this.setBox(root, x);
       this.learnNode(root, y, false);
-      this.logWeightTree[root] = this.weight[root];
       return;
     }
     let j = 0;
@@ -235,16 +235,13 @@ class MondrianTree {
       const sum = this.extend(j, x);
       const t = this.splitTime(j, y, depth, sum);
       if (t > 0) {
-        const leaf = this.split(j, x, y, t, sum);
-        this.goUp(leaf);
+        this.split(j, x, y, t, sum);
+        this.raise(j);
         return;
       }
       this.widen(j, x, sum);
       this.learnNode(j, y, true);
-      if (this.isLeaf(j)) {
-        this.goUp(j);
-        return;
-      }
+      if (this.isLeaf(j)) return;
       j = x[this.feature[j]] <= this.threshold[j] ? this.left[j] : this.right[j];
       depth++;
     }
@@ -277,8 +274,8 @@ class MondrianTree {
     return t < this.time[this.left[j]] ? t : 0;
   }
 
-  /** Inserts a split at node j at time t (see the class comment); returns x's new leaf. */
-  private split(j: number, x: Float64Array, y: number, t: number, sum: number): number {
+  /** Inserts a split at node j at time t (see the class comment), x in a new leaf under it. */
+  private split(j: number, x: Float64Array, y: number, t: number, sum: number): void {
     const d = this.d;
     let u = this.rng.next() * sum;
     let f = 0;
@@ -312,7 +309,6 @@ class MondrianTree {
     this.learnNode(j, y, true);
     this.setBox(fresh, x);
     this.learnNode(fresh, y, false);
-    return fresh;
   }
 
   /** Node j's box grows to hold x (this.extension is x's extension of it, `sum` in all). */
@@ -351,20 +347,29 @@ class MondrianTree {
     this.count[j] = n + 1;
   }
 
-  /** Updates subtree log-weights and heights from `leaf` up to the root. */
-  private goUp(leaf: number): void {
-    for (let j = leaf; j !== NONE; j = this.parent[j]) {
-      if (this.isLeaf(j)) {
-        this.logWeightTree[j] = this.weight[j];
-        this.height[j] = 0;
-      } else {
-        const l = this.left[j];
-        const r = this.right[j];
-        // rf_anomaly has no weights (its score reads the boxes and times).
-        if (this.o.type !== 'rf_anomaly') this.logWeightTree[j] = logMeanExp(this.weight[j], this.logWeightTree[l] + this.logWeightTree[r]);
-        this.height[j] = 1 + Math.max(this.height[l], this.height[r]);
-      }
+  /** After a split at j (whose subtree grew one level), the heights of j's ancestors. */
+  private raise(j: number): void {
+    for (let a = this.parent[j]; a !== NONE; a = this.parent[a]) {
+      const h = 1 + Math.max(this.height[this.left[a]], this.height[this.right[a]]);
+      if (h === this.height[a]) return;
+      this.height[a] = h;
     }
+  }
+
+  /** The log-weight W of every node's subtree (see the class comment), children before parents. */
+  logWeightTrees(): Float64Array {
+    const out = new Float64Array(this.size);
+    if (this.size === 0 || this.o.type === 'rf_anomaly') return out;
+    const order: number[] = [0];
+    for (let i = 0; i < order.length; i++) {
+      const j = order[i];
+      if (!this.isLeaf(j)) order.push(this.left[j], this.right[j]);
+    }
+    for (let i = order.length - 1; i >= 0; i--) {
+      const j = order[i];
+      out[j] = this.isLeaf(j) ? this.weight[j] : logMeanExp(this.weight[j], out[this.left[j]] + out[this.right[j]]);
+    }
+    return out;
   }
 
   private add(parent: number, time: number): number {
@@ -379,7 +384,6 @@ class MondrianTree {
     this.time[j] = time;
     this.count[j] = 0;
     this.weight[j] = 0;
-    this.logWeightTree[j] = 0;
     this.stats.fill(0, j * this.k, (j + 1) * this.k);
     return j;
   }
@@ -393,7 +397,6 @@ class MondrianTree {
     this.threshold[to] = this.threshold[from];
     this.count[to] = this.count[from];
     this.weight[to] = this.weight[from];
-    this.logWeightTree[to] = this.logWeightTree[from];
     this.lo.copyWithin(to * this.d, from * this.d, (from + 1) * this.d);
     this.hi.copyWithin(to * this.d, from * this.d, (from + 1) * this.d);
     this.stats.copyWithin(to * this.k, from * this.k, (from + 1) * this.k);
@@ -419,7 +422,6 @@ class MondrianTree {
     this.time = floats(this.time);
     this.count = floats(this.count);
     this.weight = floats(this.weight);
-    this.logWeightTree = floats(this.logWeightTree);
     this.lo = floats(this.lo, this.d);
     this.hi = floats(this.hi, this.d);
     this.stats = floats(this.stats, this.k);
@@ -433,7 +435,7 @@ class MondrianTree {
     const n = this.size;
     const ints = Float64Array.from({ length: 5 * n }, (_, i) => [this.parent, this.left, this.right, this.feature, this.height][Math.floor(i / n)][i % n]);
     w.f64s(ints);
-    for (const a of [this.threshold, this.time, this.count, this.weight, this.logWeightTree]) w.f64s(a.subarray(0, n));
+    for (const a of [this.threshold, this.time, this.count, this.weight]) w.f64s(a.subarray(0, n));
     w.f64s(this.lo.subarray(0, n * this.d));
     w.f64s(this.hi.subarray(0, n * this.d));
     w.f64s(this.stats.subarray(0, n * this.k));
@@ -455,7 +457,7 @@ class MondrianTree {
     [this.parent, this.left, this.right, this.feature, this.height].forEach((a, k) => {
       for (let i = 0; i < n; i++) a[i] = ints[k * n + i];
     });
-    for (const a of [this.threshold, this.time, this.count, this.weight, this.logWeightTree]) a.set(sized(r.f64s(), 1));
+    for (const a of [this.threshold, this.time, this.count, this.weight]) a.set(sized(r.f64s(), 1));
     this.lo.set(sized(r.f64s(), this.d));
     this.hi.set(sized(r.f64s(), this.d));
     this.stats.set(sized(r.f64s(), this.k));
@@ -589,7 +591,7 @@ export class MondrianForest {
       return {
         rows: t.rows, size: n,
         feature: t.feature.slice(0, n), threshold: t.threshold.slice(0, n), left: t.left.slice(0, n), right: t.right.slice(0, n),
-        time: t.time.slice(0, n), count: t.count.slice(0, n), weight: t.weight.slice(0, n), logWeightTree: t.logWeightTree.slice(0, n),
+        time: t.time.slice(0, n), count: t.count.slice(0, n), weight: t.weight.slice(0, n), logWeightTree: t.logWeightTrees(),
         lo: t.lo.slice(0, n * t.d), hi: t.hi.slice(0, n * t.d), stats: t.stats.slice(0, n * t.k),
       };
     });
