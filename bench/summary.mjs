@@ -3,7 +3,8 @@
 // attribute pair (i ≤ j) per row, with the WebAssembly SIMD kernel and with the JavaScript
 // fallback (SML_STATS_KERNEL=js), next to numpy's X.T @ X on the blocks the update folds
 // (rows per block as moments.ts chooses them), single-threaded OpenBLAS, in the same run.
-//   npm run build && node bench/summary.mjs   (BENCH_P default "20,200,2000"; BENCH_DRY=1 prints only)
+//   npm run build && node bench/summary.mjs   (BENCH_P default "20,200,2000"; BENCH_LEVELS default
+//   "10,100,1000": a T column of L levels next to 20 C columns; BENCH_DRY=1 prints only)
 // Prints markdown and appends it, dated, to bench/RESULTS.md.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -48,6 +49,27 @@ for (const p of PS) {
   useGramKernel(undefined);
   rows.push(row);
 }
+// Categorical columns are sparse: 20 C columns and one T column of L levels (uniform codes).
+const levelRows = [];
+for (const L of (process.env.BENCH_LEVELS ?? '10,100,1000').split(',').map(Number)) {
+  const n = 20_000;
+  const f = frame(n, 20);
+  f.attributeNames.push('cat');
+  f.attributeTypes.push('T');
+  f.data.forEach((r) => r.push(`level${Math.floor(rand() * L)}`));
+  const columns = parseFrameJson(Buffer.from(JSON.stringify(f)));
+  const s = new Summary({ histogram: 'streaming' });
+  const update = () => s.prepare('learn', { columns }).commit();
+  update();
+  for (let w = 0; w < 3; w++) update();
+  const times = [];
+  for (let r = 0; r < 7; r++) {
+    const t0 = process.hrtime.bigint();
+    update();
+    times.push(Number(process.hrtime.bigint() - t0));
+  }
+  levelRows.push({ L, attributes: 20 + L, ns: median(times) / n });
+}
 const numpy = JSON.parse(execFileSync('/usr/bin/python3', [fileURLToPath(new URL('./numpy_gram.py', import.meta.url)), JSON.stringify(PS.map((p) => [p, blockRows(p)]))], { encoding: 'utf8', env: { ...process.env, OPENBLAS_NUM_THREADS: '1' } }));
 const perPair = (p, ns) => ns / ((p * (p + 1)) / 2);
 
@@ -62,6 +84,12 @@ const section = [
     const np = numpy.shapes.find((s) => s.p === r.p).ns_per_pair_row;
     return `| ${r.p} | ${r.rows} | ${blockRows(r.p)} | ${Math.round(r.wasm)} | **${perPair(r.p, r.wasm).toFixed(3)}** | ${perPair(r.p, r.js).toFixed(3)} | ${np.toFixed(3)} | ${(perPair(r.p, r.wasm) / np).toFixed(1)}× |`;
   }),
+  '',
+  'A T column of L levels next to 20 C columns (20 000 rows per update, uniform levels): the levels are learned sparsely (codes counted, numeric values summed per code), so the cost per row should not grow with L:',
+  '',
+  '| L | attributes | ns per row |',
+  '|---:|---:|---:|',
+  ...levelRows.map((r) => `| ${r.L} | ${r.attributes} | **${Math.round(r.ns)}** |`),
   '',
   'Per pair-row the update computes two products (Σxy on shifted values and Σx²y²) where X.T @ X computes one, and adds the O(p) per-row work (four compensated power sums, histograms, the magnitude check). Target (issue 15): ≤ 0.5 ns per pair-row at p = 200.',
 ].join('\n');

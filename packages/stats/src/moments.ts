@@ -192,6 +192,45 @@ export interface Alignment {
   readonly zero: Uint8Array;
 }
 
+/** A categorical column of a batch: its codes per learned row and the summary levels it feeds. */
+interface CategoricalGroup {
+  /** codes[t]: the code of learned row t (−1 missing). */
+  readonly codes: Int32Array;
+  /** One more than the largest code. */
+  readonly size: number;
+  /** Rows where the column is present. */
+  readonly present: number;
+  /** Its levels among the sources, sorted by index (level −2: a known level absent from this batch). */
+  readonly levels: AttributeSource[];
+  /** Rows of code `level`. */
+  count(level: number): number;
+}
+
+/** The categorical sources grouped by column (their shared codes), with each column's code counts. */
+function categoricalGroups(sources: readonly AttributeSource[], rowCount: number, rows: Int32Array | null): CategoricalGroup[] {
+  const byCodes = new Map<Int32Array, AttributeSource[]>();
+  for (const s of sources) {
+    if (s.codes === null) continue;
+    const levels = byCodes.get(s.codes);
+    if (levels) levels.push(s);
+    else byCodes.set(s.codes, [s]);
+  }
+  return [...byCodes].map(([all, levels]) => {
+    const codes = rows === null ? all.subarray(0, rowCount) : Int32Array.from({ length: rowCount }, (_, t) => all[rows[t]]);
+    let size = 0;
+    for (let t = 0; t < rowCount; t++) if (codes[t] >= size) size = codes[t] + 1;
+    const counts = new Float64Array(size);
+    let present = 0;
+    for (let t = 0; t < rowCount; t++) {
+      const code = codes[t];
+      if (code < 0) continue;
+      present++;
+      counts[code]++;
+    }
+    return { codes, size, present, levels, count: (level: number) => (level >= 0 && level < size ? counts[level] : 0) };
+  });
+}
+
 export class MomentStore {
   size = 0;
   attrs = new Float64Array(0);
@@ -250,19 +289,30 @@ export class MomentStore {
 
   /**
    * Learns the rows `rows` (all rows when null) of a frame. `sources` must be sorted by
-   * summary index. O(rows · q²) for q sources.
+   * summary index. O(rows · q²) for q numeric sources, O(rows · q) for the categorical ones.
    *
-   * Column-major and blocked, for speed: each attribute's values are first laid out densely.
-   * Pairs of two complete columns (no missing cell in the frame) take their counts and
-   * single sums from the column totals, and their Σxy, Σx²y² from the cross-product kernel
-   * (accumulateCompleteProducts). Other pairs sum over the rows where both are present, in
-   * blocks of BLOCK rows with Neumaier compensation in local variables. Either way each
-   * block's total is added to the stored compensated sum once, so forgetting stays the
-   * inverse of learning to within the roundings of one block.
+   * Numeric sources, column-major and blocked: each attribute's values are first laid out
+   * densely. Pairs of two complete columns (no missing cell in the frame) take their counts
+   * and single sums from the column totals, and their Σxy, Σx²y² from the cross-product
+   * kernel (accumulateCompleteProducts). Other pairs sum over the rows where both are
+   * present, in blocks of BLOCK rows with Neumaier compensation in local variables. Either
+   * way each block's total is added to the stored compensated sum once, so forgetting stays
+   * the inverse of learning to within the roundings of one block. Categorical levels are
+   * never expanded into columns: see learnLevels and below.
    */
   accumulate(sources: readonly AttributeSource[], rowCount: number, rows: Int32Array | null): void {
+    if (sources.length === 0 || rowCount === 0) return;
+    const numeric = sources.filter((s) => s.values !== null);
+    const columns = this.accumulateNumeric(numeric, rowCount, rows);
+    const groups = categoricalGroups(sources, rowCount, rows);
+    for (const g of groups) this.learnLevels(g);
+    for (const g of groups) numeric.forEach((s, b) => this.crossLevelsNumeric(g, s.index, columns[b]));
+    for (let h = 1; h < groups.length; h++) for (let g = 0; g < h; g++) this.crossLevelsLevels(groups[g], groups[h]);
+  }
+
+  /** The numeric sources (sorted by index) among themselves; returns their dense columns. */
+  private accumulateNumeric(sources: readonly AttributeSource[], rowCount: number, rows: Int32Array | null): Float64Array[] {
     const q = sources.length;
-    if (q === 0 || rowCount === 0) return;
     const columns = sources.map((s) => denseColumn(s, rowCount, rows));
     const totals = columns.map((x, k) => this.learnAttribute(sources[k].index, x));
     const complete = totals.map((t) => t.n === rowCount);
@@ -297,6 +347,123 @@ export class MomentStore {
     }
     const full = columns.flatMap((_, k) => (complete[k] ? [k] : []));
     if (full.length > 1) accumulateCompleteProducts(pairs, full.map((k) => sources[k].index), full.map((k) => columns[k]), rowCount);
+    return columns;
+  }
+
+  /*
+   * Categorical levels are sparse: a row is 1 in the level of its code and 0 in the others,
+   * so no level is expanded into a column. Per categorical column, one pass counts its codes;
+   * with a numeric column, one pass sums the numeric values per code; with another
+   * categorical column, one pass counts the code pairs. O(rows · columns) whatever the number
+   * of levels, plus O(levels) (O(levels²) within and between categorical columns) per batch.
+   */
+
+  /** The levels' own moments and the pairs of levels of the same column. */
+  private learnLevels(g: CategoricalGroup): void {
+    const a = this.attrs;
+    for (const s of g.levels) {
+      const ones = g.count(s.level);
+      const k = s.index * ATTR.STRIDE;
+      a[k + ATTR.N] += g.present;
+      // Every power of a 0/1 value is itself: the sums are the count of ones (exact integers).
+      for (const sum of [ATTR.S1, ATTR.S2, ATTR.S3, ATTR.S4]) addCompensated(a, k + sum, ones);
+      if (ones > 0) a[k + ATTR.MAX] = Math.max(a[k + ATTR.MAX], 1);
+      if (g.present > ones) a[k + ATTR.MIN] = Math.min(a[k + ATTR.MIN], 0);
+      if (ones > 0) a[k + ATTR.MIN] = Math.min(a[k + ATTR.MIN], 1);
+      if (g.present > ones) a[k + ATTR.MAX] = Math.max(a[k + ATTR.MAX], 0);
+    }
+    for (const u of g.levels) {
+      for (const v of g.levels) {
+        if (u.index > v.index) continue;
+        const cu = g.count(u.level);
+        const cv = g.count(v.level);
+        const same = u === v ? cu : 0; // two levels of one column are never both 1
+        this.addPair(u.index, v.index, g.present, cu, 0, cv, 0, cu, 0, cv, 0, same, 0, same, 0);
+      }
+    }
+  }
+
+  /** Pairs of the levels of `g` with the numeric attribute `index` (dense values x, NaN = missing). */
+  private crossLevelsNumeric(g: CategoricalGroup, index: number, x: Float64Array): void {
+    const { codes, size } = g;
+    // Per code: count, Σx, Σx² over the rows where x is present ((sum, compensation) pairs).
+    const counts = new Float64Array(size);
+    const sums = new Float64Array(4 * size);
+    let n = 0;
+    let s1 = 0, c1 = 0, s2 = 0, c2 = 0;
+    for (let t = 0; t < codes.length; t++) {
+      const code = codes[t];
+      const v = x[t];
+      if (code < 0 || v !== v) continue;
+      n++;
+      const v2 = v * v;
+      counts[code]++;
+      addCompensated(sums, 4 * code, v);
+      addCompensated(sums, 4 * code + 2, v2);
+      let u = s1 + v;
+      c1 += twoSumError(s1, v, u);
+      s1 = u;
+      u = s2 + v2;
+      c2 += twoSumError(s2, v2, u);
+      s2 = u;
+    }
+    for (const s of g.levels) {
+      const c = s.level >= 0 && s.level < size ? s.level : -1;
+      const ones = c < 0 ? 0 : counts[c];
+      const [xy, cxy, xxyy, cxxyy] = c < 0 ? [0, 0, 0, 0] : [sums[4 * c], sums[4 * c + 1], sums[4 * c + 2], sums[4 * c + 3]];
+      this.addPair(s.index, index, n, ones, 0, s1, c1, ones, 0, s2, c2, xy, cxy, xxyy, cxxyy);
+    }
+  }
+
+  /** Pairs of the levels of two categorical columns: counts of code pairs over the rows where both are present. */
+  private crossLevelsLevels(g: CategoricalGroup, h: CategoricalGroup): void {
+    const joint = new Float64Array(g.size * h.size);
+    const marginG = new Float64Array(g.size);
+    const marginH = new Float64Array(h.size);
+    let n = 0;
+    for (let t = 0; t < g.codes.length; t++) {
+      const a = g.codes[t];
+      const b = h.codes[t];
+      if (a < 0 || b < 0) continue;
+      n++;
+      joint[a * h.size + b]++;
+      marginG[a]++;
+      marginH[b]++;
+    }
+    for (const u of g.levels) {
+      const a = u.level >= 0 && u.level < g.size ? u.level : -1;
+      for (const v of h.levels) {
+        const b = v.level >= 0 && v.level < h.size ? v.level : -1;
+        const cu = a < 0 ? 0 : marginG[a];
+        const cv = b < 0 ? 0 : marginH[b];
+        const both = a < 0 || b < 0 ? 0 : joint[a * h.size + b];
+        this.addPair(u.index, v.index, n, cu, 0, cv, 0, cu, 0, cv, 0, both, 0, both, 0);
+      }
+    }
+  }
+
+  /**
+   * Adds a batch's sums to the pair of attributes (i, j), given in that order as (sum,
+   * compensation): Σx_i, Σx_j, Σx_i², Σx_j², Σx_i·x_j, Σx_i²·x_j². The stored pair puts the
+   * lower index first.
+   */
+  private addPair(i: number, j: number, n: number, si: number, ci: number, sj: number, cj: number, sii: number, cii: number, sjj: number, cjj: number, sij: number, cij: number, siijj: number, ciijj: number): void {
+    const pairs = this.pairs;
+    const pk = i <= j ? pairOffset(i, j) : pairOffset(j, i);
+    pairs[pk + PAIR.N] += n;
+    if (i <= j) {
+      addBlock(pairs, pk + PAIR.SI, si, ci);
+      addBlock(pairs, pk + PAIR.SJ, sj, cj);
+      addBlock(pairs, pk + PAIR.SII, sii, cii);
+      addBlock(pairs, pk + PAIR.SJJ, sjj, cjj);
+    } else {
+      addBlock(pairs, pk + PAIR.SI, sj, cj);
+      addBlock(pairs, pk + PAIR.SJ, si, ci);
+      addBlock(pairs, pk + PAIR.SII, sjj, cjj);
+      addBlock(pairs, pk + PAIR.SJJ, sii, cii);
+    }
+    addBlock(pairs, pk + PAIR.SIJ, sij, cij);
+    addBlock(pairs, pk + PAIR.SIIJJ, siijj, ciijj);
   }
 
   /**

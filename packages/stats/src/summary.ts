@@ -626,24 +626,36 @@ export class Summary {
     sources.sort((a, b) => a.index - b.index);
     this.store.accumulate(sources, count, rows);
     if (this.options.histogram !== undefined) {
-      for (const source of sources) this.addToHistogram(source, count, rows);
+      const codeCounts = new Map<Int32Array, { present: number; counts: Float64Array }>();
+      for (const source of sources) this.addToHistogram(source, count, rows, codeCounts);
       if (this.keepsConditional) this.conditional.learn(sources, count, rows, (i) => this.schema.info(i).kind !== 'C');
     }
     this.rows += count;
   }
 
-  private addToHistogram(source: AttributeSource, count: number, rows: Int32Array | null): void {
+  /** Adds the source's values to its histogram; a categorical column's codes are counted once for all its levels (`codeCounts`). */
+  private addToHistogram(source: AttributeSource, count: number, rows: Int32Array | null, codeCounts: Map<Int32Array, { present: number; counts: Float64Array }>): void {
     const h = this.histograms[source.index];
     if (source.values !== null) return h.addColumn(source.values, rows, count);
-    let present = 0;
-    let ones = 0;
-    for (let t = 0; t < count; t++) {
-      const code = source.codes![rows === null ? t : rows[t]];
-      if (code >= 0) present++;
-      if (code === source.level) ones++;
+    const codes = source.codes!;
+    let column = codeCounts.get(codes);
+    if (column === undefined) {
+      let present = 0;
+      let size = 0;
+      for (let t = 0; t < count; t++) size = Math.max(size, codes[rows === null ? t : rows[t]] + 1);
+      const counts = new Float64Array(size);
+      for (let t = 0; t < count; t++) {
+        const code = codes[rows === null ? t : rows[t]];
+        if (code < 0) continue;
+        present++;
+        counts[code]++;
+      }
+      column = { present, counts };
+      codeCounts.set(codes, column);
     }
+    const ones = source.level >= 0 && source.level < column.counts.length ? column.counts[source.level] : 0;
     h.add(1, ones);
-    h.add(0, present - ones);
+    h.add(0, column.present - ones);
   }
 
   private newHistogram(): Histogram {
