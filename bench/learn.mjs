@@ -1,6 +1,7 @@
 // Learn throughput and summary cost. Run after a build:
 //   node --expose-gc bench/learn.mjs   (BENCH_ROWS default 100000; BENCH_RUNS default 9;
-//                                       BENCH_CONCURRENCY default "1,2,3": requests in flight)
+//                                       BENCH_CONCURRENCY default "1,2,3": requests in flight;
+//                                       BENCH_CPU_PROF=<dir>: CPU profiles of the service processes)
 // 1. End-to-end REST learn of BENCH_ROWS rows × 20 C columns in batches of 10 000 (signed
 //    requests through gateway → projects, each batch durable in JetStream before the 200),
 //    next to the rate at which one Node process only JSON.parses the same request bodies.
@@ -73,7 +74,8 @@ const parseTimes = Array.from({ length: RUNS }, parseSeconds);
 const parseRate = ROWS / median(parseTimes);
 
 // 1b. End to end.
-const sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_LOG_LEVEL: 'warn' } });
+const profDir = process.env.BENCH_CPU_PROF; // a directory: CPU profiles of the service processes
+const sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_LOG_LEVEL: 'warn' }, ...(profDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] } : {}) });
 const e2eRates = new Map();
 /** Per concurrency: the median over runs of (end-to-end rate / JSON.parse rate measured just before that run). */
 const pairedRatios = new Map();
