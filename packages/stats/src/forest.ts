@@ -503,9 +503,11 @@ export interface ForestTreeView {
  * forest). A missing feature is learned as `rf_missing_value`.
  *
  * Forget does not apply: a tree cannot take a row back, so forget and subtract leave the
- * forest as it is. Merge (merging projects, data-source learns): a forest that learned no
- * row takes the other's (as if it had learned those rows); otherwise it is kept as it is and
- * the other's rows are not in it — forests do not add up.
+ * forest as it is. Merge (merging projects): a forest that learned no row takes the other's
+ * (as if it had learned those rows); otherwise it is kept as it is and the other's rows are
+ * not in it — forests do not add up. A data-source learn does not merge forests: its staging
+ * summary starts from a copy of the project's forest and, when the project did not change
+ * meanwhile, its forest replaces the project's (Summary.takeForest).
  */
 export class MondrianForest {
   /** The features, resolved (rf_features, or the first frame's C/B columns for `*`). */
@@ -578,7 +580,12 @@ export class MondrianForest {
   /** Takes the other's forest when this one learned nothing (see the class comment). */
   merge(other: MondrianForest): void {
     if (this.rowCount > 0 || other.rowCount === 0) return;
-    // Summary.merge passes a clone, never this forest itself; the options are equal (checked).
+    this.copyFrom(other);
+  }
+
+  /** Becomes a copy of `other` (same options): a data-source learn's staging forest starts from the project's. */
+  copyFrom(other: MondrianForest): void {
+    // Summary passes a clone or another summary's forest, never this forest itself.
     const w = new ByteWriter();
     other.write(w);
     this.readInto(new ByteReader(w.bytes()));

@@ -483,6 +483,17 @@ export class Summary {
     return this.microClusters ?? undefined;
   }
 
+  /**
+   * Makes this summary's forest a copy of `other`'s (both keep one, with the same options):
+   * a data-source learn stages its rows on a copy of the project's forest, then hands the
+   * result back. Does nothing when either keeps no forest.
+   */
+  takeForest(other: Summary): void {
+    if (this.mondrianForest === null || other.mondrianForest === null || this === other) return;
+    this.checkSameOptions(other);
+    this.mondrianForest.copyFrom(other.mondrianForest);
+  }
+
   /** The online Mondrian forest, when the summary keeps one (`forest` option). */
   get forest(): MondrianForest | undefined {
     return this.mondrianForest ?? undefined;

@@ -267,8 +267,10 @@ export class DataSources {
   }
 
   private async read(user: string, pid: string, ds: string, info: sml.v1.IDsInfo, columns: sml.v1.IDataFrame, op: 'learn' | 'forget', job: JobContext, run: DsRun): Promise<sml.v1.ILearnReport> {
-    const { options, encoderName } = await this.deps.registry.with(user, pid, (p) => ({ options: summaryOptions(p.meta, this.deps.limits), encoderName: p.meta.encoder }));
-    const staging = new Summary(options);
+    const { staging, seededAt, encoderName } = await this.deps.registry.with(user, pid, (p) => {
+      const staged = new Summary(summaryOptions(p.meta, this.deps.limits));
+      return { staging: staged, seededAt: p.seedStaging(staged), encoderName: p.meta.encoder };
+    });
     // The encoder's statistics as the job starts, for every batch of it.
     const encoder = encoderName && this.deps.encoders ? await this.deps.encoders.encoder(user, encoderName) : undefined;
     let source: Source;
@@ -384,8 +386,12 @@ export class DataSources {
     // All read: now, and only now, the project changes (under its lock), and is snapshotted.
     await this.deps.registry.with(user, pid, async (p) => {
       if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });
-      if (op === 'learn') p.merge(staging, `ds:${ds}`);
-      else p.subtract(staging);
+      if (op === 'forget') p.subtract(staging);
+      else if (!p.mergeStaged(staging, `ds:${ds}`, seededAt)) {
+        // Forests do not add up (README "Online forests"): the rows of this source are not in it.
+        errors.push(`the project changed while the source was read: its forest (rf_*) did not learn these rows`);
+        this.deps.log.warn({ pid, ds }, 'forest kept without the data-source rows: the project changed during the job');
+      }
       if (!p.memoryOnly) await this.deps.registry.save(p);
     });
     return { rowsLearned: Number(run.rowsLearned), rowsSkipped: Number(run.rowsSkipped), errors };

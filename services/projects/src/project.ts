@@ -158,6 +158,29 @@ export class ProjectState {
     return failure;
   }
 
+  /**
+   * Prepares a data-source learn's staging summary: its forest (rf_*) starts as a copy of the
+   * project's, since forests cannot be merged. Returns the etag to hand to mergeStaged.
+   */
+  seedStaging(staging: Summary): string {
+    staging.takeForest(this.summary);
+    return this.etag;
+  }
+
+  /**
+   * Adds a data-source learn's staging summary. The project's forest becomes the staging
+   * forest (the project's as the job started, plus the source's rows) when nothing else
+   * changed the project meanwhile; otherwise the forest stays as it is and the source's rows
+   * are not in it (returned false: the caller says so in the job's log).
+   */
+  mergeStaged(staging: Summary, ds: string, seededAt: string): boolean {
+    const unchanged = this.etag === seededAt;
+    this.merge(staging, ds);
+    if (staging.forest === undefined) return true;
+    if (unchanged) this.summary.takeForest(staging);
+    return unchanged;
+  }
+
   merge(other: Summary, otherPid: string): void {
     this.revision++;
     try {

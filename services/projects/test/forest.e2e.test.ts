@@ -1,3 +1,6 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { nameToken } from '@sml/core';
 import { SmlClient } from '@sml/sdk';
 import { startSystem, type RunningSystem } from '@sml/testkit';
 import { customer, frame } from './helpers';
@@ -127,6 +130,24 @@ describe('online forests end to end', () => {
     expect((await sdk.request('GET', '/projects/rfcap/unload')).status).toBe(200);
     await build('rfcap', 'cap2', 'rf_regressor');
     expect(await predict('rfcap', 'cap2', probeWide)).toEqual(p);
+  });
+
+  it('a data-source learn into a project with rows reaches its forest: the same forest as learning every row through REST', async () => {
+    const params = { rf_type: 'rf_regressor', rf_target_name: 'y', rf_features: 'x1:x2:x3' };
+    const files = join(sys.dataDir, 'files', nameToken('forester'));
+    mkdirSync(files, { recursive: true });
+    writeFileSync(join(files, 'rest.csv'), [names.join(','), ...rows.slice(300).map((r) => r.join(','))].join('\n') + '\n');
+    expect((await sdk.createDataSource({ type: 'localfile', name: 'rest', info: { path: 'rest.csv' }, extra: types })).status).toBe(201);
+    for (const pid of ['rfds', 'rfrest']) expect((await sdk.createProject(pid, { params })).status).toBe(201);
+    await learn('rfds', rows.slice(0, 300));
+    await job(sdk.learnDataSource('rfds', 'rest'));
+    await learn('rfrest', rows);
+    const probe50 = frame(['x1', 'x2', 'x3'], ['C', 'C', 'C'], rows.slice(0, 50).map((r) => r.slice(0, 3)));
+    const viaSource = await build('rfds', 'm', 'rf_regressor');
+    const viaRest = await build('rfrest', 'm', 'rf_regressor');
+    expect(viaSource.modelInfo.info.n).toBe('900');
+    expect(viaSource.modelInfo.info.nodes).toBe(viaRest.modelInfo.info.nodes);
+    expect(await predict('rfds', 'm', probe50)).toEqual(await predict('rfrest', 'm', probe50));
   });
 
   it('a model of another rf_type than the project\'s forest fails its job with a 400 naming it', async () => {
