@@ -26,6 +26,21 @@ function frame(rows, p) {
 
 const blockRows = gramBlockRows; // the rows per block the update folds
 
+/** Median ns per row of learning `columns` (n rows) into a summary with `options`: one update for the schema, three to warm up, seven timed. */
+function nsPerRow(columns, n, options) {
+  const s = new Summary(options);
+  const update = () => s.prepare('learn', { columns }).commit();
+  update();
+  for (let w = 0; w < 3; w++) update();
+  const times = [];
+  for (let r = 0; r < 7; r++) {
+    const t0 = process.hrtime.bigint();
+    update();
+    times.push(Number(process.hrtime.bigint() - t0));
+  }
+  return median(times) / n;
+}
+
 const m = machine();
 const rows = [];
 for (const p of PS) {
@@ -34,17 +49,7 @@ for (const p of PS) {
   const row = { p, rows: n };
   for (const kernel of ['wasm', 'js']) {
     if (useGramKernel(kernel) !== kernel) throw new Error(`the ${kernel} kernel is not available here`);
-    const s = new Summary({ histogram: 'streaming' });
-    const update = () => s.prepare('learn', { columns }).commit();
-    update(); // schema growth
-    for (let w = 0; w < 3; w++) update();
-    const times = [];
-    for (let r = 0; r < 7; r++) {
-      const t0 = process.hrtime.bigint();
-      update();
-      times.push(Number(process.hrtime.bigint() - t0));
-    }
-    row[kernel] = median(times) / n;
+    row[kernel] = nsPerRow(columns, n, { histogram: 'streaming' });
   }
   useGramKernel(undefined);
   rows.push(row);
@@ -58,21 +63,8 @@ for (const L of (process.env.BENCH_LEVELS ?? '10,100,1000').split(',').map(Numbe
   f.attributeTypes.push('T');
   f.data.forEach((r) => r.push(`level${Math.floor(rand() * L)}`));
   const columns = parseFrameJson(Buffer.from(JSON.stringify(f)));
-  const nsPerRow = (options) => {
-    const s = new Summary(options);
-    const update = () => s.prepare('learn', { columns }).commit();
-    update();
-    for (let w = 0; w < 3; w++) update();
-    const times = [];
-    for (let r = 0; r < 7; r++) {
-      const t0 = process.hrtime.bigint();
-      update();
-      times.push(Number(process.hrtime.bigint() - t0));
-    }
-    return median(times) / n;
-  };
-  const ns = nsPerRow({ histogram: 'streaming' });
-  const withoutConditional = nsPerRow({ histogram: 'streaming', conditionalHistograms: false });
+  const ns = nsPerRow(columns, n, { histogram: 'streaming' });
+  const withoutConditional = nsPerRow(columns, n, { histogram: 'streaming', conditionalHistograms: false });
   levelRows.push({ L, attributes: 20 + L, ns, withoutConditional });
 }
 const numpy = JSON.parse(execFileSync('/usr/bin/python3', [fileURLToPath(new URL('./numpy_gram.py', import.meta.url)), JSON.stringify(PS.map((p) => [p, blockRows(p)]))], { encoding: 'utf8', env: { ...process.env, OPENBLAS_NUM_THREADS: '1' } }));

@@ -154,15 +154,18 @@ class CsvSplitter {
     return this.sep < 0x80 && this.quote < 0x80 && b.indexOf(this.quote) < 0 && b.indexOf(CR) < 0;
   }
 
+  /** Where reading `b` starts: past an LF that completes a CRLF whose CR ended the previous buffer. */
+  private skipLfAfterCr(b: Uint8Array): number {
+    if (!this.afterCr || b.length === 0) return 0;
+    this.afterCr = false;
+    return b[0] === LF ? 1 : 0;
+  }
+
   /** split() for a batch where spansFit: records are the non-empty lines, found by a native search for LF. */
   splitSpans(b: Buffer, last: boolean, out: RecordsBuilder): number {
     const n = b.length;
     let line = this.line;
-    let i = 0;
-    if (this.afterCr && n > 0) {
-      this.afterCr = false;
-      if (b[0] === LF) i = 1;
-    }
+    let i = this.skipLfAfterCr(b);
     while (i < n) {
       let j = b.indexOf(LF, i);
       if (j < 0) {
@@ -186,11 +189,7 @@ class CsvSplitter {
     const { sep, quote, plain } = this;
     const n = b.length;
     let line = this.line;
-    let i = 0;
-    if (this.afterCr && n > 0) {
-      this.afterCr = false;
-      if (b[0] === LF) i = 1;
-    }
+    let i = this.skipLfAfterCr(b);
     while (i < n) {
       let c = b[i];
       if (c !== LF && c !== CR) {
