@@ -1,6 +1,6 @@
 // Learn throughput over one WebSocket (API.md §12) next to REST with 2 requests in flight,
 // same data, same run. Run after a build:
-//   node bench/ws.mjs   (BENCH_ROWS default 100000; BENCH_RUNS default 5; BENCH_BATCH default
+//   node bench/ws.mjs   (BENCH_ROWS default 100000; BENCH_RUNS default 5; BENCH_CPU_PROF=<dir>; BENCH_BATCH default
 //                        "10000,1000": rows per message/request; BENCH_WS_IN_FLIGHT default 4 =
 //                        the server's SML_WS_MAX_IN_FLIGHT; BENCH_DRY=1 prints without appending)
 // Each run learns every batch into a fresh project twice, once per transport, alternating which
@@ -84,7 +84,8 @@ async function learnOverRest(sdk, pid, payloads, inFlight) {
 }
 
 const m = machine();
-const sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_LOG_LEVEL: 'warn', SML_WS_MAX_IN_FLIGHT: String(WS_IN_FLIGHT) } });
+const profDir = process.env.BENCH_CPU_PROF; // a directory: CPU profiles of the service processes
+const sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_LOG_LEVEL: 'warn', SML_WS_MAX_IN_FLIGHT: String(WS_IN_FLIGHT) }, ...(profDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] } : {}) });
 const results = [];
 try {
   const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
