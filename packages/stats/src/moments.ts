@@ -372,14 +372,14 @@ export class MomentStore {
       if (ones > 0) a[k + ATTR.MIN] = Math.min(a[k + ATTR.MIN], 1);
       if (g.present > ones) a[k + ATTR.MAX] = Math.max(a[k + ATTR.MAX], 0);
     }
-    for (const u of g.levels) {
-      for (const v of g.levels) {
-        if (u.index > v.index) continue;
-        const cu = g.count(u.level);
-        const cv = g.count(v.level);
-        const same = u === v ? cu : 0; // two levels of one column are never both 1
-        this.addPair(u.index, v.index, g.present, cu, 0, cv, 0, cu, 0, cv, 0, same, 0, same, 0);
-      }
+    // Levels are sorted by index: (a, b) with a ≤ b is the stored pair's order.
+    const levels = g.levels;
+    const ones = Float64Array.from(levels, (s) => g.count(s.level));
+    for (let b = 0; b < levels.length; b++) {
+      const j = levels[b].index;
+      // Two levels of one column are never both 1: Σx_i·x_j = 0 but for a level with itself.
+      for (let a = 0; a < b; a++) this.addCounts(levels[a].index, j, g.present, ones[a], ones[b], 0);
+      this.addCounts(j, j, g.present, ones[b], ones[b], ones[b]);
     }
   }
 
@@ -437,9 +437,28 @@ export class MomentStore {
         const cu = a < 0 ? 0 : marginG[a];
         const cv = b < 0 ? 0 : marginH[b];
         const both = a < 0 || b < 0 ? 0 : joint[a * h.size + b];
-        this.addPair(u.index, v.index, n, cu, 0, cv, 0, cu, 0, cv, 0, both, 0, both, 0);
+        this.addCounts(u.index, v.index, n, cu, cv, both);
       }
     }
+  }
+
+  /**
+   * addPair for two 0/1 attributes: every sum is a count (x = x² for 0/1), `ones` of i, of j
+   * and of both. Counts are integers, so plain additions to the sums are exact (their
+   * compensations stay as they are): the O(L²) pairs of levels cost little per batch.
+   */
+  private addCounts(i: number, j: number, n: number, onesI: number, onesJ: number, both: number): void {
+    const pairs = this.pairs;
+    const pk = i <= j ? pairOffset(i, j) : pairOffset(j, i);
+    const first = i <= j ? onesI : onesJ;
+    const second = i <= j ? onesJ : onesI;
+    pairs[pk + PAIR.N] += n;
+    pairs[pk + PAIR.SI] += first;
+    pairs[pk + PAIR.SII] += first;
+    pairs[pk + PAIR.SJ] += second;
+    pairs[pk + PAIR.SJJ] += second;
+    pairs[pk + PAIR.SIJ] += both;
+    pairs[pk + PAIR.SIIJJ] += both;
   }
 
   /**
