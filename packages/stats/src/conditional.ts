@@ -18,7 +18,13 @@ import type { Alignment, AttributeSource } from './moments';
 export class ConditionalHistograms {
   private readonly byCondition = new Map<number, Map<number, Histogram>>();
 
-  constructor(private readonly create: () => Histogram) {}
+  /**
+   * `sameColumn(a, b)`: a and b are levels of one categorical column. Such pairs are never
+   * stored: where one level is 1 the other is present and 0, so the histogram is derived
+   * (Summary.conditionalHistogram) — stored, a column of L levels held L² histograms (about
+   * 500 MB at L = 1000).
+   */
+  constructor(private readonly create: () => Histogram, private readonly sameColumn: (a: number, b: number) => boolean) {}
 
   /** The histogram of t over the rows where c = 1; undefined when there is no such row with t present. */
   get(c: number, t: number): Histogram | undefined {
@@ -105,7 +111,7 @@ export class ConditionalHistograms {
       for (const t of numeric) {
         if (t.index !== c.index) this.addValues(c.index, t, ones, binary(t.index));
       }
-      for (const column of columns.values()) this.addLevels(c.index, column, ones);
+      for (const column of columns.values()) if (column.codes !== c.codes) this.addLevels(c.index, column, ones);
     }
   }
 
@@ -161,12 +167,12 @@ export class ConditionalHistograms {
    * so far where the sibling was present had level = 0, so for each c, (c, level) holds
    * rows(c = 1, sibling present) zeros; for c = sibling those are its `siblingOnes` rows.
    */
-  addLevel(level: number, sibling: number, siblingOnes: number): void {
+  addLevel(level: number, sibling: number): void {
     for (const [c, inner] of this.byCondition) {
+      if (this.sameColumn(c, level)) continue; // derived, not stored
       const n = inner.get(sibling)?.count ?? 0;
       if (n > 0) this.slot(c, level).add(0, n);
     }
-    if (siblingOnes > 0) this.slot(sibling, level).add(0, siblingOnes);
   }
 
   /**
@@ -187,7 +193,7 @@ export class ConditionalHistograms {
       if (c < 0) continue;
       for (const [ot, h] of inner) {
         const t = mine[ot];
-        if (t >= 0 && h.count > 0) out.push([c, t, h]);
+        if (t >= 0 && h.count > 0 && !this.sameColumn(c, t)) out.push([c, t, h]);
       }
     }
     for (let t = 0; t < source.length; t++) {
@@ -197,7 +203,7 @@ export class ConditionalHistograms {
       conditions.add(sibling);
       for (const oc of conditions) {
         const c = mine[oc];
-        if (c < 0 || c === t) continue;
+        if (c < 0 || c === t || this.sameColumn(c, t)) continue;
         const n = other.coCount(oc, sibling, otherOnes);
         if (n <= 0) continue;
         const h = this.create();
@@ -277,7 +283,9 @@ export class ConditionalHistograms {
         const t = r.u32();
         if (t <= previousT || t >= size || t === c) throw damaged();
         previousT = t;
-        inner.set(t, Histogram.read(r, bins, cap));
+        const h = Histogram.read(r, bins, cap);
+        // Summaries written before same-column pairs were derived hold them: dropped.
+        if (!this.sameColumn(c, t)) inner.set(t, h);
       }
       if (inner.size > 0) this.byCondition.set(c, inner);
     }

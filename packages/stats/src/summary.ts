@@ -153,7 +153,7 @@ export class Summary {
   /** One per attribute when histograms are enabled, else empty. */
   private histograms: Histogram[] = [];
   /** Histogram of t over the rows where binary c = 1, when histograms are enabled (conditional.ts). */
-  private readonly conditional = new ConditionalHistograms(() => this.newHistogram());
+  private readonly conditional = new ConditionalHistograms(() => this.newHistogram(), (a, b) => this.sameColumn(a, b));
   private rows = 0;
   private readonly partitions = new Map<string, Summary>();
   private readonly survivalCounts: SurvivalCounts | null;
@@ -381,7 +381,8 @@ export class Summary {
    * The histogram of t's present values over the rows where the binary attribute c (B or a
    * categorical level) is 1 (STATS.md §3, `conditional_pair[c,t]`), with the same mode, bins
    * and cap as `histogram(t)`. Undefined when histograms are off, c is not binary, or no
-   * row has c = 1 and t present. For c = t it is derived: the rows where c = 1, all at 1.
+   * row has c = 1 and t present. For c = t it is derived: the rows where c = 1, all at 1; for
+   * two levels of one categorical column too: those rows, all at 0.
    * Like `histogram`, the live histogram: do not modify it. Throws SummaryError for an
    * unknown attribute.
    */
@@ -393,12 +394,20 @@ export class Summary {
     const i = this.resolve(c);
     const j = this.resolve(t);
     if (this.options.histogram === undefined || this.schema.info(i).kind === 'C') return undefined;
-    if (i !== j) return this.conditional.get(i, j);
+    if (i !== j && !this.sameColumn(i, j)) return this.conditional.get(i, j);
     const ones = this.ones(i);
     if (ones <= 0) return undefined;
+    // Derived: where c = 1, c itself is 1, and another level of its column is present and 0.
     const h = this.newHistogram();
-    h.add(1, ones);
+    h.add(i === j ? 1 : 0, ones);
     return h;
+  }
+
+  /** Whether attributes i and j are two levels of one categorical column. */
+  private sameColumn(i: number, j: number): boolean {
+    const a = this.schema.info(i);
+    const b = this.schema.info(j);
+    return a.kind === 'T' && b.kind === 'T' && a.base === b.base;
   }
 
   moments(attribute: AttributeRef): AttributeMoments {
@@ -616,7 +625,7 @@ export class Summary {
       const h = this.newHistogram();
       if (sibling >= 0) h.add(0, this.attr(sibling, ATTR.N));
       this.histograms.push(h);
-      if (sibling >= 0) this.conditional.addLevel(index, sibling, this.ones(sibling));
+      if (sibling >= 0) this.conditional.addLevel(index, sibling);
     }
   }
 
