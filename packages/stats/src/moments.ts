@@ -193,7 +193,7 @@ export interface Alignment {
 }
 
 /** A categorical column of a batch: its codes per learned row and the summary levels it feeds. */
-interface CategoricalGroup {
+export interface CategoricalGroup {
   /** codes[t]: the code of learned row t (−1 missing). */
   readonly codes: Int32Array;
   /** One more than the largest code. */
@@ -207,7 +207,7 @@ interface CategoricalGroup {
 }
 
 /** The categorical sources grouped by column (their shared codes), with each column's code counts. */
-function categoricalGroups(sources: readonly AttributeSource[], rowCount: number, rows: Int32Array | null): CategoricalGroup[] {
+export function categoricalGroups(sources: readonly AttributeSource[], rowCount: number, rows: Int32Array | null): CategoricalGroup[] {
   const byCodes = new Map<Int32Array, AttributeSource[]>();
   for (const s of sources) {
     if (s.codes === null) continue;
@@ -300,11 +300,10 @@ export class MomentStore {
    * the inverse of learning to within the roundings of one block. Categorical levels are
    * never expanded into columns: see learnLevels and below.
    */
-  accumulate(sources: readonly AttributeSource[], rowCount: number, rows: Int32Array | null): void {
+  accumulate(sources: readonly AttributeSource[], rowCount: number, rows: Int32Array | null, groups = categoricalGroups(sources, rowCount, rows)): void {
     if (sources.length === 0 || rowCount === 0) return;
     const numeric = sources.filter((s) => s.values !== null);
     const columns = this.accumulateNumeric(numeric, rowCount, rows);
-    const groups = categoricalGroups(sources, rowCount, rows);
     for (const g of groups) this.learnLevels(g);
     for (const g of groups) numeric.forEach((s, b) => this.crossLevelsNumeric(g, s.index, columns[b]));
     for (let h = 1; h < groups.length; h++) for (let g = 0; g < h; g++) this.crossLevelsLevels(groups[g], groups[h]);

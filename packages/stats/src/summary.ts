@@ -9,7 +9,7 @@ import { categoryOf, type DataFrame, type LearnReport, type ParsedFrame, parseFr
 import { parseFrameJson } from './frame-json';
 import { hash53 } from './hash';
 import { Histogram } from './histogram';
-import { type Alignment, ATTR, type AttributeSource, MomentStore, PAIR, pairCount, pairOffset } from './moments';
+import { type Alignment, ATTR, type AttributeSource, type CategoricalGroup, categoricalGroups, MomentStore, PAIR, pairCount, pairOffset } from './moments';
 import { partitionOptions, type ResolvedOptions, resolveOptions, type SummaryOptions } from './options';
 import { PowerColumns } from './power';
 import { type AttributeInfo, type AttributeKind, Schema } from './schema';
@@ -644,38 +644,25 @@ export class Summary {
       }
     }
     sources.sort((a, b) => a.index - b.index);
-    this.store.accumulate(sources, count, rows);
+    // Each categorical column's codes counted once, for the moments and the level histograms.
+    const groups = categoricalGroups(sources, count, rows);
+    this.store.accumulate(sources, count, rows, groups);
     if (this.options.histogram !== undefined) {
-      const codeCounts = new Map<Int32Array, { present: number; counts: Float64Array }>();
-      for (const source of sources) this.addToHistogram(source, count, rows, codeCounts);
+      const groupOf = new Map(groups.map((g) => [g.levels[0].codes!, g]));
+      for (const source of sources) this.addToHistogram(source, count, rows, groupOf);
       if (this.keepsConditional) this.conditional.learn(sources, count, rows, (i) => this.schema.info(i).kind !== 'C');
     }
     this.rows += count;
   }
 
-  /** Adds the source's values to its histogram; a categorical column's codes are counted once for all its levels (`codeCounts`). */
-  private addToHistogram(source: AttributeSource, count: number, rows: Int32Array | null, codeCounts: Map<Int32Array, { present: number; counts: Float64Array }>): void {
+  /** Adds the source's values to its histogram; a categorical level's from its column's code counts (`groupOf`). */
+  private addToHistogram(source: AttributeSource, count: number, rows: Int32Array | null, groupOf: Map<Int32Array, CategoricalGroup>): void {
     const h = this.histograms[source.index];
     if (source.values !== null) return h.addColumn(source.values, rows, count);
-    const codes = source.codes!;
-    let column = codeCounts.get(codes);
-    if (column === undefined) {
-      let present = 0;
-      let size = 0;
-      for (let t = 0; t < count; t++) size = Math.max(size, codes[rows === null ? t : rows[t]] + 1);
-      const counts = new Float64Array(size);
-      for (let t = 0; t < count; t++) {
-        const code = codes[rows === null ? t : rows[t]];
-        if (code < 0) continue;
-        present++;
-        counts[code]++;
-      }
-      column = { present, counts };
-      codeCounts.set(codes, column);
-    }
-    const ones = source.level >= 0 && source.level < column.counts.length ? column.counts[source.level] : 0;
+    const group = groupOf.get(source.codes!)!;
+    const ones = group.count(source.level);
     h.add(1, ones);
-    h.add(0, column.present - ones);
+    h.add(0, group.present - ones);
   }
 
   private newHistogram(): Histogram {
