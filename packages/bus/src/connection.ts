@@ -1,5 +1,6 @@
 import { connect, Events, type NatsConnection } from 'nats';
 import type { Logger } from '@sml/core';
+import { setJetStreamReplicas } from './jetstream';
 import { inboxPrefix } from './permissions';
 
 export type { NatsConnection } from 'nats';
@@ -16,6 +17,8 @@ export async function connectBus(opts: {
   /** The bus identity's NATS user and password (README "Bus security"); replies then arrive under `_INBOX.<user>`. */
   user?: string;
   pass?: string;
+  /** Copies of every stream, KV bucket and object store this connection ensures (SML_JETSTREAM_REPLICAS; 1 by default). */
+  jetStreamReplicas?: number;
 }): Promise<NatsConnection> {
   const nc = await connect({
     servers: opts.url.split(','),
@@ -27,6 +30,7 @@ export async function connectBus(opts: {
     waitOnFirstConnect: true,
     timeout: opts.timeoutMs ?? 10_000,
   });
+  if (opts.jetStreamReplicas !== undefined) setJetStreamReplicas(nc, opts.jetStreamReplicas);
   opts.log.info({ server: nc.getServer(), user: opts.user ?? '(none)' }, 'connected to NATS');
   void (async () => {
     for await (const s of nc.status()) {

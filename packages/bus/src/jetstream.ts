@@ -9,23 +9,61 @@ import { JS_ERR, jsErrorCode } from './js-errors';
 
 // Every resource ensured here is registered with the connection's BusHealth: ensured again
 // after a reconnect (a nats-server restart loses memory-storage streams) and checked by /readyz.
+// Each is created with the connection's replica count (SML_JETSTREAM_REPLICAS, set by
+// connectBus; 1 when unset), and an existing one with another count is moved to it.
+
+const replicasOf = new WeakMap<NatsConnection, number>();
+
+/** Sets how many copies (servers of a NATS cluster) every stream, KV bucket and object store `nc` ensures keeps. */
+export function setJetStreamReplicas(nc: NatsConnection, replicas: number): void {
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) throw new Error(`JetStream replicas must be 1 to 5, not ${replicas}`);
+  replicasOf.set(nc, replicas);
+}
+
+/** The replica count of the streams, KV buckets and object stores `nc` ensures (1 unless set). */
+export function jetStreamReplicas(nc: NatsConnection): number {
+  return replicasOf.get(nc) ?? 1;
+}
+
+/**
+ * Moves an existing stream to `replicas` copies when it has another count (a deployment
+ * that raised SML_JETSTREAM_REPLICAS after its buckets were created). nats-server refuses
+ * more replicas than it has servers: that error stops the ensure, naming the stream.
+ */
+async function scaleStream(nc: NatsConnection, stream: string, replicas: number): Promise<void> {
+  const jsm = await nc.jetstreamManager();
+  const info = await jsm.streams.info(stream);
+  if ((info.config.num_replicas || 1) === replicas) return;
+  try {
+    await jsm.streams.update(stream, { ...info.config, num_replicas: replicas });
+  } catch (err) {
+    throw new Error(`cannot move JetStream stream ${stream} from ${info.config.num_replicas} to ${replicas} replicas (SML_JETSTREAM_REPLICAS): ${(err as Error).message}`, { cause: err });
+  }
+}
 
 /** A KV bucket (created on first use) with file storage and one value per key. */
 export function kvBucket(nc: NatsConnection, name: string, opts: Partial<KvOptions> = {}): Promise<KV> {
-  // nats.js writes into the options it is given: a fresh object per call.
-  return BusHealth.of(nc).track(`kv:${name}`, `kv ${name}`,
-    () => nc.jetstream().views.kv(name, { history: 1, storage: StorageType.File, ...opts }),
-    async () => (await nc.jetstreamManager()).streams.info(`KV_${name}`));
+  const replicas = jetStreamReplicas(nc);
+  return BusHealth.of(nc).track(`kv:${name}`, `kv ${name}`, async () => {
+    // nats.js writes into the options it is given: a fresh object per call.
+    const kv = await nc.jetstream().views.kv(name, { history: 1, storage: StorageType.File, replicas, ...opts });
+    await scaleStream(nc, `KV_${name}`, opts.replicas ?? replicas);
+    return kv;
+  }, async () => (await nc.jetstreamManager()).streams.info(`KV_${name}`));
 }
 
 export function objectStore(nc: NatsConnection, name: string, opts: Partial<ObjectStoreOptions> = {}): Promise<ObjectStore> {
-  return BusHealth.of(nc).track(`os:${name}`, `objects ${name}`,
-    () => nc.jetstream().views.os(name, { storage: StorageType.File, ...opts }),
-    async () => (await nc.jetstreamManager()).streams.info(`OBJ_${name}`));
+  const replicas = jetStreamReplicas(nc);
+  return BusHealth.of(nc).track(`os:${name}`, `objects ${name}`, async () => {
+    const os = await nc.jetstream().views.os(name, { storage: StorageType.File, replicas, ...opts });
+    await scaleStream(nc, `OBJ_${name}`, opts.replicas ?? replicas);
+    return os;
+  }, async () => (await nc.jetstreamManager()).streams.info(`OBJ_${name}`));
 }
 
-/** Creates the stream, or updates its subjects when it exists. */
+/** Creates the stream, or updates its subjects and replica count when it exists. */
 export function ensureStream(nc: NatsConnection, cfg: { name: string; subjects: string[]; maxAgeMs?: number }): Promise<void> {
+  const replicas = jetStreamReplicas(nc);
   return BusHealth.of(nc).track(`stream:${cfg.name}`, `stream ${cfg.name}`, async () => {
     const jsm = await nc.jetstreamManager();
     const config = {
@@ -34,6 +72,7 @@ export function ensureStream(nc: NatsConnection, cfg: { name: string; subjects: 
       storage: StorageType.File,
       retention: RetentionPolicy.Limits,
       max_age: cfg.maxAgeMs ? cfg.maxAgeMs * 1e6 : 0,
+      num_replicas: replicas,
     };
     let info;
     try {
@@ -44,6 +83,7 @@ export function ensureStream(nc: NatsConnection, cfg: { name: string; subjects: 
       return;
     }
     if (info.config.subjects.join() !== cfg.subjects.join()) await jsm.streams.update(cfg.name, { ...info.config, subjects: cfg.subjects });
+    await scaleStream(nc, cfg.name, replicas);
   }, async () => (await nc.jetstreamManager()).streams.info(cfg.name));
 }
 

@@ -24,7 +24,7 @@ export async function runService(
 ): Promise<ServiceRuntime & { stop(): Promise<void> }> {
   const config = loadConfig();
   const log = createLogger(name, config.SML_LOG_LEVEL);
-  const nc = await connectBus({ url: config.NATS_URL, name: `sml-${name}`, log, user: config.SML_NATS_USER, pass: config.SML_NATS_PASSWORD });
+  const nc = await connectBus({ url: config.NATS_URL, name: `sml-${name}`, log, user: config.SML_NATS_USER, pass: config.SML_NATS_PASSWORD, jetStreamReplicas: config.SML_JETSTREAM_REPLICAS });
   const bus = BusHealth.of(nc, log);
   const service = await BusService.start(nc, { name, log });
   const client = new BusClient(nc, { timeoutMs: config.SML_REQUEST_TIMEOUT_MS, resetMs: config.SML_BREAKER_RESET_MS });

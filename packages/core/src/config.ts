@@ -15,6 +15,8 @@ export const configSchema = z.object({
   SML_NATS_USER: z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be a NATS user name (letters, digits, _ and -)').optional(),
   SML_NATS_PASSWORD: z.string().min(1).optional(),
   SML_DATA_DIR: z.string().min(1).default('./.sml'),
+  /** Copies of every JetStream stream, KV bucket and object store the services create: 3 on a NATS cluster of 3 or more servers. */
+  SML_JETSTREAM_REPLICAS: int(1).max(5).default(1),
   SML_PORT: int(0).max(65535).default(8080),
   SML_HOST: z.string().min(1).default('0.0.0.0'),
   SML_BASE_PATH: z.string().regex(/^\/[A-Za-z0-9_\-/]*$/, 'must start with / and contain only path characters').default('/symetry/rest'),

@@ -6,3 +6,4 @@ export * from './kafka';
 export * from './data';
 export * from './s3';
 export * from './memory';
+export * from './nats-cluster';

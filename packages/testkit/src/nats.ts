@@ -50,6 +50,43 @@ async function waitForPort(port: number, proc: ChildProcess, timeoutMs: number):
 }
 
 /**
+ * One nats-server process on a config file, started again on the same ports and store
+ * (what `restart` and a cluster node's `start` do); its stderr is kept for `log()`.
+ */
+export function natsProcess(conf: string, port: number): {
+  launch: () => Promise<void>;
+  kill: (signal: NodeJS.Signals) => Promise<void>;
+  running: () => boolean;
+  log: () => string;
+} {
+  let proc: ChildProcess | undefined;
+  let stderr = '';
+  const running = () => proc !== undefined && proc.exitCode === null && proc.signalCode === null;
+  return {
+    async launch() {
+      const p = spawn(natsServerBinary(), ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+      proc = p;
+      p.stderr.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-20_000); });
+      try {
+        await waitForPort(port, p, 10_000);
+      } catch (err) {
+        p.kill('SIGKILL');
+        throw new Error(`${(err as Error).message}\n${stderr}`);
+      }
+    },
+    async kill(signal) {
+      if (!running()) return;
+      const p = proc as ChildProcess;
+      const exited = new Promise((r) => p.once('exit', r));
+      p.kill(signal);
+      await exited;
+    },
+    running,
+    log: () => stderr,
+  };
+}
+
+/**
  * Starts a throw-away `nats-server -js` on a free loopback port with its store in a temp dir
  * (like nats.js `nst/`). `stop()` kills it and removes the directory. With `auth`, the server
  * has one user per bus identity with the permissions of packages/bus/src/permissions.ts (as
@@ -69,46 +106,31 @@ export async function startNatsServer(opts: { dir?: string; port?: number; maxPa
     credentials ? busAuthorizationConf(credentials, { cost: 4 }) : '',
     '',
   ].join('\n'));
-  let proc: ChildProcess;
-  let stderr = '';
-  const launch = async () => {
-    proc = spawn(natsServerBinary(), ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
-    proc.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-20_000); });
-    try {
-      await waitForPort(port, proc, 10_000);
-    } catch (err) {
-      proc.kill('SIGKILL');
-      throw new Error(`${(err as Error).message}\n${stderr}`);
-    }
-  };
-  const kill = async (signal: NodeJS.Signals) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise((r) => proc.once('exit', r));
-    proc.kill(signal);
-    await exited;
-  };
-  await launch();
+  const server = natsProcess(conf, port);
+  await server.launch();
   return {
     url: `nats://127.0.0.1:${port}`,
     port,
     storeDir: dir,
     credentials,
-    connectOptions(identity) {
-      const c = credentials?.[identity];
-      return c ? { user: c.user, pass: c.password, inboxPrefix: inboxPrefix(c.user) } : {};
-    },
-    log: () => stderr,
+    connectOptions: (identity) => connectOptionsOf(credentials, identity),
+    log: server.log,
     async restart({ hard = false, whileDown } = {}) {
-      await kill(hard ? 'SIGKILL' : 'SIGTERM');
+      await server.kill(hard ? 'SIGKILL' : 'SIGTERM');
       try {
         await whileDown?.();
       } finally {
-        await launch();
+        await server.launch();
       }
     },
     async stop() {
-      await kill('SIGTERM');
+      await server.kill('SIGTERM');
       if (!opts.dir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+export function connectOptionsOf(credentials: Record<BusIdentity, BusCredentials> | undefined, identity: BusIdentity): { user?: string; pass?: string; inboxPrefix?: string } {
+  const c = credentials?.[identity];
+  return c ? { user: c.user, pass: c.password, inboxPrefix: inboxPrefix(c.user) } : {};
 }
