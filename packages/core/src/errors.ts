@@ -85,6 +85,7 @@ export const catalogue = {
   STREAM_PREVIEW_TYPE: { status: 400, message: 'Preview invalid DS Stream type [{type}]' },
   STREAM_POLL_NOT_KAFKA: { status: 400, message: 'Data source [{ds}] is of type [{type}]: only kafka data sources can be polled' },
   STREAM_POLLERS_BUSY: { status: 503, message: 'This server already keeps {count} Kafka pollers (the limit); retry when idle ones expire (2 minutes) or DELETE /streams/poll the unused ones', retryable: true },
+  STREAM_POLL_CONFLICT: { status: 409, message: 'Poller [{name}] was polled by another request at the same time; poll again', retryable: true },
   DS_SELECT_TOO_LARGE: { status: 400, message: 'Data source [{ds}] holds more than {limit} {unit} ({variable}): selectModel keeps its scoring data in memory; score on a smaller data source' },
   PROJECT_NOT_PERSISTENT: { status: 400, message: 'Project [{pid}] was created with persist=false: it has no snapshot to save' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'Idempotency-Key [{key}] was already used for a different batch of this project; send a new key with a new batch' },

@@ -55,6 +55,15 @@ export function kafkaClient(s: Pick<KafkaSettings, 'brokers'>, log: Logger): Kaf
  * take an OffsetCommit from outside the group.)
  */
 export async function prepareKafka(s: KafkaSettings, fromBeginning: boolean, log: Logger, stream = '-'): Promise<Record<string, number>> {
+  const wanted = await topicOffsets(s, log, stream);
+  return fromBeginning ? {} : Object.fromEntries(wanted.map((o) => [`${s.topic}:${o.partition}`, o.high]));
+}
+
+/**
+ * The first (`low`) and next (`high`) offset of each partition of the topic (of kafka.partitions
+ * when given), after the SSRF guard's check of the brokers (400); 500 when the topic cannot be reached.
+ */
+export async function topicOffsets(s: KafkaSettings, log: Logger, stream = '-'): Promise<{ partition: number; low: number; high: number }[]> {
   await checkServers(stream, 'bootstrap.servers', s.brokers);
   const admin: Admin = kafkaClient(s, log).admin();
   try {
@@ -62,7 +71,7 @@ export async function prepareKafka(s: KafkaSettings, fromBeginning: boolean, log
     const offsets = await admin.fetchTopicOffsets(s.topic);
     const wanted = offsets.filter((o) => !s.partitions || s.partitions.includes(o.partition));
     if (s.partitions && wanted.length !== s.partitions.length) throw new Error(`topic ${s.topic} has no partition ${s.partitions.filter((p) => !offsets.some((o) => o.partition === p)).join(',')}`);
-    return fromBeginning ? {} : Object.fromEntries(wanted.map((o) => [`${s.topic}:${o.partition}`, Number(o.high)]));
+    return wanted.map((o) => ({ partition: o.partition, low: Number(o.low), high: Number(o.high) }));
   } catch (err) {
     throw smlError('GENERIC_EXCEPTION', { detail: `Cannot build the Kafka consumer of topic [${s.topic}]: ${(err as Error).message}` }, err);
   } finally {

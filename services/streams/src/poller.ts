@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Consumer } from 'kafkajs';
-import { smlError, SmlError, type Logger } from '@sml/core';
-import type { sml } from '@sml/proto';
+import type { KV } from 'nats';
+import { isKeyExists } from '@sml/bus';
+import { nameToken, smlError, SmlError, type Logger } from '@sml/core';
+import { sml } from '@sml/proto';
 import { sampleFrame } from './frame';
-import { kafkaClient, kafkaSettings, oneMember, prepareKafka, type KafkaSettings } from './kafka-source';
+import { kafkaClient, kafkaSettings, oneMember, topicOffsets, type KafkaSettings } from './kafka-source';
 
 /**
  * Bounds of the Kafka pollers (POST /{user}/streams/poll, API.md §9), per replica of the
@@ -32,27 +34,33 @@ export const POLL_LIMITS: PollLimits = {
   maxRecordBytes: 1024 * 1024,
 };
 
+/** partition → offset of the next record a poll answers. */
+type Positions = Map<number, number>;
+
 /**
- * One Kafka poller: a kafkajs consumer in its own group (nothing committed: its position lives
- * in the poller) reading ahead into a bounded queue that each poll takes the next records from.
+ * One Kafka poller: a kafkajs consumer in its own group (nothing committed) that starts at the
+ * positions it is given (seek) and reads ahead into a bounded queue that each poll takes the
+ * next records from. `revision` is the KV revision of the positions its queue continues.
  */
 class KafkaPoller {
   lastUsed = Date.now();
+  revision?: number;
   private consumer?: Consumer;
-  private queue: (Buffer | null)[] = [];
+  private queue: { partition: number; offset: number; value: Buffer | null }[] = [];
   private queueBytes = 0;
+  /** Where each partition's next queued record must start: a fetch from before a seek took effect is passed over. */
+  private readonly expected: Positions;
   private paused = false;
   private fetches = 0;
   private polled = false;
   private failure?: Error;
   private wake?: () => void;
-  private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly user: string, readonly name: string, private ds: sml.v1.IDsInfo, private readonly s: KafkaSettings, private readonly limits: PollLimits, private readonly log: Logger) {}
+  constructor(readonly user: string, readonly name: string, readonly s: KafkaSettings, readonly next: Positions, private readonly limits: PollLimits, private readonly log: Logger) {
+    this.expected = new Map(next);
+  }
 
-  async start(fromBeginning: boolean): Promise<void> {
-    // Checks the brokers (SSRF guard, 400) and that the topic can be reached (500).
-    await prepareKafka(this.s, true, this.log, this.name);
+  async start(): Promise<void> {
     const consumer = kafkaClient(this.s, this.log).consumer({
       groupId: this.s.groupId, partitionAssigners: [oneMember(this.s.partitions)],
       sessionTimeout: 10_000, heartbeatInterval: 1_000, maxWaitTimeInMs: 500, maxBytes: this.limits.maxBytes,
@@ -71,7 +79,7 @@ class KafkaPoller {
     });
     try {
       await consumer.connect();
-      await consumer.subscribe({ topics: [this.s.topic], fromBeginning });
+      await consumer.subscribe({ topics: [this.s.topic], fromBeginning: true });
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
@@ -79,20 +87,28 @@ class KafkaPoller {
           const { batch } = payload;
           for (const m of batch.messages) {
             if (!payload.isRunning() || payload.isStale()) break;
+            const offset = Number(m.offset);
+            if (offset < (this.expected.get(batch.partition) ?? 0)) {
+              payload.resolveOffset(m.offset);
+              continue;
+            }
             if (this.queue.length >= this.limits.bufferRecords || this.queueBytes >= this.limits.maxBytes * 2) {
               // Read ahead far enough: the topic waits for the polls (kafkajs fetches from the first unresolved offset on resume).
               consumer.pause([{ topic: batch.topic }]);
               this.paused = true;
               break;
             }
-            this.queue.push(m.value);
+            this.queue.push({ partition: batch.partition, offset, value: m.value });
             this.queueBytes += m.value?.length ?? 0;
+            this.expected.set(batch.partition, offset + 1);
             payload.resolveOffset(m.offset);
           }
           this.wake?.();
           await payload.heartbeat();
         },
       });
+      // Applied by kafkajs before the first fetch of each partition once the group is joined.
+      for (const [partition, offset] of this.next) consumer.seek({ topic: this.s.topic, partition, offset: String(offset) });
     } catch (err) {
       await this.stop();
       if (err instanceof SmlError) throw err;
@@ -100,16 +116,12 @@ class KafkaPoller {
     }
   }
 
-  /** The next records as a DataFrame (polls of one poller run one after the other). */
-  poll(ds: sml.v1.IDsInfo): Promise<sml.v1.IDataFrame> {
-    const next = this.chain.then(() => this.take(ds));
-    this.chain = next.catch(() => undefined);
-    return next;
-  }
-
-  private async take(ds: sml.v1.IDsInfo): Promise<sml.v1.IDataFrame> {
+  /**
+   * The next records as a DataFrame, and the positions after them (`next` is updated; the
+   * caller serializes the polls of one poller).
+   */
+  async take(ds: sml.v1.IDsInfo): Promise<sml.v1.IDataFrame> {
     this.lastUsed = Date.now();
-    this.ds = ds;
     if (this.queue.length === 0) {
       // First poll: until the group has joined and a fetch was handled (the second fetch starts
       // only once the first one's batches went through eachBatch); later: a short wait.
@@ -122,9 +134,11 @@ class KafkaPoller {
     const out: (Buffer | null)[] = [];
     let bytes = 0;
     while (this.queue.length > 0 && out.length < this.limits.maxRecords) {
-      const size = this.queue[0]?.length ?? 0;
+      const size = this.queue[0].value?.length ?? 0;
       if (out.length > 0 && bytes + size > this.limits.maxBytes) break;
-      out.push(this.queue.shift()!);
+      const r = this.queue.shift()!;
+      out.push(r.value);
+      this.next.set(r.partition, r.offset + 1);
       bytes += size;
     }
     this.queueBytes -= bytes;
@@ -133,7 +147,7 @@ class KafkaPoller {
       this.consumer?.resume([{ topic: this.s.topic }]);
     }
     this.lastUsed = Date.now();
-    return sampleFrame(out, this.ds, this.limits.maxRecordBytes);
+    return sampleFrame(out, ds, this.limits.maxRecordBytes);
   }
 
   private async until(done: () => boolean, ms: number): Promise<void> {
@@ -162,74 +176,116 @@ class KafkaPoller {
 }
 
 /**
- * The Kafka pollers of this replica, keyed by customer and DSInfo name: a poll continues where
- * the previous poll of that name left off; a poller idle `idleMs` is closed.
+ * The Kafka pollers, keyed by customer and DSInfo name. Where a poll starts is kept in KV
+ * `sml_stream_polls` (revision-checked after every poll, TTL `idleMs`), so a poll continues
+ * where the previous poll of that name left off whichever replica served it: a replica reuses
+ * its local consumer (and what it read ahead) only when the stored positions are the ones its
+ * last poll wrote; otherwise (another replica polled since, or none before) it starts a
+ * consumer at the stored positions. Local consumers idle `idleMs` are closed.
  */
 export class Pollers {
-  private readonly pollers = new Map<string, Promise<KafkaPoller>>();
+  private readonly pollers = new Map<string, KafkaPoller>();
+  /** The poll in progress per key: polls of one name run one after the other in a replica. */
+  private readonly chains = new Map<string, Promise<unknown>>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly limits: PollLimits, private readonly log: Logger) {
+  constructor(private readonly limits: PollLimits, private readonly positions: KV, private readonly log: Logger) {
     this.timer = setInterval(() => void this.sweep(), Math.min(10_000, limits.idleMs / 4));
     this.timer.unref();
   }
 
+  /** The local key, and the KV key (encoded names: a customer reaches only its own). */
   private static key(user: string, name: string): string {
-    return `${user}\u0000${name}`;
+    return `${nameToken(user)}.${nameToken(name)}`;
   }
 
-  /** The next records of the poller named `ds.name` (created on its first poll, `fromBeginning` then). */
-  async poll(user: string, ds: sml.v1.IDsInfo, fromBeginning: boolean): Promise<sml.v1.IDataFrame> {
+  /** The next records of the poller named `ds.name` (its first poll starts at the topic's start with `fromBeginning`, else at its end). */
+  poll(user: string, ds: sml.v1.IDsInfo, fromBeginning: boolean): Promise<sml.v1.IDataFrame> {
+    const key = Pollers.key(user, ds.name ?? '');
+    const run = (this.chains.get(key) ?? Promise.resolve()).then(() => this.pollOnce(user, key, ds, fromBeginning, true));
+    const tail = run.catch(() => undefined);
+    this.chains.set(key, tail);
+    void tail.then(() => {
+      if (this.chains.get(key) === tail) this.chains.delete(key);
+    });
+    return run;
+  }
+
+  private async pollOnce(user: string, key: string, ds: sml.v1.IDsInfo, fromBeginning: boolean, retry: boolean): Promise<sml.v1.IDataFrame> {
     const name = ds.name ?? '';
-    const key = Pollers.key(user, name);
-    let pending = this.pollers.get(key);
-    if (!pending) {
-      await this.makeRoom(user);
-      const settings = kafkaSettings({ ...ds, name }, `poll-${randomUUID().replace(/-/g, '')}`);
-      settings.groupId = settings.groupId.replace('sml-stream-', 'sml-poll-');
-      const poller = new KafkaPoller(user, name, ds, settings, this.limits, this.log);
-      pending = poller.start(fromBeginning).then(() => poller);
-      this.pollers.set(key, pending);
-      pending.catch(() => {
-        if (this.pollers.get(key) === pending) this.pollers.delete(key);
-      });
+    const settings = kafkaSettings({ ...ds, name }, `poll-${randomUUID().replace(/-/g, '')}`);
+    settings.groupId = settings.groupId.replace('sml-stream-', 'sml-poll-');
+    const entry = await this.positions.get(key);
+    const stored = entry?.operation === 'PUT' ? sml.v1.StreamPollPosition.decode(entry.value) : undefined;
+    let poller = this.pollers.get(key);
+    const current = stored && stored.topic === settings.topic ? entry!.revision : undefined;
+    if (poller && (poller.revision === undefined || poller.revision !== current || poller.s.topic !== settings.topic)) {
+      // Another replica polled since this one did (or the positions expired): what this one read ahead is stale.
+      await this.drop(key);
+      poller = undefined;
     }
-    const poller = await pending;
-    return poller.poll(ds);
+    if (!poller) {
+      await this.makeRoom(user);
+      const next: Positions = current !== undefined
+        ? new Map(Object.entries(stored!.next ?? {}).map(([p, o]) => [Number(p), Number(o)]))
+        : new Map((await topicOffsets(settings, this.log, name)).map((o) => [o.partition, fromBeginning ? o.low : o.high]));
+      poller = new KafkaPoller(user, name, settings, next, this.limits, this.log);
+      this.pollers.set(key, poller);
+      try {
+        await poller.start();
+      } catch (err) {
+        if (this.pollers.get(key) === poller) this.pollers.delete(key);
+        throw err;
+      }
+    }
+    const frame = await poller.take(ds);
+    const value = sml.v1.StreamPollPosition.encode({ topic: poller.s.topic, next: Object.fromEntries(poller.next) }).finish();
+    try {
+      poller.revision = entry && entry.operation === 'PUT' ? await this.positions.update(key, value, entry.revision) : await this.positions.create(key, value);
+    } catch (err) {
+      if (!isKeyExists(err)) throw err;
+      // A poll of the same name on another replica answered first: its records may be these.
+      await this.drop(key);
+      if (retry) return this.pollOnce(user, key, ds, fromBeginning, false);
+      throw smlError('STREAM_POLL_CONFLICT', { name });
+    }
+    return frame;
   }
 
-  /** Closes the poller named `name`; whether there was one. */
+  /** Closes this replica's consumer of `key` (the stored positions stay). */
+  private async drop(key: string): Promise<KafkaPoller | undefined> {
+    const poller = this.pollers.get(key);
+    if (!poller) return undefined;
+    this.pollers.delete(key);
+    await poller.stop();
+    return poller;
+  }
+
+  /** Closes the poller named `name` and forgets its positions; whether this replica had it. */
   async evict(user: string, name: string): Promise<boolean> {
     const key = Pollers.key(user, name);
-    const pending = this.pollers.get(key);
-    if (!pending) return false;
-    this.pollers.delete(key);
-    const poller = await pending.catch(() => undefined);
-    await poller?.stop();
-    return poller !== undefined;
+    const had = (await this.drop(key)) !== undefined;
+    await this.positions.delete(key).catch(() => undefined);
+    return had;
   }
 
-  /** The customer's least recently used poller goes when it has perCustomer of them; 503 when this replica has `total`. */
+  /** The customer's least recently used poller goes (positions too) when it has perCustomer of them here; 503 when this replica has `total`. */
   private async makeRoom(user: string): Promise<void> {
-    const mine: KafkaPoller[] = [];
-    for (const [key, p] of this.pollers) {
-      if (!key.startsWith(`${user}\u0000`)) continue;
-      const poller = await p.catch(() => undefined);
-      if (poller) mine.push(poller);
-    }
+    const prefix = `${nameToken(user)}.`;
+    const mine = [...this.pollers].filter(([key]) => key.startsWith(prefix));
     if (mine.length >= this.limits.perCustomer) {
-      const oldest = mine.reduce((a, b) => (a.lastUsed <= b.lastUsed ? a : b));
+      const [key, oldest] = mine.reduce((a, b) => (a[1].lastUsed <= b[1].lastUsed ? a : b));
       this.log.info({ user, poller: oldest.name }, 'kafka poller evicted: the customer has the most pollers allowed');
-      await this.evict(user, oldest.name);
+      await this.drop(key);
+      if (oldest.revision !== undefined) await this.positions.delete(key, { previousSeq: oldest.revision }).catch(() => undefined);
     }
     if (this.pollers.size >= this.limits.total) throw smlError('STREAM_POLLERS_BUSY', { count: this.pollers.size });
   }
 
   private async sweep(): Promise<void> {
     const now = Date.now();
-    for (const [key, p] of [...this.pollers]) {
-      const poller = await p.catch(() => undefined);
-      if (poller && now - poller.lastUsed > this.limits.idleMs && this.pollers.get(key) === p) {
+    for (const [key, poller] of [...this.pollers]) {
+      if (now - poller.lastUsed > this.limits.idleMs && !this.chains.has(key) && this.pollers.get(key) === poller) {
         this.pollers.delete(key);
         await poller.stop();
       }
@@ -240,6 +296,6 @@ export class Pollers {
     clearInterval(this.timer);
     const all = [...this.pollers.values()];
     this.pollers.clear();
-    await Promise.all(all.map(async (p) => (await p.catch(() => undefined))?.stop()));
+    await Promise.all(all.map((p) => p.stop()));
   }
 }

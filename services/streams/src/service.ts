@@ -19,7 +19,8 @@ const isKafka = (type: string | null | undefined) => KAFKA_TYPES.includes((type 
 /**
  * The streams service (API.md §9; bus identity `streams`). Wiring only: decode, call the
  * domain (streams.ts), encode. State: KV sml_streams (definitions), sml_stream_status
- * (counters, errorLog) and sml_stream_leases (which replica runs each stream).
+ * (counters, errorLog), sml_stream_leases (which replica runs each stream) and sml_stream_polls
+ * (where each Kafka poller's next poll starts).
  */
 export async function startStreams({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
   allowPrivateAddresses(config.SML_SOURCES_ALLOW_PRIVATE);
@@ -31,7 +32,9 @@ export async function startStreams({ nc, service, client, config, log }: Service
     const e = await dss.get(dsKey(user, ds));
     return e && e.operation === 'PUT' ? sml.v1.DsInfo.decode(e.value) : undefined;
   };
-  const pollers = new Pollers({ ...POLL_LIMITS, maxRecordBytes: config.SML_STREAM_MAX_RECORD_BYTES }, log);
+  // Where each poller's next poll starts, shared by the replicas; forgotten after the pollers' idle time.
+  const pollPositions = await kvBucket(nc, 'sml_stream_polls', { ttl: POLL_LIMITS.idleMs });
+  const pollers = new Pollers({ ...POLL_LIMITS, maxRecordBytes: config.SML_STREAM_MAX_RECORD_BYTES }, pollPositions, log);
   const streams = new Streams(store, new Leases(store.leases, randomUUID(), config.SML_STREAM_LEASE_MS), client, log, {
     maxPerCustomer: config.SML_MAX_STREAMS_PER_CUSTOMER,
     leaseMs: config.SML_STREAM_LEASE_MS,
