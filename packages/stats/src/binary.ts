@@ -5,24 +5,68 @@ const LITTLE_ENDIAN = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Little-endian binary writer for the summary's serialization format. */
+/**
+ * Little-endian binary writer for the summary's serialization format. With `chunkBytes` the
+ * output is a list of chunks of that size (the last one shorter): a large summary (≈ 200 MB
+ * at 2000 attributes) is then never one buffer, so a snapshot can be streamed as it is.
+ */
 export class ByteWriter {
   private buffer: Uint8Array;
   private view: DataView;
   private length = 0;
+  /** Chunked mode: the full chunks so far and the bytes they hold. */
+  private readonly full: Uint8Array[] = [];
+  private flushed = 0;
 
   /** `capacity`: the bytes expected, when known (a large state is then never copied to grow). */
-  constructor(capacity = 1024) {
-    this.buffer = new Uint8Array(capacity);
+  constructor(capacity = 1024, private readonly chunkBytes = 0) {
+    this.buffer = new Uint8Array(chunkBytes > 0 ? chunkBytes : capacity);
     this.view = new DataView(this.buffer.buffer);
+  }
+
+  /** Bytes written so far. */
+  get size(): number {
+    return this.flushed + this.length;
   }
 
   private reserve(bytes: number): void {
     if (this.length + bytes <= this.buffer.length) return;
+    if (this.chunkBytes > 0) {
+      this.flush();
+      if (bytes <= this.buffer.length) return;
+    }
     const next = new Uint8Array(Math.max(this.length + bytes, 2 * this.buffer.length));
     next.set(this.buffer.subarray(0, this.length));
     this.buffer = next;
     this.view = new DataView(next.buffer);
+  }
+
+  /** Chunked mode: closes the current chunk (if it holds anything) and starts a new one. */
+  private flush(): void {
+    if (this.length === 0) return;
+    this.full.push(this.length === this.buffer.length ? this.buffer : this.buffer.slice(0, this.length));
+    this.flushed += this.length;
+    this.buffer = new Uint8Array(this.chunkBytes);
+    this.view = new DataView(this.buffer.buffer);
+    this.length = 0;
+  }
+
+  /** Raw bytes; in chunked mode split across chunks rather than growing one. */
+  private put(bytes: Uint8Array): void {
+    if (this.chunkBytes === 0) {
+      this.reserve(bytes.length);
+      this.buffer.set(bytes, this.length);
+      this.length += bytes.length;
+      return;
+    }
+    let at = 0;
+    while (at < bytes.length) {
+      if (this.length === this.buffer.length) this.flush();
+      const n = Math.min(bytes.length - at, this.buffer.length - this.length);
+      this.buffer.set(bytes.subarray(at, at + n), this.length);
+      this.length += n;
+      at += n;
+    }
   }
 
   u8(v: number): void {
@@ -49,14 +93,13 @@ export class ByteWriter {
     this.length += 8;
   }
 
-  /** A length-prefixed array of doubles, 8-byte aligned so large arrays copy as bytes. */
+  /** A length-prefixed array of doubles, 8-byte aligned (in the whole output) so large arrays copy as bytes. */
   f64s(values: Float64Array): void {
     this.u32(values.length);
-    this.reserve(7 + 8 * values.length);
-    while (this.length % 8 !== 0) this.u8(0);
+    if (this.chunkBytes === 0) this.reserve(7 + 8 * values.length);
+    while (this.size % 8 !== 0) this.u8(0);
     if (LITTLE_ENDIAN) {
-      this.buffer.set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), this.length);
-      this.length += values.byteLength;
+      this.put(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
     } else {
       for (const v of values) this.f64(v);
     }
@@ -65,70 +108,179 @@ export class ByteWriter {
   string(s: string): void {
     const bytes = encoder.encode(s);
     this.u32(bytes.length);
-    this.reserve(bytes.length);
-    this.buffer.set(bytes, this.length);
-    this.length += bytes.length;
+    this.put(bytes);
   }
 
+  /** Everything written, as one buffer. */
   bytes(): Uint8Array {
+    if (this.full.length > 0) return concatenate(this.chunks());
     return this.length === this.buffer.length ? this.buffer : this.buffer.slice(0, this.length);
+  }
+
+  /** Everything written, as chunks (one chunk unless constructed with `chunkBytes`). */
+  chunks(): Uint8Array[] {
+    const last = this.length === this.buffer.length ? this.buffer : this.buffer.slice(0, this.length);
+    return this.length > 0 || this.full.length === 0 ? [...this.full, last] : [...this.full];
   }
 }
 
-/** Reads what ByteWriter wrote; any overrun means the bytes are damaged. */
-export class ByteReader {
-  private readonly view: DataView;
-  private offset = 0;
+function concatenate(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
 
-  constructor(private readonly buffer: Uint8Array) {
-    this.view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+/**
+ * Reads what ByteWriter wrote, from one buffer or from chunks of any sizes (a snapshot read
+ * from the object store as it arrived); any overrun means the bytes are damaged. A value
+ * that spans two chunks is gathered into a small scratch buffer; arrays of doubles are
+ * copied chunk by chunk into their destination.
+ */
+export class ByteReader {
+  private readonly chunks: readonly Uint8Array[];
+  /** The current chunk, its view, and the read position in it. */
+  private chunk: Uint8Array;
+  private view: DataView;
+  private offset = 0;
+  private index = 0;
+  /** Bytes of the chunks before the current one. */
+  private before = 0;
+  private readonly total: number;
+  private read: DataView;
+  private readonly scratch = new Uint8Array(8);
+  private readonly scratchView = new DataView(this.scratch.buffer);
+
+  constructor(input: Uint8Array | readonly Uint8Array[]) {
+    this.chunks = input instanceof Uint8Array ? [input] : input.length > 0 ? input : [new Uint8Array(0)];
+    this.total = this.chunks.reduce((n, c) => n + c.length, 0);
+    this.chunk = this.chunks[0];
+    this.view = new DataView(this.chunk.buffer, this.chunk.byteOffset, this.chunk.byteLength);
+    this.read = this.view;
   }
 
+  /** Bytes read so far. */
+  private get position(): number {
+    return this.before + this.offset;
+  }
+
+  private damaged(): SummaryError {
+    return new SummaryError('damaged summary serialization: unexpected end of data');
+  }
+
+  private nextChunk(): void {
+    if (this.index + 1 >= this.chunks.length) throw this.damaged();
+    this.before += this.chunk.length;
+    this.chunk = this.chunks[++this.index];
+    this.view = new DataView(this.chunk.buffer, this.chunk.byteOffset, this.chunk.byteLength);
+    this.offset = 0;
+  }
+
+  /**
+   * The offset in `this.read` of the next `bytes` bytes (at most 8): the current chunk's
+   * view, or the scratch view when they span chunks.
+   */
   private take(bytes: number): number {
-    if (this.offset + bytes > this.buffer.length) throw new SummaryError('damaged summary serialization: unexpected end of data');
-    const at = this.offset;
-    this.offset += bytes;
-    return at;
+    if (this.position + bytes > this.total) throw this.damaged();
+    while (this.offset === this.chunk.length) this.nextChunk();
+    if (this.offset + bytes <= this.chunk.length) {
+      this.read = this.view;
+      const at = this.offset;
+      this.offset += bytes;
+      return at;
+    }
+    this.copyInto(this.scratch.subarray(0, bytes));
+    this.read = this.scratchView;
+    return 0;
+  }
+
+  /** Fills `out` with the next bytes, across chunks. */
+  private copyInto(out: Uint8Array): void {
+    if (this.position + out.length > this.total) throw this.damaged();
+    let at = 0;
+    while (at < out.length) {
+      if (this.offset === this.chunk.length) this.nextChunk();
+      const n = Math.min(out.length - at, this.chunk.length - this.offset);
+      out.set(this.chunk.subarray(this.offset, this.offset + n), at);
+      this.offset += n;
+      at += n;
+    }
   }
 
   u8(): number {
-    return this.view.getUint8(this.take(1));
+    const at = this.take(1);
+    return this.read.getUint8(at);
   }
 
   u32(): number {
-    return this.view.getUint32(this.take(4), true);
+    const at = this.take(4);
+    return this.read.getUint32(at, true);
   }
 
   i32(): number {
-    return this.view.getInt32(this.take(4), true);
+    const at = this.take(4);
+    return this.read.getInt32(at, true);
   }
 
   f64(): number {
-    return this.view.getFloat64(this.take(8), true);
+    const at = this.take(8);
+    return this.read.getFloat64(at, true);
   }
 
   f64s(): Float64Array {
     const n = this.u32();
-    while (this.offset % 8 !== 0) this.take(1);
-    const at = this.take(8 * n);
+    this.align();
+    if (this.position + 8 * n > this.total) throw this.damaged();
     const out = new Float64Array(n);
-    // Copy the bytes into the fresh, aligned array (the input may be a view into a larger
+    this.readDoubles(out);
+    return out;
+  }
+
+  /**
+   * An array written by f64s, read straight into `target` (which must be long enough, else
+   * the bytes are damaged): no intermediate copy of a large array. Returns its length.
+   */
+  f64sInto(target: Float64Array): number {
+    const n = this.u32();
+    if (n > target.length) throw new SummaryError('damaged summary serialization: statistics size');
+    this.align();
+    if (this.position + 8 * n > this.total) throw this.damaged();
+    this.readDoubles(target.subarray(0, n));
+    return n;
+  }
+
+  private align(): void {
+    while (this.position % 8 !== 0) this.take(1);
+  }
+
+  private readDoubles(out: Float64Array): void {
+    // Copy the bytes into the aligned destination (the input may be a view into a larger
     // buffer, e.g. a Node Buffer from the pool, whose slice() does not copy).
     if (LITTLE_ENDIAN) {
-      new Uint8Array(out.buffer).set(this.buffer.subarray(at, at + 8 * n));
-      return out;
+      this.copyInto(new Uint8Array(out.buffer, out.byteOffset, out.byteLength));
+      return;
     }
-    for (let i = 0; i < n; i++) out[i] = this.view.getFloat64(at + 8 * i, true);
-    return out;
+    for (let i = 0; i < out.length; i++) out[i] = this.f64();
   }
 
   string(): string {
     const n = this.u32();
-    const at = this.take(n);
-    return decoder.decode(this.buffer.subarray(at, at + n));
+    if (this.position + n > this.total) throw this.damaged();
+    if (this.offset === this.chunk.length && n > 0) this.nextChunk();
+    if (this.offset + n <= this.chunk.length) {
+      const at = this.offset;
+      this.offset += n;
+      return decoder.decode(this.chunk.subarray(at, at + n));
+    }
+    const out = new Uint8Array(n);
+    this.copyInto(out);
+    return decoder.decode(out);
   }
 
   get done(): boolean {
-    return this.offset === this.buffer.length;
+    return this.position === this.total;
   }
 }

@@ -252,6 +252,27 @@ export class ConditionalHistograms {
     };
   }
 
+  /**
+   * Copies into `into` (empty) the pairs among `kept` (ascending indexes of this map's
+   * summary), renumbered by their position in `kept`: Summary.restrict.
+   */
+  copyRestricted(into: ConditionalHistograms, kept: readonly number[]): void {
+    const position = new Map(kept.map((i, a) => [i, a]));
+    kept.forEach((c, a) => {
+      const inner = this.byCondition.get(c);
+      if (inner === undefined) return;
+      const copied = new Map<number, Histogram>();
+      const add = (t: number, h: Histogram | undefined) => {
+        const b = position.get(t);
+        if (h !== undefined && b !== undefined && h.count > 0) copied.set(b, h.clone());
+      };
+      // Whichever is shorter: a condition's targets, or the kept attributes.
+      if (inner.size <= kept.length) for (const [t, h] of inner) add(t, h);
+      else for (const t of kept) add(t, inner.get(t));
+      if (copied.size > 0) into.byCondition.set(a, copied);
+    });
+  }
+
   /** Canonical: conditions, then targets, ascending; empty histograms left out. */
   write(w: ByteWriter): void {
     const conditions = [...this.byCondition.keys()].sort((a, b) => a - b);

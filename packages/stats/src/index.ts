@@ -16,7 +16,10 @@ export {
 } from './forest';
 export { DEFAULT_MAX_ATTRIBUTES, type ResolvedOptions, type SummaryOptions } from './options';
 export { type NgramCount, ROWS_LAYOUT_VARIABLE, SequenceCounts, type SequenceLayout } from './sequence';
-export { type AttributeMoments, type AttributeRef, type ConditionalMoments, type ForeignSummaryChecks, type JsonLearnResult, type LearnInput, type PairMoments, type PreparedChange, type StateLimits, DEFAULT_MAX_NAME_LENGTH, MAX_ABS_VALUE, Summary } from './summary';
+export {
+  type AttributeMoments, type AttributeRef, type ConditionalMoments, type ForeignSummaryChecks, type JsonLearnResult, type LearnInput, type PairMoments, type PreparedChange, type StateLimits, DEFAULT_MAX_NAME_LENGTH,
+  MAX_ABS_VALUE, SERIALIZATION_CHUNK_BYTES, Summary,
+} from './summary';
 export { parseFrameJson, placeholderRows } from './frame-json';
 export { type BadRecord, type FieldRecords, type RecordsFrame, type RecordsPlan, parseRecords } from './frame-records';
 export { type FrameColumnsData, type FrameColumnsInput, frameFromColumns, frameToColumns } from './frame-columns';

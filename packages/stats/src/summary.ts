@@ -54,6 +54,8 @@ const MAGIC = [0x53, 0x4d, 0x4c, 0x53]; // "SMLS"
 const FORMAT_VERSION = 2;
 const READABLE_VERSIONS: readonly number[] = [1, 2];
 const KIND_CODES: readonly AttributeKind[] = ['C', 'B', 'T'];
+/** serializeChunks' default chunk: 1 MiB, a few object-store chunks, small next to the state. */
+export const SERIALIZATION_CHUNK_BYTES = 1 << 20;
 
 /**
  * The project summary (STATS.md §1): everything a project keeps about the rows it learned,
@@ -503,6 +505,58 @@ export class Summary {
     this.mondrianForest.copyFrom(other.mondrianForest);
   }
 
+  /**
+   * The summary of the attributes `indexes` alone (any order, duplicates count once),
+   * numbered 0… in ascending order of their index here: explore and model builds read only
+   * the attributes they use (at 2000 attributes a summary is ≈ 200 MB; its restriction to 50
+   * ≈ 130 KB). Every statistic of those attributes (moments, co-moments, histograms,
+   * conditional histograms among them, extremes, categorical levels) is copied, never
+   * recomputed, so it is bit-identical to this summary's. Partition sub-summaries are
+   * restricted to the same names; the parts that belong to no attribute (survival and
+   * sequence counts, micro-clusters, forest, power columns) are copied whole. Throws
+   * SummaryError for an unknown index.
+   */
+  restrict(indexes: readonly number[]): Summary {
+    const kept = [...new Set(indexes.map((i) => this.resolve(i)))].sort((a, b) => a - b);
+    const out = new Summary(this.options);
+    out.rows = this.rows;
+    for (const i of kept) out.schema.add(this.schema.info(i));
+    const m = kept.length;
+    out.store.grow(m, m);
+    const from = this.store;
+    const to = out.store;
+    for (let a = 0; a < m; a++) copyDoubles(from.attrs, kept[a] * ATTR.STRIDE, to.attrs, a * ATTR.STRIDE, ATTR.STRIDE);
+    // Ascending indexes keep each pair's sides (the lower index is side i of a stored pair).
+    for (let b = 0; b < m; b++) {
+      for (let a = 0; a <= b; a++) copyDoubles(from.pairs, pairOffset(kept[a], kept[b]), to.pairs, pairOffset(a, b), PAIR.STRIDE);
+    }
+    if (this.options.histogram !== undefined) out.histograms = kept.map((i) => this.histograms[i].clone());
+    if (this.keepsConditional) this.conditional.copyRestricted(out.conditional, kept);
+    const names = kept.map((i) => this.schema.info(i).name);
+    for (const [value, sub] of this.partitions) {
+      out.partitions.set(value, sub.restrict(names.map((n) => sub.indexOf(n)).filter((i) => i >= 0)));
+    }
+    const w = new ByteWriter();
+    this.writeWholeParts(w);
+    out.readWholeParts(new ByteReader(w.bytes()));
+    return out;
+  }
+
+  /**
+   * `indexes` and every level of the categorical columns any of them is a level of, ascending:
+   * what a restriction needs for models that read a column's levels together.
+   */
+  withSiblingLevels(indexes: readonly number[]): number[] {
+    const out = new Set<number>();
+    for (const ref of indexes) {
+      const i = this.resolve(ref);
+      const info = this.schema.info(i);
+      if (info.kind === 'T') for (const level of this.schema.levelsOf(info.base)) out.add(level);
+      else out.add(i);
+    }
+    return [...out].sort((a, b) => a - b);
+  }
+
   /** The online Mondrian forest, when the summary keeps one (`forest` option). */
   get forest(): MondrianForest | undefined {
     return this.mondrianForest ?? undefined;
@@ -522,13 +576,28 @@ export class Summary {
    */
   serialize(): Uint8Array {
     const w = new ByteWriter();
-    for (const b of MAGIC) w.u8(b);
-    w.u32(FORMAT_VERSION);
-    this.writeBody(w);
+    this.write(w);
     return w.bytes();
   }
 
-  static deserialize(bytes: Uint8Array, checks?: ForeignSummaryChecks): Summary {
+  /**
+   * The same bytes as serialize(), as chunks of `chunkBytes` (the last one shorter): a large
+   * summary is never one buffer, so a snapshot can be streamed to storage chunk by chunk.
+   */
+  serializeChunks(chunkBytes = SERIALIZATION_CHUNK_BYTES): Uint8Array[] {
+    const w = new ByteWriter(0, chunkBytes);
+    this.write(w);
+    return w.chunks();
+  }
+
+  private write(w: ByteWriter): void {
+    for (const b of MAGIC) w.u8(b);
+    w.u32(FORMAT_VERSION);
+    this.writeBody(w);
+  }
+
+  /** Reads serialize()'s bytes, whole or in chunks of any sizes (serializeChunks, or as they were stored). */
+  static deserialize(bytes: Uint8Array | readonly Uint8Array[], checks?: ForeignSummaryChecks): Summary {
     const r = new ByteReader(bytes);
     try {
       if (!MAGIC.every((b) => r.u8() === b)) throw new SummaryError('not a serialized summary (bad magic)');
@@ -849,11 +918,24 @@ export class Summary {
       w.string(value);
       this.partitions.get(value)!.writeBody(w);
     }
+    this.writeWholeParts(w);
+  }
+
+  /** The parts that belong to no attribute, in serialization order. */
+  private writeWholeParts(w: ByteWriter): void {
     this.survivalCounts?.write(w);
     this.sequenceCounts?.write(w);
     this.microClusters?.write(w);
     this.mondrianForest?.write(w);
     this.powerColumns?.write(w);
+  }
+
+  private readWholeParts(r: ByteReader): void {
+    this.survivalCounts?.readInto(r);
+    this.sequenceCounts?.readInto(r);
+    this.microClusters?.readInto(r);
+    this.mondrianForest?.readInto(r);
+    this.powerColumns?.readInto(r);
   }
 
   private static readBody(r: ByteReader, version: number, checks?: StateLimits & { expected: ResolvedOptions }): Summary {
@@ -873,13 +955,12 @@ export class Summary {
       summary.schema.add({ name, kind, base });
     }
     summary.store.grow(size, Math.max(size, summary.options.maxAttributes));
-    const attrs = r.f64s();
-    const pairs = r.f64s();
-    if (attrs.length !== size * ATTR.STRIDE || pairs.length !== pairCount(size) * PAIR.STRIDE) {
+    // Straight into the store: no second copy of the (at 2000 attributes, 200 MB) pairs.
+    const attrs = r.f64sInto(summary.store.attrs);
+    const pairs = r.f64sInto(summary.store.pairs);
+    if (attrs !== size * ATTR.STRIDE || pairs !== pairCount(size) * PAIR.STRIDE) {
       throw new SummaryError('damaged summary serialization: statistics size');
     }
-    summary.store.attrs.set(attrs);
-    summary.store.pairs.set(pairs);
     if (summary.options.histogram !== undefined) {
       summary.histograms = Array.from({ length: size }, () => Histogram.read(r, summary.options.histogramBins, summary.options.exactHistogramCap));
       if (version >= 2 && summary.keepsConditional) {
@@ -893,11 +974,7 @@ export class Summary {
       const value = r.string();
       summary.partitions.set(value, Summary.readBody(r, version, checks && { ...checks, expected: partitionOptions(checks.expected) }));
     }
-    summary.survivalCounts?.readInto(r);
-    summary.sequenceCounts?.readInto(r);
-    summary.microClusters?.readInto(r);
-    summary.mondrianForest?.readInto(r);
-    summary.powerColumns?.readInto(r);
+    summary.readWholeParts(r);
     const entries = summary.sequenceCounts?.entries() ?? 0;
     if (checks?.maxSequenceEntries !== undefined && entries > checks.maxSequenceEntries) {
       throw new CapacityError('sequence counts (lag pairs, n-grams, co-occurrences)', entries, checks.maxSequenceEntries);
@@ -924,6 +1001,10 @@ function centred(n: number, sx: number, sy: number, sxy: number, unbiased: boole
   if (n === 0 || divisor <= 0) return NaN;
   const c = (sxy - (sx * sy) / n) / divisor;
   return diagonal ? Math.max(0, c) : c;
+}
+
+function copyDoubles(from: Float64Array, at: number, to: Float64Array, into: number, count: number): void {
+  for (let k = 0; k < count; k++) to[into + k] = from[at + k];
 }
 
 /** Row indexes per trimmed, lower-cased value of the partition column (rows with a missing value go to no partition). */
