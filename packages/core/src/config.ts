@@ -60,6 +60,8 @@ export const configSchema = z.object({
   SML_MAX_CENTROIDS: int(1).default(10_000),
   SML_MAX_EVT_WINDOW: int(1).default(1_000_000),
   SML_MAX_PROJECTS_PER_CUSTOMER: int(1).default(1_000),
+  /** Attributes one sub-summary request (explore → projects) may name: its co-moments grow with their square (500: ≈ 13 MB). */
+  SML_MAX_SUMMARY_ATTRIBUTES: int(1).default(500),
   // ≈ 45–70 bytes held and ≈ 50 stored per value; learning 10⁶ values peaked at 0.6–0.8 GiB RSS (bench/RESULTS.md "encoders").
   SML_MAX_ENCODER_VALUES: int(1).default(2_000_000),
   SML_MAX_ENCODER_PAGE_ROWS: int(1).default(100_000),

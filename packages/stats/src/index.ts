@@ -23,7 +23,7 @@ export {
 export { parseFrameJson, placeholderRows } from './frame-json';
 export { type BadRecord, type FieldRecords, type RecordsFrame, type RecordsPlan, parseRecords } from './frame-records';
 export { type FrameColumnsData, type FrameColumnsInput, frameFromColumns, frameToColumns } from './frame-columns';
-export { resolveAttributes } from './attributes';
+export { type AttributeTable, resolveAttributes } from './attributes';
 export * from './models';
 export * from './matrix';
 export * from './survival';

@@ -10,7 +10,7 @@ import { checkMatrixEntries, matrixJobType } from './matrix';
 import type { MatrixTask } from './matrix-worker';
 import { exploreContexts, exploreMaps, exploreMetric } from './metrics';
 import { checkedContexts } from './resolve';
-import { fetchInfo, SummaryCache } from './summaries';
+import { fetchInfo, SummaryCache, type ProjectSchema } from './summaries';
 import { checkKmQueries, cumulativeIncidenceResults, kaplanMeierResults, survivalCounts } from './survival';
 
 /**
@@ -33,7 +33,12 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
     const pid = checkName('project', req.pid);
     const contexts = exploreContexts(metric, req.context, bounds);
     const run = async (): Promise<sml.v1.IExploreReply> => {
-      const maps = await exploreMaps(await project(caller, pid), metric, contexts, pid);
+      const source = {
+        schema: () => summaries.schema(caller, pid),
+        restricted: (indexes: readonly number[], schema: ProjectSchema) => summaries.restricted(caller, pid, indexes, schema),
+        project: () => project(caller, pid),
+      };
+      const maps = await exploreMaps(source, metric, contexts, pid, config.SML_MAX_SUMMARY_ATTRIBUTES);
       return {
         KSVDMap: { values: maps.map((entries) => ({ entries })) },
         ...(req.returnProjectInfo ? { smlInfo: await fetchInfo(client, caller, pid) } : {}),

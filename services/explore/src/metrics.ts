@@ -2,8 +2,8 @@ import { smlError, type ParameterBound } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { EXPLORE_METRICS, explore, type ExploreMetric, type MetricMap } from '@sml/stats';
 import { domain } from './errors';
-import { checkedContexts, resolveContext } from './resolve';
-import type { ProjectView } from './summaries';
+import { checkedContexts, resolveContext, type Resolved } from './resolve';
+import type { ProjectSchema, ProjectView } from './summaries';
 
 /** Metrics whose known value must be in extraParameters (API.md §6). */
 const KNOWN_VALUE: Partial<Record<ExploreMetric, string>> = {
@@ -29,8 +29,54 @@ export function exploreContexts(metric: ExploreMetric, context: sml.v1.IExploreC
   return contexts;
 }
 
-/** One result map per MLContext (`KSVDMap.values`), from the project's summary. */
-export function exploreMaps(view: ProjectView, metric: ExploreMetric, contexts: sml.v1.IMLContext[], pid: string): Promise<MetricMap[]> {
-  return domain(() => contexts.flatMap((ctx) =>
-    explore(view.summary, metric, { ...resolveContext(view.summary, ctx, pid, view.meta.categorySeparator || '$'), extra: ctx.extraParameters ?? {} }, { histograms: view.meta.histogramEnabled })));
+/** Where explore reads statistics from (SummaryCache). */
+export interface SummarySource {
+  schema(): Promise<ProjectSchema>;
+  restricted(indexes: readonly number[], schema: ProjectSchema): Promise<ProjectView>;
+  project(): Promise<ProjectView>;
+}
+
+/**
+ * The project indexes a metric may read for these contexts: their attributes, and every
+ * level of a categorical column one of them is a level of (chi2 and gain read a column's
+ * levels together), recognised by name as the metrics do (explore/attributes.ts). Ascending.
+ */
+export function neededIndexes(schema: ProjectSchema, resolved: readonly Resolved[], separator: string): number[] {
+  const names = schema.attributeNames;
+  const bases = new Set<string>();
+  const out = new Set<number>();
+  for (const r of resolved) {
+    for (const i of [...r.inputs, ...r.targets]) {
+      out.add(i);
+      const at = names[i].indexOf(separator);
+      if (schema.attributeTypes[i] === 'B' && at > 0) bases.add(names[i].slice(0, at));
+    }
+  }
+  if (bases.size > 0) {
+    names.forEach((name, i) => {
+      const at = name.indexOf(separator);
+      if (schema.attributeTypes[i] === 'B' && at > 0 && bases.has(name.slice(0, at))) out.add(i);
+    });
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/**
+ * One result map per MLContext (`KSVDMap.values`). Names resolve against the project's
+ * attribute table; the metrics then read the sub-summary of the attributes they use, or the
+ * whole summary when those are more than a sub-summary may name (`maxAttributes`).
+ */
+export async function exploreMaps(source: SummarySource, metric: ExploreMetric, contexts: sml.v1.IMLContext[], pid: string, maxAttributes: number): Promise<MetricMap[]> {
+  const schema = await source.schema();
+  const separator = schema.meta.categorySeparator || '$';
+  const resolved = contexts.map((ctx) => resolveContext(schema, ctx, pid, separator));
+  const needed = neededIndexes(schema, resolved, separator);
+  const view = needed.length <= maxAttributes ? await source.restricted(needed, schema) : await source.project();
+  const local = new Map((view.projectIndexes ?? []).map((i, a) => [i, a]));
+  const toLocal = (i: number) => (view.projectIndexes ? local.get(i)! : i);
+  return domain(() => contexts.flatMap((ctx, k) =>
+    explore(view.summary, metric, { inputs: resolved[k].inputs.map(toLocal), targets: resolved[k].targets.map(toLocal), extra: ctx.extraParameters ?? {} }, {
+      histograms: view.meta.histogramEnabled,
+      ...(view.projectIndexes ? { projectIndexes: view.projectIndexes } : {}),
+    })));
 }

@@ -1,4 +1,4 @@
-import { resolveAttributes, SummaryError, type Summary } from '@sml/stats';
+import { resolveAttributes, SummaryError, type AttributeTable, type Summary } from '@sml/stats';
 import { checkParameters, smlError, type ParameterBound } from '@sml/core';
 import type { sml } from '@sml/proto';
 
@@ -7,8 +7,8 @@ export interface Resolved {
   targets: number[];
 }
 
-/** An MLContext's attributes as summary indexes; unknown ones answer 400 naming them. */
-export function resolveContext(summary: Summary, ctx: sml.v1.IMLContext, pid: string, separator: string): Resolved {
+/** An MLContext's attributes as indexes of a summary (or of a project's attribute table); unknown ones answer 400 naming them. */
+export function resolveContext(summary: AttributeTable, ctx: sml.v1.IMLContext, pid: string, separator: string): Resolved {
   const list = (byIndex: string[] | null | undefined, byName: string[] | null | undefined) => {
     try {
       return resolveAttributes(summary, [...(byIndex ?? []), ...(byName ?? [])], separator);

@@ -9,8 +9,8 @@ import { Summary, type DataFrame } from '@sml/stats';
 import { densityTasks } from '../src/density';
 import { domain } from '../src/errors';
 import { checkMatrixEntries, matrixJobResult, matrixJobType } from '../src/matrix';
-import { exploreContexts, exploreMaps, exploreMetric } from '../src/metrics';
-import type { ProjectView } from '../src/summaries';
+import { exploreContexts, exploreMaps, exploreMetric, type SummarySource } from '../src/metrics';
+import type { ProjectSchema, ProjectView } from '../src/summaries';
 import { checkKmQueries, cumulativeIncidenceResults, kaplanMeierResults, survivalCounts } from '../src/survival';
 
 const bounds = parameterBounds({
@@ -22,6 +22,20 @@ const frame = (attributeNames: string[], attributeTypes: string[], data: string[
 
 function view(summary: Summary, meta: sml.v1.IProjectMeta = {}): ProjectView {
   return { summary, bytes: summary.serialize(), meta: sml.v1.ProjectMeta.fromObject({ pid: 'p', user: 'alice', categorySeparator: '$', ...meta }) };
+}
+
+/** What the projects service answers, from a summary in memory; `asked` records the sub-summaries requested. */
+function source(v: ProjectView, asked: number[][] = []): SummarySource {
+  const schema: ProjectSchema = { attributeNames: v.summary.attributeNames, attributeTypes: v.summary.attributeTypes, indexOf: (n) => v.summary.indexOf(n), meta: v.meta, etag: 'e' };
+  return {
+    schema: () => Promise.resolve(schema),
+    restricted: (indexes) => {
+      asked.push([...indexes]);
+      const summary = v.summary.restrict(indexes);
+      return Promise.resolve({ summary, bytes: summary.serialize(), meta: v.meta, projectIndexes: [...indexes] });
+    },
+    project: () => Promise.resolve(v),
+  };
 }
 
 function numbers(): Summary {
@@ -64,10 +78,35 @@ describe('metrics', () => {
   });
 
   it('one map per context; an unknown attribute is a 400 naming it', async () => {
-    const maps = await exploreMaps(view(numbers()), 'uni', [{ inputAttributeNames: ['x'] }, { inputAttributeNames: ['y'] }], 'p');
+    const asked: number[][] = [];
+    const maps = await exploreMaps(source(view(numbers()), asked), 'uni', [{ inputAttributeNames: ['x'] }, { inputAttributeNames: ['z'] }], 'p', 500);
     expect(maps).toHaveLength(2);
     expect(maps[0]).toEqual(expect.objectContaining({ mean: 2.5 }));
-    expect(await codeOf(() => exploreMaps(view(numbers()), 'uni', [{ inputAttributeNames: ['nope'] }], 'p'))).toBe('UNKNOWN_ATTRIBUTE');
+    expect(maps[1]).toEqual(expect.objectContaining({ mean: 4.25 }));
+    expect(asked).toEqual([[0, 2]]);
+    expect(await codeOf(() => exploreMaps(source(view(numbers())), 'uni', [{ inputAttributeNames: ['nope'] }], 'p', 500))).toBe('UNKNOWN_ATTRIBUTE');
+  });
+
+  it('reads the sub-summary of the attributes used, with every level of a categorical named; chi2 names cells by project index', async () => {
+    const s = new Summary({ categorySeparator: '$' });
+    s.learn(frame(['x', 'color', 'b', 'c'], ['C', 'T', 'B', 'B'], [['1', 'red', '1', '0'], ['2', 'blue', '0', '1'], ['3', 'red', '1', '1'], ['4', 'green', '0', '0'], ['5', 'blue', '1', '0']]));
+    const full = (ctx: sml.v1.IMLContext, metric: 'chi2' | 'bi') => exploreMaps(source(view(s)), metric, [ctx], 'p', 0);
+    const asked: number[][] = [];
+    const sub = (ctx: sml.v1.IMLContext, metric: 'chi2' | 'bi') => exploreMaps(source(view(s), asked), metric, [ctx], 'p', 500);
+    const contingency = { inputAttributeNames: ['b', 'c'], targetAttributeNames: ['color$red', 'color$blue'] };
+    expect(await sub(contingency, 'chi2')).toEqual(await full(contingency, 'chi2'));
+    expect(Object.keys((await sub(contingency, 'chi2'))[0])).toContain(`obs$${s.indexOf('b')}:${s.indexOf('color$red')}`);
+    // color$green is read too: a level's column is read whole.
+    expect(asked[0]).toEqual(['color$red', 'color$blue', 'color$green', 'b', 'c'].map((n) => s.indexOf(n)).sort((a, b) => a - b));
+    const pair = { inputAttributeNames: ['x', 'c'] };
+    expect(await sub(pair, 'bi')).toEqual(await full(pair, 'bi'));
+  });
+
+  it('more attributes than a sub-summary may name are read from the whole summary', async () => {
+    const asked: number[][] = [];
+    const maps = await exploreMaps(source(view(numbers()), asked), 'bi', [{ inputAttributeNames: ['x', 'y'] }], 'p', 1);
+    expect(asked).toEqual([]);
+    expect(maps[0]).toEqual(expect.objectContaining({ covar: expect.any(Number) }));
   });
 });
 

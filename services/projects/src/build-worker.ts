@@ -7,7 +7,10 @@ import { modelError } from './model-errors';
 
 /** One model build (and, for selectModel, feature selection; for autoSelect, the search), as sent to a build worker thread. */
 export interface BuildTask {
-  /** The project's summary as it was when the job started (Summary.serialize). */
+  /**
+   * The project's summary as it was when the job started (Summary.serialize), or its
+   * restriction to the model's attributes (restrictedBuild; `spec` then numbers them in it).
+   */
   bytes: Uint8Array;
   pid: string;
   algo: string;

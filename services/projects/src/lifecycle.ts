@@ -3,7 +3,7 @@ import type { sml } from '@sml/proto';
 import { projectMetaFromCreate } from './create';
 import { smlInfo } from './info';
 import type { ModelStore } from './model-store';
-import { summaryParts } from './parts';
+import { checkSummaryRequest, summaryParts } from './parts';
 import type { ProjectRegistry } from './registry';
 import type { ProjectStore } from './store';
 
@@ -17,6 +17,8 @@ export class Lifecycle {
   constructor(private readonly deps: {
     registry: ProjectRegistry; store: ProjectStore; models: ModelStore;
     bounds: Readonly<Record<string, ParameterBound>>;
+    /** Attributes a sub-summary request may name (SML_MAX_SUMMARY_ATTRIBUTES). */
+    maxSummaryAttributes: number;
     log: Logger;
   }) {}
 
@@ -92,8 +94,9 @@ export class Lifecycle {
     });
   }
 
-  /** The parts of the summary a request asks for, or the whole serialized summary (explore). */
-  summary(user: string, pid: string, req: sml.v1.ISummaryRequest): Promise<sml.v1.ISummaryReply> {
+  /** The parts of the summary a request asks for: the attribute table, a sub-summary, or the whole serialized summary (explore). */
+  async summary(user: string, pid: string, req: sml.v1.ISummaryRequest): Promise<sml.v1.ISummaryReply> {
+    checkSummaryRequest(req, this.deps.maxSummaryAttributes);
     return this.deps.registry.with(user, pid, (p) => summaryParts(p, req));
   }
 

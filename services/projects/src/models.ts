@@ -1,8 +1,8 @@
 import { checkName, checkParameters, dataFrameFromProto, smlError, type ParameterBound } from '@sml/core';
 import type { sml } from '@sml/proto';
 import {
-  ALGORITHM_NAMES, ALGORITHMS, AUTOSELECT_DEFAULT_SELECTOR, AUTOSELECT_TASKS, ModelInputError, SELECTOR_TYPES, checkAutoSelect, checkSelection, resolveAttributes,
-  type Algorithm, type KmeansScore, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
+  ALGORITHM_NAMES, ALGORITHMS, AUTOSELECT_DEFAULT_SELECTOR, AUTOSELECT_TASKS, ModelInputError, RESTRICTABLE_ALGORITHMS, SELECTOR_TYPES, checkAutoSelect, checkSelection,
+  resolveAttributes, restrictedBuild, type Algorithm, type KmeansScore, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
 } from '@sml/stats';
 import type { JobWorkers } from '@sml/jobs-client';
 import type { BuildResult, BuildTask } from './build-worker';
@@ -162,8 +162,11 @@ export class Models {
           const spec = sequence
             ? { algo, inputs: [], targets: [], params: { ...sequenceParams(algo, ctx), ...params } }
             : { algo, inputs: resolveAttributes(p.summary, inputRefs, separator), targets: resolveAttributes(p.summary, targetRefs, separator), params };
+          // The worker gets only the model's attributes when its algorithm reads no more
+          // (an mlr on 50 of 2000 attributes: ≈ 130 KB, not ≈ 200 MB serialized and copied).
+          const restricted = !how.autoSelect && RESTRICTABLE_ALGORITHMS.has(algo) ? restrictedBuild(p.summary, spec) : null;
           return {
-            bytes: p.summaryBytes(), pid, algo, spec,
+            bytes: restricted ? restricted.summary.serialize() : p.summaryBytes(), pid, algo, spec: restricted?.spec ?? spec,
             selection: selection ? { options: selection, frame: scored ?? frameOf(req.dataframe), budgetMs: selectionBudgetMs } : null,
             ...(how.autoSelect ? { autoSelect: how.autoSelect } : {}),
           };

@@ -3,8 +3,24 @@ import { smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
 import type { ProjectState } from './project';
 
+/**
+ * A sub-summary request names at most `max` attributes (SML_MAX_SUMMARY_ATTRIBUTES), each a
+ * non-negative integer: checked before the project is loaded or anything is logged, since
+ * the reply's co-moments grow with the square of their number.
+ */
+export function checkSummaryRequest(req: sml.v1.ISummaryRequest, max: number): void {
+  const indexes = req.indexes ?? [];
+  if (indexes.length > max) {
+    throw smlError('INVALID_PARAMETER', { name: 'indexes', value: `${indexes.length} attributes`, reason: `a sub-summary names at most ${max} attributes (SML_MAX_SUMMARY_ATTRIBUTES)` });
+  }
+  for (const i of indexes) {
+    if (!Number.isSafeInteger(i) || i < 0) throw smlError('INVALID_PARAMETER', { name: 'indexes', value: String(i), reason: 'not an attribute index' });
+  }
+}
+
 /** The parts of a project's summary a `sml.projects.<shard>.summary` request asks for. */
 export function summaryParts(p: ProjectState, req: sml.v1.ISummaryRequest): sml.v1.ISummaryReply {
+  if (req.restricted || req.schema) return summaryView(p, req);
   const summary = p.summary;
   const names = req.attributeNames?.length ? req.attributeNames : summary.attributeNames;
   const types = summary.attributeTypes;
@@ -63,6 +79,30 @@ export function summaryParts(p: ProjectState, req: sml.v1.ISummaryRequest): sml.
     if (err instanceof SummaryError) throw smlError('INVALID_PARAMETER', { name: 'attributeNames', value: err.attribute, reason: 'unknown attribute' });
     throw err;
   }
+}
+
+/**
+ * The attribute table (`schema`) or a sub-summary (`restricted`): explore resolves names on
+ * the first and reads only the attributes it uses from the second. An unknown index is 400.
+ * The etag names the whole summary, so it validates either.
+ */
+function summaryView(p: ProjectState, req: sml.v1.ISummaryRequest): sml.v1.ISummaryReply {
+  const summary = p.summary;
+  const reply: sml.v1.ISummaryReply = { rowCount: summary.rowCount, meta: p.meta, etag: p.etag };
+  const size = summary.attributeNames.length;
+  const indexes = req.restricted ? [...new Set(req.indexes ?? [])].sort((a, b) => a - b) : [];
+  const unknown = indexes.find((i) => i >= size);
+  if (unknown !== undefined) throw smlError('INVALID_PARAMETER', { name: 'indexes', value: String(unknown), reason: `unknown attribute index (the project has ${size} attributes)` });
+  if (req.ifNoneMatch && req.ifNoneMatch === p.etag) return { ...reply, notModified: true };
+  if (req.schema) {
+    reply.attributeNames = summary.attributeNames;
+    reply.attributeTypes = summary.attributeTypes;
+  }
+  if (req.restricted) {
+    reply.summary = summary.restrict(indexes).serialize();
+    reply.attributeIndexes = indexes;
+  }
+  return reply;
 }
 
 function stateCounts(counts: Map<string, number>): sml.v1.IStateCount[] {

@@ -3,6 +3,7 @@ import { Summary, clusterOptionsOf, forestOptionsOf, forestOptionsProblem, frame
 import { checkParameters, dataFrameFromProto, smlError, type ParameterBound } from '@sml/core';
 import { sml } from '@sml/proto';
 import { toSmlError } from './errors';
+import type { StoredSnapshot } from './store';
 import { StreamMarks } from './stream-marks';
 
 /**
@@ -81,9 +82,9 @@ export class ProjectState {
     return new ProjectState(sml.v1.ProjectMeta.fromObject(meta), new Summary(summaryOptions(meta, limits)), false, limits.state);
   }
 
-  static restore(meta: sml.v1.IProjectMeta, snapshot: sml.v1.IProjectSnapshot, limits: ProjectLimits): ProjectState {
+  static restore(meta: sml.v1.IProjectMeta, snapshot: StoredSnapshot, limits: ProjectLimits): ProjectState {
     checkParameters(meta.params, limits.bounds);
-    const p = new ProjectState(sml.v1.ProjectMeta.fromObject(meta), Summary.deserialize(snapshot.summary!), true, limits.state);
+    const p = new ProjectState(sml.v1.ProjectMeta.fromObject(meta), Summary.deserialize(snapshot.summary), true, limits.state);
     p.logSeq = Number(snapshot.logSeq ?? 0);
     p.streamMarks.load(snapshot.streamMarks);
     return p;
@@ -206,6 +207,11 @@ export class ProjectState {
 
   summaryBytes(): Uint8Array {
     return this.summary.serialize();
+  }
+
+  /** The summary serialized in chunks (Summary.serializeChunks): what a snapshot streams. */
+  summaryChunks(): Uint8Array[] {
+    return this.summary.serializeChunks();
   }
 
   markSaved(): void {

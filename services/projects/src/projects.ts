@@ -58,7 +58,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     kv: dss, registry, store, limits, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, log,
     maxPerCustomer: config.SML_MAX_DATA_SOURCES_PER_CUSTOMER, encoders,
   });
-  registerLifecycle(service, runner, new Lifecycle({ registry, store, models, bounds, log }), dataSources, encoders);
+  registerLifecycle(service, runner, new Lifecycle({ registry, store, models, bounds, maxSummaryAttributes: config.SML_MAX_SUMMARY_ATTRIBUTES, log }), dataSources, encoders);
   registerDataSources(service, runner, dataSources);
   const learning = new Learning(registry, store, idempotency, log, encoders);
   registerLearning(service, runner, learning);

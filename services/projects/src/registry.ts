@@ -131,7 +131,7 @@ export class ProjectRegistry {
   /** Writes a snapshot now when the project is persistent and has unsaved state. */
   async save(project: ProjectState): Promise<void> {
     if (project.memoryOnly || !project.isDirty) return;
-    await this.store.snapshot(project.meta.user, project.meta.pid, project.summaryBytes(), project.logSeq, project.streamMarks.list());
+    await this.store.snapshot(project.meta.user, project.meta.pid, project.summaryChunks(), project.logSeq, project.streamMarks.list());
     project.markSaved();
   }
 

@@ -6,6 +6,67 @@ import { ensureStream, isKeyExists, JS_ERR, jsErrorCode, kvBucket, objectStore }
 export const PROJECT_LOG_STREAM = 'SML_PROJECT_LOG';
 
 /**
+ * A snapshot object: "SMLP", u32 version, u32 header length (little-endian), the header (a
+ * ProjectSnapshot without its summary: logSeq, streamMarks), then the serialized summary.
+ * A ProjectSnapshot message (the format before) never starts with "S" (0x53 would be field
+ * 10 as a group), so both read.
+ */
+const SNAPSHOT_MAGIC = new Uint8Array([0x53, 0x4d, 0x4c, 0x50]);
+const SNAPSHOT_VERSION = 1;
+
+/** A snapshot as read back: the summary as the chunks it arrived in. */
+export interface StoredSnapshot {
+  logSeq: number;
+  summary: Uint8Array[];
+  streamMarks: sml.v1.IStreamMark[];
+}
+
+/** The first `n` bytes across chunks (copied), or null when there are fewer. */
+function leading(chunks: readonly Uint8Array[], n: number): Uint8Array | null {
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const c of chunks) {
+    if (at === n) break;
+    const k = Math.min(n - at, c.length);
+    out.set(c.subarray(0, k), at);
+    at += k;
+  }
+  return at === n ? out : null;
+}
+
+/** The chunks without their first `n` bytes (views, not copies). */
+function skipBytes(chunks: readonly Uint8Array[], n: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let left = n;
+  for (const c of chunks) {
+    if (left >= c.length) {
+      left -= c.length;
+      continue;
+    }
+    out.push(left > 0 ? c.subarray(left) : c);
+    left = 0;
+  }
+  return out;
+}
+
+export function readSnapshot(chunks: readonly Uint8Array[]): StoredSnapshot {
+  const magic = leading(chunks, SNAPSHOT_MAGIC.length + 8);
+  if (magic === null || !SNAPSHOT_MAGIC.every((b, k) => magic[k] === b)) {
+    // Written before chunked snapshots: one ProjectSnapshot message.
+    const old = sml.v1.ProjectSnapshot.decode(leading(chunks, chunks.reduce((n, c) => n + c.length, 0))!);
+    return { logSeq: Number(old.logSeq ?? 0), summary: [old.summary ?? new Uint8Array()], streamMarks: old.streamMarks ?? [] };
+  }
+  const view = new DataView(magic.buffer);
+  const version = view.getUint32(SNAPSHOT_MAGIC.length, true);
+  if (version !== SNAPSHOT_VERSION) throw new Error(`unsupported snapshot format version ${version}`);
+  const headerLength = view.getUint32(SNAPSHOT_MAGIC.length + 4, true);
+  const header = leading(skipBytes(chunks, magic.length), headerLength);
+  if (header === null) throw new Error('damaged snapshot: header cut short');
+  const decoded = sml.v1.ProjectSnapshot.decode(header);
+  return { logSeq: Number(decoded.logSeq ?? 0), summary: skipBytes(chunks, magic.length + headerLength), streamMarks: decoded.streamMarks ?? [] };
+}
+
+/**
  * Durable state of projects (ARCHITECTURE.md §3): metadata in KV `sml_projects`, learn/forget
  * batches in the write-ahead stream SML_PROJECT_LOG (one subject per project), snapshots in
  * object store `sml_project_snapshots`. Keys are `<customer token>.<project token>`.
@@ -90,19 +151,51 @@ export class ProjectStore {
     }
   }
 
-  /** Stores a snapshot as of log sequence `logSeq`, then trims the log up to it. */
-  async snapshot(user: string, pid: string, summary: Uint8Array, logSeq: number, streamMarks: sml.v1.IStreamMark[] = []): Promise<void> {
-    const blob = sml.v1.ProjectSnapshot.encode({ logSeq, summary, streamMarks }).finish();
-    await this.snapshots.putBlob({ name: ProjectStore.key(user, pid) }, blob);
+  /**
+   * Stores a snapshot as of log sequence `logSeq`, then trims the log up to it. The summary
+   * (Summary.serializeChunks, or one buffer) is streamed to the object store chunk by chunk
+   * behind a small header (see SNAPSHOT_MAGIC), never copied into one snapshot buffer.
+   */
+  async snapshot(user: string, pid: string, summary: Uint8Array | readonly Uint8Array[], logSeq: number, streamMarks: sml.v1.IStreamMark[] = []): Promise<void> {
+    const header = sml.v1.ProjectSnapshot.encode({ logSeq, streamMarks }).finish();
+    const prefix = new Uint8Array(SNAPSHOT_MAGIC.length + 8);
+    prefix.set(SNAPSHOT_MAGIC);
+    const view = new DataView(prefix.buffer);
+    view.setUint32(SNAPSHOT_MAGIC.length, SNAPSHOT_VERSION, true);
+    view.setUint32(SNAPSHOT_MAGIC.length + 4, header.length, true);
+    const parts = [prefix, header, ...(summary instanceof Uint8Array ? [summary] : summary)];
+    let next = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (next < parts.length) controller.enqueue(parts[next++]);
+        else controller.close();
+      },
+    });
+    await this.snapshots.put({ name: ProjectStore.key(user, pid) }, stream);
     if (logSeq > 0) {
       const jsm = await this.nc.jetstreamManager();
       await jsm.streams.purge(PROJECT_LOG_STREAM, { filter: ProjectStore.subject(user, pid), seq: logSeq + 1 });
     }
   }
 
-  async loadSnapshot(user: string, pid: string): Promise<sml.v1.ProjectSnapshot | undefined> {
-    const blob = await this.snapshots.getBlob(ProjectStore.key(user, pid));
-    return blob ? sml.v1.ProjectSnapshot.decode(blob) : undefined;
+  /**
+   * The project's snapshot, read chunk by chunk as the object store delivers them: the
+   * summary stays in those chunks (Summary.deserialize reads them as they are). Snapshots
+   * written before chunking (one ProjectSnapshot message) still read.
+   */
+  async loadSnapshot(user: string, pid: string): Promise<StoredSnapshot | undefined> {
+    const result = await this.snapshots.get(ProjectStore.key(user, pid));
+    if (!result) return undefined;
+    const chunks: Uint8Array[] = [];
+    const reader = result.data.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (value && value.length > 0) chunks.push(value);
+    }
+    const failed = await result.error;
+    if (failed) throw failed;
+    return readSnapshot(chunks);
   }
 
   /** Removes a snapshot alone (an import that did not get its project id). */

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SmlError } from '@sml/core';
+import type { sml } from '@sml/proto';
 import { SmlClient } from '@sml/sdk';
+import { Summary } from '@sml/stats';
 import { dataFile, startSystem, type RunningSystem } from '@sml/testkit';
 import { customer, expectClose, frame, readCsv, SummaryReader } from './helpers';
 
@@ -15,7 +18,7 @@ describe('projects end to end', () => {
   let reader: SummaryReader;
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_ATTRIBUTES: '40', SML_SNAPSHOT_EVERY_BATCHES: '3' } });
+    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_ATTRIBUTES: '40', SML_SNAPSHOT_EVERY_BATCHES: '3', SML_MAX_SUMMARY_ATTRIBUTES: '5' } });
     alice = await customer(sys, 'alice');
     bob = await customer(sys, 'bob');
     reader = await SummaryReader.open(sys.nats);
@@ -99,6 +102,23 @@ describe('projects end to end', () => {
     expect(changed.notModified).toBe(false);
     expect(changed.etag).not.toBe(first.etag);
     await alice.forget('iris', frame(['sepal_length'], ['C'], [[5]]));
+  });
+
+  it('a sub-summary holds only the attributes asked for, revalidated by etag; more than SML_MAX_SUMMARY_ATTRIBUTES or an unknown index is a 400', async () => {
+    const schema = await reader.parts('alice', 'iris', { schema: true });
+    expect(schema.attributeNames.slice(0, 4)).toEqual(['sepal_length', 'sepal_width', 'petal_length', 'petal_width']);
+    expect(schema.attributeTypes.slice(3, 5)).toEqual(['C', 'B']);
+    const sub = await reader.parts('alice', 'iris', { restricted: true, indexes: [3, 0, 3] });
+    expect(sub.attributeIndexes).toEqual([0, 3]);
+    const restricted = Summary.deserialize(sub.summary);
+    expect(restricted.attributeNames).toEqual(['sepal_length', 'petal_width']);
+    expect(restricted.comoments(0, 1).sumXY).toBe(Summary.deserialize((await reader.parts('alice', 'iris', { full: true })).summary).comoments(0, 3).sumXY);
+    const again = await reader.parts('alice', 'iris', { restricted: true, indexes: [0, 3], ifNoneMatch: sub.etag });
+    expect([again.notModified, again.summary.length]).toEqual([true, 0]);
+    const refused = async (req: Partial<sml.v1.ISummaryRequest>) => reader.parts('alice', 'iris', req).then(() => null, (err: SmlError) => [err.status, err.code, err.message]);
+    expect(await refused({ restricted: true, indexes: [0, 1, 2, 3, 4, 5] })).toEqual([400, 'INVALID_PARAMETER', expect.stringContaining('SML_MAX_SUMMARY_ATTRIBUTES')]);
+    expect(await refused({ restricted: true, indexes: [0, 99] })).toEqual([400, 'INVALID_PARAMETER', expect.stringContaining('unknown attribute index')]);
+    expect(await refused({ restricted: true, indexes: [-1] })).toEqual([400, 'INVALID_PARAMETER', expect.stringContaining('not an attribute index')]);
   });
 
   it('forget is the exact inverse of learn; forgetting rows never learned is a 400 that changes nothing', async () => {

@@ -1,7 +1,18 @@
 import { connect, type NatsConnection } from 'nats';
 import { sml } from '@sml/proto';
+import { Summary } from '@sml/stats';
 import { startNatsServer, type NatsServer } from '@sml/testkit';
 import { ProjectStore } from '../src/store';
+
+/** A summary of `p` C attributes: its co-moments alone are p(p+1)/2 · 104 bytes. */
+function wide(p: number): Summary {
+  const names = Array.from({ length: p }, (_, j) => `x${j}`);
+  const s = new Summary();
+  s.learn({ attributeNames: names, attributeTypes: names.map(() => 'C'), data: [0, 1, 2].map((r) => names.map((_, j) => String(r * p + j))) });
+  return s;
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 
 const entry = (x: number): sml.v1.IProjectLogEntry => ({ op: 'learn', frame: { attributeNames: ['x'], attributeTypes: ['C'], data: [{ entries: [String(x)] }] } });
 const xs = (entries: { entry: sml.v1.ProjectLogEntry }[]) => entries.map((e) => Number(e.entry.frame!.data![0].entries![0]));
@@ -48,6 +59,28 @@ describe('ProjectStore against a real JetStream', () => {
     expect(xs(await replayAll('w', 'p', a.seq))).toEqual([2]);
     await store.snapshot('w', 'p', new Uint8Array([4]), b.seq);
     expect(await replayAll('w', 'p', b.seq)).toEqual([]);
+  });
+
+  it('a summary spanning several chunks is streamed in and read back in chunks, equal to the original', async () => {
+    const summary = wide(300);
+    const chunks = summary.serializeChunks();
+    expect(chunks.length).toBeGreaterThanOrEqual(4);
+    await store.snapshot('c', 'p', chunks, 7, [{ stream: 's', partition: '0', lastOffset: 12 }]);
+    const back = (await store.loadSnapshot('c', 'p'))!;
+    expect(back.logSeq).toBe(7);
+    expect(back.streamMarks.map((m) => [m.stream, Number(m.lastOffset)])).toEqual([['s', 12]]);
+    // Read as the object store delivered it (128 KiB chunks), never joined.
+    expect(back.summary.length).toBeGreaterThan(chunks.length);
+    expect(sameBytes(Summary.deserialize(back.summary).serialize(), summary.serialize())).toBe(true);
+  });
+
+  it('a snapshot written before chunking (one ProjectSnapshot message) still reads', async () => {
+    const summary = wide(20);
+    const old = sml.v1.ProjectSnapshot.encode({ logSeq: 3, summary: summary.serialize(), streamMarks: [{ stream: 't', partition: '0', lastOffset: 5 }] }).finish();
+    await nc.jetstream().views.os('sml_project_snapshots').then((os) => os.putBlob({ name: ProjectStore.key('o', 'p') }, old));
+    const back = (await store.loadSnapshot('o', 'p'))!;
+    expect([back.logSeq, Number(back.streamMarks[0].lastOffset)]).toEqual([3, 5]);
+    expect(sameBytes(Summary.deserialize(back.summary).serialize(), summary.serialize())).toBe(true);
   });
 
   it('a retried batch with the same message id is stored once', async () => {

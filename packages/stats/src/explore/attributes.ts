@@ -16,7 +16,7 @@ export class Attributes {
   private readonly types: readonly ('B' | 'C')[];
   private readonly separator: string;
 
-  constructor(readonly summary: Summary) {
+  constructor(readonly summary: Summary, private readonly projectIndexes?: readonly number[]) {
     this.names = summary.attributeNames;
     this.types = summary.attributeTypes;
     this.separator = summary.options.categorySeparator;
@@ -27,6 +27,11 @@ export class Attributes {
     for (const i of indexes) {
       if (!Number.isInteger(i) || i < 0 || i >= this.names.length) throw new ExploreInputError(`unknown attribute index [${i}]`);
     }
+  }
+
+  /** The attribute's index in its project (a sub-summary numbers its attributes 0…). */
+  projectIndex(i: number): number {
+    return this.projectIndexes?.[i] ?? i;
   }
 
   name(i: number): string {

@@ -71,7 +71,7 @@ function contingency(attributes: Attributes, input: MetricInput): MetricMap {
     if (!c.negated) return m.sumY - m.sumXY;
     return m.count - m.sumX - m.sumY + m.sumXY;
   };
-  const label = (l: Line) => `${l.negated ? '!' : ''}${l.index}`;
+  const label = (l: Line) => `${l.negated ? '!' : ''}${attributes.projectIndex(l.index)}`;
   const table = rows.map((r) => cols.map((c) => cell(r, c)));
   return tableStatistics(table, rows.map(label), cols.map(label));
 }

@@ -18,7 +18,7 @@ import { ztest, ztestMu, ztestProportions } from './ztest';
  */
 export function explore(summary: Summary, metric: ExploreMetric, input: MetricInput, options: ExploreOptions): MetricMap[] {
   if (!(EXPLORE_METRICS as readonly string[]).includes(metric)) throw new ExploreInputError(`bad metric:[${metric}]`);
-  const attributes = new Attributes(summary);
+  const attributes = new Attributes(summary, options.projectIndexes);
   attributes.check([...input.inputs, ...input.targets]);
   switch (metric) {
     case 'uni':

@@ -14,4 +14,9 @@ export type ExploreMetric = (typeof EXPLORE_METRICS)[number];
 export interface ExploreOptions {
   /** The project keeps histograms: `uni` reads min/median/max from them, `gain` can bin a continuous X. */
   histograms: boolean;
+  /**
+   * When the summary is a sub-summary (Summary.restrict): the project index of each of its
+   * attributes, which `chi2` names its cells by (`obs$<i>:<j>`). Default: its own indexes.
+   */
+  projectIndexes?: readonly number[];
 }

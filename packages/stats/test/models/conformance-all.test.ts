@@ -6,7 +6,8 @@
 // The family suites (linear-family/conformance.test.ts, classifiers, anomaly) add the laws
 // specific to each family; this one makes sure no registered algorithm escapes the common ones.
 import {
-  ALGORITHM_NAMES, ALGORITHMS, type DataFrame, forestOptionsOf, type Model, type PredictFrame, type Prediction, resolveAttributes, Summary, type SummaryOptions,
+  ALGORITHM_NAMES, ALGORITHMS, type DataFrame, forestOptionsOf, type Model, type PredictFrame, type Prediction, RESTRICTABLE_ALGORITHMS, resolveAttributes, restrictedBuild, Summary,
+  type SummaryOptions,
 } from '@sml/stats';
 import { random } from '../helpers';
 
@@ -182,6 +183,15 @@ describe.each(covered)('%s', (algo) => {
   it('is registered under its own name', () => {
     expect([algorithm.name, model.algo]).toEqual([algo, algo]);
   });
+
+  if (RESTRICTABLE_ALGORITHMS.has(algo)) {
+    it('built from the sub-summary of its attributes (restrictedBuild), it is the same model', () => {
+      const spec = { algo, inputs: resolveAttributes(summary, INPUTS), targets: resolveAttributes(summary, TARGETS[setup.target]), params: setup.params ?? {} };
+      const restricted = restrictedBuild(summary, spec);
+      expect(restricted.summary.attributeNames.length).toBeLessThan(summary.attributeNames.length);
+      expect(JSON.stringify(algorithm.build(restricted.summary, restricted.spec).state())).toBe(JSON.stringify(model.state()));
+    });
+  }
 
   it('building twice from the same summary gives the same model', () => {
     const again = build(summary);
