@@ -1,29 +1,31 @@
 // Streams throughput and end-to-end lag (issue 12). Run after a build:
-//   node bench/streams.mjs   (BENCH_RECORDS default 200000: records produced up front per source;
+//   node bench/streams.mjs   (BENCH_SUSTAIN_SECONDS default 20: the measured window of the sustained rate;
+//                             BENCH_BACKLOG default 10000: records produced and not yet learned, at most;
 //                             BENCH_FORMATS default "json" ("json,csv" adds CSV records);
 //                             BENCH_LAG_SECONDS default 20: length of each steady-rate lag run;
 //                             BENCH_POLL_MS default 10: how often the row count is read;
-//                             BENCH_LAG_RATE: records/s of the lag runs (default: 50 % of the steady rate);
+//                             BENCH_LAG_RATE: records/s of the lag runs (default: 50 % of the sustained rate);
+//                             BENCH_KAFKA_LINGER_MS default 50: how often the Kafka lag producer sends;
 //                             BENCH_DRY=1 prints without appending;
 //                             BENCH_CPU_PROF=<dir> writes the services' CPU profiles there;
-//                             BENCH_KAFKA_IN_FLIGHT default 1: produce requests in flight up front.
 //                             SML_STREAM_BATCH_* in the environment reach the streams service.)
 // A system started with startSystem (gateway, jobs, projects, streams, the bus nats-server), the
 // Kafka mock of packages/testkit (tools/kafka-mock: librdkafka's mock cluster in kcat) and a
 // second `nats-server -js` as the customer's NATS (as services/streams/test/streams.e2e.test.ts).
-// Records have 20 numeric fields x0..x19 (x0 = the record's number, the others bench/learn.mjs's
-// deterministic cells). Every Kafka record goes to partition 0 of its topic, so that records are
+// Records have 20 numeric fields x0..x19 (x0 = the record's number mod 10 007, the others
+// bench/learn.mjs's deterministic cells). Every Kafka record goes to partition 0 of its topic, so that records are
 // learned in the order they were sent (see 2.).
-// 1. Throughput: BENCH_RECORDS records produced up front into a topic / subject, then a stream
-//    created with fromBeginning into a fresh project; timed from the create's POST to the row
-//    count (read every BENCH_POLL_MS over the bus, the `summary` request the explore service
-//    makes) reaching BENCH_RECORDS; also from the first row learned to the last (the rate once
-//    the consumer runs). The stream's metrics must then say every record learned, none rejected.
-//    A count that stays put for 5 s short of BENCH_RECORDS ends the wait and is reported (short).
-//    CPU seconds (user + system, /proc) of this run's processes; peak RSS (VmRSS every 50 ms).
+// 1. Sustained throughput: a stream created with fromBeginning into a fresh project while a
+//    producer keeps at most BENCH_BACKLOG records produced and not yet learned (row count read
+//    every BENCH_POLL_MS over the bus, the `summary` request the explore service makes). Closed
+//    loop: the consumer always has records waiting, and the Kafka mock, which keeps only the
+//    newest few MiB of a partition, never drops unread ones (a backlog produced up front did).
+//    Rate = rows learned in BENCH_SUSTAIN_SECONDS from 2 s after the first rows. Then the
+//    producer stops and the count must reach what was produced (metrics: rejected 0).
+//    CPU seconds (user + system, /proc) of this run's processes and peak RSS over the window.
 //    Streams are not deleted afterwards (a NATS stream's DELETE did not answer in a trial).
 // 2. Lag: a fresh project and stream (not fromBeginning), then a producer sending at a fixed
-//    rate, 50 % of the source's steady rate of 1. (the first-learned → last rate), for
+//    rate, 50 % of the source's sustained rate of 1., for
 //    BENCH_LAG_SECONDS, keeping each record's send time by its number. The row count is read
 //    every BENCH_POLL_MS; records are learned in order (one partition / one JetStream subject),
 //    so the first reading with count > i says record i is learned: its lag is that reading's
@@ -42,7 +44,10 @@ const { sml } = require('@sml/proto');
 const { Kafka, logLevel } = require('kafkajs');
 const { connect } = require('nats');
 
-const N = Number(process.env.BENCH_RECORDS ?? 200_000);
+const SUSTAIN_SECONDS = Number(process.env.BENCH_SUSTAIN_SECONDS ?? 20);
+const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 10_000);
+const KAFKA_LINGER_MS = Number(process.env.BENCH_KAFKA_LINGER_MS ?? 50);
+const WARM = 10_000; // records of the warm-up streams, produced up front
 const FORMATS = (process.env.BENCH_FORMATS ?? 'json').split(',').map((s) => s.trim()).filter(Boolean);
 const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS ?? 20);
 const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 10);
@@ -60,6 +65,12 @@ const record = (i, format) => {
   const c = cells(i);
   return format === 'csv' ? c.join(',') : `{${c.map((v, j) => `"${names[j]}":${v}`).join(',')}}`;
 };
+// Records are made once and sent again and again (record k is pool[k mod POOL]: x0 = k mod
+// POOL), so that making them does not take the cores the services need: making each record
+// anew cost the client more CPU than the streams service spent learning it.
+const POOL = 10_007;
+const pools = {};
+const pooled = (k, format) => (pools[format] ??= Array.from({ length: POOL }, (_, i) => Buffer.from(record(i, format))))[((k % POOL) + POOL) % POOL];
 
 // ---- /proc: which process is which, RSS and CPU --------------------------------------------
 let natsDirs = {}; // store dir → label ('bus' | 'source')
@@ -154,6 +165,8 @@ try {
   const sdk = new SmlClient({ url: sys.url, user: 'bench', secret });
   const producer = new Kafka({ brokers: kafka.bootstrap.split(','), clientId: 'bench', logLevel: logLevel.NOTHING }).producer();
   await producer.connect();
+  const admin = new Kafka({ brokers: kafka.bootstrap.split(','), clientId: 'bench-admin', logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
   const snc = await connect({ servers: source.url });
   await (await snc.jetstreamManager()).streams.add({ name: 'BENCH', subjects: ['bench.>'] });
   const js = snc.jetstream();
@@ -185,22 +198,26 @@ try {
   };
   const metrics = async (pid, s) => (await sdk.streamMetrics(pid, s)).body.values.KSVSMap.values[0];
   /** Sends records [from, to) of `format` to the topic's partition 0 or the subject; up to `inFlight` sends pending. */
-  const produce = async (src, where, format, from, to, { chunk = 1000, inFlight = Number(process.env.BENCH_KAFKA_IN_FLIGHT ?? 1) } = {}) => {
+  const produce = async (src, where, format, from, to, { chunk = 1000, inFlight = 1 } = {}) => {
     if (src === 'kafka') {
       const pending = new Set();
       for (let i = from; i < to; i += chunk) {
         const messages = [];
-        for (let k = i; k < Math.min(to, i + chunk); k++) messages.push({ partition: 0, value: record(k, format) });
+        for (let k = i; k < Math.min(to, i + chunk); k++) messages.push({ partition: 0, value: pooled(k, format) });
         const p = producer.send({ topic: where, messages }).finally(() => pending.delete(p));
         pending.add(p);
         if (pending.size >= inFlight) await Promise.race(pending);
       }
       await Promise.all(pending);
     } else {
+      // Core publishes to the stream's subject, then a flush (the server has read them) and, per
+      // chunk, one acknowledged publish of the chunk's last record — the stream stores in order,
+      // so its ack says the chunk is stored. A JetStream publish per record (a request each) cost
+      // the client more CPU than the streams service spent learning the record.
       for (let i = from; i < to; i += chunk) {
-        const acks = [];
-        for (let k = i; k < Math.min(to, i + chunk); k++) acks.push(js.publish(where, Buffer.from(record(k, format))));
-        await Promise.all(acks);
+        const end = Math.min(to, i + chunk);
+        for (let k = i; k < end - 1; k++) snc.publish(where, pooled(k, format));
+        await js.publish(where, pooled(end - 1, format));
       }
     }
   };
@@ -210,22 +227,26 @@ try {
     const pid = `warm_${src}`;
     const where = src === 'kafka' ? 'warm' : 'bench.warm';
     await createProject(pid);
-    await produce(src, where, 'json', 0, 20_000);
+    await produce(src, where, 'json', 0, WARM);
     console.error(`warm-up ${src}: produced`);
     await createStream(pid, dsInfo(src, 'w', where, 'json'), true);
     // Until all are learned or the count stays put for 3 s (reported: a shortfall is a lost record).
     let n = 0;
-    for (let last = -1, since = Date.now(); n < 20_000; await sleep(100)) {
+    for (let last = -1, since = Date.now(); n < WARM; await sleep(100)) {
       n = await rowCount(pid);
       if (n !== last) [last, since] = [n, Date.now()];
       else if (n > 0 && Date.now() - since > 3_000) break;
     }
     warm[src] = { learned: n, metrics: await metrics(pid, 'w') };
-    if (n < 20_000) console.error(`warm-up ${src}: ${n} of 20000 learned: ${JSON.stringify(warm[src].metrics)}`);
+    if (n < WARM) console.error(`warm-up ${src}: ${n} of ${WARM} learned: ${JSON.stringify(warm[src].metrics)}`);
     if ((await sdk.deleteStream(pid, 'w')).status !== 200) throw new Error('warm-up stream not deleted');
   }
 
-  // 1. Throughput.
+  // 1. Sustained throughput: a producer keeps the backlog (produced − learned) at most BACKLOG
+  // records while the stream learns; the rate is the rows learned over SUSTAIN_SECONDS once the
+  // first rows came. Closed loop, so the consumer is never starved and the Kafka mock's
+  // retention (the newest few MiB of a partition) is never reached. Then the producer stops and
+  // every record must be learned: count == produced, metrics rejected 0.
   const procs = processes();
   procNames = [...new Set(procs.map((p) => p.name))].sort();
   for (const format of FORMATS) {
@@ -233,48 +254,55 @@ try {
       const pid = `tp_${src}_${format}`;
       const where = src === 'kafka' ? `tp_${format}` : `bench.tp.${format}`;
       await createProject(pid);
-      seed = 42;
-      let t = performance.now();
-      await produce(src, where, format, 0, N);
-      const produceSeconds = (performance.now() - t) / 1000;
-      const stop = rssSampler(procs);
-      const c0 = cpuMs(procs);
-      t = performance.now();
+      // The topic exists before the create, holding record 0 (fromBeginning: learned).
+      await produce(src, where, format, 0, 1);
+      let produced = 1;
+      const t = performance.now();
       await createStream(pid, dsInfo(src, 's', where, format), true);
-      let first;
       let n = 0;
-      let end = t;
-      let lastN = -1;
-      // Until every record is learned, or the count has stayed put for 5 s (then the shortfall is reported).
-      for (const deadline = t + 600_000; ;) {
+      let first;
+      let window; // { at, rows, c0, stopRss }
+      let result;
+      for (const deadline = t + 120_000 + SUSTAIN_SECONDS * 1000; ;) {
         n = await rowCount(pid);
         const now = performance.now();
-        if (n > 0 && first === undefined) first = { at: now, rows: n };
-        if (n !== lastN) [lastN, end] = [n, now];
-        if (n >= N) break;
-        if ((n > 0 && now - end > 5_000) || now > deadline) break;
-        await sleep(POLL_MS);
+        if (now > deadline) throw new Error(`${src} ${format}: ${n} of ${produced} learned when the run timed out`);
+        if (n > 0 && first === undefined) first = now;
+        // Measured from 2 s after the first rows (the consumer's start is not part of the rate).
+        if (first !== undefined && !window && now - first > 2_000) window = { at: now, rows: n, c0: cpuMs(procs), stopRss: rssSampler(procs) };
+        if (window && now - window.at >= SUSTAIN_SECONDS * 1000) {
+          result = { seconds: (now - window.at) / 1000, rows: n - window.rows, cpu: cpuDelta(window.c0, cpuMs(procs)), rss: window.stopRss() };
+          break;
+        }
+        if (produced - n < BACKLOG) {
+          const to = produced + Math.min(BACKLOG - (produced - n), 2_000);
+          await produce(src, where, format, produced, to, { chunk: 1_000 });
+          produced = to;
+        } else await sleep(POLL_MS);
       }
-      const cpu = cpuDelta(c0, cpuMs(procs));
-      const rss = stop();
+      // Drained: every record produced is learned once.
+      let lastN = -1;
+      for (let since = performance.now(); n < produced; await sleep(POLL_MS)) {
+        n = await rowCount(pid);
+        if (n !== lastN) [lastN, since] = [n, performance.now()];
+        else if (performance.now() - since > 10_000) break;
+      }
       let mt = await metrics(pid, 's');
       for (let k = 0; k < 20 && mt.recordsLearned !== String(n); k++, await sleep(100)) mt = await metrics(pid, 's'); // written every 200 ms
-      if (n < N) console.error(`${src} ${format}: only ${n} of ${N} learned; metrics ${JSON.stringify(mt)}`);
+      if (n !== produced) console.error(`${src} ${format}: ${n} of ${produced} learned; metrics ${JSON.stringify(mt)}`);
       const r = {
-        source: src, format, produceSeconds, seconds: (end - t) / 1000, learned: n, read: Number(mt.recordsRead), rejected: Number(mt.recordsRejected),
-        // from the first reading with rows to the last change: the rows of that first reading are not counted
-        steadyRate: (n - first.rows) / ((end - first.at) / 1000), startSeconds: (first.at - t) / 1000, cpu, rss, batches: Number(mt.batchesLearned),
+        source: src, format, produced, learned: n, read: Number(mt.recordsRead), rejected: Number(mt.recordsRejected), batches: Number(mt.batchesLearned),
+        startSeconds: (first - t) / 1000, seconds: result.seconds, rows: result.rows, steadyRate: result.rows / result.seconds, cpu: result.cpu, rss: result.rss,
       };
       throughput.push(r);
-      console.error(`${src} ${format}: produced in ${produceSeconds.toFixed(1)} s; learned in ${r.seconds.toFixed(2)} s (${Math.round(n / r.seconds)} records/s), ${n} of ${N} learned, first rows after ${r.startSeconds.toFixed(2)} s, then ${Math.round(r.steadyRate)} records/s; ${r.batches} batches`);
+      console.error(`${src} ${format}: first rows ${r.startSeconds.toFixed(2)} s after the create; ${r.rows} rows in ${r.seconds.toFixed(1)} s = ${Math.round(r.steadyRate)} records/s sustained; ${n} of ${produced} learned after draining, ${r.rejected} rejected`);
     }
   }
 
-  // 2. Lag at 50 % of the JSON steady rate.
+  // 2. Lag at 50 % of the sustained JSON rate.
   for (const src of ['kafka', 'nats']) {
     const tp = throughput.find((x) => x.source === src && x.format === 'json') ?? throughput.find((x) => x.source === src);
-    // BENCH_LAG_RATE overrides: the Kafka mock keeps only the newest few MiB of a partition, so a
-    // consumer that falls that far behind loses records there (not in a real cluster).
+    // BENCH_LAG_RATE overrides.
     const rate = Number(process.env.BENCH_LAG_RATE ?? 0) || Math.max(1, Math.round(tp.steadyRate / 2));
     const pid = `lag_${src}`;
     const where = src === 'kafka' ? 'lag' : 'bench.lag';
@@ -282,7 +310,6 @@ try {
     if (src === 'kafka') await produce(src, where, 'json', -1, 0); // the topic exists before the create (this record is before the stream: not learned)
     await createStream(pid, dsInfo(src, 's', where, 'json'), false);
     // The stream is running once a probe record is learned (Kafka: the consumer has joined its group).
-    seed = 42;
     for (let k = 0, deadline = Date.now() + 60_000; (await rowCount(pid)) < 1; k++, await sleep(100)) {
       if (k % 20 === 0) await produce(src, where, 'json', -1, 0); // again every 2 s: one sent before the consumer joined is passed over
       if (Date.now() > deadline) throw new Error(`${src} lag stream never learned its probe record`);
@@ -305,7 +332,14 @@ try {
         await sleep(POLL_MS);
       }
     })();
-    // Fixed-rate producer: every 5 ms, send what the clock says should have been sent by now.
+    // Fixed-rate producer: every `linger` ms, send what the clock says should have been sent by
+    // now, as one produce request (a record's send time is when it is sent). Kafka: 50 ms
+    // (BENCH_KAFKA_LINGER_MS), because the mock broker answers a fetch with one produce batch
+    // per partition ("FIXME: Multiple messageSets ?" in librdkafka's rdkafka_mock_handlers.c):
+    // 5 ms batches of ~50 records held the consumer to ~100 records per fetch, so it fell more
+    // than the mock's 5 MiB retention behind and records were lost; a real broker returns every
+    // batch up to the fetch's byte limit.
+    const linger = src === 'kafka' ? KAFKA_LINGER_MS : 5;
     const t0 = performance.now();
     let sent = 0;
     const sends = new Set();
@@ -318,14 +352,17 @@ try {
         sends.add(p);
         sent = due;
       }
-      await sleep(5);
+      await sleep(linger);
     }
     await Promise.all(sends);
     const sendSeconds = (performance.now() - t0) / 1000;
     for (const deadline = Date.now() + 120_000; learned < total && Date.now() < deadline;) await sleep(50);
     polling = false;
     await poller;
-    if (learned < total) throw new Error(`${src} lag: ${learned} of ${total} learned`);
+    if (learned < total) {
+      const low = src === 'kafka' ? JSON.stringify(await admin.fetchTopicOffsets(where)) : '';
+      throw new Error(`${src} lag: ${learned} of ${total} learned; metrics ${JSON.stringify(await metrics(pid, 's'))} ${low}`);
+    }
     const lag = Float64Array.from(seen, (s, i) => s - sentAt[i]).sort();
     const rt = Float64Array.from(rtts).sort();
     lags.push({
@@ -343,6 +380,7 @@ try {
     }
   }
   await producer.disconnect();
+  await admin.disconnect();
   await snc.close();
   bus.close();
   await bnc.close();
@@ -356,31 +394,31 @@ const env = ['SML_STREAM_BATCH_RECORDS', 'SML_STREAM_BATCH_BYTES', 'SML_STREAM_B
 const section = [
   `## streams — ${m.date}`,
   '',
-  `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}, load average ${m.load} before the run. ${N} records per source and format, ${COLS} numeric fields each (x0..x19), every Kafka record in partition 0 of its topic (kafka-mock, librdkafka's mock cluster in kcat), NATS records on one subject of a JetStream stream on a second nats-server (the customer's). ${env}. Client, kafka-mock, both nats-servers, gateway and services share the machine; one unmeasured stream of 20 000 records per source first.`,
+  `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}, load average ${m.load} before the run. Records of ${COLS} numeric fields (x0..x19), every Kafka record in partition 0 of its topic (kafka-mock, librdkafka's mock cluster in kcat), NATS records on one subject of a JetStream stream on a second nats-server (the customer's). Sustained rate: a producer keeps at most ${BACKLOG} records produced and not yet learned (closed loop: the consumer is never starved, the mock's retention never reached) while the stream learns into a fresh project; rate = rows learned in ${SUSTAIN_SECONDS} s from 2 s after the first rows; then the producer stops and the rest must be learned. ${env}. Client, kafka-mock, both nats-servers, gateway and services share the machine; one unmeasured stream of ${WARM} records per source first (produced up front: fewer than the mock keeps).`,
   '',
-  `| source | format | produced | learned (row count) | read / rejected (metrics) | produce up front (s) | create → last learned (s) | records/s | first rows after (s) | records/s from the first rows learned to the last | batches |`,
-  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-  ...throughput.map((r) => `| ${r.source} | ${r.format} | ${N} | ${r.learned}${r.learned < N ? ' (**short**)' : ''} | ${r.read} / ${r.rejected} | ${r.produceSeconds.toFixed(1)} | ${r.seconds.toFixed(2)} | **${Math.round(r.learned / r.seconds)}** | ${r.startSeconds.toFixed(2)} | ${Math.round(r.steadyRate)} | ${r.batches} |`),
+  `| source | format | first rows after the create (s) | window (s) | rows learned in the window | **records/s sustained** | produced in all | learned after draining | read / rejected (metrics) | batches |`,
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...throughput.map((r) => `| ${r.source} | ${r.format} | ${r.startSeconds.toFixed(2)} | ${r.seconds.toFixed(1)} | ${r.rows} | **${Math.round(r.steadyRate)}** | ${r.produced} | ${r.learned}${r.learned !== r.produced ? ' (**short**)' : ''} | ${r.read} / ${r.rejected} | ${r.batches} |`),
   '',
-  `Warm-up streams (20 000 records each, fromBeginning): ${Object.entries(warm).map(([src, w]) => `${src} ${w.learned} learned (read ${w.metrics.recordsRead}, positions ${w.metrics.positions})`).join('; ')}.`,
+  `Warm-up streams (${WARM} records each, fromBeginning): ${Object.entries(warm).map(([src, w]) => `${src} ${w.learned} learned (read ${w.metrics.recordsRead}, positions ${w.metrics.positions})`).join('; ')}.`,
   '',
-  'CPU seconds over each learn (create → all learned; user + system from /proc, 10 ms ticks), and per 10 000 records:',
+  'CPU seconds over each measured window (user + system from /proc, 10 ms ticks), and per 10 000 records learned in it:',
   '',
   `| source | format | ${procNames.join(' | ')} | total | total per 10 000 |`,
   `|---|---|${procNames.map(() => '---:').join('|')}|---:|---:|`,
   ...throughput.map((r) => {
     const total = procNames.reduce((s, n) => s + (r.cpu[n] ?? 0), 0);
-    return `| ${r.source} | ${r.format} | ${procNames.map((n) => (r.cpu[n] ?? 0).toFixed(2)).join(' | ')} | ${total.toFixed(2)} | ${(total / N * 10_000).toFixed(3)} |`;
+    return `| ${r.source} | ${r.format} | ${procNames.map((n) => (r.cpu[n] ?? 0).toFixed(2)).join(' | ')} | ${total.toFixed(2)} | ${(total / r.rows * 10_000).toFixed(3)} |`;
   }),
   '',
-  `Peak RSS (MiB, VmRSS every 50 ms during each learn) and VmHWM at the end of the run:`,
+  `Peak RSS (MiB, VmRSS every 50 ms during each window) and VmHWM at the end of the run:`,
   '',
   `| | ${procNames.join(' | ')} |`,
   `|---|${procNames.map(() => '---:').join('|')}|`,
   ...throughput.map((r) => `| ${r.source} ${r.format} | ${procNames.map((n) => (r.rss[n] ?? 0).toFixed(0)).join(' | ')} |`),
   `| VmHWM, whole run | ${procNames.map((n) => (hwm[n] ?? 0).toFixed(0)).join(' | ')} |`,
   '',
-  `End-to-end lag at a steady 50 % of the source's JSON rate (records/s from the first rows learned), ${LAG_SECONDS} s of records each: send time (kept by record number) → the first row-count reading (every ${POLL_MS} ms, over the bus) with count > the record's number. Readings arrive at most ${POLL_MS} ms + a round trip after the row is learned, so each lag is over by at most that:`,
+  `End-to-end lag at a steady 50 % of the source's sustained JSON rate, ${LAG_SECONDS} s of records each: send time (kept by record number) → the first row-count reading (every ${POLL_MS} ms, over the bus) with count > the record's number. Readings arrive at most ${POLL_MS} ms + a round trip after the row is learned, so each lag is over by at most that:`,
   '',
   '| source | target records/s | sent records/s | records | lag p50 ms | p90 ms | p99 ms | max ms | row-count reading round trip p50 / p99 ms |',
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -85,6 +85,8 @@ export async function dropNats(s: NatsSettings, log: Logger): Promise<void> {
   }
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /**
  * A pull consumer on the stream's JetStream durable (ack policy "all"): a batch is fetched,
  * learned, then its last message acknowledged, which acknowledges the batch. On start the
@@ -111,19 +113,41 @@ export class NatsSource implements StreamSource {
       ...(info ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: floor + 1 } : { deliver_policy: DeliverPolicy.All }),
     });
     const consumer = await nc.jetstream().consumers.get(stream, this.s.durable);
+    // Every message a fetch delivers is handed on (acknowledging a later one acknowledges it
+    // too), so a fetch asks only for what it will take: nats.js takes records or bytes, not
+    // both, and chunks() bounds the bytes of each learn.
+    const fetchAll = async (max: number): Promise<JsMsg[]> => {
+      const out: JsMsg[] = [];
+      for await (const m of await consumer.fetch({ max_messages: max, expires: 1_000 })) out.push(m);
+      return out;
+    };
+    const pending = async () => (await consumer.info()).num_pending;
     while (!this.stopped) {
-      const fetched: JsMsg[] = [];
+      let fetched: JsMsg[] = [];
       try {
-        // Bounded in records (nats.js takes records or bytes, not both; chunks() bounds the
-        // bytes of each learn); every message fetched is handed on, since acknowledging a later
-        // one acknowledges it too.
-        const msgs = await consumer.fetch({ max_messages: this.limits.records, expires: Math.max(1_000, this.limits.waitMs) });
-        for await (const m of msgs) fetched.push(m);
+        // A batch is what is waiting, up to `records`. With nothing waiting: the next message
+        // (a fetch waits up to 1 s, nats.js' least `expires`), then what came within `waitMs`
+        // of it. A fetch of n ≤ num_pending messages answers at once: waiting for a fetch of
+        // `records` to fill held a stream to one batch a second at moderate rates.
+        let waiting = await pending();
+        if (waiting === 0) {
+          fetched = await fetchAll(1);
+          if (fetched.length === 0) continue;
+          for (const until = Date.now() + this.limits.waitMs; Date.now() < until && !this.stopped; await sleep(Math.min(20, this.limits.waitMs))) {
+            if ((waiting = await pending()) + 1 >= this.limits.records) break;
+          }
+          waiting = await pending();
+        }
+        const want = Math.min(waiting, this.limits.records - fetched.length);
+        if (want > 0) fetched.push(...await fetchAll(want));
       } catch (err) {
         if (this.stopped) break;
         onError(err as Error);
-        await new Promise((r) => setTimeout(r, 1_000));
-        continue;
+        // What was fetched is handed on all the same (a later acknowledgement would cover it).
+        if (fetched.length === 0) {
+          await sleep(1_000);
+          continue;
+        }
       }
       const bySeq = new Map(fetched.map((m) => [m.seq, m]));
       for (const part of chunks(fetched.map((m) => ({ offset: m.seq, value: Buffer.from(m.data) })), this.limits)) {
