@@ -3,14 +3,14 @@ import { okStatus, subjects, type ServiceRuntime } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
 import { checkName, parameterBounds } from '@sml/core';
 import { sml } from '@sml/proto';
-import { densityTasks, type DensityArity } from './density';
+import { densityIndexes, densityTasks, type DensityArity } from './density';
 import { DensityPool } from './density-pool';
 import { domain } from './errors';
 import { checkMatrixEntries, matrixJobType } from './matrix';
 import type { MatrixTask } from './matrix-worker';
 import { exploreContexts, exploreMaps, exploreMetric } from './metrics';
 import { checkedContexts } from './resolve';
-import { fetchInfo, SummaryCache, type ProjectSchema } from './summaries';
+import { fetchInfo, readAttributes, SummaryCache, type SummarySource } from './summaries';
 import { checkKmQueries, cumulativeIncidenceResults, kaplanMeierResults, survivalCounts } from './survival';
 
 /**
@@ -26,6 +26,11 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
   runner.start();
   const summaries = new SummaryCache(client);
   const project = (caller: sml.v1.ICaller, pid: string) => summaries.project(caller, pid);
+  const sourceOf = (caller: sml.v1.ICaller, pid: string): SummarySource => ({
+    schema: () => summaries.schema(caller, pid),
+    restricted: (indexes, schema) => summaries.restricted(caller, pid, indexes, schema),
+    project: () => project(caller, pid),
+  });
   const bounds = parameterBounds(config);
 
   service.endpoint(subjects.explore.run, sml.v1.ExploreRequest, sml.v1.ExploreReply, async (req, { caller }) => {
@@ -33,12 +38,7 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
     const pid = checkName('project', req.pid);
     const contexts = exploreContexts(metric, req.context, bounds);
     const run = async (): Promise<sml.v1.IExploreReply> => {
-      const source = {
-        schema: () => summaries.schema(caller, pid),
-        restricted: (indexes: readonly number[], schema: ProjectSchema) => summaries.restricted(caller, pid, indexes, schema),
-        project: () => project(caller, pid),
-      };
-      const maps = await exploreMaps(source, metric, contexts, pid, config.SML_MAX_SUMMARY_ATTRIBUTES);
+      const maps = await exploreMaps(sourceOf(caller, pid), metric, contexts, pid, config.SML_MAX_SUMMARY_ATTRIBUTES);
       return {
         KSVDMap: { values: maps.map((entries) => ({ entries })) },
         ...(req.returnProjectInfo ? { smlInfo: await fetchInfo(client, caller, pid) } : {}),
@@ -53,9 +53,13 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
     service.endpoint(subjects.explore[op], sml.v1.DensityRequest, sml.v1.DensityReply, async (req, { caller }) => {
       const pid = checkName('project', req.pid);
       if (req.noValues) return { densityList: { values: [] } };
-      const view = await project(caller, pid);
-      const tasks = densityTasks(view, req.context, arity, { pid, user: caller.user! }, bounds);
-      const values = await domain(() => densityPool.run(view.summary, view.bytes, tasks, req.tps || 10));
+      const source = sourceOf(caller, pid);
+      const schema = await source.schema();
+      const tasks = densityTasks(schema, req.context, arity, { pid, user: caller.user! }, bounds);
+      // Only the histograms (and conditional histograms) of the attributes the entries name.
+      const { view, toLocal } = await readAttributes(source, schema, densityIndexes(tasks), config.SML_MAX_SUMMARY_ATTRIBUTES);
+      const local = tasks.map((t) => ({ ...t, attribute: toLocal(t.attribute), ...(t.given === undefined ? {} : { given: toLocal(t.given) }) }));
+      const values = await domain(() => densityPool.run(view.summary, view.bytes, local, req.tps || 10));
       return { densityList: { values } };
     });
   densityEndpoint('density', 1);

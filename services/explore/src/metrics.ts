@@ -3,7 +3,7 @@ import type { sml } from '@sml/proto';
 import { EXPLORE_METRICS, explore, type ExploreMetric, type MetricMap } from '@sml/stats';
 import { domain } from './errors';
 import { checkedContexts, resolveContext, type Resolved } from './resolve';
-import type { ProjectSchema, ProjectView } from './summaries';
+import { readAttributes, type ProjectSchema, type SummarySource } from './summaries';
 
 /** Metrics whose known value must be in extraParameters (API.md §6). */
 const KNOWN_VALUE: Partial<Record<ExploreMetric, string>> = {
@@ -27,13 +27,6 @@ export function exploreContexts(metric: ExploreMetric, context: sml.v1.IExploreC
   const key = KNOWN_VALUE[metric];
   for (const ctx of contexts) if (key && !(key in (ctx.extraParameters ?? {}))) throw smlError('MISSING_KNOWN_VALUE', { metric, key });
   return contexts;
-}
-
-/** Where explore reads statistics from (SummaryCache). */
-export interface SummarySource {
-  schema(): Promise<ProjectSchema>;
-  restricted(indexes: readonly number[], schema: ProjectSchema): Promise<ProjectView>;
-  project(): Promise<ProjectView>;
 }
 
 /**
@@ -70,10 +63,7 @@ export async function exploreMaps(source: SummarySource, metric: ExploreMetric, 
   const schema = await source.schema();
   const separator = schema.meta.categorySeparator || '$';
   const resolved = contexts.map((ctx) => resolveContext(schema, ctx, pid, separator));
-  const needed = neededIndexes(schema, resolved, separator);
-  const view = needed.length <= maxAttributes ? await source.restricted(needed, schema) : await source.project();
-  const local = new Map((view.projectIndexes ?? []).map((i, a) => [i, a]));
-  const toLocal = (i: number) => (view.projectIndexes ? local.get(i)! : i);
+  const { view, toLocal } = await readAttributes(source, schema, neededIndexes(schema, resolved, separator), maxAttributes);
   return domain(() => contexts.flatMap((ctx, k) =>
     explore(view.summary, metric, { inputs: resolved[k].inputs.map(toLocal), targets: resolved[k].targets.map(toLocal), extra: ctx.extraParameters ?? {} }, {
       histograms: view.meta.histogramEnabled,

@@ -1,4 +1,4 @@
-import { resolveAttributes, SummaryError, type AttributeTable, type Summary } from '@sml/stats';
+import { resolveAttributes, SummaryError, type AttributeTable } from '@sml/stats';
 import { checkParameters, smlError, type ParameterBound } from '@sml/core';
 import type { sml } from '@sml/proto';
 
@@ -28,7 +28,7 @@ export function checkedContexts(context: sml.v1.IExploreContext | null | undefin
 }
 
 /** The summary index of an attribute named in a request; 400 naming it when unknown. */
-export function attributeIndex(summary: Summary, name: string, pid: string): number {
+export function attributeIndex(summary: AttributeTable, name: string, pid: string): number {
   const i = summary.indexOf(name);
   if (i < 0) throw smlError('UNKNOWN_ATTRIBUTE', { name, pid });
   return i;

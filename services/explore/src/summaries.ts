@@ -135,6 +135,25 @@ export class SummaryCache {
   }
 }
 
+/** Where explore reads statistics from: SummaryCache for one caller and project. */
+export interface SummarySource {
+  schema(): Promise<ProjectSchema>;
+  restricted(indexes: readonly number[], schema: ProjectSchema): Promise<ProjectView>;
+  project(): Promise<ProjectView>;
+}
+
+/**
+ * The statistics of the attributes `needed` (project indexes, ascending): their sub-summary,
+ * or the whole summary when they are more than one sub-summary request may name
+ * (`maxAttributes`, SML_MAX_SUMMARY_ATTRIBUTES). `toLocal` maps a project index to the view's.
+ */
+export async function readAttributes(source: SummarySource, schema: ProjectSchema, needed: readonly number[], maxAttributes: number): Promise<{ view: ProjectView; toLocal: (i: number) => number }> {
+  if (needed.length > maxAttributes) return { view: await source.project(), toLocal: (i) => i };
+  const view = await source.restricted(needed, schema);
+  const local = new Map((view.projectIndexes ?? []).map((i, a) => [i, a]));
+  return { view, toLocal: (i) => local.get(i)! };
+}
+
 export async function fetchInfo(client: BusClient, caller: sml.v1.ICaller, pid: string): Promise<sml.v1.ISmlInfo | null | undefined> {
   return unwrap(await client.request('projects', subjects.projects('info'), sml.v1.ProjectRequest, { caller, pid }, sml.v1.ProjectInfoReply)).smlInfo;
 }

@@ -9,8 +9,8 @@ import { Summary, type DataFrame } from '@sml/stats';
 import { densityTasks } from '../src/density';
 import { domain } from '../src/errors';
 import { checkMatrixEntries, matrixJobResult, matrixJobType } from '../src/matrix';
-import { exploreContexts, exploreMaps, exploreMetric, type SummarySource } from '../src/metrics';
-import type { ProjectSchema, ProjectView } from '../src/summaries';
+import { exploreContexts, exploreMaps, exploreMetric } from '../src/metrics';
+import type { ProjectSchema, ProjectView, SummarySource } from '../src/summaries';
 import { checkKmQueries, cumulativeIncidenceResults, kaplanMeierResults, survivalCounts } from '../src/survival';
 
 const bounds = parameterBounds({
@@ -24,9 +24,14 @@ function view(summary: Summary, meta: sml.v1.IProjectMeta = {}): ProjectView {
   return { summary, bytes: summary.serialize(), meta: sml.v1.ProjectMeta.fromObject({ pid: 'p', user: 'alice', categorySeparator: '$', ...meta }) };
 }
 
+/** The project's attribute table, as the projects service answers it. */
+function schemaOf(v: ProjectView): ProjectSchema {
+  return { attributeNames: v.summary.attributeNames, attributeTypes: v.summary.attributeTypes, indexOf: (n) => v.summary.indexOf(n), meta: v.meta, etag: 'e' };
+}
+
 /** What the projects service answers, from a summary in memory; `asked` records the sub-summaries requested. */
 function source(v: ProjectView, asked: number[][] = []): SummarySource {
-  const schema: ProjectSchema = { attributeNames: v.summary.attributeNames, attributeTypes: v.summary.attributeTypes, indexOf: (n) => v.summary.indexOf(n), meta: v.meta, etag: 'e' };
+  const schema = schemaOf(v);
   return {
     schema: () => Promise.resolve(schema),
     restricted: (indexes) => {
@@ -114,11 +119,11 @@ describe('density', () => {
   const where = { pid: 'p', user: 'alice' };
 
   it('needs histograms on', async () => {
-    expect(await codeOf(() => densityTasks(view(numbers(), { histogramEnabled: false }), { values: [] }, 1, where, bounds))).toBe('HISTOGRAMS_DISABLED');
+    expect(await codeOf(() => densityTasks(schemaOf(view(numbers(), { histogramEnabled: false })), { values: [] }, 1, where, bounds))).toBe('HISTOGRAMS_DISABLED');
   });
 
   it('a density names one attribute, a conditional density [conditional, target]', async () => {
-    const on = view(numbers(), { histogramEnabled: true });
+    const on = schemaOf(view(numbers(), { histogramEnabled: true }));
     expect(densityTasks(on, { values: [{ inputAttributeNames: ['y'] }] }, 1, where, bounds)).toEqual([{ attribute: 1, bins: 20, normalized: false }]);
     expect(densityTasks(on, { values: [{ inputAttributeNames: ['x', 'z'], extraParameters: { hist_bins: '5', hist_is_normalized: 'true' } }] }, 2, where, bounds))
       .toEqual([{ attribute: 2, given: 0, bins: 5, normalized: true }]);
