@@ -6,7 +6,8 @@
 // 2. A project of BENCH_WIDE_P (default 2000) C attributes learns BENCH_WIDE_ROWS (default 400)
 //    rows; `uni` and `bi` end to end as above (explore reads the sub-summary of the attributes it
 //    uses), then BENCH_BUILDS (default 30) `mlr` builds on 50 of its attributes, each timed from
-//    the POST to the job's 200 (the job polled every BENCH_POLL_MS, default 2). BENCH_ONLY=wide runs this part alone;
+//    the POST to the job's 200 (the job polled every BENCH_POLL_MS, default 2); in process, the
+//    job's own work on the same summary (restrict, serialize, read back, build) vs the whole summary. BENCH_ONLY=wide runs this part alone;
 //    BENCH_DRY=1 prints without appending to RESULTS.md.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,7 @@ import { appendResults, machine } from './lib/results.mjs';
 const require = createRequire(import.meta.url);
 const { startSystem } = require('../packages/testkit/dist/index.js');
 const { SmlClient } = require('../packages/sdk/dist/index.js');
+const { ALGORITHMS, Summary, restrictedBuild } = require('../packages/stats/dist/index.js');
 
 const P = 50;
 const BATCH = 10_000;
@@ -75,9 +77,11 @@ try {
   await sdk.createProject('wide', { enableHistogram: true });
   const wideNames = Array.from({ length: WIDE_P }, (_, j) => `w${j}`);
   const t0 = process.hrtime.bigint();
+  const bodies = [];
   for (let done = 0; done < WIDE_ROWS; done += 100) {
     const n = Math.min(100, WIDE_ROWS - done);
     const body = JSON.stringify({ attributeNames: wideNames, attributeTypes: wideNames.map(() => 'C'), data: Array.from({ length: n }, () => wideNames.map(() => (rand() * 10).toFixed(3))), errorHandling: 0 });
+    bodies.push(body);
     const r = await sdk.request('POST', '/projects/wide/learn', { raw: body, headers: { 'content-type': 'application/json' } });
     if (r.status !== 200) throw new Error(`wide learn answered ${r.status} ${r.body.statusString}`);
   }
@@ -112,6 +116,29 @@ try {
   for (let k = 0; k < BUILDS; k++) times.push(await build(k));
   wide.mlr = { p50: quantile(times, 0.5), p90: quantile(times, 0.9), p99: quantile(times, 0.99) };
   console.error(`wide mlr build on 50 attributes: p50 ${wide.mlr.p50.toFixed(2)} ms`);
+
+  // In process, the same summary: what a build's job does with it (restrict, serialize for the
+  // worker, read back, build) next to what it did before sub-summaries (the whole summary
+  // serialized and read back, then the build).
+  const summary = new Summary({ histogram: 'streaming' });
+  for (const body of bodies) summary.learn(JSON.parse(body));
+  const spec = { algo: 'mlr', inputs: Array.from({ length: 49 }, (_, k) => 100 + k), targets: [1500], params: {} };
+  const timed = (fn, runs) => {
+    const out = [];
+    for (let k = 0; k < runs; k++) {
+      const t1 = process.hrtime.bigint();
+      fn();
+      out.push(Number(process.hrtime.bigint() - t1) / 1e6);
+    }
+    return quantile(out, 0.5);
+  };
+  wide.inProcessRestricted = timed(() => {
+    const r = restrictedBuild(summary, spec);
+    ALGORITHMS.mlr.build(Summary.deserialize(r.summary.serialize()), r.spec);
+  }, 200);
+  wide.inProcessWhole = timed(() => ALGORITHMS.mlr.build(Summary.deserialize(summary.serialize()), spec), 3);
+  wide.wholeBytes = summary.serialize().length;
+  console.error(`in process: restricted ${wide.inProcessRestricted.toFixed(2)} ms, whole ${wide.inProcessWhole.toFixed(0)} ms`);
 } finally {
   await sys.stop();
 }
@@ -138,6 +165,7 @@ const section = [
   ...['uni', 'bi', 'mlr'].map((k) => `| ${k === 'mlr' ? 'mlr build (POST → job 200)' : k} | ${wide[k].p50.toFixed(2)} | ${wide[k].p90.toFixed(2)} | ${wide[k].p99.toFixed(2)} |`),
   '',
   `- ${WIDE_P} attributes: uni p50 **${wide.uni.p50.toFixed(2)} ms**, bi p50 **${wide.bi.p50.toFixed(2)} ms**, mlr build p50 **${wide.mlr.p50.toFixed(2)} ms** (targets ≤ 20 ms); the first uni request (attribute table and sub-summary read, nothing cached) ${wide.uniFirst.toFixed(2)} ms, the first bi ${wide.biFirst.toFixed(2)} ms`,
+  `- in process on the same summary, the work of a build's job without the job: restrictedBuild + serialize + read back + mlr build p50 **${wide.inProcessRestricted.toFixed(2)} ms** (of 200); before sub-summaries, the whole summary (${(wide.wholeBytes / 2 ** 20).toFixed(0)} MiB) serialized + read back + build: ${wide.inProcessWhole.toFixed(0)} ms (median of 3)`,
 ].join('\n');
 console.log(section);
 if (process.env.BENCH_DRY !== '1') appendResults(resultsFile, section);
