@@ -32,6 +32,9 @@ interface Entry<V> {
   bytes: number;
 }
 
+/** What a serialized summary costs held: its bytes (sent to density workers) and the summary read from them. */
+const heldBytes = (serialized: Uint8Array) => 2 * serialized.length;
+
 /** Least recently used entries first out, once their bytes pass the budget. */
 class ByteLru {
   private readonly entries = new Map<string, Entry<unknown>>();
@@ -97,7 +100,7 @@ export class SummaryCache {
     if (reply.notModified && cached) return { ...cached.value, meta };
     const bytes = reply.summary ?? new Uint8Array();
     const fresh = { summary: Summary.deserialize(bytes), bytes };
-    this.cache.set(key, { etag: reply.etag ?? '', value: fresh, bytes: bytes.length });
+    this.cache.set(key, { etag: reply.etag ?? '', value: fresh, bytes: heldBytes(bytes) });
     return { ...fresh, meta };
   }
 
@@ -130,7 +133,7 @@ export class SummaryCache {
     if (reply.notModified && cached) return { ...cached.value, meta };
     const bytes = reply.summary ?? new Uint8Array();
     const fresh = { summary: Summary.deserialize(bytes), bytes, projectIndexes: reply.attributeIndexes ?? [] };
-    this.cache.set(key, { etag: reply.etag ?? '', value: fresh, bytes: bytes.length });
+    this.cache.set(key, { etag: reply.etag ?? '', value: fresh, bytes: heldBytes(bytes) });
     return { ...fresh, meta };
   }
 }

@@ -10,7 +10,8 @@ import { densityTasks } from '../src/density';
 import { domain } from '../src/errors';
 import { checkMatrixEntries, matrixJobResult, matrixJobType } from '../src/matrix';
 import { exploreContexts, exploreMaps, exploreMetric } from '../src/metrics';
-import type { ProjectSchema, ProjectView, SummarySource } from '../src/summaries';
+import { SummaryCache, type ProjectSchema, type ProjectView, type SummarySource } from '../src/summaries';
+import type { BusClient } from '@sml/bus';
 import { checkKmQueries, cumulativeIncidenceResults, kaplanMeierResults, survivalCounts } from '../src/survival';
 
 const bounds = parameterBounds({
@@ -112,6 +113,50 @@ describe('metrics', () => {
     const maps = await exploreMaps(source(view(numbers()), asked), 'bi', [{ inputAttributeNames: ['x', 'y'] }], 'p', 1);
     expect(asked).toEqual([]);
     expect(maps[0]).toEqual(expect.objectContaining({ covar: expect.any(Number) }));
+  });
+});
+
+describe('summary cache', () => {
+  /** A projects service answering from `s` under etag `etag.value`; counts what it was asked. */
+  function projectsOf(s: Summary, etag: { value: string }) {
+    const asked: string[] = [];
+    const client = {
+      request: (_service: string, _subject: string, _type: unknown, req: sml.v1.ISummaryRequest) => {
+        const kind = req.schema ? 'schema' : req.restricted ? `sub ${(req.indexes ?? []).join(',')}` : 'full';
+        const notModified = req.ifNoneMatch === etag.value;
+        asked.push(`${kind}${notModified ? ' (not modified)' : ''}`);
+        const reply: sml.v1.ISummaryReply = { etag: etag.value, meta: { categorySeparator: '$' }, notModified };
+        if (!notModified && req.schema) Object.assign(reply, { attributeNames: s.attributeNames, attributeTypes: s.attributeTypes });
+        if (!notModified && req.restricted) Object.assign(reply, { summary: s.restrict(req.indexes ?? []).serialize(), attributeIndexes: req.indexes });
+        if (!notModified && req.full) reply.summary = s.serialize();
+        return Promise.resolve(reply);
+      },
+    } as unknown as BusClient;
+    return { client, asked };
+  }
+  const caller = { user: 'alice', root: false, requestId: 't' };
+
+  it('a sub-summary read under the etag the attribute table was just revalidated with is not asked for again', async () => {
+    const etag = { value: 'a' };
+    const { client, asked } = projectsOf(numbers(), etag);
+    const cache = new SummaryCache(client);
+    const read = async () => (await cache.restricted(caller, 'p', [0, 2], await cache.schema(caller, 'p'))).summary.attributeNames;
+    expect(await read()).toEqual(['x', 'z']);
+    expect(await read()).toEqual(['x', 'z']);
+    etag.value = 'b';
+    await read();
+    expect(asked).toEqual(['schema', 'sub 0,2', 'schema (not modified)', 'schema', 'sub 0,2']);
+  });
+
+  it('holds at most its byte budget, the least recently used going first', async () => {
+    const s = numbers();
+    const { client, asked } = projectsOf(s, { value: 'a' });
+    // Room for two sub-summaries of one attribute (each counted twice: its bytes and the summary read from them) and the table.
+    const one = s.restrict([0]).serialize().length;
+    const cache = new SummaryCache(client, 5 * one);
+    const schema = await cache.schema(caller, 'p');
+    for (const i of [0, 1, 0, 2, 0, 1]) await cache.restricted(caller, 'p', [i], schema);
+    expect(asked.filter((a) => a.startsWith('sub'))).toEqual(['sub 0', 'sub 1', 'sub 2', 'sub 1']);
   });
 });
 
