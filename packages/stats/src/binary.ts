@@ -7,15 +7,17 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Little-endian binary writer for the summary's serialization format. With `chunkBytes` the
- * output is a list of chunks of that size (the last one shorter): a large summary (≈ 200 MB
- * at 2000 attributes) is then never one buffer, so a snapshot can be streamed as it is.
+ * output is a sequence of chunks of at most that size: a large summary (≈ 200 MB at 2000
+ * attributes) is then never one buffer, so a snapshot can be streamed as it is. An array of
+ * doubles longer than a chunk is not copied when written: its chunks are copied from it only
+ * as `chunks()` is iterated, so it must not change until then.
  */
 export class ByteWriter {
   private buffer: Uint8Array;
   private view: DataView;
   private length = 0;
-  /** Chunked mode: the full chunks so far and the bytes they hold. */
-  private readonly full: Uint8Array[] = [];
+  /** Chunked mode: the chunks so far (a large array of doubles kept as itself) and the bytes they hold. */
+  private readonly full: Array<Uint8Array | Float64Array> = [];
   private flushed = 0;
 
   /** `capacity`: the bytes expected, when known (a large state is then never copied to grow). */
@@ -98,7 +100,12 @@ export class ByteWriter {
     this.u32(values.length);
     if (this.chunkBytes === 0) this.reserve(7 + 8 * values.length);
     while (this.size % 8 !== 0) this.u8(0);
-    if (LITTLE_ENDIAN) {
+    if (LITTLE_ENDIAN && this.chunkBytes > 0 && values.byteLength > this.chunkBytes) {
+      // Deferred: chunks() copies it a chunk at a time (the co-moments, ≈ 200 MB at 2000 attributes).
+      this.flush();
+      this.full.push(values);
+      this.flushed += values.byteLength;
+    } else if (LITTLE_ENDIAN) {
       this.put(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
     } else {
       for (const v of values) this.f64(v);
@@ -113,14 +120,24 @@ export class ByteWriter {
 
   /** Everything written, as one buffer. */
   bytes(): Uint8Array {
-    if (this.full.length > 0) return concatenate(this.chunks());
+    if (this.full.length > 0) return concatenate([...this.chunks()]);
     return this.length === this.buffer.length ? this.buffer : this.buffer.slice(0, this.length);
   }
 
-  /** Everything written, as chunks (one chunk unless constructed with `chunkBytes`). */
-  chunks(): Uint8Array[] {
-    const last = this.length === this.buffer.length ? this.buffer : this.buffer.slice(0, this.length);
-    return this.length > 0 || this.full.length === 0 ? [...this.full, last] : [...this.full];
+  /**
+   * Everything written, as chunks of at most `chunkBytes` (one chunk unless constructed with
+   * it), made as they are iterated: a deferred array is copied one chunk at a time.
+   */
+  *chunks(): Generator<Uint8Array> {
+    for (const part of this.full) {
+      if (part instanceof Uint8Array) {
+        yield part;
+        continue;
+      }
+      const bytes = new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
+      for (let at = 0; at < bytes.length; at += this.chunkBytes) yield bytes.slice(at, Math.min(bytes.length, at + this.chunkBytes));
+    }
+    if (this.length > 0 || this.full.length === 0) yield this.length === this.buffer.length ? this.buffer : this.buffer.slice(0, this.length);
   }
 }
 

@@ -581,10 +581,12 @@ export class Summary {
   }
 
   /**
-   * The same bytes as serialize(), as chunks of `chunkBytes` (the last one shorter): a large
-   * summary is never one buffer, so a snapshot can be streamed to storage chunk by chunk.
+   * The same bytes as serialize(), as chunks of at most `chunkBytes`: a large summary is never
+   * one buffer, so a snapshot can be streamed to storage chunk by chunk. The co-moments (most
+   * of a large summary) are copied a chunk at a time as the chunks are iterated, so iterate
+   * them before the summary changes (a snapshot is written under the project's lock).
    */
-  serializeChunks(chunkBytes = SERIALIZATION_CHUNK_BYTES): Uint8Array[] {
+  serializeChunks(chunkBytes = SERIALIZATION_CHUNK_BYTES): Iterable<Uint8Array> {
     const w = new ByteWriter(0, chunkBytes);
     this.write(w);
     return w.chunks();

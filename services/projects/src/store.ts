@@ -4,6 +4,8 @@ import { sml } from '@sml/proto';
 import { ensureStream, isKeyExists, JS_ERR, jsErrorCode, kvBucket, objectStore } from '@sml/bus';
 
 export const PROJECT_LOG_STREAM = 'SML_PROJECT_LOG';
+/** A replay that receives nothing this long fails (503, retryable) instead of holding the project. */
+const REPLAY_STALL_MS = 15_000;
 
 /**
  * A snapshot object: "SMLP", u32 version, u32 header length (little-endian), the header (a
@@ -140,13 +142,27 @@ export class ProjectStore {
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: afterSeq + 1,
     });
-    const messages = await consumer.consume();
+    // Short pulls: the consumer's heartbeats (half the expiry) notice a lost server within a
+    // second or two and the ordered consumer is recreated on another (nats.js waits one expiry
+    // between attempts; the 30 s default held a project's lock that long in a NATS cluster).
+    const messages = await consumer.consume({ max_messages: 256, expires: 2000 });
+    const it = messages[Symbol.asyncIterator]();
+    let timer: NodeJS.Timeout | undefined;
     try {
-      for await (const m of messages) {
+      for (;;) {
+        // Never wait forever under the project's lock: a replay that stalls fails retryably.
+        const stalled = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(smlError('NATS_UNAVAILABLE', { cause: `the project log delivered nothing for ${REPLAY_STALL_MS / 1000} s` })), REPLAY_STALL_MS);
+        });
+        const next = await Promise.race([it.next(), stalled]);
+        clearTimeout(timer);
+        if (next.done) break;
+        const m = next.value;
         yield { seq: m.seq, entry: sml.v1.ProjectLogEntry.decode(m.data) };
         if (m.seq >= last) break;
       }
     } finally {
+      clearTimeout(timer);
       messages.stop();
     }
   }
@@ -156,21 +172,27 @@ export class ProjectStore {
    * (Summary.serializeChunks, or one buffer) is streamed to the object store chunk by chunk
    * behind a small header (see SNAPSHOT_MAGIC), never copied into one snapshot buffer.
    */
-  async snapshot(user: string, pid: string, summary: Uint8Array | readonly Uint8Array[], logSeq: number, streamMarks: sml.v1.IStreamMark[] = []): Promise<void> {
+  async snapshot(user: string, pid: string, summary: Uint8Array | Iterable<Uint8Array>, logSeq: number, streamMarks: sml.v1.IStreamMark[] = []): Promise<void> {
     const header = sml.v1.ProjectSnapshot.encode({ logSeq, streamMarks }).finish();
     const prefix = new Uint8Array(SNAPSHOT_MAGIC.length + 8);
     prefix.set(SNAPSHOT_MAGIC);
     const view = new DataView(prefix.buffer);
     view.setUint32(SNAPSHOT_MAGIC.length, SNAPSHOT_VERSION, true);
     view.setUint32(SNAPSHOT_MAGIC.length + 4, header.length, true);
-    const parts = [prefix, header, ...(summary instanceof Uint8Array ? [summary] : summary)];
-    let next = 0;
+    // Pulled one chunk at a time as the object store sends them: the summary's chunks are made as they are taken.
+    const parts = (function* () {
+      yield prefix;
+      yield header;
+      if (summary instanceof Uint8Array) yield summary;
+      else yield* summary;
+    })();
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
-        if (next < parts.length) controller.enqueue(parts[next++]);
-        else controller.close();
+        const next = parts.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
       },
-    });
+    }, { highWaterMark: 1 });
     await this.snapshots.put({ name: ProjectStore.key(user, pid) }, stream);
     if (logSeq > 0) {
       const jsm = await this.nc.jetstreamManager();

@@ -63,7 +63,7 @@ describe('ProjectStore against a real JetStream', () => {
 
   it('a summary spanning several chunks is streamed in and read back in chunks, equal to the original', async () => {
     const summary = wide(300);
-    const chunks = summary.serializeChunks();
+    const chunks = [...summary.serializeChunks()];
     expect(chunks.length).toBeGreaterThanOrEqual(4);
     await store.snapshot('c', 'p', chunks, 7, [{ stream: 's', partition: '0', lastOffset: 12 }]);
     const back = (await store.loadSnapshot('c', 'p'))!;
