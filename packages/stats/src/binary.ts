@@ -152,18 +152,27 @@ function concatenate(chunks: readonly Uint8Array[]): Uint8Array {
 }
 
 /**
+ * Serialized bytes as chunks taken one at a time, and how many bytes they hold in all (so a
+ * length read from them is checked before anything is allocated): a reader that drops each
+ * chunk once it has read it lets a large summary's chunks be freed while it is read.
+ */
+export interface SerializedChunks {
+  readonly total: number;
+  readonly chunks: Iterator<Uint8Array>;
+}
+
+/**
  * Reads what ByteWriter wrote, from one buffer or from chunks of any sizes (a snapshot read
- * from the object store as it arrived); any overrun means the bytes are damaged. A value
- * that spans two chunks is gathered into a small scratch buffer; arrays of doubles are
- * copied chunk by chunk into their destination.
+ * from the object store as it arrived), taking each chunk only when it gets to it; any
+ * overrun means the bytes are damaged. A value that spans two chunks is gathered into a
+ * small scratch buffer; arrays of doubles are copied chunk by chunk into their destination.
  */
 export class ByteReader {
-  private readonly chunks: readonly Uint8Array[];
+  private readonly chunks: Iterator<Uint8Array>;
   /** The current chunk, its view, and the read position in it. */
   private chunk: Uint8Array;
   private view: DataView;
   private offset = 0;
-  private index = 0;
   /** Bytes of the chunks before the current one. */
   private before = 0;
   private readonly total: number;
@@ -171,11 +180,13 @@ export class ByteReader {
   private readonly scratch = new Uint8Array(8);
   private readonly scratchView = new DataView(this.scratch.buffer);
 
-  constructor(input: Uint8Array | readonly Uint8Array[]) {
-    this.chunks = input instanceof Uint8Array ? [input] : input.length > 0 ? input : [new Uint8Array(0)];
-    this.total = this.chunks.reduce((n, c) => n + c.length, 0);
-    this.chunk = this.chunks[0];
-    this.view = new DataView(this.chunk.buffer, this.chunk.byteOffset, this.chunk.byteLength);
+  constructor(input: Uint8Array | readonly Uint8Array[] | SerializedChunks) {
+    const list = input instanceof Uint8Array ? [input] : Array.isArray(input) ? input as readonly Uint8Array[] : null;
+    const source = list ? { total: list.reduce((n, c) => n + c.length, 0), chunks: list[Symbol.iterator]() } : input as SerializedChunks;
+    this.chunks = source.chunks;
+    this.total = source.total;
+    this.chunk = new Uint8Array(0);
+    this.view = new DataView(this.chunk.buffer);
     this.read = this.view;
   }
 
@@ -189,9 +200,10 @@ export class ByteReader {
   }
 
   private nextChunk(): void {
-    if (this.index + 1 >= this.chunks.length) throw this.damaged();
+    const next = this.chunks.next();
+    if (next.done === true) throw this.damaged();
     this.before += this.chunk.length;
-    this.chunk = this.chunks[++this.index];
+    this.chunk = next.value;
     this.view = new DataView(this.chunk.buffer, this.chunk.byteOffset, this.chunk.byteLength);
     this.offset = 0;
   }

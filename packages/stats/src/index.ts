@@ -24,6 +24,7 @@ export { parseFrameJson, placeholderRows } from './frame-json';
 export { type BadRecord, type FieldRecords, type RecordsFrame, type RecordsPlan, parseRecords } from './frame-records';
 export { type FrameColumnsData, type FrameColumnsInput, frameFromColumns, frameToColumns } from './frame-columns';
 export { type AttributeTable, resolveAttributes } from './attributes';
+export { type SerializedChunks } from './binary';
 export * from './models';
 export * from './matrix';
 export * from './survival';

@@ -1,5 +1,5 @@
 import { Matrix } from 'ml-matrix';
-import { ByteReader, ByteWriter } from './binary';
+import { ByteReader, ByteWriter, type SerializedChunks } from './binary';
 import { MicroClusters } from './clusters';
 import { MondrianForest } from './forest';
 import { compensatedValue } from './compensated';
@@ -598,8 +598,11 @@ export class Summary {
     this.writeBody(w);
   }
 
-  /** Reads serialize()'s bytes, whole or in chunks of any sizes (serializeChunks, or as they were stored). */
-  static deserialize(bytes: Uint8Array | readonly Uint8Array[], checks?: ForeignSummaryChecks): Summary {
+  /**
+   * Reads serialize()'s bytes, whole or in chunks of any sizes (serializeChunks, or as they
+   * were stored), taking each chunk only when it gets to it (SerializedChunks).
+   */
+  static deserialize(bytes: Uint8Array | readonly Uint8Array[] | SerializedChunks, checks?: ForeignSummaryChecks): Summary {
     const r = new ByteReader(bytes);
     try {
       if (!MAGIC.every((b) => r.u8() === b)) throw new SummaryError('not a serialized summary (bad magic)');

@@ -63,6 +63,19 @@ test('small chunk sizes give the same bytes as serialize()', () => {
   for (const size of [1, 7, 64, 4096]) expectSameBytes(concat([...s.serializeChunks(size)]), s.serialize());
 });
 
+test('deserialize takes chunks one at a time from an iterator, reading each only when it gets to it', () => {
+  const s = wide(40, 20);
+  const chunks = [...s.serializeChunks(1000)];
+  const total = chunks.reduce((n, c) => n + c.length, 0);
+  let taken = 0;
+  const iterator = chunks[Symbol.iterator]();
+  const back = Summary.deserialize({ total, chunks: { next: () => { taken++; return iterator.next(); } } });
+  expectSameBytes(back.serialize(), s.serialize());
+  expect(taken).toBe(chunks.length);
+  // A total that is not what the chunks hold is damage too.
+  expect(() => Summary.deserialize({ total: total + 8, chunks: chunks[Symbol.iterator]() })).toThrow('damaged summary serialization');
+});
+
 test('chunks cut short are a damaged serialization', () => {
   const chunks = [...wide(12, 10).serializeChunks(256)];
   expect(() => Summary.deserialize(chunks.slice(0, -1))).toThrow('damaged summary serialization');

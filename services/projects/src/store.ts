@@ -2,6 +2,7 @@ import { DeliverPolicy, type KV, type NatsConnection, type ObjectStore } from 'n
 import { nameToken, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { ensureStream, isKeyExists, JS_ERR, jsErrorCode, kvBucket, objectStore } from '@sml/bus';
+import type { SerializedChunks } from '@sml/stats';
 
 export const PROJECT_LOG_STREAM = 'SML_PROJECT_LOG';
 /** A replay that receives nothing this long fails (503, retryable) instead of holding the project. */
@@ -16,11 +17,31 @@ const REPLAY_STALL_MS = 15_000;
 const SNAPSHOT_MAGIC = new Uint8Array([0x53, 0x4d, 0x4c, 0x50]);
 const SNAPSHOT_VERSION = 1;
 
-/** A snapshot as read back: the summary as the chunks it arrived in. */
+/**
+ * A snapshot as read back: the summary as the chunks it arrived in, each let go once
+ * Summary.deserialize has read it (so a large summary's chunks are freed while it is read).
+ */
 export interface StoredSnapshot {
   logSeq: number;
-  summary: Uint8Array[];
+  summary: SerializedChunks;
   streamMarks: sml.v1.IStreamMark[];
+}
+
+/** The chunks one at a time, each dropped from `chunks` as it is taken. */
+function released(chunks: Array<Uint8Array | null>): SerializedChunks {
+  let next = 0;
+  const total = chunks.reduce((n, c) => n + (c?.length ?? 0), 0);
+  return {
+    total,
+    chunks: {
+      next: () => {
+        if (next >= chunks.length) return { done: true, value: undefined };
+        const value = chunks[next]!;
+        chunks[next++] = null;
+        return { done: false, value };
+      },
+    },
+  };
 }
 
 /** The first `n` bytes across chunks (copied), or null when there are fewer. */
@@ -56,7 +77,7 @@ export function readSnapshot(chunks: readonly Uint8Array[]): StoredSnapshot {
   if (magic === null || !SNAPSHOT_MAGIC.every((b, k) => magic[k] === b)) {
     // Written before chunked snapshots: one ProjectSnapshot message.
     const old = sml.v1.ProjectSnapshot.decode(leading(chunks, chunks.reduce((n, c) => n + c.length, 0))!);
-    return { logSeq: Number(old.logSeq ?? 0), summary: [old.summary ?? new Uint8Array()], streamMarks: old.streamMarks ?? [] };
+    return { logSeq: Number(old.logSeq ?? 0), summary: released([old.summary ?? new Uint8Array()]), streamMarks: old.streamMarks ?? [] };
   }
   const view = new DataView(magic.buffer);
   const version = view.getUint32(SNAPSHOT_MAGIC.length, true);
@@ -65,7 +86,7 @@ export function readSnapshot(chunks: readonly Uint8Array[]): StoredSnapshot {
   const header = leading(skipBytes(chunks, magic.length), headerLength);
   if (header === null) throw new Error('damaged snapshot: header cut short');
   const decoded = sml.v1.ProjectSnapshot.decode(header);
-  return { logSeq: Number(decoded.logSeq ?? 0), summary: skipBytes(chunks, magic.length + headerLength), streamMarks: decoded.streamMarks ?? [] };
+  return { logSeq: Number(decoded.logSeq ?? 0), summary: released(skipBytes(chunks, magic.length + headerLength)), streamMarks: decoded.streamMarks ?? [] };
 }
 
 /**
