@@ -88,7 +88,7 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
     publish: ['sml.projects.*.learn', 'sml.projects.*.info'],
     subscribe: ['sml.streams.>'],
     service: 'streams',
-    kv: ['sml_streams', 'sml_stream_status', 'sml_stream_leases', 'sml_stream_polls', 'sml_dss'],
+    kv: ['sml_streams', 'sml_stream_status', 'sml_stream_leases', 'sml_stream_polls', 'sml_stream_replicas', 'sml_dss'],
     objectStores: [SPILL],
   },
   // The `sml admin` CLI: the customer registry, nothing else.

@@ -37,3 +37,24 @@ export class Leases {
     await this.kv.delete(key, { previousSeq: revision }).catch(() => undefined);
   }
 }
+
+/**
+ * Which replicas are alive: each puts its key in KV sml_stream_replicas every lease round; the
+ * bucket's TTL (the lease time) forgets a replica that stopped putting it. Used only to share
+ * the streams out (Streams.tick), never for who runs what, which is the leases' alone.
+ */
+export class Presence {
+  constructor(private readonly kv: KV, private readonly owner: string) {}
+
+  /** Says this replica is alive; returns how many replicas are (at least 1: this one). */
+  async beat(): Promise<number> {
+    await this.kv.put(this.owner, new Uint8Array(0));
+    let n = 0;
+    for await (const _k of await this.kv.keys()) n++;
+    return Math.max(1, n);
+  }
+
+  async leave(): Promise<void> {
+    await this.kv.purge(this.owner).catch(() => undefined);
+  }
+}

@@ -63,6 +63,8 @@ export class StreamRunner {
     const previous = await this.store.getStatus(this.key);
     // Counters go on from where the previous run left them.
     this.status = { ...(previous ? sml.v1.StreamStatus.toObject(previous) : {}), owner };
+    // metrics' `replica` says who runs the stream from now on, records or not.
+    await this.store.putStatus(this.key, this.status).catch((err: unknown) => this.log.debug({ err, key: this.key }, 'stream status not written'));
     this.done = this.loop();
   }
 

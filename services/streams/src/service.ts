@@ -3,7 +3,7 @@ import { errorStatus, kvBucket, okStatus, subjects, type ServiceRuntime } from '
 import { checkName, nameToken, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { allowPrivateAddresses } from './guard';
-import { Leases } from './lease';
+import { Leases, Presence } from './lease';
 import { Pollers, POLL_LIMITS } from './poller';
 import { browse, preview } from './probe';
 import { StreamStore } from './store';
@@ -35,7 +35,10 @@ export async function startStreams({ nc, service, client, config, log }: Service
   // Where each poller's next poll starts, shared by the replicas; forgotten after the pollers' idle time.
   const pollPositions = await kvBucket(nc, 'sml_stream_polls', { ttl: POLL_LIMITS.idleMs });
   const pollers = new Pollers({ ...POLL_LIMITS, maxRecordBytes: config.SML_STREAM_MAX_RECORD_BYTES }, pollPositions, log);
-  const streams = new Streams(store, new Leases(store.leases, randomUUID(), config.SML_STREAM_LEASE_MS), client, log, {
+  const owner = randomUUID();
+  // Live replicas, to share the streams out: forgotten one lease time after their last round.
+  const presence = new Presence(await kvBucket(nc, 'sml_stream_replicas', { ttl: config.SML_STREAM_LEASE_MS }), owner);
+  const streams = new Streams(store, new Leases(store.leases, owner, config.SML_STREAM_LEASE_MS), presence, client, log, {
     maxPerCustomer: config.SML_MAX_STREAMS_PER_CUSTOMER,
     leaseMs: config.SML_STREAM_LEASE_MS,
     runner: {

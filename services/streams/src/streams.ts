@@ -4,7 +4,7 @@ import { okStatus, subjects, unwrap, type BusClient } from '@sml/bus';
 import { checkName, smlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { dropKafka, kafkaSettings, prepareKafka } from './kafka-source';
-import type { Leases } from './lease';
+import type { Leases, Presence } from './lease';
 import { dropNats, natsSettings, prepareNats } from './nats-source';
 import { recordFormat } from './records';
 import { StreamRunner, type RunnerLimits } from './runner';
@@ -38,6 +38,7 @@ export class Streams {
   constructor(
     private readonly store: StreamStore,
     private readonly leases: Leases,
+    private readonly presence: Presence,
     private readonly client: BusClient,
     private readonly log: Logger,
     private readonly opts: StreamsOptions,
@@ -163,6 +164,7 @@ export class Streams {
     clearInterval(this.timer);
     this.watching?.stop();
     await Promise.all([...this.running.keys()].map((k) => this.let(k)));
+    await this.presence.leave();
   }
 
   private async changed(e: KvEntry): Promise<void> {
@@ -170,7 +172,13 @@ export class Streams {
     else await this.take(e.key);
   }
 
-  /** Renews this replica's leases (a lost one stops its stream here) and takes running streams nobody holds. */
+  /**
+   * Renews this replica's leases (a lost one stops its stream here), says it is alive, and
+   * balances: a replica runs at most its share, ⌈running streams / live replicas⌉. Over it, it
+   * gives one stream up per round (a replica under its share takes it at its next round);
+   * under it, it takes running streams nobody holds. (A stream created or started here is
+   * taken here at once whatever the share, and moved later if need be.)
+   */
   private async tick(): Promise<void> {
     for (const [key, held] of [...this.running]) {
       const revision = await this.leases.renew(key, held.revision);
@@ -180,7 +188,19 @@ export class Streams {
         await held.runner.stop();
       } else held.revision = revision;
     }
-    for (const key of await this.store.keys()) if (!this.running.has(key)) await this.take(key);
+    const replicas = await this.presence.beat();
+    const candidates: string[] = [];
+    for (const key of await this.store.keys()) {
+      if (!this.running.has(key) && (await this.store.getByKey(key))?.running) candidates.push(key);
+    }
+    const share = Math.ceil((this.running.size + candidates.length) / replicas);
+    if (this.running.size > share) {
+      const [key] = [...this.running.keys()].slice(-1);
+      this.log.info({ key, share, replicas }, 'stream given up for another replica to run (balancing)');
+      await this.let(key);
+      return;
+    }
+    for (const key of candidates) if (this.running.size < share) await this.take(key);
   }
 
   private readonly pending = new Set<string>();

@@ -73,6 +73,26 @@ describe('streams with two replicas', () => {
     expect(sys.unexpectedExits()).toEqual([]);
   }, 240_000);
 
+  it('the running streams are shared out between the replicas', async () => {
+    // Only these four run (the first test's stream, if it ran, is stopped): two per replica.
+    await alice.request('GET', '/projects/r/streams/sr/stop');
+    expect((await alice.createProject('b')).status).toBe(201);
+    await producer.send({ topic: 'tb', messages: [{ value: JSON.stringify({ x: 0 }) }] });
+    const names = ['b1', 'b2', 'b3', 'b4'];
+    // Created while one replica is up: it runs all four; the second one gets two of them.
+    await sys.kill('streams#2', 'SIGTERM');
+    for (const name of names) {
+      const r = await alice.request('POST', '/projects/b/streams/create', { raw: encryptDsInfo({ type: 'kafka', name, info: { 'bootstrap.servers': kafka.bootstrap, 'kafka.topic': 'tb', attributeNames: 'x' }, extra: ['C'] }, secret) });
+      expect(r.status).toBe(201);
+    }
+    const owners = async () => Promise.all(names.map(async (n) => (await alice.request<{ KSVSMap: { values: Record<string, string>[] } }>('GET', `/projects/b/streams/${n}/metrics`)).body.values!.KSVSMap.values[0].replica));
+    const perReplica = (o: string[]) => [...o.reduce((m, r) => m.set(r, (m.get(r) ?? 0) + 1), new Map<string, number>()).values()].sort();
+    await until('all four running on the one replica', async () => JSON.stringify(perReplica(await owners())) === '[4]', 30_000);
+    await sys.start('streams#2');
+    await until('two streams per replica', async () => JSON.stringify(perReplica(await owners())) === '[2,2]', 30_000);
+    for (const name of names) expect((await alice.request('DELETE', `/projects/b/streams/${name}`)).status).toBe(200);
+  }, 60_000);
+
   it('a Kafka poller continues where the last poll left off whichever replica serves the poll', async () => {
     const topic = 'tp';
     await producer.send({ topic, messages: Array.from({ length: 1500 }, (_, k) => ({ value: JSON.stringify({ x: k }) })) });
