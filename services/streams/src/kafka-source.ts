@@ -1,4 +1,4 @@
-import { AssignerProtocol, Kafka, logLevel, type Admin, type Consumer, type KafkaConfig, type PartitionAssigner } from 'kafkajs';
+import { AssignerProtocol, Kafka, logLevel, type Admin, type Consumer, type KafkaConfig, type PartitionAssigner, type SASLOptions } from 'kafkajs';
 import { smlError, type Logger } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { checkServers, guardedSocketFactory } from './guard';
@@ -14,6 +14,54 @@ export interface KafkaSettings {
   partitions?: number[];
   /** The consumer group: one per stream incarnation. */
   groupId: string;
+  /** TLS (true, or the CA to trust) and SASL, from the `sml.kafka.*` keys (kafkaSecurity). */
+  ssl?: true | { ca: string };
+  sasl?: SASLOptions;
+}
+
+const SECURITY_PROTOCOLS = ['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'];
+const SASL_MECHANISMS = { PLAIN: 'plain', 'SCRAM-SHA-256': 'scram-sha-256', 'SCRAM-SHA-512': 'scram-sha-512' } as const;
+/** The `sml.kafka.*` keys read (SymetryML passes any Kafka client property so prefixed; these are the ones this service acts on). */
+export const KAFKA_PASSTHROUGH = ['security.protocol', 'sasl.mechanism', 'sasl.jaas.config', 'sasl.username', 'sasl.password', 'ssl.truststore.certificates'];
+
+/**
+ * TLS and SASL of a Kafka DSInfo, from the Java client's property names prefixed `sml.kafka.`
+ * (SymetryML's stream-data-source-api.md): `security.protocol` PLAINTEXT | SSL |
+ * SASL_PLAINTEXT | SASL_SSL, `sasl.mechanism` PLAIN (default) | SCRAM-SHA-256 | SCRAM-SHA-512,
+ * the credentials as `sasl.jaas.config` (`… username="u" password="p";`) or `sasl.username` /
+ * `sasl.password`, and `ssl.truststore.certificates` (PEM) for a private CA. Any other
+ * `sml.kafka.*` key is refused (400 naming it) rather than silently ignored: a property a
+ * customer relies on must not be dropped without a word.
+ */
+export function kafkaSecurity(info: Record<string, string>, stream: string): Pick<KafkaSettings, 'ssl' | 'sasl'> {
+  const bad = (detail: string) => smlError('STREAM_INVALID', { stream, detail });
+  const prop = (key: string) => info[`sml.kafka.${key}`]?.trim();
+  for (const key of Object.keys(info)) {
+    if (key.startsWith('sml.kafka.') && !KAFKA_PASSTHROUGH.includes(key.slice('sml.kafka.'.length))) {
+      throw bad(`info ${key} is not supported; the sml.kafka.* keys read are ${KAFKA_PASSTHROUGH.map((k) => `sml.kafka.${k}`).join(', ')}`);
+    }
+  }
+  const protocol = (prop('security.protocol') ?? 'PLAINTEXT').toUpperCase();
+  if (!SECURITY_PROTOCOLS.includes(protocol)) throw bad(`sml.kafka.security.protocol must be one of ${SECURITY_PROTOCOLS.join(', ')}`);
+  const out: Pick<KafkaSettings, 'ssl' | 'sasl'> = {};
+  if (protocol.endsWith('SSL')) {
+    const ca = prop('ssl.truststore.certificates');
+    out.ssl = ca ? { ca } : true;
+  }
+  if (protocol.startsWith('SASL')) {
+    const name = (prop('sasl.mechanism') ?? 'PLAIN').toUpperCase();
+    if (!Object.hasOwn(SASL_MECHANISMS, name)) throw bad(`sml.kafka.sasl.mechanism must be one of ${Object.keys(SASL_MECHANISMS).join(', ')}`);
+    const jaas = prop('sasl.jaas.config') ?? '';
+    const quoted = (field: string) => new RegExp(`\\b${field}\\s*=\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(jaas)?.[1]?.replace(/\\(.)/g, '$1');
+    const username = prop('sasl.username') ?? quoted('username');
+    const password = info['sml.kafka.sasl.password'] ?? quoted('password');
+    // Never the values in the message: they are credentials.
+    if (!username || password === undefined) throw bad(`${protocol} needs the SASL credentials: sml.kafka.sasl.jaas.config with username="…" password="…", or sml.kafka.sasl.username and sml.kafka.sasl.password`);
+    out.sasl = { mechanism: SASL_MECHANISMS[name as keyof typeof SASL_MECHANISMS], username, password };
+  } else if (prop('sasl.mechanism') || prop('sasl.jaas.config') || prop('sasl.username')) {
+    throw bad(`SASL settings are given but sml.kafka.security.protocol is ${protocol}: use SASL_SSL or SASL_PLAINTEXT`);
+  }
+  return out;
 }
 
 export function kafkaSettings(ds: sml.v1.IDsInfo, instance: string): KafkaSettings {
@@ -28,13 +76,14 @@ export function kafkaSettings(ds: sml.v1.IDsInfo, instance: string): KafkaSettin
     partitions = info['kafka.partitions'].split(',').map((p) => Number(p.trim()));
     if (partitions.some((p) => !Number.isInteger(p) || p < 0)) throw bad('kafka.partitions must be comma-separated partition numbers');
   }
-  return { brokers, topic, partitions, groupId: `sml-stream-${instance}` };
+  return { brokers, topic, partitions, groupId: `sml-stream-${instance}`, ...kafkaSecurity(info, ds.name ?? '-') };
 }
 
 /** A kafkajs client whose every connection goes through the SSRF guard (guard.ts). */
-export function kafkaClient(s: Pick<KafkaSettings, 'brokers'>, log: Logger): Kafka {
+export function kafkaClient(s: Pick<KafkaSettings, 'brokers' | 'ssl' | 'sasl'>, log: Logger): Kafka {
   const config: KafkaConfig = {
     clientId: 'sml-streams', brokers: s.brokers, connectionTimeout: CONNECT_TIMEOUT_MS, socketFactory: guardedSocketFactory(),
+    ...(s.ssl ? { ssl: s.ssl } : {}), ...(s.sasl ? { sasl: s.sasl } : {}),
     retry: { retries: 3, initialRetryTime: 200 },
     logLevel: logLevel.WARN,
     // kafkajs logs through pino, never its own console lines.

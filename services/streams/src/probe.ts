@@ -4,7 +4,7 @@ import { smlError, SmlError, type Logger } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { sampleFrame } from './frame';
 import { checkServers } from './guard';
-import { kafkaClient, kafkaSettings, oneMember } from './kafka-source';
+import { kafkaClient, kafkaSecurity, kafkaSettings, oneMember } from './kafka-source';
 import { natsSettings, openNats } from './nats-source';
 import { STREAM_TYPES } from './streams';
 
@@ -36,7 +36,7 @@ export async function browse(user: string, ds: sml.v1.IDsInfo, log: Logger): Pro
     const brokers = (info['bootstrap.servers'] ?? '').split(',').map((b) => b.trim()).filter(Boolean);
     if (brokers.length === 0) throw smlError('STREAM_INVALID', { stream: ds.name || '-', detail: 'info bootstrap.servers (host:port, comma-separated) is required' });
     await checkServers(ds.name || '-', 'bootstrap.servers', brokers);
-    const admin = kafkaClient({ brokers }, log).admin();
+    const admin = kafkaClient({ brokers, ...kafkaSecurity(info, ds.name || '-') }, log).admin();
     try {
       await admin.connect();
       const { topics } = await admin.fetchTopicMetadata();

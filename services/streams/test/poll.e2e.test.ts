@@ -123,6 +123,11 @@ describe('streams poll, browse, preview', () => {
     expect(r.body.values).toEqual({});
     const u = await poll({ ds: { type: 'kafka', name: 'u', info: { 'bootstrap.servers': '127.0.0.1:1', 'kafka.topic': 't' } } });
     expect(u.status).toBe(500);
+    // sml.kafka.* passthrough: an unread key is 400 naming it; TLS to a plaintext broker fails the handshake: 500.
+    const key = await poll({ ds: kafkaDs('k', 'pt', 'kafka', { 'sml.kafka.fetch.min.bytes': '1' }) });
+    expect([key.status, key.body.statusString]).toEqual([400, expect.stringContaining('info sml.kafka.fetch.min.bytes is not supported')]);
+    const tls = await poll({ ds: kafkaDs('tls', 'pt', 'kafka', { 'sml.kafka.security.protocol': 'SSL' }) });
+    expect([tls.status, tls.body.statusString]).toEqual([500, expect.stringContaining('Cannot build the Kafka consumer of topic [pt]')]);
   }, 60_000);
 
   it('browse: Kafka topics with their partitions (no _ topics), NATS streams and a stream\'s subjects', async () => {
