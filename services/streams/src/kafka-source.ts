@@ -76,7 +76,19 @@ export function kafkaSettings(ds: sml.v1.IDsInfo, instance: string): KafkaSettin
     partitions = info['kafka.partitions'].split(',').map((p) => Number(p.trim()));
     if (partitions.some((p) => !Number.isInteger(p) || p < 0)) throw bad('kafka.partitions must be comma-separated partition numbers');
   }
+  startsEarliest(ds);
   return { brokers, topic, partitions, groupId: `sml-stream-${instance}`, ...kafkaSecurity(info, ds.name ?? '-') };
+}
+
+/**
+ * Whether the DSInfo asks to start from the earliest records: `auto.offset.reset` earliest
+ * (SymetryML's key; `latest` or absent: new records only). The create's and the poll's
+ * `fromBeginning=true` asks the same; either suffices.
+ */
+export function startsEarliest(ds: sml.v1.IDsInfo): boolean {
+  const reset = (ds.info?.['auto.offset.reset'] ?? 'latest').trim().toLowerCase();
+  if (reset !== 'earliest' && reset !== 'latest') throw smlError('STREAM_INVALID', { stream: ds.name ?? '-', detail: 'info auto.offset.reset must be earliest or latest' });
+  return reset === 'earliest';
 }
 
 /** A kafkajs client whose every connection goes through the SSRF guard (guard.ts). */

@@ -5,7 +5,7 @@ import { isKeyExists } from '@sml/bus';
 import { nameToken, smlError, SmlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { sampleFrame } from './frame';
-import { kafkaClient, kafkaSettings, oneMember, topicOffsets, type KafkaSettings } from './kafka-source';
+import { kafkaClient, kafkaSettings, oneMember, startsEarliest, topicOffsets, type KafkaSettings } from './kafka-source';
 
 /**
  * Bounds of the Kafka pollers (POST /{user}/streams/poll, API.md §9), per replica of the
@@ -228,7 +228,7 @@ export class Pollers {
       await this.makeRoom(user);
       const next: Positions = current !== undefined
         ? new Map(Object.entries(stored!.next ?? {}).map(([p, o]) => [Number(p), Number(o)]))
-        : new Map((await topicOffsets(settings, this.log, name)).map((o) => [o.partition, fromBeginning ? o.low : o.high]));
+        : new Map((await topicOffsets(settings, this.log, name)).map((o) => [o.partition, fromBeginning || startsEarliest(ds) ? o.low : o.high]));
       poller = new KafkaPoller(user, name, settings, next, this.limits, this.log);
       this.pollers.set(key, poller);
       try {

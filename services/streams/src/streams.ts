@@ -3,7 +3,7 @@ import type { KvEntry } from 'nats';
 import { okStatus, subjects, unwrap, type BusClient } from '@sml/bus';
 import { checkName, smlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
-import { dropKafka, kafkaSettings, prepareKafka } from './kafka-source';
+import { dropKafka, kafkaSettings, prepareKafka, startsEarliest } from './kafka-source';
 import type { Leases, Presence } from './lease';
 import { dropNats, natsSettings, prepareNats } from './nats-source';
 import { recordFormat } from './records';
@@ -60,8 +60,10 @@ export class Streams {
     const count = await this.store.count(user);
     if (count >= this.opts.maxPerCustomer) throw smlError('STREAM_LIMIT', { user, count, variable: `SML_MAX_STREAMS_PER_CUSTOMER = ${this.opts.maxPerCustomer}` });
     let startOffsets: Record<string, number> = {};
-    if (type === 'kafka') startOffsets = await prepareKafka(settings as ReturnType<typeof kafkaSettings>, fromBeginning, this.log, name);
-    else await prepareNats(settings as ReturnType<typeof natsSettings>, fromBeginning, name);
+    if (type === 'kafka') {
+      fromBeginning ||= startsEarliest(ds);
+      startOffsets = await prepareKafka(settings as ReturnType<typeof kafkaSettings>, fromBeginning, this.log, name);
+    } else await prepareNats(settings as ReturnType<typeof natsSettings>, fromBeginning, name);
     const record: sml.v1.IStreamRecord = { user, pid, name, dsInfo: { ...ds, type, name }, instance, running: true, fromBeginning, creationDate: Date.now(), startOffsets };
     try {
       await this.store.create(record);

@@ -1,5 +1,5 @@
 import { SmlError } from '@sml/core';
-import { kafkaSecurity, kafkaSettings } from '../src/kafka-source';
+import { kafkaSecurity, kafkaSettings, startsEarliest } from '../src/kafka-source';
 
 // The sml.kafka.* passthrough (SymetryML's stream-data-source-api.md: Java client properties
 // prefixed sml.kafka.) read into kafkajs' ssl and sasl options.
@@ -42,5 +42,14 @@ describe('kafkaSecurity', () => {
     expect(missing.message).toContain('needs the SASL credentials');
     expect(missing.message).not.toContain('TOPSECRET');
     expect(refused({ ...base, 'sml.kafka.sasl.username': 'u' }).message).toContain('security.protocol is PLAINTEXT');
+  });
+});
+
+describe('auto.offset.reset', () => {
+  it('earliest asks for the earliest records; latest or absent, new ones only; anything else is 400', () => {
+    expect(startsEarliest({ info: { ...base, 'auto.offset.reset': 'Earliest' } })).toBe(true);
+    expect(startsEarliest({ info: { ...base, 'auto.offset.reset': 'latest' } })).toBe(false);
+    expect(startsEarliest({ info: base })).toBe(false);
+    expect(() => kafkaSettings({ name: 's', info: { ...base, 'auto.offset.reset': 'none' } }, 'i')).toThrow('auto.offset.reset must be earliest or latest');
   });
 });

@@ -98,6 +98,8 @@ describe('streams poll, browse, preview', () => {
     // DELETE evicts: the next poll of that name starts a new poller (from the beginning here).
     expect((await alice.request('DELETE', '/streams/poll', { query: 'sid=p1' })).status).toBe(200);
     expect(sorted(await pollAll(1260, { ds: kafkaDs('p1', 'pt'), query: 'fromBeginning=true' }))).toEqual(range(0, 1260));
+    // The DSInfo's auto.offset.reset=earliest asks the same as fromBeginning.
+    expect(sorted(await pollAll(1260, { ds: kafkaDs('p3', 'pt', 'kafka', { 'auto.offset.reset': 'earliest' }) }))).toEqual(range(0, 1260));
   }, 120_000);
 
   it('sid names a registered kafka data source and wins over the body; DELETE removes both poller and data source', async () => {
