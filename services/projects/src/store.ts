@@ -16,6 +16,9 @@ const REPLAY_STALL_MS = 15_000;
  */
 const SNAPSHOT_MAGIC = new Uint8Array([0x53, 0x4d, 0x4c, 0x50]);
 const SNAPSHOT_VERSION = 1;
+/** Object-store pieces of a snapshot (the client's default) and how many may await their acks. */
+const SNAPSHOT_PIECE_BYTES = 128 * 1024;
+const SNAPSHOT_AHEAD_PIECES = 64;
 
 /**
  * A snapshot as read back: the summary as the chunks it arrived in, each let go once
@@ -207,14 +210,26 @@ export class ProjectStore {
       if (summary instanceof Uint8Array) yield summary;
       else yield* summary;
     })();
+    // The object store publishes each 128 KiB piece it reads without waiting for its ack, each
+    // within the publish timeout: read ahead of the acks (this connection's incoming messages,
+    // an upper bound on them) by at most SNAPSHOT_AHEAD_PIECES, so a 200 MB snapshot is neither
+    // queued whole in this process nor timed out behind the server's writes.
+    const nc = this.nc;
+    const ackedAtStart = nc.stats().inMsgs;
+    let pieces = 0;
     const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
+      async pull(controller) {
+        while (pieces - (nc.stats().inMsgs - ackedAtStart) > SNAPSHOT_AHEAD_PIECES) await new Promise((r) => setTimeout(r, 2));
         const next = parts.next();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
+        if (next.done) {
+          controller.close();
+          return;
+        }
+        pieces += next.value.length / SNAPSHOT_PIECE_BYTES;
+        controller.enqueue(next.value);
       },
     }, { highWaterMark: 1 });
-    await this.snapshots.put({ name: ProjectStore.key(user, pid) }, stream);
+    await this.snapshots.put({ name: ProjectStore.key(user, pid), options: { max_chunk_size: SNAPSHOT_PIECE_BYTES } }, stream);
     if (logSeq > 0) {
       const jsm = await this.nc.jetstreamManager();
       await jsm.streams.purge(PROJECT_LOG_STREAM, { filter: ProjectStore.subject(user, pid), seq: logSeq + 1 });
