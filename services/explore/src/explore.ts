@@ -26,6 +26,8 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
   runner.start();
   const summaries = new SummaryCache(client);
   const project = (caller: sml.v1.ICaller, pid: string) => summaries.project(caller, pid);
+  // Survival counts belong to no attribute: the sub-summary of none carries them (Summary.restrict).
+  const survivalView = (caller: sml.v1.ICaller, pid: string) => summaries.restricted(caller, pid, []);
   const sourceOf = (caller: sml.v1.ICaller, pid: string): SummarySource => ({
     schema: () => summaries.schema(caller, pid),
     restricted: (indexes, schema) => summaries.restricted(caller, pid, indexes, schema),
@@ -82,13 +84,13 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
     const pid = checkName('project', req.pid);
     const queries = req.values ?? [];
     checkKmQueries(queries);
-    const counts = survivalCounts(await project(caller, pid), pid);
+    const counts = survivalCounts(await survivalView(caller, pid), pid);
     return { kmResultList: { values: await kaplanMeierResults(counts, queries) } };
   });
 
   service.endpoint(subjects.explore.cumulativeIncidence, sml.v1.CifRequest, sml.v1.CifReply, async (req, { caller }) => {
     const pid = checkName('project', req.pid);
-    const counts = survivalCounts(await project(caller, pid), pid);
+    const counts = survivalCounts(await survivalView(caller, pid), pid);
     return { cifPredictionList: { values: await cumulativeIncidenceResults(counts, req.values ?? []) } };
   });
 

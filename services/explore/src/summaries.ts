@@ -122,12 +122,13 @@ export class SummaryCache {
 
   /**
    * The sub-summary of the attributes `indexes` (project indexes, ascending, at most
-   * SML_MAX_SUMMARY_ATTRIBUTES) as of `schema`'s etag or later.
+   * SML_MAX_SUMMARY_ATTRIBUTES) as of `schema`'s etag or later; without `schema`, current
+   * (revalidated by etag).
    */
-  async restricted(caller: sml.v1.ICaller, pid: string, indexes: readonly number[], schema: ProjectSchema): Promise<ProjectView> {
+  async restricted(caller: sml.v1.ICaller, pid: string, indexes: readonly number[], schema?: ProjectSchema): Promise<ProjectView> {
     const key = `sub\u0000${caller.user}\u0000${pid}\u0000${indexes.join(',')}`;
     const cached = this.cache.get<{ summary: Summary; bytes: Uint8Array; projectIndexes: number[] }>(key);
-    if (cached && cached.etag === schema.etag) return { ...cached.value, meta: schema.meta };
+    if (cached && schema && cached.etag === schema.etag) return { ...cached.value, meta: schema.meta };
     const reply = await this.request(caller, { pid, restricted: true, indexes: [...indexes], ifNoneMatch: cached?.etag ?? '' });
     const meta = sml.v1.ProjectMeta.fromObject(reply.meta ?? {});
     if (reply.notModified && cached) return { ...cached.value, meta };
