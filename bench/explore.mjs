@@ -7,7 +7,8 @@
 //    rows; `uni` and `bi` end to end as above (explore reads the sub-summary of the attributes it
 //    uses), then BENCH_BUILDS (default 30) `mlr` builds on 50 of its attributes, each timed from
 //    the POST to the job's 200 (the job polled every BENCH_POLL_MS, default 2); in process, the
-//    job's own work on the same summary (restrict, serialize, read back, build) vs the whole summary. BENCH_ONLY=wide runs this part alone;
+//    job's own work on the same summary (restrict, serialize, read back, build) vs the whole summary;
+//    and the same build on a 2-attribute project: what the job path alone costs. BENCH_ONLY=wide runs this part alone;
 //    BENCH_DRY=1 prints without appending to RESULTS.md.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -97,9 +98,9 @@ try {
     console.error(`wide ${metric}: p50 ${wide[metric].p50.toFixed(2)} ms`);
   }
   const inputs = wideNames.slice(100, 149);
-  const build = async (k) => {
+  const build = async (k, pid = 'wide', json = { inputAttributeNames: inputs, targetAttributeNames: [wideNames[1500]], extraParameters: {} }) => {
     const t1 = process.hrtime.bigint();
-    const r = await sdk.request('POST', '/projects/wide/build', { query: { modelid: `m${k}`, algo: 'mlr' }, json: { inputAttributeNames: inputs, targetAttributeNames: [wideNames[1500]], extraParameters: {} } });
+    const r = await sdk.request('POST', `/projects/${pid}/build`, { query: { modelid: `m${k}`, algo: 'mlr' }, json });
     if (r.status !== 202) throw new Error(`build answered ${r.status} ${r.body.statusString}`);
     const jobId = r.headers['sym-job-id'];
     for (;;) {
@@ -116,6 +117,15 @@ try {
   for (let k = 0; k < BUILDS; k++) times.push(await build(k));
   wide.mlr = { p50: quantile(times, 0.5), p90: quantile(times, 0.9), p99: quantile(times, 0.99) };
   console.error(`wide mlr build on 50 attributes: p50 ${wide.mlr.p50.toFixed(2)} ms`);
+  // The floor of the job path: the same build request on a 2-attribute project (1 input).
+  await sdk.createProject('tiny');
+  await sdk.learn('tiny', { attributeNames: ['x', 'y'], attributeTypes: ['C', 'C'], data: [['1', '2'], ['2', '3'], ['3', '5'], ['4', '4']], errorHandling: 0 });
+  const tiny = { inputAttributeNames: ['x'], targetAttributeNames: ['y'], extraParameters: {} };
+  await build('warm', 'tiny', tiny);
+  const floor = [];
+  for (let k = 0; k < BUILDS; k++) floor.push(await build(k, 'tiny', tiny));
+  wide.floor = { p50: quantile(floor, 0.5), p90: quantile(floor, 0.9), p99: quantile(floor, 0.99) };
+  console.error(`tiny mlr build: p50 ${wide.floor.p50.toFixed(2)} ms`);
 
   // In process, the same summary: what a build's job does with it (restrict, serialize for the
   // worker, read back, build) next to what it did before sub-summaries (the whole summary
@@ -162,7 +172,8 @@ const section = [
   '',
   '| operation | p50 ms | p90 ms | p99 ms |',
   '|---|---:|---:|---:|',
-  ...['uni', 'bi', 'mlr'].map((k) => `| ${k === 'mlr' ? 'mlr build (POST → job 200)' : k} | ${wide[k].p50.toFixed(2)} | ${wide[k].p90.toFixed(2)} | ${wide[k].p99.toFixed(2)} |`),
+  ...[['uni', 'uni'], ['bi', 'bi'], ['mlr', 'mlr build (POST → job 200)'], ['floor', 'the same build on a 2-attribute project (the job path alone)']].map(([k, label]) =>
+    `| ${label} | ${wide[k].p50.toFixed(2)} | ${wide[k].p90.toFixed(2)} | ${wide[k].p99.toFixed(2)} |`),
   '',
   `- ${WIDE_P} attributes: uni p50 **${wide.uni.p50.toFixed(2)} ms**, bi p50 **${wide.bi.p50.toFixed(2)} ms**, mlr build p50 **${wide.mlr.p50.toFixed(2)} ms** (targets ≤ 20 ms); the first uni request (attribute table and sub-summary read, nothing cached) ${wide.uniFirst.toFixed(2)} ms, the first bi ${wide.biFirst.toFixed(2)} ms`,
   `- in process on the same summary, the work of a build's job without the job: restrictedBuild + serialize + read back + mlr build p50 **${wide.inProcessRestricted.toFixed(2)} ms** (of 200); before sub-summaries, the whole summary (${(wide.wholeBytes / 2 ** 20).toFixed(0)} MiB) serialized + read back + build: ${wide.inProcessWhole.toFixed(0)} ms (median of 3)`,
