@@ -3,7 +3,7 @@ import {
   type JsMsg, type KV, type KvEntry, type KvOptions, type KvWatchOptions, type NatsConnection, type ObjectStore,
   type ObjectStoreOptions, type QueuedIterator,
 } from 'nats';
-import type { Logger } from '@sml/core';
+import { smlError, type Logger } from '@sml/core';
 import { BusHealth } from './health';
 import { JS_ERR, jsErrorCode } from './js-errors';
 
@@ -195,4 +195,22 @@ export async function consumeDurable(
       await done;
     },
   };
+}
+
+/**
+ * `next()` of a JetStream delivery (an object store read, a consumer's messages) that fails
+ * with a retryable 503 when nothing arrives for `stallMs`. nats.js waits forever when the
+ * ordered consumer behind such a read was lost with a server of a NATS cluster and could not
+ * be recreated: a read under a lock (a project's load) must not hold it that long.
+ */
+export async function nextWithin<T>(next: () => Promise<T>, stallMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(smlError('NATS_UNAVAILABLE', { cause: `${what} delivered nothing for ${stallMs / 1000} s` })), stallMs);
+  });
+  try {
+    return await Promise.race([next(), stalled]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

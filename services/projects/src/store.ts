@@ -1,12 +1,12 @@
 import { DeliverPolicy, type KV, type NatsConnection, type ObjectStore } from 'nats';
 import { nameToken, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
-import { ensureStream, isKeyExists, JS_ERR, jsErrorCode, kvBucket, objectStore } from '@sml/bus';
+import { ensureStream, isKeyExists, JS_ERR, jsErrorCode, kvBucket, nextWithin, objectStore } from '@sml/bus';
 import type { SerializedChunks } from '@sml/stats';
 
 export const PROJECT_LOG_STREAM = 'SML_PROJECT_LOG';
-/** A replay that receives nothing this long fails (503, retryable) instead of holding the project. */
-const REPLAY_STALL_MS = 15_000;
+/** A replay or snapshot read that receives nothing this long fails (503, retryable) instead of holding the project. */
+const STALL_MS = 15_000;
 
 /**
  * A snapshot object: "SMLP", u32 version, u32 header length (little-endian), the header (a
@@ -169,24 +169,24 @@ export class ProjectStore {
     // Short pulls: the consumer's heartbeats (half the expiry) notice a lost server within a
     // second or two and the ordered consumer is recreated on another (nats.js waits one expiry
     // between attempts; the 30 s default held a project's lock that long in a NATS cluster).
-    const messages = await consumer.consume({ max_messages: 256, expires: 2000 });
+    // Creating it retries up to 30 times (a few minutes) while the stream has no leader: bounded
+    // too, and a consumer created after this gave up is stopped.
+    const consuming = consumer.consume({ max_messages: 256, expires: 2000 });
+    const messages = await nextWithin(() => consuming, STALL_MS, 'the project log').catch((err: unknown) => {
+      void consuming.then((m) => m.stop(), () => undefined);
+      throw err;
+    });
     const it = messages[Symbol.asyncIterator]();
-    let timer: NodeJS.Timeout | undefined;
     try {
       for (;;) {
         // Never wait forever under the project's lock: a replay that stalls fails retryably.
-        const stalled = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(smlError('NATS_UNAVAILABLE', { cause: `the project log delivered nothing for ${REPLAY_STALL_MS / 1000} s` })), REPLAY_STALL_MS);
-        });
-        const next = await Promise.race([it.next(), stalled]);
-        clearTimeout(timer);
+        const next = await nextWithin(() => it.next(), STALL_MS, 'the project log');
         if (next.done) break;
         const m = next.value;
         yield { seq: m.seq, entry: sml.v1.ProjectLogEntry.decode(m.data) };
         if (m.seq >= last) break;
       }
     } finally {
-      clearTimeout(timer);
       messages.stop();
     }
   }
@@ -247,7 +247,11 @@ export class ProjectStore {
     const chunks: Uint8Array[] = [];
     const reader = result.data.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
+      // As the replay: a read whose consumer was lost with a NATS server fails retryably.
+      const { done, value } = await nextWithin(() => reader.read(), STALL_MS, 'the snapshot').catch(async (err: unknown) => {
+        await reader.cancel().catch(() => undefined);
+        throw err;
+      });
       if (done) break;
       if (value && value.length > 0) chunks.push(value);
     }

@@ -58,7 +58,7 @@ export class SummaryReader {
   private constructor(private readonly nc: NatsConnection, private readonly client: BusClient) {}
 
   static async open(nats: NatsServer): Promise<SummaryReader> {
-    const nc = await connect({ servers: nats.url, ...nats.connectOptions('explore') });
+    const nc = await connect({ servers: nats.url.split(','), ...nats.connectOptions('explore') });
     return new SummaryReader(nc, new BusClient(nc, { timeoutMs: 10_000, resetMs: 200 }));
   }
 
