@@ -12,11 +12,13 @@
 //    the projects service gets it from the gateway), and the summary's size.
 // 3. Memory after 10⁴, 10⁵ and 10⁶ learned rows (flat: the summary never keeps rows).
 // Prints markdown and appends it, dated, to bench/RESULTS.md.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { cpuMs } from './lib/cpu.mjs';
 import { appendResults, machine } from './lib/results.mjs';
+import { withServiceMalloc } from './lib/malloc.mjs';
 
+withServiceMalloc();
 const require = createRequire(import.meta.url);
 const { startSystem } = require('../packages/testkit/dist/index.js');
 const { SmlClient } = require('../packages/sdk/dist/index.js');
@@ -37,25 +39,6 @@ const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 21474836
 function frame(rows, cols) {
   const names = Array.from({ length: cols }, (_, j) => `x${j}`);
   return { attributeNames: names, attributeTypes: names.map(() => 'C'), data: Array.from({ length: rows }, () => names.map(() => (rand() * 200 - 100).toFixed(6))), errorHandling: 0 };
-}
-
-/** CPU milliseconds (user + system) so far of this process, each service process and nats-server (Linux /proc). */
-function cpuMs() {
-  const out = {};
-  if (!existsSync('/proc/self/stat')) return out;
-  const tick = 10; // USER_HZ = 100 on Linux
-  for (const pid of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      const name = Number(pid) === process.pid ? 'client' : cmd.includes('nats-server') ? 'nats-server' : (cmd.match(/services\/(\w+)\/dist\/main/) ?? [])[1];
-      if (!name) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      out[name] = (out[name] ?? 0) + (Number(stat[11]) + Number(stat[12])) * tick;
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return out;
 }
 
 const m = machine();

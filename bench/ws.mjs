@@ -10,8 +10,11 @@
 import { randomInt } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { cpuMs } from './lib/cpu.mjs';
 import { appendResults, machine } from './lib/results.mjs';
+import { withServiceMalloc } from './lib/malloc.mjs';
 
+withServiceMalloc();
 const require = createRequire(import.meta.url);
 const { startSystem } = require('../packages/testkit/dist/index.js');
 const { SmlClient } = require('../packages/sdk/dist/index.js');
@@ -101,18 +104,23 @@ try {
     const ws = [];
     const rest = [];
     const ratios = [];
+    const cpu = { ws: {}, rest: {} };
     for (let r = 0; r < RUNS; r++) {
-      const time = async (fn) => {
+      // Rows/s, and CPU ms per message of each process over the learn (into cpu[transport]).
+      const time = async (fn, transport) => {
+        const c0 = cpuMs();
         const t0 = process.hrtime.bigint();
         await fn();
-        return ROWS / (Number(process.hrtime.bigint() - t0) / 1e9);
+        const rate = ROWS / (Number(process.hrtime.bigint() - t0) / 1e9);
+        for (const [name, ms] of Object.entries(cpuMs())) ((cpu[transport][name] ??= [])).push((ms - (c0[name] ?? 0)) / payloads.length);
+        return rate;
       };
       const pw = `ws${batch}_${r}`;
       const pr = `rest${batch}_${r}`;
       await sdk.createProject(pw);
       await sdk.createProject(pr);
-      const doWs = () => time(() => learnOverWs(wsUrl, 'bench', secret, pw, payloads, WS_IN_FLIGHT));
-      const doRest = () => time(() => learnOverRest(sdk, pr, payloads, REST_IN_FLIGHT));
+      const doWs = () => time(() => learnOverWs(wsUrl, 'bench', secret, pw, payloads, WS_IN_FLIGHT), 'ws');
+      const doRest = () => time(() => learnOverRest(sdk, pr, payloads, REST_IN_FLIGHT), 'rest');
       let a;
       let b;
       if (r % 2 === 0) {
@@ -126,7 +134,8 @@ try {
       rest.push(b);
       ratios.push(a / b);
     }
-    results.push({ batch, ws: median(ws), rest: median(rest), ratio: median(ratios), ratios });
+    const medians = (t) => Object.fromEntries(Object.entries(cpu[t]).filter(([n]) => n !== 'jobs' && n !== 'users').map(([n, xs]) => [n, median(xs)]));
+    results.push({ batch, ws: median(ws), rest: median(rest), ratio: median(ratios), ratios, cpu: { ws: medians('ws'), rest: medians('rest') } });
   }
 } finally {
   await sys.stop();
@@ -140,6 +149,14 @@ const section = [
   '| rows per message | WebSocket rows/s | REST (2 in flight) rows/s | WebSocket / REST (median of per-run ratios; target ≥ 1.3) | per-run ratios |',
   '|---:|---:|---:|---:|---|',
   ...results.map((x) => `| ${x.batch} | ${Math.round(x.ws)} | ${Math.round(x.rest)} | **${x.ratio.toFixed(2)}** | ${x.ratios.map((v) => v.toFixed(2)).join(', ')} |`),
+  '',
+  'CPU per message (ms, user + system from /proc, median of runs; 10 ms ticks):',
+  '',
+  ...results.flatMap((x) => {
+    const names = [...new Set([...Object.keys(x.cpu.ws), ...Object.keys(x.cpu.rest)])].sort();
+    const row = (t) => `| ${x.batch} | ${t} | ${names.map((n) => (x.cpu[t][n] ?? 0).toFixed(1)).join(' | ')} | ${names.reduce((a, n) => a + (x.cpu[t][n] ?? 0), 0).toFixed(1)} |`;
+    return [`| rows per message | transport | ${names.join(' | ')} | total |`, `|---:|---|${names.map(() => '---:').join('|')}|---:|`, row('ws'), row('rest'), ''];
+  }),
 ].join('\n');
 console.log(section);
 if (!process.env.BENCH_DRY) appendResults(resultsFile, section);

@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { Supervisor } from './supervisor.cjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const env = { ...process.env };
+// glibc malloc settings for every process (packages/core/src/malloc.ts says why); the environment may override them.
+const { MALLOC_ENV } = createRequire(import.meta.url)(join(root, 'packages/core/dist/index.js'));
+const env = { ...MALLOC_ENV, ...process.env };
 env.SML_DATA_DIR = resolve(env.SML_DATA_DIR ?? join(root, '.sml'));
 env.SML_PORT ??= '8080';
 env.SML_FILES_ROOT ??= join(env.SML_DATA_DIR, 'files');

@@ -7,3 +7,4 @@ export * from './dataframe';
 export * from './signing';
 export * from './dsinfo';
 export * from './limits';
+export * from './malloc';

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SERVICE_IDENTITY } from '@sml/bus';
+import { MALLOC_ENV } from '@sml/core';
 import { startNatsServer, type NatsServer } from './nats';
 import { freePort } from './ports';
 
@@ -74,6 +75,8 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
   const port = await freePort();
   const rootSecret = randomBytes(16).toString('base64');
   const env: Record<string, string> = {
+    // glibc malloc settings as `npm run up` gives them (packages/core/src/malloc.ts).
+    ...MALLOC_ENV,
     ...(process.env as Record<string, string>),
     NATS_URL: nats.url,
     SML_DATA_DIR: dataDir,
