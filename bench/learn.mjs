@@ -1,7 +1,8 @@
 // Learn throughput and summary cost. Run after a build:
 //   node --expose-gc bench/learn.mjs   (BENCH_ROWS default 100000; BENCH_RUNS default 9;
 //                                       BENCH_CONCURRENCY default "1,2,3": requests in flight;
-//                                       BENCH_CPU_PROF=<dir>: CPU profiles of the service processes)
+//                                       BENCH_CPU_PROF=<dir>: CPU profiles of the service processes;
+//                                       BENCH_DRY=1 prints without appending)
 // 1. End-to-end REST learn of BENCH_ROWS rows × 20 C columns in batches of 10 000 (signed
 //    requests through gateway → projects, each batch durable in JetStream before the 200),
 //    next to the rate at which one Node process only JSON.parses the same request bodies.
@@ -170,4 +171,4 @@ const section = [
   ...mem.map((x) => `| ${x.rows} | ${x.heapMiB.toFixed(1)} | ${x.bytes} |`),
 ].join('\n');
 console.log(section);
-appendResults(resultsFile, section);
+if (process.env.BENCH_DRY !== '1') appendResults(resultsFile, section); // BENCH_DRY=1: print only
