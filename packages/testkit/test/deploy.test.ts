@@ -13,7 +13,8 @@ import { parseAllDocuments } from 'yaml';
 import { natsServerBinary, repoRoot } from '@sml/testkit';
 
 const deployDir = resolve(__dirname, '../../../deploy');
-const k8sDir = join(deployDir, 'k8s');
+// The base of the overlays (deploy-overlays.test.ts renders and validates those).
+const k8sDir = join(deployDir, 'k8s/base');
 const SERVICES = ['gateway', 'jobs', 'projects', 'explore', 'encoders', 'streams'];
 /** Bus identities (packages/bus/src/permissions.ts): one per service, plus `admin` for the CLI. */
 const IDENTITIES = [...SERVICES, 'admin'];
@@ -101,8 +102,9 @@ describe('deploy/k8s manifests', () => {
       for (const p of service!.spec.ports) expect(portNames.has(p.targetPort)).toBe(true);
     });
 
-    it('connects to nats://nats:4222, with resource requests and limits, as non-root', () => {
-      expect(container.env).toContainEqual({ name: 'NATS_URL', value: 'nats://nats:4222' });
+    it('connects to every NATS server (R3), with resource requests and limits, as non-root', () => {
+      expect(container.env).toContainEqual({ name: 'NATS_URL', value: [0, 1, 2].map((i) => `nats://nats-${i}.nats-headless:4222`).join(',') });
+      expect(container.env).toContainEqual({ name: 'SML_JETSTREAM_REPLICAS', value: '3' });
       for (const r of ['cpu', 'memory']) {
         expect(container.resources.requests[r]).toBeDefined();
         expect(container.resources.limits[r]).toBeDefined();
@@ -131,7 +133,7 @@ describe('deploy/k8s manifests', () => {
       const files = kustomization.secretGenerator.flatMap((g: Manifest) => [...(g.envs ?? []), ...(g.files ?? [])]);
       expect(files.map((f: string) => posix.dirname(f))).toEqual(files.map(() => 'secrets'));
       expect(files.map((f: string) => posix.basename(f)).sort()).toEqual(readdirSync(secretsDir).sort());
-      expect(readFileSync(join(repoRoot(), '.gitignore'), 'utf8')).toMatch(/^deploy\/k8s\/secrets\/$/m);
+      expect(readFileSync(join(repoRoot(), '.gitignore'), 'utf8')).toMatch(/^deploy\/k8s\/base\/secrets\/$/m);
     });
 
     it('auth.conf has one user per identity with a bcrypt hash, never a password', () => {
