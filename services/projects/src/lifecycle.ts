@@ -26,7 +26,7 @@ export class Lifecycle {
   async create(user: string, req: sml.v1.IProjectCreateRequest): Promise<string> {
     const meta = projectMetaFromCreate(user, req);
     checkParameters(req.params, this.deps.bounds);
-    await this.deps.registry.create(meta);
+    await this.deps.registry.create(meta, () => this.deps.models.deleteAll(user, meta.pid!));
     return meta.pid!;
   }
 

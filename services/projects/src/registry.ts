@@ -48,7 +48,8 @@ export class ProjectRegistry {
     return this.loaded.has(ProjectStore.key(user, pid));
   }
 
-  async create(meta: sml.v1.IProjectMeta): Promise<ProjectState> {
+  /** Creates a project; `leftovers` removes what other stores may still hold under its id (its models). */
+  async create(meta: sml.v1.IProjectMeta, leftovers?: () => Promise<void>): Promise<ProjectState> {
     const key = ProjectStore.key(meta.user!, meta.pid!);
     if (this.loaded.get(key)?.memoryOnly || (await this.store.getMeta(meta.user!, meta.pid!))) {
       throw smlError('PROJECT_EXISTS', { user: meta.user, pid: meta.pid });
@@ -58,6 +59,9 @@ export class ProjectRegistry {
       throw smlError('PROJECT_LIMIT', { user: meta.user, count, variable: `SML_MAX_PROJECTS_PER_CUSTOMER = ${this.opts.maxProjectsPerCustomer}` });
     }
     const project = ProjectState.fresh(meta, this.opts.limits);
+    // What an interrupted delete or import left under this id is not the new project's.
+    await this.store.removeData(meta.user!, meta.pid!);
+    await leftovers?.();
     // kv.create refuses an existing key too, so two racing creates cannot both succeed.
     if (meta.persist) await this.store.createMeta(meta);
     this.loaded.set(key, project);

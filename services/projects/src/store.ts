@@ -290,12 +290,21 @@ export class ProjectStore {
     return out.sort((a, b) => Number(a.seq) - Number(b.seq));
   }
 
-  /** Removes metadata, log, snapshot and quarantined batches of a project. */
+  /** Removes metadata, log, snapshot and quarantined batches of a project (the metadata last: until then the project exists). */
   async delete(user: string, pid: string): Promise<void> {
+    await this.removeData(user, pid);
+    await this.kv.delete(ProjectStore.key(user, pid));
+  }
+
+  /**
+   * Removes a project's log, snapshot and quarantined batches, not its metadata. Also what a
+   * create does first: a delete or an import that died half way can leave them under an id
+   * that has no project, and a new project of that id would load them as its own.
+   */
+  async removeData(user: string, pid: string): Promise<void> {
     const jsm = await this.nc.jetstreamManager();
     await jsm.streams.purge(PROJECT_LOG_STREAM, { filter: ProjectStore.subject(user, pid) });
     await this.snapshots.delete(ProjectStore.key(user, pid)).catch(() => undefined);
     for (const q of await this.quarantined(user, pid)) await this.quarantine.delete(`${ProjectStore.key(user, pid)}.${q.seq}`).catch(() => undefined);
-    await this.kv.delete(ProjectStore.key(user, pid));
   }
 }

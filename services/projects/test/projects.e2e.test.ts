@@ -5,6 +5,8 @@ import type { sml } from '@sml/proto';
 import { SmlClient } from '@sml/sdk';
 import { Summary } from '@sml/stats';
 import { dataFile, startSystem, type RunningSystem } from '@sml/testkit';
+import { connect } from 'nats';
+import { ProjectStore } from '../src/store';
 import { customer, expectClose, frame, readCsv, SummaryReader } from './helpers';
 
 // Expected values: numpy on the same file (fixtures/gen_iris_moments.py).
@@ -264,6 +266,22 @@ describe('projects end to end', () => {
     expect((await alice.deleteProject('m2')).status).toBe(200);
     expect((await alice.projectInfo('m2')).status).toBe(400);
     expect(((await bob.listProjects()).body.values as { stringList: { values: string[] } }).stringList.values).toEqual([]);
+  });
+
+  it('a new project does not inherit what an interrupted import or delete left under its id', async () => {
+    // As if an import died after writing its snapshot, and a delete after removing the metadata only.
+    const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('projects') });
+    const store = await ProjectStore.open(nc);
+    const old = new Summary();
+    old.learn(frame(['x'], ['C'], [[5], [6]]));
+    await store.snapshot('alice', 'ghost', old.serialize(), 0);
+    await store.append('alice', 'ghost', { op: 'learn', frame: { attributeNames: ['x'], attributeTypes: ['C'], data: [{ entries: ['7'] }] } });
+    await nc.close();
+    expect((await alice.createProject('ghost')).status).toBe(201);
+    expect((await alice.request('GET', '/projects/ghost/unload')).status).toBe(200);
+    // Reloaded from the store: nothing of the leftovers (they would give x with 3 rows).
+    expect((await reader.parts('alice', 'ghost', { moments: true })).moments).toEqual([]);
+    expect((await alice.deleteProject('ghost')).status).toBe(200);
   });
 
   it('unload drops a project from memory; the next access reloads it exactly; persist=false is gone after a restart', async () => {
