@@ -61,7 +61,8 @@ function learnOverWs(url, user, secret, pid, payloads, inFlight) {
     let sent = 0;
     let answered = 0;
     const pump = () => {
-      while (sent < payloads.length && sent - answered < inFlight) ws.send(wsMessage(user, secret, payloads[sent++], pid));
+      // A text message, as SymetryML's clients send it (sym-rest-rc: Message::Text): the server checks its UTF-8.
+      while (sent < payloads.length && sent - answered < inFlight) ws.send(wsMessage(user, secret, payloads[sent++], pid), { binary: false });
     };
     ws.on('open', pump);
     ws.on('message', (data) => {

@@ -6,8 +6,9 @@
 // (SML_NATS_USER / SML_NATS_PASSWORD, random passwords generated once and kept), and
 // `auth.conf`, the nats-server `authorization` block with their bcrypt hashes and the subject
 // permissions of packages/bus/src/permissions.ts. deploy/k8s turns them into one Secret per
-// service plus the `nats-auth` Secret the NATS servers include (`kubectl apply -k deploy/k8s`
-// after `node scripts/nats-auth.mjs deploy/k8s/secrets`). Needs a build (packages/bus/dist).
+// service plus the `nats-auth` Secret the NATS servers include (`kubectl apply -k
+// deploy/k8s/overlays/<local|prod>` after `node scripts/nats-auth.mjs deploy/k8s/base/secrets`).
+// Needs a build (packages/bus/dist).
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
