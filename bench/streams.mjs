@@ -34,6 +34,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { ours } from './lib/cpu.mjs';
 import { appendResults, machine } from './lib/results.mjs';
 
 const require = createRequire(import.meta.url);
@@ -74,18 +75,6 @@ const pooled = (k, format) => (pools[format] ??= Array.from({ length: POOL }, (_
 
 // ---- /proc: which process is which, RSS and CPU --------------------------------------------
 let natsDirs = {}; // store dir → label ('bus' | 'source')
-/** Whether pid is this process or a descendant of it (other sessions' services may run on the machine). */
-function ours(pid) {
-  for (let p = Number(pid), k = 0; p > 1 && k < 20; k++) {
-    if (p === process.pid) return true;
-    try {
-      p = Number(readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-    } catch {
-      return false;
-    }
-  }
-  return false;
-}
 function processes() {
   const out = [];
   for (const pid of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
