@@ -157,12 +157,12 @@ async function schemaErrors(objects) {
     try {
       models = await import(`kubernetes-models/${o.apiVersion}`);
     } catch {
-      errors.push({ object: i, what, message: `unknown apiVersion ${o.apiVersion}` });
+      errors.push({ object: i, what, message: `unknown apiVersion ${o.apiVersion}`, unknown: true });
       continue;
     }
     const Model = models[o.kind];
     if (!Model) {
-      errors.push({ object: i, what, message: `unknown kind ${o.kind} in ${o.apiVersion}` });
+      errors.push({ object: i, what, message: `unknown kind ${o.kind} in ${o.apiVersion}`, unknown: true });
       continue;
     }
     try {
@@ -218,7 +218,12 @@ function typeErrors(objects) {
 
 /** Every problem of `objects` against the Kubernetes schemas ([] when all are valid). */
 export async function validate(objects) {
-  return [...(await schemaErrors(objects)), ...typeErrors(objects)];
+  const errors = await schemaErrors(objects);
+  // Objects of an unknown apiVersion or kind have no type to check against (already reported).
+  const unknown = new Set(errors.filter((e) => e.unknown).map((e) => e.object));
+  const known = objects.map((o, i) => i).filter((i) => !unknown.has(i));
+  const typed = typeErrors(known.map((i) => objects[i])).map((e) => ({ ...e, object: known[e.object] }));
+  return [...errors.map(({ unknown: _, ...e }) => e), ...typed];
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

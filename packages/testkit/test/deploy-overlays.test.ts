@@ -32,16 +32,18 @@ function check(dir: string): Checked {
   return JSON.parse(r.stdout) as Checked;
 }
 
-/** A copy of the work tree with `edit` applied to one base file, checked. */
-function checkBroken(file: string, edit: (text: string) => string, overlay = 'prod'): Checked {
+/** A copy of the work tree with `edits` (base file → edit) applied, checked. */
+function checkBroken(edits: Record<string, (text: string) => string>, overlay = 'prod'): Checked {
   const dir = mkdtempSync(join(tmpdir(), 'sml-k8s-broken-'));
   try {
     cpSync(join(work, 'k8s'), join(dir, 'k8s'), { recursive: true });
-    const path = join(dir, 'k8s/base', file);
-    const before = readFileSync(path, 'utf8');
-    const after = edit(before);
-    expect(after).not.toBe(before); // the edit applied
-    writeFileSync(path, after);
+    for (const [file, edit] of Object.entries(edits)) {
+      const path = join(dir, 'k8s/base', file);
+      const before = readFileSync(path, 'utf8');
+      const after = edit(before);
+      expect(after).not.toBe(before); // the edit applied
+      writeFileSync(path, after);
+    }
     return check(join(dir, 'k8s/overlays', overlay));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -134,30 +136,45 @@ describe('deploy/k8s overlays', () => {
   });
 
   describe('a broken manifest fails the validation', () => {
-    it('a misspelled field (containerPrt), named with its path', () => {
-      const { errors } = checkBroken('gateway.yaml', (t) => t.replace('containerPort: 8080', 'containerPrt: 8080'));
-      expect(errors).toContainEqual(expect.objectContaining({ what: 'Deployment gateway', message: expect.stringContaining("'\"containerPrt\"' does not exist") }));
+    // One tree with one mistake in each of five objects (one validation run); each must be named.
+    let broken: Checked;
+    beforeAll(() => {
+      broken = checkBroken({
+        'gateway.yaml': (t) => t.replace('containerPort: 8080', 'containerPrt: 8080'),
+        'jobs.yaml': (t) => t.replace('  replicas: 1\n', '  replica: 1\n'),
+        'nats.yaml': (t) => t.replace(/^ {2}replicas: 3$/m, '  replicas: "three"'),
+        'explore.yaml': (t) => t.replace('        - name: explore\n          image:', '        - image:'),
+        'pdb.yaml': (t) => t.replace('kind: PodDisruptionBudget\nmetadata:\n  name: streams', 'kind: PodDisruptionBudgit\nmetadata:\n  name: streams'),
+      });
+    });
+    const named = (what: string) => broken.errors.filter((e) => e.what === what).map((e) => e.message);
+
+    it('a misspelled field (containerPrt)', () => {
+      expect(named('Deployment gateway')).toContainEqual(expect.stringContaining("'\"containerPrt\"' does not exist"));
     });
 
     it('an unknown field at the top of a spec (replica instead of replicas)', () => {
-      const { errors } = checkBroken('jobs.yaml', (t) => t.replace('  replicas: 1\n', '  replica: 1\n'));
-      expect(errors).toContainEqual(expect.objectContaining({ what: 'Deployment jobs', message: expect.stringContaining("'\"replica\"' does not exist") }));
+      expect(named('Deployment jobs')).toContainEqual(expect.stringContaining("'\"replica\"' does not exist"));
     });
 
     it('a wrong type (replicas: "three")', () => {
-      const { errors } = checkBroken('nats.yaml', (t) => t.replace(/^ {2}replicas: 3$/m, '  replicas: "three"'));
-      expect(errors).toContainEqual(expect.objectContaining({ what: 'StatefulSet nats', message: 'data/spec/replicas must be integer' }));
+      expect(named('StatefulSet nats')).toContain('data/spec/replicas must be integer');
     });
 
     it('a missing required field (a container without a name)', () => {
-      const { errors } = checkBroken('explore.yaml', (t) => t.replace('        - name: explore\n          image:', '        - image:'));
-      expect(errors).toContainEqual(expect.objectContaining({ what: 'Deployment explore', message: 'data/spec/template/spec/containers/0 must have required property name' }));
+      expect(named('Deployment explore')).toContain('data/spec/template/spec/containers/0 must have required property name');
     });
 
-    it('an unknown kind, and a kustomization field the renderer does not implement', () => {
-      expect(checkBroken('pdb.yaml', (t) => t.replace('kind: PodDisruptionBudget', 'kind: PodDisruptionBudgit')).errors)
-        .toContainEqual(expect.objectContaining({ message: 'unknown kind PodDisruptionBudgit in policy/v1' }));
-      expect(checkBroken('kustomization.yaml', (t) => `${t}commonAnnotations: { a: b }\n`).errors[0].message).toMatch(/commonAnnotations not supported/);
+    it('an unknown kind', () => {
+      expect(named('PodDisruptionBudgit streams')).toContain('unknown kind PodDisruptionBudgit in policy/v1');
+    });
+
+    it('only those five objects are reported', () => {
+      expect([...new Set(broken.errors.map((e) => e.what))].sort()).toEqual(['Deployment explore', 'Deployment gateway', 'Deployment jobs', 'PodDisruptionBudgit streams', 'StatefulSet nats']);
+    });
+
+    it('a kustomization field the renderer does not implement is refused, not ignored', () => {
+      expect(checkBroken({ 'kustomization.yaml': (t) => `${t}commonAnnotations: { a: b }\n` }).errors[0].message).toMatch(/commonAnnotations not supported/);
     });
   });
 
