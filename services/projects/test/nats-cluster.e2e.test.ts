@@ -163,5 +163,5 @@ describe('a 3-server NATS cluster at R3 losing a server while projects learn', (
     expect(sys.unexpectedExits()).toEqual([]);
     step('checked');
     console.log(`nats cluster test: ${steps.join('; ')}; ${total} batches acknowledged (${acked.map((a) => a.length).join('/')} per project); retried answers ${JSON.stringify([...answers])}`);
-  });
+  }, 90_000);
 });
