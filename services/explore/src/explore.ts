@@ -6,7 +6,7 @@ import { sml } from '@sml/proto';
 import { densityIndexes, densityTasks, type DensityArity } from './density';
 import { DensityPool } from './density-pool';
 import { domain } from './errors';
-import { checkMatrixEntries, matrixJobType } from './matrix';
+import { checkMatrixEntries, matrixAttributes, matrixJobType } from './matrix';
 import type { MatrixTask } from './matrix-worker';
 import { exploreContexts, exploreMaps, exploreMetric } from './metrics';
 import { checkedContexts } from './resolve';
@@ -72,10 +72,14 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
     const kind = req.kind ?? '';
     const contexts = checkedContexts(req.context, bounds);
     checkMatrixEntries(kind, contexts);
-    await project(caller, pid); // 400 now for an unknown project
+    await summaries.schema(caller, pid); // 400 now for an unknown project
     const jobId = await runner.submit(caller, matrixJobType(kind), { p_id: pid }, async ({ signal }) => {
-      const view = await project(caller, pid);
-      return matrixWorkers.run({ bytes: view.bytes, kind, separator: view.meta.categorySeparator || '$', contexts, pid }, signal);
+      // Only the attributes the entries name, unless they are more than a sub-summary may name.
+      const source = sourceOf(caller, pid);
+      const schema = await source.schema();
+      const { needed, contexts: named } = matrixAttributes(kind, schema, contexts, pid);
+      const { view } = await readAttributes(source, schema, needed, config.SML_MAX_SUMMARY_ATTRIBUTES);
+      return matrixWorkers.run({ bytes: view.bytes, kind, separator: schema.meta.categorySeparator || '$', contexts: named, pid }, signal);
     });
     return { status: okStatus('JOB_CREATED'), jobId };
   });

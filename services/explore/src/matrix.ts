@@ -2,8 +2,10 @@ import { smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { okStatus } from '@sml/bus';
 import { jobResult } from '@sml/jobs-client';
-import { pca, svd, svdFeatureSelection, vif, type Summary } from '@sml/stats';
+import { pca, svd, svdFeatureSelection, vif, type AttributeTable, type Summary } from '@sml/stats';
+import { neededIndexes } from './metrics';
 import { positiveInt, resolveContext, type Resolved } from './resolve';
+import type { ProjectSchema } from './summaries';
 
 /** The job type a matrix exploration is listed under (`kind` as sent when unknown: the job fails). */
 const JOB_TYPES: Record<string, string> = { svdfs: 'exploreSvdFs', pca: 'explorePca', svd: 'exploreSvd', vif: 'vif' };
@@ -40,16 +42,38 @@ export function matrixJobResult(kind: string, summary: Summary, separator: strin
   return jobResult(result.type as typeof sml.v1.PcaResult, { status: okStatus(), ...result.message });
 }
 
-function compute(kind: string, summary: Summary, separator: string, contexts: sml.v1.IMLContext[], pid: string): MatrixResult {
-  const resolved = contexts.map((ctx): Resolved => {
+/** The contexts' attributes as indexes of `table`; exploresvdfs checks them only when the job runs, and fails it with a 500 (seed). */
+function resolveAll(kind: string, table: AttributeTable, separator: string, contexts: sml.v1.IMLContext[], pid: string): Resolved[] {
+  return contexts.map((ctx): Resolved => {
     try {
-      return resolveContext(summary, ctx, pid, separator);
+      return resolveContext(table, ctx, pid, separator);
     } catch (err) {
-      // exploresvdfs checks attributes only when the job runs, and fails it with a 500 (seed).
       if (kind === 'svdfs') throw smlError('GENERIC_EXCEPTION', { detail: (err as Error).message });
       throw err;
     }
   });
+}
+
+/**
+ * The attributes a matrix exploration reads (project indexes, ascending; a categorical
+ * level's column whole), and its contexts naming them by name in the order they resolve to,
+ * so the worker resolves them the same in the sub-summary of those attributes. Fails as the
+ * job would (resolveAll).
+ */
+export function matrixAttributes(kind: string, schema: ProjectSchema, contexts: sml.v1.IMLContext[], pid: string): { needed: number[]; contexts: sml.v1.IMLContext[] } {
+  const separator = schema.meta.categorySeparator || '$';
+  const resolved = resolveAll(kind, schema, separator, contexts, pid);
+  const name = (i: number) => schema.attributeNames[i];
+  return {
+    needed: neededIndexes(schema, resolved, separator),
+    contexts: contexts.map((ctx, k) => ({
+      ...ctx, inputAttributes: [], targets: [], inputAttributeNames: resolved[k].inputs.map(name), targetAttributeNames: resolved[k].targets.map(name),
+    })),
+  };
+}
+
+function compute(kind: string, summary: Summary, separator: string, contexts: sml.v1.IMLContext[], pid: string): MatrixResult {
+  const resolved = resolveAll(kind, summary, separator, contexts, pid);
   switch (kind) {
     case 'svdfs':
       return {

@@ -8,7 +8,7 @@ import { sml } from '@sml/proto';
 import { Summary, type DataFrame } from '@sml/stats';
 import { densityTasks } from '../src/density';
 import { domain } from '../src/errors';
-import { checkMatrixEntries, matrixJobResult, matrixJobType } from '../src/matrix';
+import { checkMatrixEntries, matrixAttributes, matrixJobResult, matrixJobType } from '../src/matrix';
 import { exploreContexts, exploreMaps, exploreMetric } from '../src/metrics';
 import { SummaryCache, type ProjectSchema, type ProjectView, type SummarySource } from '../src/summaries';
 import type { BusClient } from '@sml/bus';
@@ -205,6 +205,24 @@ describe('matrix', () => {
   it('svdfs resolves attributes only in the job, failing it with the seed\'s 500', async () => {
     expect(await codeOf(() => matrixResult('svdfs', view(numbers()), [{ inputAttributeNames: ['x', 'nope'], targetAttributeNames: ['z'] }], 'p'))).toBe('GENERIC_EXCEPTION');
     expect(await codeOf(() => matrixResult('pca', view(numbers()), [{ inputAttributeNames: ['x', 'nope'] }], 'p'))).toBe('UNKNOWN_ATTRIBUTE');
+    expect(await codeOf(() => matrixAttributes('svdfs', schemaOf(view(numbers())), [{ inputAttributeNames: ['x', 'nope'], targetAttributeNames: ['z'] }], 'p'))).toBe('GENERIC_EXCEPTION');
+    expect(await codeOf(() => matrixAttributes('pca', schemaOf(view(numbers())), [{ inputAttributeNames: ['x', 'nope'] }], 'p'))).toBe('UNKNOWN_ATTRIBUTE');
+  });
+
+  it('on the sub-summary of the attributes named (by index, name or categorical base), each kind answers as on the whole summary', async () => {
+    const s = new Summary({ categorySeparator: '$' });
+    s.learn(frame(['x', 'w', 'color', 'y', 'z'], ['C', 'C', 'T', 'C', 'C'], [
+      ['1', '9', 'red', '2', '5'], ['2', '7', 'blue', '4', '1'], ['3', '3', 'red', '7', '2'], ['4', '1', 'green', '8', '9'], ['5', '2', 'blue', '3', '3'], ['6', '5', 'red', '1', '4'],
+    ]));
+    const whole = view(s);
+    const ctx = [{ inputAttributes: [String(s.indexOf('z'))], inputAttributeNames: ['color', 'x'], targetAttributeNames: ['y'] }];
+    const { needed, contexts } = matrixAttributes('svdfs', schemaOf(whole), ctx, 'p');
+    expect(needed).toEqual(['x', 'color$red', 'color$blue', 'color$green', 'y', 'z'].map((n) => s.indexOf(n)).sort((a, b) => a - b));
+    const restricted = s.restrict(needed);
+    const sub: ProjectView = { summary: restricted, bytes: restricted.serialize(), meta: whole.meta };
+    for (const kind of ['svdfs', 'pca', 'svd', 'vif']) {
+      expect((await matrixResult(kind, sub, contexts, 'p')).payload).toEqual((await matrixResult(kind, whole, ctx, 'p')).payload);
+    }
   });
 });
 
