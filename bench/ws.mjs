@@ -1,7 +1,7 @@
 // Learn throughput over one WebSocket (API.md §12) next to REST with 2 requests in flight,
 // same data, same run. Run after a build:
 //   node bench/ws.mjs   (BENCH_ROWS default 100000; BENCH_RUNS default 5; BENCH_CPU_PROF=<dir>; BENCH_BATCH default
-//                        "10000,1000": rows per message/request; BENCH_WS_IN_FLIGHT default 4 =
+//                        "10000,1000": rows per message/request; BENCH_WS_IN_FLIGHT default 8 =
 //                        the server's SML_WS_MAX_IN_FLIGHT; BENCH_DRY=1 prints without appending)
 // Each run learns every batch into a fresh project twice, once per transport, alternating which
 // goes first; both sign each message when sending it (MD5 + HMAC of the body), as the SDK does.
@@ -24,7 +24,7 @@ const WebSocket = require('../node_modules/ws');
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const BATCHES = (process.env.BENCH_BATCH ?? '10000,1000').split(',').map(Number);
-const WS_IN_FLIGHT = Number(process.env.BENCH_WS_IN_FLIGHT ?? 4);
+const WS_IN_FLIGHT = Number(process.env.BENCH_WS_IN_FLIGHT ?? 8);
 const REST_IN_FLIGHT = 2;
 const COLS = 20;
 const resultsFile = fileURLToPath(new URL('./RESULTS.md', import.meta.url));

@@ -85,7 +85,7 @@ export const configSchema = z.object({
   SML_STREAM_LEASE_MS: int(1_000).max(600_000).default(10_000),
   // WebSocket API (API.md §12, README "WebSocket API").
   SML_WS_PATH: z.string().regex(/^\/[A-Za-z0-9_\-/]*$/, 'must start with / and contain only path characters').default('/symetry/ws'),
-  SML_WS_MAX_IN_FLIGHT: int(1).max(1024).default(4),
+  SML_WS_MAX_IN_FLIGHT: int(1).max(1024).default(8),
   SML_WS_MAX_CONNECTIONS_PER_CUSTOMER: int(1).default(16),
   /** Bytes of an exported or imported project or model document (API.md §12). */
   SML_MAX_EXPORT_BYTES: int(1).default(128 * 1024 * 1024),
