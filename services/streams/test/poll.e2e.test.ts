@@ -98,6 +98,17 @@ describe('streams poll, browse, preview', () => {
     // DELETE evicts: the next poll of that name starts a new poller (from the beginning here).
     expect((await alice.request('DELETE', '/streams/poll', { query: 'sid=p1' })).status).toBe(200);
     expect(sorted(await pollAll(1260, { ds: kafkaDs('p1', 'pt'), query: 'fromBeginning=true' }))).toEqual(range(0, 1260));
+    // Another customer's poller of the same name is its own: it starts at the beginning, not at alice's positions.
+    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
+    const bobSecret = String(((await root.addUser('bob')).body.values as { secretKey: string }).secretKey);
+    const bob = new SmlClient({ url: sys.url, user: 'bob', secret: bobSecret });
+    const bobSeen: number[] = [];
+    for (let i = 0; i < 30 && bobSeen.length < 1260; i++) {
+      const r = await bob.request<{ dataframe: Frame }>('POST', '/streams/poll', { query: 'fromBeginning=true', raw: encryptDsInfo(kafkaDs('p1', 'pt'), bobSecret) });
+      expect(r.status).toBe(200);
+      bobSeen.push(...xs(r.body.values!.dataframe));
+    }
+    expect(sorted(bobSeen)).toEqual(range(0, 1260));
     // The DSInfo's auto.offset.reset=earliest asks the same as fromBeginning.
     expect(sorted(await pollAll(1260, { ds: kafkaDs('p3', 'pt', 'kafka', { 'auto.offset.reset': 'earliest' }) }))).toEqual(range(0, 1260));
   }, 120_000);
