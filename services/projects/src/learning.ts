@@ -1,46 +1,18 @@
-import { createHash } from 'node:crypto';
 import type { KV } from 'nats';
-import { clip, smlError, type Logger } from '@sml/core';
+import { smlError, type Logger } from '@sml/core';
+import { jsErrorCode, JS_ERR } from '@sml/bus';
 import { sml } from '@sml/proto';
 import type { ProjectEncoders } from './encoding';
 import { batchOf, type ProjectState } from './project';
+import { idempotencyRecord, isRetry, messageId } from './idempotency';
 import type { ProjectRegistry } from './registry';
-import { ProjectStore } from './store';
+import type { ProjectStore } from './store';
 
 export type LearnOp = 'learn' | 'forget';
-
-/** How long an Idempotency-Key is remembered: the log stream's duplicate window. */
-export const IDEMPOTENCY_WINDOW_MS = 2 * 60_000;
 
 /** The log entry of a batch: the frame in the form the request carried it. */
 export function logEntry(op: LearnOp, req: sml.v1.ILearnRequest): sml.v1.IProjectLogEntry {
   return req.columns ? { op, columns: req.columns } : req.frameJson?.length ? { op, frameJson: req.frameJson } : { op, frame: req.frame };
-}
-
-/** Where an Idempotency-Key is remembered, and the fingerprint of the batch it carried. */
-export interface IdempotencyRecord {
-  /** The KV key: customer, project and a hash of the Idempotency-Key (KV keys have a restricted alphabet). */
-  name: string;
-  /** SHA-256 of the log entry: operation and encoded frame. */
-  fingerprint: string;
-}
-
-export function idempotencyRecord(user: string, pid: string, idempotencyKey: string, entry: sml.v1.IProjectLogEntry): IdempotencyRecord {
-  return {
-    name: `${ProjectStore.key(user, pid)}.${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}`,
-    fingerprint: createHash('sha256').update(sml.v1.ProjectLogEntry.encode(entry).finish()).digest('hex'),
-  };
-}
-
-/**
- * Whether a batch is the retry of one already logged under its Idempotency-Key (`stored`:
- * the fingerprint the key first carried, if it is still remembered): then it is answered as
- * the first time and learns nothing. The same key with another batch is refused (422).
- */
-export function isRetry(stored: string | undefined, record: IdempotencyRecord, idempotencyKey: string): boolean {
-  if (stored === undefined) return false;
-  if (stored !== record.fingerprint) throw smlError('IDEMPOTENCY_KEY_REUSED', { key: clip(idempotencyKey) });
-  return true;
 }
 
 /** Whether the project must be sent the batch's JSON: it reads the rows' cells (or encodes S/L columns), and the gateway sent columns. */
@@ -93,13 +65,12 @@ export class Learning {
       // The fingerprint is the batch as sent, whatever the encoder made of it.
       const key = req.idempotencyKey ? idempotencyRecord(user, pid, req.idempotencyKey, input === req ? entry : logEntry(op, req)) : undefined;
       if (key) {
-        const first = await this.idempotency.get(key.name).catch(() => null);
+        const first = p.replayedKeys.get(key.name) ?? (await this.idempotency.get(key.name).catch(() => null).then((e) => (e?.operation === 'PUT' ? e.string() : undefined)));
         // A retry gets the first answer: that batch is in the log already.
-        if (isRetry(first && first.operation === 'PUT' ? first.string() : undefined, key, req.idempotencyKey!)) return reply;
+        if (isRetry(first, key, req.idempotencyKey!)) return reply;
       }
-      // The log keeps the batch as it came. The message id names key and content, so the
-      // stream's own de-duplication can never drop a different batch under a reused key.
-      const appended = this.store.append(user, pid, entry, key ? `${key.name}.${key.fingerprint}` : undefined);
+      // The log keeps the batch as it came.
+      const appended = this.store.append(user, pid, entry, p.logTail, key ? messageId(key) : undefined);
       appended.catch(() => undefined); // awaited below; the summary is updated meanwhile
       // One turn of the event loop, so the batch is on its way to NATS before the CPU-bound commit.
       await new Promise((resolve) => setImmediate(resolve));
@@ -116,7 +87,10 @@ export class Learning {
         ack = await appended;
       } catch (err) {
         this.registry.evict(user, pid);
-        throw smlError('NOT_PERSISTED', { detail: (err as Error).message }, err);
+        // The log has an entry this state does not (an append whose answer was lost, stored
+        // after all): the reload on the retry learns it, and its Idempotency-Key with it.
+        const detail = jsErrorCode(err) === JS_ERR.WRONG_LAST_SEQUENCE ? 'the project log has a batch this process had not seen; reloaded' : (err as Error).message;
+        throw smlError('NOT_PERSISTED', { detail }, err);
       }
       if (ack.duplicate) {
         // Already logged by an earlier attempt: reload the durable state, which has it once.

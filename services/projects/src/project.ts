@@ -65,6 +65,19 @@ export function batchOf(msg: { columns?: sml.v1.IFrameColumns | null; frameJson?
 export class ProjectState {
   /** Log sequence of the last batch applied (0 = none). */
   logSeq = 0;
+  /**
+   * Sequence of the project's last entry still in the log (0: none — a snapshot trimmed them
+   * all): every append expects it (ProjectStore.append), so the log never takes a batch this
+   * state does not know the log's end for.
+   */
+  logTail = 0;
+  /**
+   * Idempotency records (name → fingerprint, Learning) of keyed batches replayed from the log
+   * while loading, stored within the idempotency window: such a batch may have been logged by
+   * an append whose answer was lost, so its KV record was never written, and its retry must
+   * still be recognised. At most the entries replayed at load.
+   */
+  readonly replayedKeys = new Map<string, string>();
   /** Changes with every change of the summary; with the instance id it makes the etag. */
   private revision = 0;
   private readonly instance = randomUUID();
@@ -127,7 +140,10 @@ export class ProjectState {
   /** Marks a batch as logged at `seq` (0 for memory-only projects). */
   logged(seq: number): void {
     this.revision++;
-    if (seq > 0) this.logSeq = seq;
+    if (seq > 0) {
+      this.logSeq = seq;
+      this.logTail = seq;
+    }
     this.dirty = true;
     this.batchesSinceSnapshot++;
     this.meta.lastModificationDate = Date.now();
@@ -214,7 +230,9 @@ export class ProjectState {
     return this.summary.serializeChunks();
   }
 
+  /** After a snapshot as of logSeq: the log was trimmed up to it, so nothing of the project is left in it. */
   markSaved(): void {
+    if (this.logSeq > 0) this.logTail = 0;
     this.dirty = false;
     this.snapshotted = true;
     this.batchesSinceSnapshot = 0;

@@ -2,6 +2,7 @@ import type { Logger } from '@sml/core';
 import { smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { ProjectState, type ProjectLimits } from './project';
+import { IDEMPOTENCY_WINDOW_MS, splitMessageId } from './idempotency';
 import { ProjectStore } from './store';
 
 export interface RegistryOptions {
@@ -116,7 +117,11 @@ export class ProjectRegistry {
     }
     let replayed = 0;
     let quarantined = 0;
-    for await (const { seq, entry } of this.store.replay(user, pid, project.logSeq)) {
+    const tail = await this.store.logTail(user, pid);
+    const keysSince = Date.now() - IDEMPOTENCY_WINDOW_MS;
+    for await (const { seq, entry, msgId, storedAt } of this.store.replay(user, pid, project.logSeq, tail)) {
+      const record = msgId && storedAt >= keysSince ? splitMessageId(msgId) : undefined;
+      if (record) project.replayedKeys.set(record.name, record.fingerprint);
       const failure = project.replay(entry, seq);
       if (failure) {
         // Kept before the next snapshot trims the log past it.
@@ -127,15 +132,25 @@ export class ProjectRegistry {
       }
       replayed++;
     }
+    project.logTail = tail;
     this.log.info({ user, pid, snapshotSeq: Number(snapshot?.logSeq ?? 0), replayed, quarantined }, 'project loaded');
     this.loaded.set(ProjectStore.key(user, pid), project);
     return project;
   }
 
-  /** Writes a snapshot now when the project is persistent and has unsaved state. */
+  /**
+   * Writes a snapshot now when the project is persistent and has unsaved state. When it fails
+   * the project is dropped from memory: what it held beyond the log (a merge, a data-source
+   * learn) is then not durable, and the log may or may not have been trimmed.
+   */
   async save(project: ProjectState): Promise<void> {
     if (project.memoryOnly || !project.isDirty) return;
-    await this.store.snapshot(project.meta.user, project.meta.pid, project.summaryChunks(), project.logSeq, project.streamMarks.list());
+    try {
+      await this.store.snapshot(project.meta.user, project.meta.pid, project.summaryChunks(), project.logSeq, project.streamMarks.list());
+    } catch (err) {
+      this.evict(project.meta.user, project.meta.pid);
+      throw err;
+    }
     project.markSaved();
   }
 

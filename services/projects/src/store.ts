@@ -30,6 +30,16 @@ export interface StoredSnapshot {
   streamMarks: sml.v1.IStreamMark[];
 }
 
+/** One batch read back from the project's log. */
+export interface ReplayedEntry {
+  seq: number;
+  entry: sml.v1.ProjectLogEntry;
+  /** The JetStream message id of a batch sent with an Idempotency-Key (Learning: `<record name>.<fingerprint>`). */
+  msgId?: string;
+  /** When JetStream stored it (ms since the epoch). */
+  storedAt: number;
+}
+
 /** The chunks one at a time, each dropped from `chunks` as it is taken. */
 function released(chunks: Array<Uint8Array | null>): SerializedChunks {
   let next = 0;
@@ -142,23 +152,38 @@ export class ProjectStore {
     return pids;
   }
 
-  /** Appends one batch to the project's log; resolves once JetStream has stored it. */
-  async append(user: string, pid: string, entry: sml.v1.IProjectLogEntry, msgId?: string): Promise<{ seq: number; duplicate: boolean }> {
-    const ack = await this.nc.jetstream().publish(ProjectStore.subject(user, pid), sml.v1.ProjectLogEntry.encode(entry).finish(), msgId ? { msgID: msgId } : undefined);
+  /**
+   * Appends one batch to the project's log; resolves once JetStream has stored it. `tail` is
+   * the sequence of the project's last entry in the log as this process knows it (0: none):
+   * JetStream stores the batch only if it still is (Nats-Expected-Last-Subject-Sequence), so
+   * an earlier append whose answer was lost — stored after all, during a leader election —
+   * can never sit in the log next to its retry. A mismatch throws WRONG_LAST_SEQUENCE.
+   */
+  async append(user: string, pid: string, entry: sml.v1.IProjectLogEntry, tail: number, msgId?: string): Promise<{ seq: number; duplicate: boolean }> {
+    const ack = await this.nc.jetstream().publish(ProjectStore.subject(user, pid), sml.v1.ProjectLogEntry.encode(entry).finish(), {
+      expect: { lastSubjectSequence: tail },
+      ...(msgId ? { msgID: msgId } : {}),
+    });
     return { seq: ack.seq, duplicate: ack.duplicate };
   }
 
-  /** Log entries after `afterSeq`, in order. */
-  async *replay(user: string, pid: string, afterSeq: number): AsyncGenerator<{ seq: number; entry: sml.v1.ProjectLogEntry }> {
-    const subject = ProjectStore.subject(user, pid);
+  /** Sequence of the project's last entry in the log (0: none, e.g. all trimmed by a snapshot). */
+  async logTail(user: string, pid: string): Promise<number> {
     const jsm = await this.nc.jetstreamManager();
-    let last: number;
     try {
-      last = (await jsm.streams.getMessage(PROJECT_LOG_STREAM, { last_by_subj: subject })).seq;
+      return (await jsm.streams.getMessage(PROJECT_LOG_STREAM, { last_by_subj: ProjectStore.subject(user, pid) })).seq;
     } catch (err) {
-      if (jsErrorCode(err) === JS_ERR.NO_MESSAGE_FOUND) return; // no entry at all
+      if (jsErrorCode(err) === JS_ERR.NO_MESSAGE_FOUND) return 0;
       throw err;
     }
+  }
+
+  /**
+   * Log entries after `afterSeq` up to `last` (logTail), in order, with the message id an
+   * Idempotency-Key gave the entry and when it was stored.
+   */
+  async *replay(user: string, pid: string, afterSeq: number, last: number): AsyncGenerator<ReplayedEntry> {
+    const subject = ProjectStore.subject(user, pid);
     if (last <= afterSeq) return;
     const consumer = await this.nc.jetstream().consumers.get(PROJECT_LOG_STREAM, {
       // A string, not an array: nats-server 2.9 knows only the single filter_subject.
@@ -183,7 +208,7 @@ export class ProjectStore {
         const next = await nextWithin(() => it.next(), STALL_MS, 'the project log');
         if (next.done) break;
         const m = next.value;
-        yield { seq: m.seq, entry: sml.v1.ProjectLogEntry.decode(m.data) };
+        yield { seq: m.seq, entry: sml.v1.ProjectLogEntry.decode(m.data), msgId: m.headers?.get('Nats-Msg-Id') || undefined, storedAt: m.info.timestampNanos / 1e6 };
         if (m.seq >= last) break;
       }
     } finally {

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'nats';
+import { sml } from '@sml/proto';
 import { Summary } from '@sml/stats';
 import { startSystem, type RunningSystem } from '@sml/testkit';
+import { ProjectStore } from '../src/store';
 import { customer, expectClose, SummaryReader } from './helpers';
 
 // A client learns batches continuously while the projects service is SIGKILLed and restarted
@@ -87,5 +90,40 @@ describe('projects service crash', () => {
         for (const k of ['sumX', 'sumY', 'sumXX', 'sumYY', 'sumXY', 'sumXXYY'] as const) expectClose(p[k], q[k]);
       }
     }
+  });
+
+  // In a NATS cluster an append whose answer was lost in a leader election can still be stored
+  // after the service gave up on it and reloaded the project. Here such an entry is written to
+  // the log behind the service's back: the service must not append after it without having
+  // learned it (each append names the log's end it knows), so memory and log never differ.
+  it("a batch stored in the log behind the service's back is learned before any other is appended", async () => {
+    const sdk = await customer(sys, 'straggler');
+    expect((await sdk.createProject('p')).status).toBe(201);
+    const rows = (x: number) => ({ attributeNames: ['x'], attributeTypes: ['C'], data: [[String(x)], [String(x)]] });
+    const learn = async (x: number) => {
+      for (let attempt = 0; ; attempt++) {
+        const r = await sdk.request('POST', '/projects/p/learn', { json: rows(x) });
+        if (r.status === 200) return attempt;
+        expect({ status: r.status, attempt }).toEqual({ status: 503, attempt: 0 });
+      }
+    };
+    expect(await learn(1)).toBe(0); // loaded, and the service knows the log's end
+    const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('projects') });
+    try {
+      const straggler = sml.v1.ProjectLogEntry.encode({ op: 'learn', frame: { attributeNames: ['x'], attributeTypes: ['C'], data: [{ entries: ['10'] }, { entries: ['10'] }] } }).finish();
+      await nc.jetstream().publish(`sml.plog.${ProjectStore.key('straggler', 'p')}`, straggler);
+    } finally {
+      await nc.close();
+    }
+    // Refused once (503, retryable: the service reloads the project), then learned after the straggler.
+    expect(await learn(100)).toBe(1);
+    const expectRows = async (when: string) => {
+      const s = await reader.full('straggler', 'p');
+      expect({ when, rows: s.rowCount, sum: s.moments('x').sum }).toEqual({ when, rows: 6, sum: 2 * (1 + 10 + 100) });
+    };
+    await expectRows('in memory');
+    await sys.kill('projects', 'SIGKILL');
+    await sys.start('projects');
+    await expectRows('reloaded');
   });
 });

@@ -10,7 +10,8 @@ import fc from 'fast-check';
 import { parameterBounds, SmlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { frameToColumns, parseFrameJson } from '@sml/stats/frames';
-import { idempotencyRecord, isRetry, logEntry, needsJson } from '../src/learning';
+import { idempotencyRecord, isRetry, messageId, splitMessageId } from '../src/idempotency';
+import { logEntry, needsJson } from '../src/learning';
 import { ProjectState } from '../src/project';
 
 const json = (text: string) => new TextEncoder().encode(text);
@@ -69,6 +70,14 @@ describe('Idempotency-Key record', () => {
       expect(ra.name).toMatch(/^alice\.p\.[0-9a-f]{32}$/);
       if (a !== b) expect(idempotencyRecord('alice', 'p', b, entry).name).not.toBe(ra.name);
     }));
+  });
+});
+
+describe('the message id of a keyed batch in the log', () => {
+  it('gives back the record it was made from; other ids give nothing', () => {
+    const record = idempotencyRecord('alice.x', 'p', 'k1', logEntry('learn', { frameJson: body }));
+    expect(splitMessageId(messageId(record))).toEqual(record);
+    for (const other of ['', 'abc', `alice.p.${'0'.repeat(63)}`, `.${'0'.repeat(64)}`, `alice.p.${'g'.repeat(64)}`]) expect(splitMessageId(other)).toBeUndefined();
   });
 });
 

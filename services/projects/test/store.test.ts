@@ -1,7 +1,11 @@
 import { connect, type NatsConnection } from 'nats';
+import { JS_ERR, jsErrorCode } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { Summary } from '@sml/stats';
 import { startNatsServer, type NatsServer } from '@sml/testkit';
+import { createLogger } from '@sml/core';
+import { idempotencyRecord, messageId } from '../src/idempotency';
+import { ProjectRegistry } from '../src/registry';
 import { ProjectStore } from '../src/store';
 
 /** A summary of `p` C attributes: its co-moments alone are p(p+1)/2 · 104 bytes. */
@@ -32,17 +36,19 @@ describe('ProjectStore against a real JetStream', () => {
   });
 
   const replayAll = async (user: string, pid: string, after: number) => {
-    const out: { seq: number; entry: sml.v1.ProjectLogEntry }[] = [];
-    for await (const e of store.replay(user, pid, after)) out.push(e);
+    const out: { seq: number; entry: sml.v1.ProjectLogEntry; msgId?: string }[] = [];
+    for await (const e of store.replay(user, pid, after, await store.logTail(user, pid))) out.push(e);
     return out;
   };
+  /** Appends at the log's current end, as the one writer of the project that knows it. */
+  const append = async (user: string, pid: string, e: sml.v1.IProjectLogEntry, msgId?: string) => store.append(user, pid, e, await store.logTail(user, pid), msgId);
 
   it("replays only this project's entries after a sequence, in order", async () => {
     const seqs: number[] = [];
     for (let i = 1; i <= 5; i++) {
-      seqs.push((await store.append('u', 'p', entry(i))).seq);
-      await store.append('u', 'other', entry(100 + i));
-      await store.append('v', 'p', entry(200 + i));
+      seqs.push((await append('u', 'p', entry(i))).seq);
+      await append('u', 'other', entry(100 + i));
+      await append('v', 'p', entry(200 + i));
     }
     expect(xs(await replayAll('u', 'p', 0))).toEqual([1, 2, 3, 4, 5]);
     expect(xs(await replayAll('u', 'p', seqs[2]))).toEqual([4, 5]);
@@ -51,14 +57,16 @@ describe('ProjectStore against a real JetStream', () => {
   });
 
   it('a snapshot trims the log up to its sequence; replay continues after it', async () => {
-    const a = await store.append('w', 'p', entry(1));
-    const b = await store.append('w', 'p', entry(2));
+    const a = await append('w', 'p', entry(1));
+    const b = await append('w', 'p', entry(2));
     await store.snapshot('w', 'p', new Uint8Array([1, 2, 3]), a.seq);
     const snap = await store.loadSnapshot('w', 'p');
     expect(Number(snap!.logSeq)).toBe(a.seq);
     expect(xs(await replayAll('w', 'p', a.seq))).toEqual([2]);
     await store.snapshot('w', 'p', new Uint8Array([4]), b.seq);
     expect(await replayAll('w', 'p', b.seq)).toEqual([]);
+    // Nothing of the project is left in the log: its end is 0 again.
+    expect(await store.logTail('w', 'p')).toBe(0);
   });
 
   it('a summary spanning several chunks is streamed in and read back in chunks, equal to the original', async () => {
@@ -89,9 +97,38 @@ describe('ProjectStore against a real JetStream', () => {
   });
 
   it('a retried batch with the same message id is stored once', async () => {
-    const first = await store.append('d', 'p', entry(1), 'key-1');
-    const again = await store.append('d', 'p', entry(1), 'key-1');
+    const first = await store.append('d', 'p', entry(1), 0, 'key-1');
+    const again = await store.append('d', 'p', entry(1), 0, 'key-1');
     expect(again).toEqual({ seq: first.seq, duplicate: true });
     expect(xs(await replayAll('d', 'p', 0))).toEqual([1]);
+    expect((await replayAll('d', 'p', 0))[0].msgId).toBe('key-1');
+  });
+
+  it('an append is stored only at the end of the log its writer knows: a stale end is refused (WRONG_LAST_SEQUENCE), nothing stored', async () => {
+    const first = await store.append('f', 'p', entry(1), 0);
+    expect(await store.logTail('f', 'p')).toBe(first.seq);
+    // Another entry of another project moves the stream's sequence, not this project's end.
+    await append('f', 'q', entry(9));
+    const second = await store.append('f', 'p', entry(2), first.seq);
+    // A writer still at `first` (it missed `second`, e.g. an append whose answer was lost) and one at 0 are refused.
+    for (const stale of [first.seq, 0]) {
+      const err = await store.append('f', 'p', entry(3), stale).then(() => undefined, (e: unknown) => e);
+      expect(jsErrorCode(err)).toBe(JS_ERR.WRONG_LAST_SEQUENCE);
+    }
+    expect(xs(await replayAll('f', 'p', 0))).toEqual([1, 2]);
+    expect(await store.logTail('f', 'p')).toBe(second.seq);
+  });
+
+  it('a loaded project knows the end of its log and the Idempotency-Keys of the batches it replayed', async () => {
+    const registry = new ProjectRegistry(store, createLogger('test', 'silent'), { snapshotEveryBatches: 1000, snapshotEveryMs: 60_000, limits: { maxAttributes: 100, state: {}, bounds: {} }, maxProjectsPerCustomer: 10 });
+    await store.createMeta({ user: 'r', pid: 'p', persist: true });
+    const keyed = idempotencyRecord('r', 'p', 'key-1', entry(1));
+    await store.append('r', 'p', entry(1), 0, messageId(keyed));
+    const last = await store.append('r', 'p', entry(2), await store.logTail('r', 'p'), 'not-a-record-id');
+    const p = await registry.with('r', 'p', (q) => q);
+    expect({ tail: p.logTail, seq: p.logSeq, keys: [...p.replayedKeys] }).toEqual({ tail: last.seq, seq: last.seq, keys: [[keyed.name, keyed.fingerprint]] });
+    // After a snapshot nothing of it is left in the log.
+    await registry.save(p);
+    expect({ tail: p.logTail, stored: await store.logTail('r', 'p') }).toEqual({ tail: 0, stored: 0 });
   });
 });
