@@ -21,9 +21,14 @@ export function jobResult<T>(type: MessageType<T> & { getTypeUrl(prefix?: string
 
 const PROGRESS_INTERVAL_MS = 250;
 
+/** A job that finishes (successfully) within this long after it starts publishes no STARTED event (JobRunner). */
+export const STARTED_AFTER_MS = 100;
+
 export interface JobRunnerOptions {
   /** How often each queued or running job's lease is renewed (default: SML_JOB_HEARTBEAT_MS of the environment). */
   heartbeatMs?: number;
+  /** STARTED goes out once a job has run this long (default STARTED_AFTER_MS), or at its first progress or failure. */
+  startedAfterMs?: number;
 }
 
 /** A job this process holds: it renews the job's lease until the job's last event is out. */
@@ -38,8 +43,16 @@ interface HeldJob {
 /**
  * Runs long operations as jobs (ARCHITECTURE.md §4): asks `jobs` for an id, queues the work
  * on the service's bounded executor and publishes started/progress/finished/failed events to
- * JetStream, in order, each awaited so that a finished job's result is durable before the
- * runner forgets it. Cancellation notices arrive on `sml.jobcancel.<service>`.
+ * JetStream, in order (one chain per job); the last one (finished or failed) is awaited, so
+ * that a finished job's result is durable before the runner forgets it.
+ *
+ * STARTED is published once the job has run for `startedAfterMs` (100 ms), or before its
+ * first progress or its failure, whichever comes first, and the work never waits for it: a
+ * job done sooner (a small model build, a project info) publishes FINISHED alone, which the
+ * jobs service folds as started and finished. That spares such a job an event, its fold and
+ * its record write (one JetStream round trip of each side, on the path of every short job),
+ * at the price of a record reading "queued" for at most `startedAfterMs` of running.
+ * Cancellation notices arrive on `sml.jobcancel.<service>`.
  *
  * Lease: from its creation until its last event, each job is held by this runner (this
  * process, `instance`), which renews the job's lease every `heartbeatMs` with a HEARTBEAT
@@ -53,6 +66,7 @@ export class JobRunner {
   private readonly held = new Map<number, HeldJob>();
   private heartbeat?: NodeJS.Timeout;
   private readonly heartbeatMs: number;
+  private readonly startedAfterMs: number;
   /**
    * Admissions run one at a time: between the capacity check and the executor taking the
    * task, a concurrent submit could take the last place, and the job id created meanwhile
@@ -69,6 +83,7 @@ export class JobRunner {
     opts: JobRunnerOptions = {},
   ) {
     this.heartbeatMs = opts.heartbeatMs ?? loadConfig().SML_JOB_HEARTBEAT_MS;
+    this.startedAfterMs = opts.startedAfterMs ?? STARTED_AFTER_MS;
   }
 
   start(): void {
@@ -154,20 +169,33 @@ export class JobRunner {
           await emit({ kind: sml.v1.JobEventKind.FAILED, status: errorStatus(smlError('JOB_CANCELLED')) });
           return;
         }
-        await emit({ kind: sml.v1.JobEventKind.STARTED });
+        // Not awaited: the work need not wait for it, and the events stay in order (`chain`),
+        // so FINISHED or FAILED, awaited below, is acknowledged only after it.
+        let started = false;
+        const start = () => {
+          if (started) return;
+          started = true;
+          clearTimeout(startTimer);
+          void emit({ kind: sml.v1.JobEventKind.STARTED });
+        };
+        const startTimer = setTimeout(start, this.startedAfterMs);
         const progress = (current: number, maximum: number) => {
           const now = Date.now();
           if (now - lastProgress < PROGRESS_INTERVAL_MS && current < maximum) return;
           lastProgress = now;
+          start();
           void emit({ kind: sml.v1.JobEventKind.PROGRESS, current, maximum });
         };
         try {
           const result = await work({ jobId, signal, log, progress });
           if (signal.aborted) throw smlError('JOB_CANCELLED');
+          clearTimeout(startTimer);
           await emit({ kind: sml.v1.JobEventKind.FINISHED, status: okStatus(), result });
         } catch (err) {
           const e = err instanceof SmlError ? err : signal.aborted ? smlError('JOB_CANCELLED') : smlError('INTERNAL', { requestId: caller.requestId ?? randomUUID() });
           if (!(err instanceof SmlError)) log.error({ err }, 'job failed');
+          // A job that ran reads started, whatever its end (only a job cancelled in the queue never started).
+          start();
           await emit({ kind: sml.v1.JobEventKind.FAILED, status: errorStatus(e) });
         }
       }),

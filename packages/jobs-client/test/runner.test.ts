@@ -51,8 +51,8 @@ describe('JobRunner over a real nats-server', () => {
   });
 
   /** A runner on its own executor (`concurrency` running, `queue` waiting). */
-  const runnerWith = (concurrency: number, queue: number) => {
-    const runner = new JobRunner(workerNc, client, new BoundedExecutor('worker', concurrency, queue), 'worker', log);
+  const runnerWith = (concurrency: number, queue: number, opts: { startedAfterMs?: number } = {}) => {
+    const runner = new JobRunner(workerNc, client, new BoundedExecutor('worker', concurrency, queue), 'worker', log, opts);
     runner.start();
     return runner;
   };
@@ -127,8 +127,36 @@ describe('JobRunner over a real nats-server', () => {
     expect(kinds(await until('queued event', async () => ((await events(queued)).length ? events(queued) : undefined)))).toEqual([Kind.QUEUED]);
     gate.resolve();
     expect(kinds(await finalEvents(running)).at(-1)).toBe(Kind.FINISHED);
-    expect(kinds(await finalEvents(queued))).toEqual([Kind.QUEUED, Kind.STARTED, Kind.FINISHED]);
+    // Done at once when its turn came: FINISHED alone says it ran (no STARTED, see the next test).
+    expect(kinds(await finalEvents(queued))).toEqual([Kind.QUEUED, Kind.FINISHED]);
     runner.stop();
+  });
+
+  it('STARTED goes out once a job has run startedAfterMs, or before its first progress or its failure; a job done sooner publishes FINISHED alone', async () => {
+    // Done long before its STARTED is due: FINISHED alone.
+    const patient = runnerWith(1, 1, { startedAfterMs: 60_000 });
+    const quick = await patient.submit(alice, 'projectInfo', {}, async () => jobResult(sml.v1.StringList, { values: ['quick'] }));
+    const quickEvents = await finalEvents(quick);
+    expect(kinds(quickEvents)).toEqual([Kind.FINISHED]);
+    expect(sml.v1.StringList.decode(quickEvents[0].result!.payload!).values).toEqual(['quick']);
+    // Progress or a failure brings STARTED forward, in order.
+    const reporting = await patient.submit(alice, 'learn', {}, async ({ progress }) => {
+      progress(1, 2);
+      return jobResult(sml.v1.StringList, { values: [] });
+    });
+    expect(kinds(await finalEvents(reporting))).toEqual([Kind.STARTED, Kind.PROGRESS, Kind.FINISHED]);
+    const failing = await patient.submit(alice, 'explore', {}, async () => { throw smlError('GENERIC_EXCEPTION', { detail: 'no values' }); });
+    expect(kinds(await finalEvents(failing))).toEqual([Kind.STARTED, Kind.FAILED]);
+    patient.stop();
+
+    // Still running when STARTED is due: it goes out while the work runs (the work waits for it here).
+    const eager = runnerWith(1, 1, { startedAfterMs: 1 });
+    const gate = deferred();
+    const long = await eager.submit(alice, 'learn', {}, async () => { await gate.promise; return jobResult(sml.v1.StringList, { values: [] }); });
+    expect(kinds(await until('STARTED while running', async () => ((await events(long)).length ? events(long) : undefined)))).toEqual([Kind.STARTED]);
+    gate.resolve();
+    expect(kinds(await finalEvents(long))).toEqual([Kind.STARTED, Kind.FINISHED]);
+    eager.stop();
   });
 
   it('submits racing for the last places: each refused one leaves no job id behind', async () => {

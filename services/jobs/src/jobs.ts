@@ -11,7 +11,7 @@ export async function startJobs({ nc, service, log, config }: ServiceRuntime): P
   const JOB_TTL_MS = config.SML_JOB_TTL_MS;
   await ensureStream(nc, { name: JOB_IDS_STREAM, subjects: ['sml.jobids'], maxAgeMs: 24 * 3600 * 1000 });
   await ensureStream(nc, { name: JOB_EVENTS_STREAM, subjects: [subjects.jobEvents], maxAgeMs: JOB_TTL_MS });
-  const store = new JobStore(nc, await kvBucket(nc, 'sml_jobs', { ttl: JOB_TTL_MS }));
+  const store = new JobStore(nc, await kvBucket(nc, 'sml_jobs', { ttl: JOB_TTL_MS }), { ttlMs: JOB_TTL_MS });
   await store.start();
 
   const folding = await consumeDurable(nc, { stream: JOB_EVENTS_STREAM, durable: FOLD_CONSUMER, log }, async (m) => {

@@ -19,22 +19,56 @@ interface Indexed {
 /** A record updated with compare-and-set gives up after this many conflicting writers. */
 const MAX_CONFLICTS = 10;
 
+/** The latest records this replica wrote or read, kept up to this many bytes in all; a larger record is never kept. */
+const RECORD_CACHE_BYTES = 16 * 2 ** 20;
+const RECORD_CACHE_MAX_RECORD = 2 ** 20;
+
+/** A record as stored, at its KV revision, and when this replica learnt it. */
+interface Cached {
+  value: Uint8Array;
+  revision: number;
+  at: number;
+}
+
+export interface JobStoreOptions {
+  /** The bucket's TTL (SML_JOB_TTL_MS): a record kept longer than this is read again (it may have expired). */
+  ttlMs?: number;
+}
+
 /**
  * Job records in KV bucket sml_jobs under `<customer token>.<job id>`, so a customer can
  * only ever address its own jobs. Ids are the sequence numbers of the SML_JOB_IDS stream:
- * integers, increasing, never reused (a stream sequence never goes back, even after purge).
+ * integers, unique, never reused (a stream sequence never goes back, even after purge),
+ * increasing in the order one replica creates its jobs (each allocated one create ahead:
+ * `nextId`).
  *
  * A record is written by the folding of its events and by the expiry of its lease, possibly
  * from several replicas: every update of an existing record is a compare-and-set on its KV
  * revision, so neither overwrites the other, and a record in a terminal state is never
  * changed again (the first of finished, failed, cancelled or expired wins).
+ *
+ * The latest records are also kept in memory with their revision (`records`, bounded): a
+ * fold, an expiry and a get start from there instead of a KV read. Every write is still a
+ * compare-and-set on the revision, so a kept record that another replica changed meanwhile
+ * costs one failed write and a fresh read, never a lost update; the KV watch brings such
+ * changes in too. A get answers from memory what this replica wrote, read or was told
+ * by the watch: never older than the last state it answered, and behind another replica's
+ * write only by the watch's delay (a direct KV read of a replicated bucket can be too).
  */
 export class JobStore {
   /** Every job's info and lease by KV key, kept current by a KV watch, so listing never scans the bucket. */
   private readonly index = new Map<string, Indexed>();
   private watching?: { stop(): void };
+  /** The latest records by KV key, oldest write first (see the class comment). */
+  private readonly records = new Map<string, Cached>();
+  private recordBytes = 0;
+  private readonly ttlMs: number;
+  /** The next job id, allocated ahead (see `nextId`). */
+  private spareId?: Promise<number>;
 
-  constructor(private readonly nc: NatsConnection, private readonly kv: KV) {}
+  constructor(private readonly nc: NatsConnection, private readonly kv: KV, opts: JobStoreOptions = {}) {
+    this.ttlMs = opts.ttlMs ?? Infinity;
+  }
 
   /** Loads the index and follows updates (from this replica and any other). */
   async start(): Promise<void> {
@@ -42,14 +76,89 @@ export class JobStore {
     const initialized = new Promise<void>((resolve) => { ready = resolve; });
     // After a NATS restart the watch starts again and delivers every job's latest value again.
     this.watching = await followKv(this.nc, this.kv, { key: '>', initializedFn: () => ready() }, (e) => {
-      if (e.operation === 'PUT') this.indexRecord(e.key, sml.v1.JobRecord.decode(e.value));
-      else this.index.delete(e.key);
-    });
+      if (e.operation === 'PUT') {
+        this.indexRecord(e.key, sml.v1.JobRecord.decode(e.value));
+        // Another replica's write (or this one's, already kept) of a record kept here.
+        if (this.records.has(e.key)) this.remember(e.key, e.value, e.revision);
+      } else {
+        this.index.delete(e.key);
+        this.forget(e.key);
+      }
+    }, { onReset: () => this.clearRecords() });
     await initialized;
   }
 
   stop(): void {
     this.watching?.stop();
+  }
+
+  /** A new job id: the sequence of a new message on `sml.jobids` (unique and never reused, whichever replica allocates it). */
+  private allocateId(): Promise<number> {
+    const id = this.nc.jetstream().publish('sml.jobids', new Uint8Array(0)).then((ack) => ack.seq);
+    id.catch(() => undefined); // a spare that fails is the failure of the create that takes it
+    return id;
+  }
+
+  /**
+   * The id of a job being created: the one allocated ahead by the previous create, if any,
+   * and the next one is allocated at once, so that a create waits for one JetStream round
+   * trip (its record) instead of two. Ids are taken in allocation order, so one replica hands
+   * them out increasing; a spare id not used when the replica stops is never used by anyone.
+   */
+  private async nextId(): Promise<number> {
+    const id = this.spareId ?? this.allocateId();
+    this.spareId = undefined;
+    const jobId = await id;
+    this.spareId ??= this.allocateId();
+    return jobId;
+  }
+
+  /**
+   * Keeps `value` as the record under `key` at `revision` (see the class comment), unless a
+   * later revision is kept: a read answered after a newer write must not take its place.
+   */
+  private remember(key: string, value: Uint8Array, revision: number): void {
+    const kept = this.records.get(key);
+    if (kept && kept.revision >= revision) return;
+    this.forget(key);
+    if (value.length > RECORD_CACHE_MAX_RECORD) return;
+    this.records.set(key, { value, revision, at: Date.now() });
+    this.recordBytes += value.length;
+    for (const [oldest, { value: v }] of this.records) {
+      if (this.recordBytes <= RECORD_CACHE_BYTES) break;
+      this.records.delete(oldest);
+      this.recordBytes -= v.length;
+    }
+  }
+
+  private forget(key: string): void {
+    const kept = this.records.get(key);
+    if (!kept) return;
+    this.records.delete(key);
+    this.recordBytes -= kept.value.length;
+  }
+
+  /** After a reconnection nothing kept is trusted: the bucket may have changed unseen. */
+  private clearRecords(): void {
+    this.records.clear();
+    this.recordBytes = 0;
+  }
+
+  /** The record under `key` as kept here, else as read from KV (then kept); undefined when there is none. */
+  private async current(key: string, fresh = false): Promise<Cached | undefined> {
+    const kept = this.records.get(key);
+    // A record is not kept past the bucket's TTL: KV may have expired it.
+    if (kept && Date.now() - kept.at >= this.ttlMs) this.forget(key);
+    else if (kept && !fresh) return kept;
+    const entry: KvEntry | null = await this.kv.get(key);
+    if (!entry || entry.operation !== 'PUT') {
+      this.forget(key);
+      return undefined;
+    }
+    this.remember(key, entry.value, entry.revision);
+    // What is kept now: this read, or a later write that came meanwhile (a record too large to keep: the read).
+    const now = this.records.get(key);
+    return now && now.revision >= entry.revision ? now : { value: entry.value, revision: entry.revision, at: Date.now() };
   }
 
   private key(user: string, jobId: number): string {
@@ -61,8 +170,7 @@ export class JobStore {
   }
 
   async create(user: string, req: sml.v1.IJobCreateRequest): Promise<number> {
-    const ack = await this.nc.jetstream().publish('sml.jobids', new TextEncoder().encode(user));
-    const jobId = ack.seq;
+    const jobId = await this.nextId();
     const now = Date.now();
     const record: sml.v1.IJobRecord = {
       user,
@@ -85,7 +193,8 @@ export class JobStore {
       },
     };
     const key = this.key(user, jobId);
-    await this.kv.put(key, sml.v1.JobRecord.encode(record).finish());
+    const value = sml.v1.JobRecord.encode(record).finish();
+    this.remember(key, value, await this.kv.put(key, value));
     // The watch will deliver it too; setting it now lets this replica list it at once.
     this.indexRecord(key, record);
     return jobId;
@@ -93,8 +202,8 @@ export class JobStore {
 
   async get(user: string, jobId: number): Promise<sml.v1.JobRecord | undefined> {
     if (!Number.isSafeInteger(jobId) || jobId <= 0) return undefined;
-    const entry = await this.kv.get(this.key(user, jobId));
-    return entry && entry.operation === 'PUT' ? sml.v1.JobRecord.decode(entry.value) : undefined;
+    const kept = await this.current(this.key(user, jobId));
+    return kept ? sml.v1.JobRecord.decode(kept.value) : undefined;
   }
 
   /** The caller's jobs, or every customer's when `user` is undefined; oldest first. */
@@ -137,7 +246,11 @@ export class JobStore {
         case Kind.FAILED:
           delete details.bounded_executor_queue_position;
           info.isDone = true;
-          if (event.kind === Kind.FINISHED) info.current = Number(info.maximum);
+          // A job that finished ran, with or without a STARTED event (a short job publishes none).
+          if (event.kind === Kind.FINISHED) {
+            info.current = Number(info.maximum);
+            info.isStarted = true;
+          }
           record.state = event.kind === Kind.FINISHED ? 'finished' : 'failed';
           record.status = event.status;
           record.result = event.result;
@@ -181,21 +294,24 @@ export class JobStore {
   }
 
   /**
-   * Read-modify-write of one record as a compare-and-set on its revision, again from a fresh
-   * read when another writer came first. `change` edits the record and says whether to write.
+   * Read-modify-write of one record as a compare-and-set on its revision, starting from the
+   * record kept here (if any), again from a fresh read when another writer came first.
+   * `change` edits the record and says whether to write.
    */
   private async update(key: string, change: (record: sml.v1.JobRecord) => boolean): Promise<void> {
+    let kept = await this.current(key);
     for (let conflicts = 0; ; conflicts++) {
-      const entry: KvEntry | null = await this.kv.get(key);
-      if (!entry || entry.operation !== 'PUT') return;
-      const record = sml.v1.JobRecord.decode(entry.value);
+      if (!kept) return;
+      const record = sml.v1.JobRecord.decode(kept.value);
       if (!change(record)) return;
+      const value = sml.v1.JobRecord.encode(record).finish();
       try {
-        await this.kv.update(key, sml.v1.JobRecord.encode(record).finish(), entry.revision);
+        this.remember(key, value, await this.kv.update(key, value, kept.revision));
         this.indexRecord(key, record);
         return;
       } catch (err) {
         if (jsErrorCode(err) !== JS_ERR.WRONG_LAST_SEQUENCE || conflicts >= MAX_CONFLICTS) throw err;
+        kept = await this.current(key, true);
       }
     }
   }

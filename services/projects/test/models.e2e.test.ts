@@ -57,6 +57,16 @@ describe('models end to end', () => {
     expect([high.res, low.res]).toEqual(['1', '0']);
   });
 
+  it.each([['mlr', 'y'], ['ridge', 'y'], ['lda', 'b']])('%s: a build (closed form, on the service thread) predicts what the worker-built selectModel model predicts', async (algo, target) => {
+    // selectModel builds on a worker thread; a build of a closed-form algorithm on a few attributes on the service's own.
+    const r = await sdk.request('POST', '/projects/p/build', { query: { modelid: `inline_${algo}`, algo }, json: { inputAttributeNames: inputs, targetAttributeNames: [target], extraParameters: {} } });
+    const done = await sdk.waitForJob(r);
+    expect({ status: done.status, message: done.body.statusString }).toEqual({ status: 200, message: 'Job is finished' });
+    await build('p', `worker_${algo}`, algo, { inputAttributeNames: inputs, targetAttributeNames: [target] }, data);
+    const probe = frame(inputs, ['C', 'C', 'C'], [[3, 2, 0.5], [0, 5, 1], [5, 0, 0]]);
+    expect(await predict('p', `inline_${algo}`, probe)).toEqual(await predict('p', `worker_${algo}`, probe));
+  });
+
   it('mlda picks among one-hot classes', async () => {
     await build('p', 'm_mlda', 'mlda', { inputAttributeNames: inputs, targetAttributeNames: ['cls$a', 'cls$b'] }, data);
     const [high] = await predict('p', 'm_mlda', frame(inputs, ['C', 'C', 'C'], [[5, 0, 0]]));
