@@ -13,3 +13,4 @@ export * from './runtime';
 export * from './permissions';
 export * from './credentials';
 export * from './js-errors';
+export * from './lease';

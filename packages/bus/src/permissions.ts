@@ -61,7 +61,7 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
     publish: ['sml.plog.>', 'sml.encoders.assign', 'sml.encoders.state', ...jobRunner('projects').publish],
     subscribe: ['sml.projects.>', ...jobRunner('projects').subscribe],
     service: 'projects',
-    kv: ['sml_projects', 'sml_dss', 'sml_models', 'sml_idempotency'],
+    kv: ['sml_projects', 'sml_dss', 'sml_models', 'sml_idempotency', 'sml_project_leases'],
     objectStores: ['sml_project_snapshots', 'sml_project_quarantine', SPILL],
     streams: ['SML_PROJECT_LOG'],
   },

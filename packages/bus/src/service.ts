@@ -18,6 +18,13 @@ export interface EndpointCounters {
   crashes: number;
 }
 
+export interface BusServiceOptions {
+  name: string;
+  version?: string;
+  description?: string;
+  log: Logger;
+}
+
 /**
  * A service registered through the NATS services ("micro") API, so `$SRV.PING/INFO/STATS`
  * discover it. Endpoints decode protobuf, run the handler and always answer with a reply
@@ -26,30 +33,37 @@ export interface EndpointCounters {
  */
 export class BusService {
   private readonly spill: Spill;
-  private readonly groups = new Map<string, ServiceGroup>();
+  private groups = new Map<string, ServiceGroup>();
   private readonly counters = new Map<string, EndpointCounters>();
   private readonly extraStats = new Map<string, () => Record<string, number>>();
+  /** Every endpoint registered, so that resume() can subscribe them again. */
+  private readonly registered: Array<(s: BusService) => void> = [];
+  private suspended = false;
 
-  private constructor(private readonly nc: NatsConnection, readonly service: Service, readonly name: string, private readonly log: Logger) {
+  private constructor(private readonly nc: NatsConnection, public service: Service, readonly name: string, private readonly log: Logger, private readonly opts: BusServiceOptions) {
     this.spill = new Spill(nc);
   }
 
-  static async start(nc: NatsConnection, opts: { name: string; version?: string; description?: string; log: Logger }): Promise<BusService> {
-    let self: BusService | undefined;
+  static async start(nc: NatsConnection, opts: BusServiceOptions): Promise<BusService> {
+    const holder: { self?: BusService } = {};
+    const self = new BusService(nc, await BusService.micro(nc, opts, holder), opts.name, opts.log, opts);
+    holder.self = self;
+    return self;
+  }
+
+  private static micro(nc: NatsConnection, opts: BusServiceOptions, holder: { self?: BusService }): Promise<Service> {
     // The micro API counts only synchronous throws; our handlers are async, so we count ourselves.
-    const service = await nc.services.add({
+    return nc.services.add({
       name: opts.name,
       version: opts.version ?? '0.1.0',
       description: opts.description ?? `SML ${opts.name} service`,
       queue: opts.name,
       statsHandler: (endpoint) => {
-        const counters = self?.counters.get(endpoint.subject);
-        const extra = self?.extraStats.get(endpoint.subject);
+        const counters = holder.self?.counters.get(endpoint.subject);
+        const extra = holder.self?.extraStats.get(endpoint.subject);
         return Promise.resolve(counters && extra ? { ...counters, ...extra() } : counters ?? null);
       },
     });
-    self = new BusService(nc, service, opts.name, opts.log);
-    return self;
   }
 
   /** `subject` is the full subject, e.g. `sml.jobs.get`; its last token names the endpoint. */
@@ -59,25 +73,55 @@ export class BusService {
     repType: MessageType<Rep>,
     handler: Handler<Req, Rep>,
   ): void {
-    const cut = subject.lastIndexOf('.');
-    const prefix = subject.slice(0, cut);
-    const name = subject.slice(cut + 1);
     this.counters.set(subject, { errorReplies: 0, crashes: 0 });
-    let group = this.groups.get(prefix);
-    if (!group) {
-      group = this.service.addGroup(prefix);
-      this.groups.set(prefix, group);
-    }
-    group.addEndpoint(name, {
-      handler: (err, msg) => {
-        if (err) {
-          this.log.error({ err, subject }, 'endpoint subscription failed');
-          return;
-        }
-        void this.dispatch(msg, subject, reqType, repType, handler);
-      },
-      metadata: { subject },
-    });
+    const add = (self: BusService) => {
+      const cut = subject.lastIndexOf('.');
+      const prefix = subject.slice(0, cut);
+      let group = self.groups.get(prefix);
+      if (!group) {
+        group = self.service.addGroup(prefix);
+        self.groups.set(prefix, group);
+      }
+      group.addEndpoint(subject.slice(cut + 1), {
+        handler: (err, msg) => {
+          if (err) {
+            self.log.error({ err, subject }, 'endpoint subscription failed');
+            return;
+          }
+          void self.dispatch(msg, subject, reqType, repType, handler);
+        },
+        metadata: { subject },
+      });
+    };
+    this.registered.push(add);
+    if (!this.suspended) add(this);
+  }
+
+  /**
+   * Stops answering: every endpoint is unsubscribed and the service leaves discovery
+   * (`$SRV.PING`), so requests go to the replicas that serve. Handlers already running finish
+   * and answer. Endpoints registered while suspended are subscribed by resume().
+   */
+  async suspend(): Promise<void> {
+    if (this.suspended) return;
+    this.suspended = true;
+    await this.service.stop().catch(() => undefined);
+  }
+
+  /** Answers again: a new micro-service instance with every endpoint registered so far. */
+  async resume(): Promise<void> {
+    if (!this.suspended) return;
+    const holder: { self?: BusService } = { self: this };
+    this.service = await BusService.micro(this.nc, this.opts, holder);
+    this.groups = new Map();
+    this.suspended = false;
+    for (const add of this.registered) add(this);
+    // Subscribed once the server has seen the flush: only then can another connection reach them.
+    await this.nc.flush();
+  }
+
+  get serving(): boolean {
+    return !this.suspended;
   }
 
   private async dispatch<Req extends WithCaller, Rep extends WithStatus>(
@@ -128,6 +172,7 @@ export class BusService {
   }
 
   async stop(): Promise<void> {
+    this.suspended = true;
     await this.service.stop();
   }
 }

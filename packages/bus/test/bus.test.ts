@@ -98,4 +98,34 @@ describe('bus over a real nats-server', () => {
     expect(c.breakerOpen('ghost')).toBe(true);
     c.close();
   });
+
+  it('a suspended service answers nothing and leaves discovery; resumed, it serves every endpoint again, also ones added meanwhile', async () => {
+    const other = await BusService.start(nc, { name: 'standby', log });
+    other.endpoint('sml.standby.get', sml.v1.JobGetRequest, sml.v1.JobListReply, (req) => ({ jobinfolist: [{ jobId: req.jobId }] }));
+    const c = new BusClient(nc, { timeoutMs: 1000, resetMs: 50 });
+    const ask = (subject: string) => c.request('standby', subject, sml.v1.JobGetRequest, { caller, jobId: 3 }, sml.v1.JobListReply).then((r) => r.status?.code, (e: SmlError) => e.code);
+    const discovered = async () => {
+      let n = 0;
+      try {
+        for await (const _p of await nc.services.client().ping('standby')) n++;
+      } catch {
+        // No responders: nobody to discover.
+      }
+      return n;
+    };
+    try {
+      expect(await ask('sml.standby.get')).toBe(200);
+      await other.suspend();
+      expect({ serving: other.serving, answer: await ask('sml.standby.get'), discovered: await discovered() }).toEqual({ serving: false, answer: 'SERVICE_UNAVAILABLE', discovered: 0 });
+      other.endpoint('sml.standby.list', sml.v1.JobGetRequest, sml.v1.JobListReply, () => ({ jobinfolist: [] }));
+      await new Promise((r) => setTimeout(r, 60)); // past the client's breaker reset
+      expect(await ask('sml.standby.list')).toBe('SERVICE_UNAVAILABLE');
+      await new Promise((r) => setTimeout(r, 60));
+      await other.resume();
+      expect({ serving: other.serving, get: await ask('sml.standby.get'), list: await ask('sml.standby.list'), discovered: await discovered() }).toEqual({ serving: true, get: 200, list: 200, discovered: 1 });
+    } finally {
+      c.close();
+      await other.stop();
+    }
+  });
 });

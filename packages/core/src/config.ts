@@ -83,6 +83,17 @@ export const configSchema = z.object({
   SML_STREAM_ERROR_LOG: int(1).max(10_000).default(100),
   /** A replica runs a stream under a lease it renews; another takes the stream over this long after the holder went silent. */
   SML_STREAM_LEASE_MS: int(1_000).max(600_000).default(10_000),
+  /**
+   * Projects replicas (README "Replicas"): one serves the projects, under a lease it renews
+   * every third of this; a standby takes over this long after the holder went silent.
+   */
+  SML_PROJECT_LEASE_MS: int(1_000).max(600_000).default(10_000),
+  /**
+   * This process's name among the replicas of its service (e.g. the Kubernetes pod name). A
+   * replica restarted under the same name takes its own leases back at once instead of
+   * waiting for them to expire; two live processes must never share one. Default: random.
+   */
+  SML_REPLICA_ID: z.string().regex(/^[A-Za-z0-9_.#-]{1,128}$/, 'must be 1 to 128 letters, digits or _ . # -').optional(),
   // WebSocket API (API.md §12, README "WebSocket API").
   SML_WS_PATH: z.string().regex(/^\/[A-Za-z0-9_\-/]*$/, 'must start with / and contain only path characters').default('/symetry/ws'),
   SML_WS_MAX_IN_FLIGHT: int(1).max(1024).default(8),

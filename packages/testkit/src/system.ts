@@ -103,7 +103,8 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run the build first`);
     // Each process connects as its own bus identity, as `npm run up` starts them.
     const creds = nats.credentials?.[SERVICE_IDENTITY[kind] ?? kind as keyof typeof nats.credentials];
-    const childEnv = creds ? { ...env, SML_NATS_USER: creds.user, SML_NATS_PASSWORD: creds.password } : env;
+    // A restarted process keeps its replica name, as a Kubernetes pod does (SML_REPLICA_ID).
+    const childEnv = { ...env, SML_REPLICA_ID: service, ...(creds ? { SML_NATS_USER: creds.user, SML_NATS_PASSWORD: creds.password } : {}) };
     const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     // The IPC channel is only a lifeline (runService stops a service whose parent is gone); it must not keep this process alive.
     child.channel?.unref();

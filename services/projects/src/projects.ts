@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { kvBucket, okStatus, subjects, type BusService, type ServiceRuntime } from '@sml/bus';
+import { kvBucket, Leases, okStatus, subjects, type BusService, type ServiceRuntime } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
 import { StorageType } from 'nats';
 import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
@@ -17,6 +18,7 @@ import { learnPredict } from './learn-predict';
 import { Lifecycle } from './lifecycle';
 import { ModelStore } from './model-store';
 import { Models } from './models';
+import { ProjectsOwnership } from './ownership';
 import { predictor, type PredictFn } from './predict';
 import { ProjectRegistry } from './registry';
 import { ProjectStore } from './store';
@@ -32,6 +34,8 @@ const modelOf = (model: string | null | undefined) => checkName('model', model);
  * registry and the store.
  */
 export async function startProjects({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+  // Nothing is answered before this replica holds the projects lease (ownership.ts).
+  await service.suspend();
   const store = await ProjectStore.open(nc);
   const bounds = parameterBounds(config);
   const limits = {
@@ -44,7 +48,10 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     snapshotEveryMs: config.SML_SNAPSHOT_EVERY_MS,
     limits,
     maxProjectsPerCustomer: config.SML_MAX_PROJECTS_PER_CUSTOMER,
+    holdsLease: (): boolean => ownership.holds,
   });
+  const leases = new Leases(await kvBucket(nc, 'sml_project_leases'), config.SML_REPLICA_ID ?? randomUUID(), config.SML_PROJECT_LEASE_MS);
+  const ownership = new ProjectsOwnership(leases, service, registry, log, config.SML_PROJECT_LEASE_MS);
   registry.start();
   const idempotency = await kvBucket(nc, 'sml_idempotency', { ttl: IDEMPOTENCY_WINDOW_MS, storage: StorageType.File });
   const dss = await kvBucket(nc, 'sml_dss');
@@ -82,12 +89,16 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     registry, store, models, encoders, limits, bounds, maxProjectsPerCustomer: config.SML_MAX_PROJECTS_PER_CUSTOMER, maxDocumentBytes: config.SML_MAX_EXPORT_BYTES,
   }));
 
+  // Serves once it holds the lease; a standby keeps trying every third of a lease.
+  await ownership.start();
   return {
     onStop: async () => {
       runner.stop();
       await buildWorkers.stop();
       await dataSources.stop();
+      // The last snapshots are written under the lease, which is then given up.
       await registry.stop();
+      await ownership.stop();
     },
   };
 }

@@ -13,6 +13,12 @@ export interface RegistryOptions {
   limits: ProjectLimits;
   /** Projects one customer may have (SML_MAX_PROJECTS_PER_CUSTOMER). */
   maxProjectsPerCustomer: number;
+  /**
+   * Whether this replica may write snapshots (it holds the projects lease, ownership.ts). A
+   * snapshot trims the log: one from a replica that lost the lease could hide the new
+   * holder's batches. Default: always.
+   */
+  holdsLease?: () => boolean;
 }
 
 /**
@@ -145,6 +151,10 @@ export class ProjectRegistry {
    */
   async save(project: ProjectState): Promise<void> {
     if (project.memoryOnly || !project.isDirty) return;
+    if (this.opts.holdsLease && !this.opts.holdsLease()) {
+      this.evict(project.meta.user, project.meta.pid);
+      throw smlError('SERVICE_UNAVAILABLE', { service: 'projects' });
+    }
     try {
       await this.store.snapshot(project.meta.user, project.meta.pid, project.summaryChunks(), project.logSeq, project.streamMarks.list());
     } catch (err) {
@@ -157,6 +167,14 @@ export class ProjectRegistry {
   /** After a logged batch: snapshot when enough batches piled up since the last one. */
   async afterBatch(project: ProjectState): Promise<void> {
     if (project.batchesSinceSnapshot >= this.opts.snapshotEveryBatches) await this.save(project);
+  }
+
+  /**
+   * Forgets every loaded project without saving (the projects lease was lost or taken): what
+   * is durable is loaded again when asked for. Memory-only projects are lost with it.
+   */
+  dropAll(): void {
+    this.loaded.clear();
   }
 
   /** Drops the in-memory state without saving: the next access reloads what is durable. */

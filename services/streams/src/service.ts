@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { errorStatus, kvBucket, okStatus, subjects, type ServiceRuntime } from '@sml/bus';
+import { errorStatus, kvBucket, Leases, okStatus, Presence, subjects, type ServiceRuntime } from '@sml/bus';
 import { checkName, nameToken, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { allowPrivateAddresses } from './guard';
-import { Leases, Presence } from './lease';
 import { Pollers, POLL_LIMITS } from './poller';
 import { browse, preview } from './probe';
 import { StreamStore } from './store';

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { KvEntry } from 'nats';
-import { okStatus, subjects, unwrap, type BusClient } from '@sml/bus';
+import { okStatus, subjects, unwrap, type BusClient, type Leases, type Presence } from '@sml/bus';
 import { checkName, smlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { dropKafka, kafkaSettings, prepareKafka, startsEarliest } from './kafka-source';
-import type { Leases, Presence } from './lease';
 import { dropNats, natsSettings, prepareNats } from './nats-source';
 import { recordFormat } from './records';
 import { StreamRunner, type RunnerLimits } from './runner';

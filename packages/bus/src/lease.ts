@@ -2,12 +2,13 @@ import type { KV } from 'nats';
 import { sml } from '@sml/proto';
 
 /**
- * Which replica runs a stream: a record `{owner, until}` in KV sml_stream_leases, written only
- * by revision-checked create/update, so two replicas can never both believe they took it. The
- * holder renews it (every lease/3); another replica takes it over once `until` has passed —
- * after a crash, within SML_STREAM_LEASE_MS. Losing a renewal stops the holder's consumer.
- * Clocks of the replicas are assumed within a fraction of the lease of each other; should two
- * runs overlap anyway, the project's stream marks keep every batch learned once.
+ * Which replica holds something (a stream's run, a projects shard): a record `{owner, until}`
+ * in a KV bucket, written only by revision-checked create/update, so two replicas can never
+ * both believe they took it. The holder renews it (every lease/3); another replica takes it
+ * over once `until` has passed — after a crash, within the lease time — and the same owner
+ * (a replica restarted under its SML_REPLICA_ID) at once. Clocks of the replicas are assumed
+ * within a fraction of the lease of each other; what a holder writes is fenced besides (the
+ * streams' marks, the project log's expected last sequence), so an overlap cannot double data.
  */
 export class Leases {
   constructor(private readonly kv: KV, readonly owner: string, private readonly leaseMs: number) {}
@@ -39,9 +40,9 @@ export class Leases {
 }
 
 /**
- * Which replicas are alive: each puts its key in KV sml_stream_replicas every lease round; the
- * bucket's TTL (the lease time) forgets a replica that stopped putting it. Used only to share
- * the streams out (Streams.tick), never for who runs what, which is the leases' alone.
+ * Which replicas are alive: each puts its key in a KV bucket every lease round; the bucket's
+ * TTL (the lease time) forgets a replica that stopped putting it. Used only to share work out
+ * (Streams.tick), never for who runs what, which is the leases' alone.
  */
 export class Presence {
   constructor(private readonly kv: KV, private readonly owner: string) {}
