@@ -99,12 +99,24 @@ for (const s of ['jobs', 'projects', 'explore', 'encoders', 'streams']) {
   if (existsSync(join(root, entry))) services.push([s, entry]);
 }
 env.SML_REQUIRED_SERVICES ??= services.map(([s]) => s).join(',');
+// SML_PROJECTS_REPLICAS=3: three projects processes, one serving under the projects lease and
+// two standing by to take over (README "Replicas").
+const projectsReplicas = Number(env.SML_PROJECTS_REPLICAS ?? '1');
+if (!Number.isInteger(projectsReplicas) || projectsReplicas < 1 || projectsReplicas > 8) {
+  console.error(`Invalid environment: SML_PROJECTS_REPLICAS: must be an integer from 1 to 8, got ${JSON.stringify(env.SML_PROJECTS_REPLICAS)}`);
+  process.exit(1);
+}
 for (const [name, entry] of services) {
   // Its own credentials only (never logged); without an <identity>.env, whatever SML_NATS_USER /
   // SML_NATS_PASSWORD the environment has (an external NATS_URL).
   const creds = bus.readBusCredentials(authDir, bus.SERVICE_IDENTITY[name]);
   const childEnv = creds ? { ...env, SML_NATS_USER: creds.user, SML_NATS_PASSWORD: creds.password } : env;
-  start(name === 'users' ? 'gateway' : name, process.execPath, [join(root, entry)], childEnv);
+  const replicas = name === 'projects' ? projectsReplicas : 1;
+  for (let r = 1; r <= replicas; r++) {
+    // A replica restarted by the supervisor keeps its name, so it takes its own lease back at once.
+    const processName = name === 'users' ? 'gateway' : r === 1 ? name : `${name}#${r}`;
+    start(processName, process.execPath, [join(root, entry)], { ...childEnv, SML_REPLICA_ID: processName });
+  }
 }
 
 const url = `http://127.0.0.1:${env.SML_PORT}`;

@@ -75,7 +75,9 @@ describe('deploy/k8s overlays', () => {
       expect(objects.filter((o) => o.metadata.name === 'projects' && ['StatefulSet', 'Deployment'].includes(o.kind)).map((o) => o.kind)).toEqual(['Deployment']);
       const projects = find(objects, 'Deployment', 'projects')!;
       expect(projects.spec.strategy.rollingUpdate).toEqual({ maxSurge: 0, maxUnavailable: 1 });
-      expect(JSON.stringify(projects.spec.template)).not.toMatch(/volumeClaim|persistentVolumeClaim|POD_NAME/);
+      expect(JSON.stringify(projects.spec.template)).not.toMatch(/volumeClaim|persistentVolumeClaim/);
+      // The pod name is only the lease owner's name (SML_REPLICA_ID), never what it owns.
+      expect(projects.spec.template.spec.containers[0].env.find((e: { name: string }) => e.name === 'SML_REPLICA_ID')).toEqual({ name: 'SML_REPLICA_ID', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } });
     });
 
     it('every service and NATS has a PodDisruptionBudget selecting its pods; NATS loses at most one server', () => {
@@ -126,10 +128,10 @@ describe('deploy/k8s overlays', () => {
     });
   });
 
-  it('prod runs several jobs, encoders and streams replicas, projects one until it is sharded, and NATS servers on separate nodes', () => {
+  it('prod runs several jobs, encoders and streams replicas, projects one serving and one standing by, and NATS servers on separate nodes', () => {
     const { objects } = overlay('prod');
     const replicas = Object.fromEntries(['projects', 'jobs', 'encoders', 'streams'].map((s) => [s, find(objects, 'Deployment', s)!.spec.replicas]));
-    expect(replicas).toEqual({ projects: 1, jobs: 2, encoders: 2, streams: 2 });
+    expect(replicas).toEqual({ projects: 2, jobs: 2, encoders: 2, streams: 2 });
     const anti = find(objects, 'StatefulSet', 'nats')!.spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0];
     expect(anti.topologyKey).toBe('kubernetes.io/hostname');
     for (const svc of SERVICES) expect(find(objects, 'Deployment', svc)!.spec.template.spec.containers[0].image).toBe(`registry.example.com/sml/${svc}:0.1.0`);
