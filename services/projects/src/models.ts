@@ -80,7 +80,10 @@ export interface ModelPlan {
 }
 
 /** A build on this thread (INLINE_BUILD_ALGORITHMS), answered as a build worker answers it. */
-function buildInline(algo: string, { summary, spec }: ReturnType<typeof restrictedBuild>, pid: string, signal: AbortSignal): BuildResult {
+async function buildInline(algo: string, { summary, spec }: ReturnType<typeof restrictedBuild>, pid: string, signal: AbortSignal): Promise<BuildResult> {
+  // What is ready to go out first (the reply that created this job, its client's polls): the
+  // build holds this thread for its few milliseconds.
+  await new Promise((resolve) => setImmediate(resolve));
   if (signal.aborted) throw smlError('JOB_CANCELLED');
   try {
     return { state: ALGORITHMS[algo].build(summary, spec).state(), assessment: {}, tried: 1 };
@@ -200,7 +203,7 @@ export class Models {
           throw modelError(err, pid);
         }
       });
-      const built = 'inline' in task ? buildInline(algo, task.inline, pid, signal) : await workers.run(task, signal);
+      const built = 'inline' in task ? await buildInline(algo, task.inline, pid, signal) : await workers.run(task, signal);
       const auto = built.autoSelect;
       const chosen = auto?.algo ?? algo;
       const model = ALGORITHMS[chosen].restore(built.state);
