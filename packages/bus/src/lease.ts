@@ -33,6 +33,18 @@ export class Leases {
     return this.kv.update(key, value, revision).catch(() => undefined);
   }
 
+  /** The current holder and expiry of each key that has a lease record (held or expired). */
+  async holders(keys: string[]): Promise<Map<string, { owner: string; until: number }>> {
+    const out = new Map<string, { owner: string; until: number }>();
+    for (const key of keys) {
+      const e = await this.kv.get(key);
+      if (!e || e.operation !== 'PUT') continue;
+      const lease = sml.v1.StreamLease.decode(e.value);
+      out.set(key, { owner: lease.owner, until: Number(lease.until) });
+    }
+    return out;
+  }
+
   /** Gives a lease up (a stop, a delete, a clean shutdown), so another replica need not wait for it to expire. */
   async release(key: string, revision: number): Promise<void> {
     await this.kv.delete(key, { previousSeq: revision }).catch(() => undefined);
@@ -45,17 +57,22 @@ export class Leases {
  * (Streams.tick), never for who runs what, which is the leases' alone.
  */
 export class Presence {
-  constructor(private readonly kv: KV, private readonly owner: string) {}
+  /** The replica's key: its name in hex, since KV keys allow fewer characters than names (`projects#2`). */
+  private readonly key: string;
+
+  constructor(private readonly kv: KV, owner: string) {
+    this.key = Buffer.from(owner).toString('hex');
+  }
 
   /** Says this replica is alive; returns how many replicas are (at least 1: this one). */
   async beat(): Promise<number> {
-    await this.kv.put(this.owner, new Uint8Array(0));
+    await this.kv.put(this.key, new Uint8Array(0));
     let n = 0;
     for await (const _k of await this.kv.keys()) n++;
     return Math.max(1, n);
   }
 
   async leave(): Promise<void> {
-    await this.kv.purge(this.owner).catch(() => undefined);
+    await this.kv.purge(this.key).catch(() => undefined);
   }
 }

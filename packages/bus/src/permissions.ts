@@ -58,10 +58,11 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
   },
   projects: {
     // Encoders: encoderAssign lists the project; learn and predict read the statistics.
-    publish: ['sml.plog.>', 'sml.encoders.assign', 'sml.encoders.state', ...jobRunner('projects').publish],
+    // Other shards' holders: a merge or infoAll reads a project served elsewhere (shards.ts).
+    publish: ['sml.plog.>', 'sml.encoders.assign', 'sml.encoders.state', 'sml.projects.*.summary', 'sml.projects.*.info', ...jobRunner('projects').publish],
     subscribe: ['sml.projects.>', ...jobRunner('projects').subscribe],
     service: 'projects',
-    kv: ['sml_projects', 'sml_dss', 'sml_models', 'sml_idempotency', 'sml_project_leases'],
+    kv: ['sml_projects', 'sml_dss', 'sml_models', 'sml_idempotency', 'sml_project_leases', 'sml_project_replicas'],
     objectStores: ['sml_project_snapshots', 'sml_project_quarantine', SPILL],
     streams: ['SML_PROJECT_LOG'],
   },

@@ -23,6 +23,12 @@ export interface BusServiceOptions {
   version?: string;
   description?: string;
   log: Logger;
+  /**
+   * Endpoints registered under the subject prefix `from` are served under `to` instead: one
+   * instance per shard of the projects (`sml.projects.0.` → `sml.projects.<shard>.`), each
+   * registered by the same code and suspended or resumed on its own.
+   */
+  shard?: { from: string; to: string };
 }
 
 /**
@@ -73,6 +79,7 @@ export class BusService {
     repType: MessageType<Rep>,
     handler: Handler<Req, Rep>,
   ): void {
+    subject = this.served(subject);
     this.counters.set(subject, { errorReplies: 0, crashes: 0 });
     const add = (self: BusService) => {
       const cut = subject.lastIndexOf('.');
@@ -168,7 +175,13 @@ export class BusService {
 
   /** Adds figures of the service's own (e.g. batches quarantined) to an endpoint's `$SRV.STATS` data. */
   reportStats(subject: string, figures: () => Record<string, number>): void {
-    this.extraStats.set(subject, figures);
+    this.extraStats.set(this.served(subject), figures);
+  }
+
+  /** The subject an endpoint registered as `subject` is served under (BusServiceOptions.shard). */
+  private served(subject: string): string {
+    const shard = this.opts.shard;
+    return shard && subject.startsWith(shard.from) ? shard.to + subject.slice(shard.from.length) : subject;
   }
 
   async stop(): Promise<void> {

@@ -1,3 +1,5 @@
+import { loadConfig } from '@sml/core';
+
 /** Subjects of the bus (ARCHITECTURE.md §2): `sml.<service>.<operation>`. */
 export const subjects = {
   jobs: {
@@ -65,6 +67,37 @@ export const subjects = {
    */
   projects: (op: string, shard = 0) => `sml.projects.${shard}.${op}`,
 } as const;
+
+/**
+ * The shard of a project: FNV-1a (32 bits) of customer and project id, mod `shards`
+ * (SML_PROJECT_SHARDS). Every process must agree on it, so it never changes.
+ */
+export function shardOf(user: string, pid: string, shards: number): number {
+  if (shards <= 1) return 0;
+  let h = 0x811c9dc5;
+  const text = `${user}\u0000${pid}`;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % shards;
+}
+
+let shardCount: number | undefined;
+
+/** This process's SML_PROJECT_SHARDS (read once). */
+export function projectShards(): number {
+  return (shardCount ??= loadConfig().SML_PROJECT_SHARDS);
+}
+
+/**
+ * The subject of an operation on project `pid` of customer `user`: on the project's shard, or
+ * shard 0 for an operation of the customer's (list, data sources) — any shard's holder serves
+ * those from the shared KV buckets.
+ */
+export function projectSubject(op: string, user: string, pid?: string): string {
+  return subjects.projects(op, pid ? shardOf(user, pid, projectShards()) : 0);
+}
 
 export const JOB_EVENTS_STREAM = 'SML_JOB_EVENTS';
 export const JOB_IDS_STREAM = 'SML_JOB_IDS';

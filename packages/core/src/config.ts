@@ -89,6 +89,12 @@ export const configSchema = z.object({
    */
   SML_PROJECT_LEASE_MS: int(1_000).max(600_000).default(10_000),
   /**
+   * Shards of the projects (README "Replicas"): a project belongs to shard hash(customer,
+   * project) mod this, and each shard is served by the projects replica holding its lease.
+   * Every process of a deployment must have the same value.
+   */
+  SML_PROJECT_SHARDS: int(1).max(256).default(1),
+  /**
    * This process's name among the replicas of its service (e.g. the Kubernetes pod name). A
    * replica restarted under the same name takes its own leases back at once instead of
    * waiting for them to expire; two live processes must never share one. Default: random.

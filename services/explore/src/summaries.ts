@@ -1,4 +1,4 @@
-import { subjects, unwrap, type BusClient } from '@sml/bus';
+import { projectSubject, unwrap, type BusClient } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { type AttributeTable, Summary } from '@sml/stats';
 
@@ -88,7 +88,7 @@ export class SummaryCache {
   }
 
   private async request(caller: sml.v1.ICaller, req: sml.v1.ISummaryRequest): Promise<sml.v1.ISummaryReply> {
-    return unwrap(await this.client.request('projects', subjects.projects('summary'), sml.v1.SummaryRequest, { caller, ...req }, sml.v1.SummaryReply));
+    return unwrap(await this.client.request('projects', projectSubject('summary', caller.user ?? '', req.pid ?? undefined), sml.v1.SummaryRequest, { caller, ...req }, sml.v1.SummaryReply));
   }
 
   /** The whole summary. */
@@ -159,5 +159,5 @@ export async function readAttributes(source: SummarySource, schema: ProjectSchem
 }
 
 export async function fetchInfo(client: BusClient, caller: sml.v1.ICaller, pid: string): Promise<sml.v1.ISmlInfo | null | undefined> {
-  return unwrap(await client.request('projects', subjects.projects('info'), sml.v1.ProjectRequest, { caller, pid }, sml.v1.ProjectInfoReply)).smlInfo;
+  return unwrap(await client.request('projects', projectSubject('info', caller.user ?? '', pid), sml.v1.ProjectRequest, { caller, pid }, sml.v1.ProjectInfoReply)).smlInfo;
 }

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KvWatchInclude, type KV, type NatsConnection } from 'nats';
 import { SmlError, generateSecret, isValidName, checkName, nameToken, smlError, type Config, type Logger } from '@sml/core';
-import { followKv, isKeyExists, kvBucket, okStatus, subjects, unwrap, type BusClient, type BusService } from '@sml/bus';
+import { followKv, isKeyExists, kvBucket, okStatus, projectShards, subjects, unwrap, type BusClient, type BusService } from '@sml/bus';
 import { sml } from '@sml/proto';
 
 /**
@@ -157,7 +157,9 @@ export function registerUserEndpoints(service: BusService, users: UserDirectory,
 /** Asks each service that keeps per-customer state to delete what `user` owned (each tried, whatever the other answers). */
 async function purgeCustomer(client: BusClient, caller: sml.v1.ICaller, user: string): Promise<void> {
   const purges = await Promise.allSettled([
-    client.request('projects', subjects.projects('purgeCustomer'), sml.v1.UserRequest, { caller, cid: user }, sml.v1.Empty, { timeoutMs: 120_000 }).then(unwrap),
+    // Every shard of the projects: each holder deletes the projects it serves.
+    ...Array.from({ length: projectShards() }, (_, shard) =>
+      client.request('projects', subjects.projects('purgeCustomer', shard), sml.v1.UserRequest, { caller, cid: user }, sml.v1.Empty, { timeoutMs: 120_000 }).then(unwrap)),
     client.request('encoders', subjects.encoders.purgeCustomer, sml.v1.UserRequest, { caller, cid: user }, sml.v1.Empty, { timeoutMs: 120_000 }).then(unwrap),
   ]);
   const failed = purges.find((p): p is PromiseRejectedResult => p.status === 'rejected');

@@ -5,6 +5,7 @@ import { smlInfo } from './info';
 import type { ModelStore } from './model-store';
 import { checkSummaryRequest, summaryParts } from './parts';
 import type { ProjectRegistry } from './registry';
+import type { Shards } from './shards';
 import type { ProjectStore } from './store';
 
 /**
@@ -20,12 +21,19 @@ export class Lifecycle {
     /** Attributes a sub-summary request may name (SML_MAX_SUMMARY_ATTRIBUTES). */
     maxSummaryAttributes: number;
     log: Logger;
+    /** The shards of the projects (SML_PROJECT_SHARDS > 1); none: this replica serves every project. */
+    shards?: Shards;
   }) {}
 
   /** Creates a project; the seed's own checks (and messages) first, then the parameter bounds. Returns its id. */
   async create(user: string, req: sml.v1.IProjectCreateRequest): Promise<string> {
     const meta = projectMetaFromCreate(user, req);
     checkParameters(req.params, this.deps.bounds);
+    // A shard moves between replicas (README "Replicas"): what only one replica's memory holds
+    // would be lost with it, and listing it would need every replica's answer.
+    if (meta.persist === false && (this.deps.shards?.count ?? 1) > 1) {
+      throw smlError('INVALID_PARAMETER', { name: 'persist', value: 'false', reason: 'projects are sharded over replicas (SML_PROJECT_SHARDS > 1): every project is persisted' });
+    }
     await this.deps.registry.create(meta, () => this.deps.models.deleteAll(user, meta.pid!));
     return meta.pid!;
   }
@@ -87,7 +95,11 @@ export class Lifecycle {
   /** Adds another project's summary to this one's; made durable by a snapshot before answering (a merge is not in the log). */
   async merge(user: string, pid: string, other: string): Promise<void> {
     if (other === pid) throw smlError('MERGE_SELF', { pid });
-    const source = await this.deps.registry.with(user, other, (o) => o.summary.clone());
+    // The other project's shard may be served by another replica: read it from there.
+    const shards = this.deps.shards;
+    const source = shards && !shards.serves(user, other)
+      ? await shards.summary({ user, root: false }, other)
+      : await this.deps.registry.with(user, other, (o) => o.summary.clone());
     await this.deps.registry.with(user, pid, async (p) => {
       p.merge(source, other);
       await this.deps.registry.save(p);
@@ -107,8 +119,10 @@ export class Lifecycle {
   }
 
   /** Every project of a deleted customer, with its log, snapshot, models and quarantined batches. */
-  async purgeCustomer(user: string): Promise<void> {
+  /** Deletes every project of `user` on shard `shard` (every shard asks its own holder). */
+  async purgeCustomer(user: string, shard = 0): Promise<void> {
     for (const pid of await this.deps.registry.list(user)) {
+      if (this.deps.shards && this.deps.shards.of(user, pid) !== shard) continue;
       await this.deps.registry.delete(user, pid).catch((err) => this.deps.log.warn({ err, user, pid }, 'purge: project not deleted'));
       await this.deps.models.deleteAll(user, pid);
     }

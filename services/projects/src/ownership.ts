@@ -1,81 +1,140 @@
-import type { BusService, Leases } from '@sml/bus';
+import type { BusService, Leases, Presence } from '@sml/bus';
 import type { Logger } from '@sml/core';
 import type { ProjectRegistry } from './registry';
 
-/** The KV key of the lease on the projects (one shard today: the subjects' shard token 0). */
-export const PROJECTS_LEASE_KEY = 'shard.0';
+/** The KV key of the lease on shard `shard` of the projects (KV `sml_project_leases`). */
+export const shardLeaseKey = (shard: number): string => `shard.${shard}`;
+
+/** Rounds a shard given up is not taken back by the same replica, so another one gets it. */
+const COOLDOWN_ROUNDS = 2;
+
+export interface OwnershipDeps {
+  leases: Leases;
+  presence: Presence;
+  /** One per shard (index = shard), each suspended until its lease is held. */
+  services: BusService[];
+  registry: ProjectRegistry;
+  log: Logger;
+  leaseMs: number;
+}
 
 /**
- * Which projects replica serves the projects: the one holding the lease PROJECTS_LEASE_KEY in
- * KV `sml_project_leases`. The others stand by with their endpoints unsubscribed (BusService
- * suspended), so every request reaches the holder, and take the lease over once it expires
- * (the holder died) — loading each project from its snapshot and log as it is asked for.
+ * Which projects replica serves which shard of the projects (README "Replicas"): the one
+ * holding the shard's lease in KV `sml_project_leases`. A replica keeps the endpoints of every
+ * other shard unsubscribed (its BusService for that shard suspended), so a request reaches
+ * only the holder. Every third of a lease each replica renews what it holds, says it is alive
+ * (KV `sml_project_replicas`), and evens the shares out: with L live replicas and P shards it
+ * takes free or expired shards while it holds fewer than ⌈P/L⌉, and gives one up per round
+ * while it holds more than ⌊P/L⌋ and another holds fewer — a joining replica gets its share,
+ * a dead one's shards are taken over once their leases expired.
  *
- * A replica that fails to renew stops answering at once and drops what it had in memory. Its
- * writes in flight are fenced: a log append names the log's end it knows (ProjectStore.append),
- * and a snapshot is written only while the lease is held (`holds`).
+ * Taking or losing a shard drops its loaded projects: they load from snapshot + log when next
+ * asked for. A replica that fails to renew stops answering for the shard at once; its writes
+ * in flight are fenced: a log append names the log's end it knows (ProjectStore.append), a
+ * snapshot is written only while the lease is held (`holds`).
  */
 export class ProjectsOwnership {
-  private revision?: number;
+  /** Shard → revision of its lease, for the shards this replica holds. */
+  private readonly held = new Map<number, number>();
+  /** Shard → rounds left before this replica may take it back (given up to even shares out). */
+  private readonly cooldown = new Map<number, number>();
   private timer?: NodeJS.Timeout;
   private round: Promise<void> = Promise.resolve();
+  private stopped = false;
 
-  constructor(
-    private readonly leases: Leases,
-    private readonly service: BusService,
-    private readonly registry: ProjectRegistry,
-    private readonly log: Logger,
-    private readonly leaseMs: number,
-  ) {}
+  constructor(private readonly deps: OwnershipDeps) {}
 
-  /** Whether this replica holds the lease (as of its last renewal). */
-  get holds(): boolean {
-    return this.revision !== undefined;
+  /** Whether this replica holds the lease of `shard` (as of its last renewal). */
+  holds(shard: number): boolean {
+    return this.held.has(shard);
   }
 
-  /** Suspends the service, then tries to take the lease now and every third of a lease. */
+  /** The shards held, ascending. */
+  get shards(): number[] {
+    return [...this.held.keys()].sort((a, b) => a - b);
+  }
+
+  /** Tries for its share now, then every third of a lease. */
   async start(): Promise<void> {
-    await this.service.suspend();
     await this.tick();
-    this.timer = setInterval(() => void this.tick(), Math.max(100, Math.floor(this.leaseMs / 3)));
+    this.timer = setInterval(() => void this.tick(), Math.max(100, Math.floor(this.deps.leaseMs / 3)));
     this.timer.unref();
   }
 
-  /** One round: renew the lease held, or try to take it. Rounds never overlap. */
+  /** One round. Rounds never overlap. */
   tick(): Promise<void> {
-    this.round = this.round.then(() => this.once()).catch((err: unknown) => this.log.error({ err }, 'projects lease round failed'));
+    this.round = this.round.then(() => (this.stopped ? undefined : this.once())).catch((err: unknown) => this.deps.log.error({ err }, 'projects lease round failed'));
     return this.round;
   }
 
   private async once(): Promise<void> {
-    if (this.revision !== undefined) {
-      const renewed = await this.leases.renew(PROJECTS_LEASE_KEY, this.revision);
-      if (renewed !== undefined) {
-        this.revision = renewed;
-        return;
-      }
-      this.revision = undefined;
-      await this.service.suspend();
-      this.registry.dropAll();
-      this.log.warn({ owner: this.leases.owner }, 'projects lease lost: standing by');
+    const { leases, presence, services } = this.deps;
+    const shards = services.length;
+    // 1. Renew; a lease lost meanwhile stops its shard at once.
+    for (const [shard, revision] of [...this.held]) {
+      const renewed = await leases.renew(shardLeaseKey(shard), revision);
+      if (renewed !== undefined) this.held.set(shard, renewed);
+      else await this.lose(shard, 'lease lost');
+    }
+    for (const [shard, n] of this.cooldown) if (n <= 1) this.cooldown.delete(shard); else this.cooldown.set(shard, n - 1);
+    // 2. Shares: who holds what now.
+    const live = await presence.beat();
+    const now = Date.now();
+    const holders = await leases.holders(Array.from({ length: shards }, (_, s) => shardLeaseKey(s)));
+    const counts = new Map<string, number>();
+    const free: number[] = [];
+    for (let s = 0; s < shards; s++) {
+      const h = holders.get(shardLeaseKey(s));
+      if (h && h.until > now) counts.set(h.owner, (counts.get(h.owner) ?? 0) + 1);
+      else free.push(s);
+    }
+    counts.set(leases.owner, this.held.size);
+    const floor = Math.floor(shards / live);
+    const ceil = Math.ceil(shards / live);
+    // 3. Over a fair share while another replica is under it: give one up.
+    const someoneUnder = counts.size < live ? floor >= 1 : [...counts.values()].some((c) => c < floor);
+    if (this.held.size > ceil || (this.held.size > floor && someoneUnder && free.length === 0)) {
+      const shard = Math.max(...this.held.keys());
+      const revision = this.held.get(shard)!;
+      await this.lose(shard, 'given up to even the shares out');
+      this.cooldown.set(shard, COOLDOWN_ROUNDS);
+      await leases.release(shardLeaseKey(shard), revision);
       return;
     }
-    const taken = await this.leases.acquire(PROJECTS_LEASE_KEY);
-    if (taken === undefined) return;
-    // Nothing a previous holding left in memory is trusted: projects load from what is durable.
-    this.registry.dropAll();
-    this.revision = taken;
-    await this.service.resume();
-    this.log.info({ owner: this.leases.owner }, 'projects lease taken: serving');
+    // 4. Under a fair share: take free shards (never held, or expired: their holder died).
+    for (const shard of free) {
+      if (this.held.size >= ceil) break;
+      if (this.cooldown.has(shard)) continue;
+      const taken = await leases.acquire(shardLeaseKey(shard));
+      if (taken !== undefined) await this.take(shard, taken);
+    }
   }
 
-  /** A clean stop gives the lease up, so a standby need not wait for it to expire. */
+  private async take(shard: number, revision: number): Promise<void> {
+    // Nothing a previous holding left in memory is trusted: projects load from what is durable.
+    this.deps.registry.dropShard(shard);
+    this.held.set(shard, revision);
+    await this.deps.services[shard].resume();
+    this.deps.log.info({ owner: this.deps.leases.owner, shard }, 'projects shard taken: serving');
+  }
+
+  private async lose(shard: number, why: string): Promise<void> {
+    this.held.delete(shard);
+    await this.deps.services[shard].suspend();
+    this.deps.registry.dropShard(shard);
+    this.deps.log.warn({ owner: this.deps.leases.owner, shard, why }, 'projects shard no longer served here');
+  }
+
+  /** A clean stop gives every lease up, so other replicas need not wait for them to expire. */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     await this.round;
-    const revision = this.revision;
-    this.revision = undefined;
-    await this.service.suspend();
-    if (revision !== undefined) await this.leases.release(PROJECTS_LEASE_KEY, revision);
+    for (const [shard, revision] of [...this.held]) {
+      this.held.delete(shard);
+      await this.deps.services[shard].suspend();
+      await this.deps.leases.release(shardLeaseKey(shard), revision);
+    }
+    await this.deps.presence.leave();
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { kvBucket, Leases, okStatus, subjects, type BusService, type ServiceRuntime } from '@sml/bus';
+import { BusService, kvBucket, Leases, okStatus, Presence, shardOf, subjects, type ServiceRuntime } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
 import { StorageType } from 'nats';
 import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
@@ -21,6 +21,7 @@ import { Models } from './models';
 import { ProjectsOwnership } from './ownership';
 import { predictor, type PredictFn } from './predict';
 import { ProjectRegistry } from './registry';
+import { Shards } from './shards';
 import { ProjectStore } from './store';
 import { registerTransfers, Transfers } from './transfer';
 
@@ -34,8 +35,16 @@ const modelOf = (model: string | null | undefined) => checkName('model', model);
  * registry and the store.
  */
 export async function startProjects({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
-  // Nothing is answered before this replica holds the projects lease (ownership.ts).
+  // Each shard is answered by its own micro-service instance, subscribed only while this
+  // replica holds the shard's lease (ownership.ts). The runtime's instance answers nothing.
   await service.suspend();
+  const shards = config.SML_PROJECT_SHARDS;
+  const shardServices: BusService[] = [];
+  for (let shard = 0; shard < shards; shard++) {
+    const svc = await BusService.start(nc, { name: 'projects', log, shard: { from: 'sml.projects.0.', to: `sml.projects.${shard}.` } });
+    await svc.suspend();
+    shardServices.push(svc);
+  }
   const store = await ProjectStore.open(nc);
   const bounds = parameterBounds(config);
   const limits = {
@@ -48,10 +57,15 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     snapshotEveryMs: config.SML_SNAPSHOT_EVERY_MS,
     limits,
     maxProjectsPerCustomer: config.SML_MAX_PROJECTS_PER_CUSTOMER,
-    holdsLease: (): boolean => ownership.holds,
+    holdsLease: (user: string, pid: string): boolean => ownership.holds(shardOf(user, pid, shards)),
+    shardOf: (user, pid) => shardOf(user, pid, shards),
   });
-  const leases = new Leases(await kvBucket(nc, 'sml_project_leases'), config.SML_REPLICA_ID ?? randomUUID(), config.SML_PROJECT_LEASE_MS);
-  const ownership = new ProjectsOwnership(leases, service, registry, log, config.SML_PROJECT_LEASE_MS);
+  const owner = config.SML_REPLICA_ID ?? randomUUID();
+  const ownership = new ProjectsOwnership({
+    leases: new Leases(await kvBucket(nc, 'sml_project_leases'), owner, config.SML_PROJECT_LEASE_MS),
+    presence: new Presence(await kvBucket(nc, 'sml_project_replicas', { ttl: config.SML_PROJECT_LEASE_MS }), owner),
+    services: shardServices, registry, log, leaseMs: config.SML_PROJECT_LEASE_MS,
+  });
   registry.start();
   const idempotency = await kvBucket(nc, 'sml_idempotency', { ttl: IDEMPOTENCY_WINDOW_MS, storage: StorageType.File });
   const dss = await kvBucket(nc, 'sml_dss');
@@ -66,44 +80,52 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     kv: dss, registry, store, limits, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, log,
     maxPerCustomer: config.SML_MAX_DATA_SOURCES_PER_CUSTOMER, encoders,
   });
-  registerLifecycle(service, runner, new Lifecycle({ registry, store, models, bounds, maxSummaryAttributes: config.SML_MAX_SUMMARY_ATTRIBUTES, log }), dataSources, encoders);
-  registerDataSources(service, runner, dataSources);
+  const sharding = shards > 1 ? new Shards(shards, (shard) => ownership.holds(shard), client) : undefined;
+  const lifecycle = new Lifecycle({ registry, store, models, bounds, maxSummaryAttributes: config.SML_MAX_SUMMARY_ATTRIBUTES, log, shards: sharding });
   const learning = new Learning(registry, store, idempotency, log, encoders);
-  registerLearning(service, runner, learning);
   const modelDomain = new Models({
     registry, store: models, bounds, selectionBudgetMs: config.SML_SELECTION_TIME_BUDGET_MS, maxSelectionCandidates: config.SML_MAX_SELECTION_CANDIDATES, workers: buildWorkers,
   });
   const predict = predictor({ registry, encoders, models: modelDomain });
-  registerModels(service, runner, modelDomain, predict, learning);
   const sourceContext = (user: string, signal?: AbortSignal): SourceContext => ({
     user, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, ...(signal ? { signal } : {}),
   });
-  registerDsModels(service, runner, {
+  const dsModels = {
     models: modelDomain, dataSources, sourceContext,
     predictions: new DsPredictions({ dataSources, models: modelDomain, predict, sourceContext }),
     frameBounds: { maxRows: config.SML_MAX_SELECT_DS_ROWS, maxCost: config.SML_BODY_LIMIT },
-  });
-  registerEncoders(service, { registry, store, encoders, log });
-  registerEvt(service, new EvtWrappers({ registry, store: models, bounds }));
-  registerTransfers(service, runner, new Transfers({
+  };
+  const evt = new EvtWrappers({ registry, store: models, bounds });
+  const transfers = new Transfers({
     registry, store, models, encoders, limits, bounds, maxProjectsPerCustomer: config.SML_MAX_PROJECTS_PER_CUSTOMER, maxDocumentBytes: config.SML_MAX_EXPORT_BYTES,
-  }));
+    shards: sharding,
+  });
+  for (const [shard, svc] of shardServices.entries()) {
+    registerLifecycle(svc, runner, lifecycle, dataSources, encoders, shard);
+    registerDataSources(svc, runner, dataSources);
+    registerLearning(svc, runner, learning);
+    registerModels(svc, runner, modelDomain, predict, learning);
+    registerDsModels(svc, runner, dsModels);
+    registerEncoders(svc, { registry, store, encoders, log });
+    registerEvt(svc, evt);
+    registerTransfers(svc, runner, transfers);
+  }
 
-  // Serves once it holds the lease; a standby keeps trying every third of a lease.
+  // Serves the shards it holds; keeps trying for its share every third of a lease.
   await ownership.start();
   return {
     onStop: async () => {
       runner.stop();
       await buildWorkers.stop();
       await dataSources.stop();
-      // The last snapshots are written under the lease, which is then given up.
+      // The last snapshots are written under the leases, which are then given up.
       await registry.stop();
       await ownership.stop();
     },
   };
 }
 
-function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Lifecycle, dataSources: DataSources, encoders: ProjectEncoders): void {
+function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Lifecycle, dataSources: DataSources, encoders: ProjectEncoders, shard: number): void {
   service.endpoint(s('create'), sml.v1.ProjectCreateRequest, sml.v1.Empty, async (req, { caller }) => {
     const pid = await lifecycle.create(caller.user!, req);
     return { status: okStatus('PROJECT_CREATED', { pid }) };
@@ -173,8 +195,9 @@ function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Li
   service.endpoint(s('purgeCustomer'), sml.v1.UserRequest, sml.v1.Empty, async (req, { caller }) => {
     if (!caller.root) throw smlError('ROOT_ONLY', { action: 'purge customers' });
     const user = checkName('customer', req.cid);
-    await lifecycle.purgeCustomer(user);
-    await dataSources.purge(user);
+    // Asked of every shard: each deletes its own projects; the customer's data sources once.
+    await lifecycle.purgeCustomer(user, shard);
+    if (shard === 0) await dataSources.purge(user);
     return {};
   });
 

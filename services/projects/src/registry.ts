@@ -18,7 +18,9 @@ export interface RegistryOptions {
    * snapshot trims the log: one from a replica that lost the lease could hide the new
    * holder's batches. Default: always.
    */
-  holdsLease?: () => boolean;
+  holdsLease?: (user: string, pid: string) => boolean;
+  /** The shard of a project (SML_PROJECT_SHARDS; default: one shard, 0). */
+  shardOf?: (user: string, pid: string) => number;
 }
 
 /**
@@ -151,7 +153,7 @@ export class ProjectRegistry {
    */
   async save(project: ProjectState): Promise<void> {
     if (project.memoryOnly || !project.isDirty) return;
-    if (this.opts.holdsLease && !this.opts.holdsLease()) {
+    if (this.opts.holdsLease && !this.opts.holdsLease(project.meta.user, project.meta.pid)) {
       this.evict(project.meta.user, project.meta.pid);
       throw smlError('SERVICE_UNAVAILABLE', { service: 'projects' });
     }
@@ -170,11 +172,11 @@ export class ProjectRegistry {
   }
 
   /**
-   * Forgets every loaded project without saving (the projects lease was lost or taken): what
-   * is durable is loaded again when asked for. Memory-only projects are lost with it.
+   * Forgets every loaded project of a shard without saving (its lease was lost or taken):
+   * what is durable is loaded again when asked for. Memory-only projects are lost with it.
    */
-  dropAll(): void {
-    this.loaded.clear();
+  dropShard(shard: number): void {
+    for (const [key, p] of this.loaded) if ((this.opts.shardOf?.(p.meta.user, p.meta.pid) ?? 0) === shard) this.loaded.delete(key);
   }
 
   /** Drops the in-memory state without saving: the next access reloads what is durable. */

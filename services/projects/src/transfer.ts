@@ -11,6 +11,7 @@ import type { ModelStore } from './model-store';
 import { summaryOptions, type ProjectLimits } from './project';
 import type { ProjectRegistry } from './registry';
 import type { ProjectStore } from './store';
+import type { Shards } from './shards';
 
 /**
  * Projects and models as portable documents (API.md §12): GET /projects/info (every
@@ -172,6 +173,8 @@ export interface TransferDeps {
   maxProjectsPerCustomer: number;
   /** SML_MAX_EXPORT_BYTES: of a document as sent (its base64 text). */
   maxDocumentBytes: number;
+  /** The shards of the projects (SML_PROJECT_SHARDS > 1); none: this replica serves every project. */
+  shards?: Shards;
 }
 
 export class Transfers {
@@ -187,6 +190,12 @@ export class Transfers {
     for (const pid of await registry.list(user)) {
       const wasLoaded = registry.isLoaded(user, pid);
       try {
+        // A project of a shard served elsewhere is asked of its holder, never loaded here.
+        const shards = this.deps.shards;
+        if (shards && !shards.serves(user, pid)) {
+          out.push(await shards.info({ user, root: false }, pid));
+          continue;
+        }
         const p = await registry.with(user, pid, (q) => q);
         out.push(smlInfo(p, { hash: false, wasLoaded, models: await models.list(user, pid) }));
       } catch (err) {

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
-import { BusClient, subjects, unwrap } from '@sml/bus';
+import { BusClient, shardOf, subjects, unwrap } from '@sml/bus';
 import { encryptDsInfo, nameToken } from '@sml/core';
 import { sml } from '@sml/proto';
 import { Summary } from '@sml/stats';
@@ -55,16 +55,17 @@ export async function learnBigSource(sys: RunningSystem, user: string, rows: num
 
 /** Reads a project's summary the way other services do: over the bus, as explore (with its identity). */
 export class SummaryReader {
-  private constructor(private readonly nc: NatsConnection, private readonly client: BusClient) {}
+  private constructor(private readonly nc: NatsConnection, private readonly client: BusClient, private readonly shards: number) {}
 
-  static async open(nats: NatsServer): Promise<SummaryReader> {
+  /** `shards`: the system's SML_PROJECT_SHARDS (each project is asked of its shard). */
+  static async open(nats: NatsServer, shards = 1): Promise<SummaryReader> {
     const nc = await connect({ servers: nats.url.split(','), ...nats.connectOptions('explore') });
-    return new SummaryReader(nc, new BusClient(nc, { timeoutMs: 10_000, resetMs: 200 }));
+    return new SummaryReader(nc, new BusClient(nc, { timeoutMs: 10_000, resetMs: 200 }), shards);
   }
 
   async parts(user: string, pid: string, req: Partial<sml.v1.ISummaryRequest>): Promise<sml.v1.SummaryReply> {
     // decode gives the class; the client's signature only knows the reply's interface.
-    return unwrap(await this.client.request('projects', subjects.projects('summary'), sml.v1.SummaryRequest,
+    return unwrap(await this.client.request('projects', subjects.projects('summary', shardOf(user, pid, this.shards)), sml.v1.SummaryRequest,
       { caller: { user, root: false, requestId: 'test' }, pid, ...req }, sml.v1.SummaryReply)) as sml.v1.SummaryReply;
   }
 

@@ -275,7 +275,7 @@ describe('projects end to end', () => {
     const old = new Summary();
     old.learn(frame(['x'], ['C'], [[5], [6]]));
     await store.snapshot('alice', 'ghost', old.serialize(), 0);
-    await store.append('alice', 'ghost', { op: 'learn', frame: { attributeNames: ['x'], attributeTypes: ['C'], data: [{ entries: ['7'] }] } });
+    await store.append('alice', 'ghost', { op: 'learn', frame: { attributeNames: ['x'], attributeTypes: ['C'], data: [{ entries: ['7'] }] } }, 0);
     await nc.close();
     expect((await alice.createProject('ghost')).status).toBe(201);
     expect((await alice.request('GET', '/projects/ghost/unload')).status).toBe(200);

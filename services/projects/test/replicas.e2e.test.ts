@@ -1,25 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type KvEntry, type NatsConnection } from 'nats';
+import { shardOf } from '@sml/bus';
 import { sml } from '@sml/proto';
 import type { SmlClient } from '@sml/sdk';
 import { startSystem, type RunningSystem } from '@sml/testkit';
-import { PROJECTS_LEASE_KEY } from '../src/ownership';
+import { shardLeaseKey } from '../src/ownership';
 import { customer, expectClose, SummaryReader } from './helpers';
 
-// Issue 16: three projects replicas, one serving under the projects lease, two standing by.
-// 100 projects learn concurrently while the serving replica is SIGKILLed twice (the second
-// time, the standby that took over). Each batch is retried with its Idempotency-Key until the
-// gateway answers 200. Afterwards every project holds each acknowledged batch exactly once,
-// and the lease — watched from outside for the whole test — never had two holders at a time.
+// Issue 16: three projects replicas. With one shard (SML_PROJECT_SHARDS=1), one serves under
+// its lease and two stand by; with four, the shards are shared out. 100 projects learn
+// concurrently while a serving replica is SIGKILLed twice. Each batch is retried with its
+// Idempotency-Key until the gateway answers 200. Afterwards every project holds each
+// acknowledged batch exactly once, and no shard's lease — watched from outside for the whole
+// test — ever had two holders at a time.
 const PROJECTS = 100;
 const ROWS = 5;
 const LEASE_MS = 1500;
 
-interface Holding { owner: string; until: number; revision: number }
+/** A write of a lease: a PUT (taken or renewed) or a DEL (given up). */
+interface Holding { key: string; owner: string; until: number; revision: number; released: boolean }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('three projects replicas, the serving one SIGKILLed twice', () => {
+describe.each([1, 4])('three projects replicas, %i shard(s), a serving one SIGKILLed twice', (SHARDS) => {
   let sys: RunningSystem;
   let reader: SummaryReader;
   let sdk: SmlClient;
@@ -30,22 +33,32 @@ describe('three projects replicas, the serving one SIGKILLed twice', () => {
   beforeAll(async () => {
     sys = await startSystem({
       services: ['users', 'jobs', 'projects', 'projects#2', 'projects#3'],
-      env: { SML_PROJECT_LEASE_MS: String(LEASE_MS), SML_REQUEST_TIMEOUT_MS: '3000', SML_SNAPSHOT_EVERY_BATCHES: '5', SML_SNAPSHOT_EVERY_MS: '500' },
+      env: { SML_PROJECT_SHARDS: String(SHARDS), SML_PROJECT_LEASE_MS: String(LEASE_MS), SML_REQUEST_TIMEOUT_MS: '3000', SML_SNAPSHOT_EVERY_BATCHES: '5', SML_SNAPSHOT_EVERY_MS: '500' },
     });
     // Every write of the lease, as the projects replicas make them.
     nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('projects') });
     const kv = await nc.jetstream().views.kv('sml_project_leases');
-    const watch = await kv.watch({ key: PROJECTS_LEASE_KEY });
+    const watch = await kv.watch({ key: 'shard.*' });
     watching = (async () => {
       for await (const e of watch as AsyncIterable<KvEntry>) {
-        if (e.operation !== 'PUT') continue;
+        if (e.operation !== 'PUT') {
+          holdings.push({ key: e.key, owner: '', until: 0, revision: e.revision, released: true });
+          continue;
+        }
         const lease = sml.v1.StreamLease.decode(e.value);
-        holdings.push({ owner: lease.owner, until: Number(lease.until), revision: e.revision });
+        holdings.push({ key: e.key, owner: lease.owner, until: Number(lease.until), revision: e.revision, released: false });
       }
     })();
-    reader = await SummaryReader.open(sys.nats);
+    reader = await SummaryReader.open(sys.nats, SHARDS);
     sdk = await customer(sys, 'replicas');
-    for (let p = 0; p < PROJECTS; p++) expect((await sdk.createProject(`p${p}`)).status).toBe(201);
+    // While the replicas share the shards out, a shard being handed over answers 503 (retryable).
+    for (let p = 0; p < PROJECTS; p++) {
+      for (const deadline = Date.now() + 20_000; ; await sleep(100)) {
+        const r = await sdk.createProject(`p${p}`);
+        if (r.status === 201) break;
+        if (r.status !== 503 || Date.now() > deadline) throw new Error(`cannot create p${p}: ${r.status} ${JSON.stringify(r.body)}`);
+      }
+    }
   }, 60_000);
   afterAll(async () => {
     sdk?.close();
@@ -55,8 +68,19 @@ describe('three projects replicas, the serving one SIGKILLed twice', () => {
     await sys?.stop();
   });
 
-  /** The replica (process name) holding the lease now. */
-  const holder = () => holdings[holdings.length - 1]?.owner;
+  /** A project's summary; a shard being handed over answers 503 meanwhile (retryable). */
+  const full = async (pid: string) => {
+    for (const deadline = Date.now() + 15_000; ; await sleep(100)) {
+      try {
+        return await reader.full('replicas', pid);
+      } catch (err) {
+        if ((err as { status?: number }).status !== 503 || Date.now() > deadline) throw err;
+      }
+    }
+  };
+
+  /** The replica (process name) that last wrote shard 0's lease: it serves shard 0. */
+  const holder = () => holdings.filter((h) => h.key === shardLeaseKey(0) && !h.released).at(-1)?.owner;
 
   it('every acknowledged batch is in its project exactly once; the lease never had two holders', async () => {
     const batch = (p: number, k: number) => ({
@@ -96,13 +120,15 @@ describe('three projects replicas, the serving one SIGKILLed twice', () => {
     try {
       await progress(200, 'before the first kill');
       for (let i = 0; i < 2; i++) {
-        const victim = holder();
+        const victim = holder()!;
         expect(victim).toMatch(/^projects/);
         await sys.kill(victim, 'SIGKILL');
         killed.push(victim);
-        // A standby takes the lease over once it expired, and serves.
+        // Another replica takes shard 0's lease over once it expired, and serves it.
+        for (const deadline = Date.now() + 6 * LEASE_MS; holder() === victim; await sleep(50)) {
+          if (Date.now() > deadline) throw new Error(`shard 0 not taken over from ${victim} within ${6 * LEASE_MS} ms`);
+        }
         await progress(200, `after SIGKILL of ${victim}`);
-        expect(holder()).not.toBe(victim);
       }
       for (const k of killed) await sys.start(k);
       await progress(100, 'after the killed replicas came back');
@@ -113,21 +139,50 @@ describe('three projects replicas, the serving one SIGKILLed twice', () => {
     await Promise.all(loads);
 
     for (let p = 0; p < PROJECTS; p++) {
-      const s = await reader.full('replicas', `p${p}`);
+      const s = await full(`p${p}`);
       const n = acked[p].length;
       // Batches 0 … n-1, each once: ROWS·n rows, and x sums to ROWS·n(n+1)/2.
       expect({ project: p, rows: s.rowCount }).toEqual({ project: p, rows: ROWS * n });
       expectClose(s.moments('x').sum, (ROWS * n * (n + 1)) / 2);
     }
 
-    // The lease: a holder renews (same owner, later `until`); a new holder takes it only after
-    // the previous one's last `until` had passed.
-    const owners = holdings.map((h) => h.owner).filter((o, i, all) => i === 0 || all[i - 1] !== o);
+    // Each lease: a holder renews (same owner, later `until`); a new holder takes it only
+    // after the previous one's last `until` had passed (or it was given up: deleted).
+    const owners = holdings.filter((h) => h.key === shardLeaseKey(0) && !h.released).map((h) => h.owner).filter((o, i, all) => i === 0 || all[i - 1] !== o);
     expect(owners.length).toBeGreaterThanOrEqual(3);
-    for (let i = 1; i < holdings.length; i++) {
-      const [before, now] = [holdings[i - 1], holdings[i]];
-      expect(now.revision).toBeGreaterThan(before.revision);
-      if (now.owner !== before.owner) expect({ taken: now.until - LEASE_MS, previousUntil: before.until, ok: now.until - LEASE_MS >= before.until }).toMatchObject({ ok: true });
+    for (let shard = 0; shard < SHARDS; shard++) {
+      const of = holdings.filter((h) => h.key === shardLeaseKey(shard));
+      for (let i = 1; i < of.length; i++) {
+        const [before, now] = [of[i - 1], of[i]];
+        expect(now.revision).toBeGreaterThan(before.revision);
+        if (!before.released && !now.released && now.owner !== before.owner) {
+          expect({ shard, taken: now.until - LEASE_MS, previousUntil: before.until, ok: now.until - LEASE_MS >= before.until }).toMatchObject({ ok: true });
+        }
+      }
+    }
+    if (SHARDS > 1) {
+      // Shared out: after a few rounds every live replica serves at least one shard.
+      for (const deadline = Date.now() + 10_000; ; await sleep(200)) {
+        const now = Date.now();
+        const current = new Map<string, Holding>();
+        for (const h of holdings) current.set(h.key, h);
+        const serving = new Set([...current.values()].filter((h) => !h.released && h.until > now).map((h) => h.owner));
+        if (serving.size === 3) break;
+        if (Date.now() > deadline) throw new Error(`shards not shared out: ${JSON.stringify([...current.values()])}`);
+      }
+      // Across shards: the list and infoAll see every project; a merge reads a project served elsewhere.
+      const list = await sdk.request('GET', '/projects');
+      expect((list.body.values as { stringList: { values: string[] } }).stringList.values).toHaveLength(PROJECTS);
+      const infos = await sdk.request('GET', '/projects/info', { query: { async: 'false' } });
+      expect((infos.body.values as { smlInfoList: { values: unknown[] } }).smlInfoList.values).toHaveLength(PROJECTS);
+      const [a, b] = [0, 1, 2, 3, 4, 5, 6, 7].map((p) => `p${p}`).filter((p, _, all) => shardOf('replicas', p, SHARDS) !== shardOf('replicas', all[0], SHARDS) || p === all[0]);
+      expect(b).toBeDefined();
+      const [ra, rb] = [await full(a), await full(b)];
+      expect((await sdk.request('GET', `/projects/${a}/merge`, { query: { otherProjectName: b } })).status).toBe(200);
+      expect((await full(a)).rowCount).toBe(ra.rowCount + rb.rowCount);
+      // What only one replica's memory would hold cannot be created.
+      const memoryOnly = await sdk.request('POST', '/projects', { query: { pid: 'volatile', persist: 'false' } });
+      expect({ status: memoryOnly.status, message: memoryOnly.body.statusString }).toEqual({ status: 400, message: expect.stringContaining('SML_PROJECT_SHARDS') });
     }
     expect(sys.unexpectedExits()).toEqual([]);
     console.log(`projects replicas: holders ${owners.join(' → ')}; ${total} batches acknowledged; retried answers ${JSON.stringify([...answers])}`);

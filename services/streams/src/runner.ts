@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errorFromStatus, isOk, subjects, type BusClient } from '@sml/bus';
+import { errorFromStatus, isOk, projectSubject, type BusClient } from '@sml/bus';
 import { SmlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { KafkaSource, kafkaSettings } from './kafka-source';
@@ -126,7 +126,7 @@ export class StreamRunner {
       };
       let failure: SmlError;
       try {
-        const reply = await this.client.request('projects', subjects.projects('learn'), sml.v1.LearnRequest, req, sml.v1.LearnReply);
+        const reply = await this.client.request('projects', projectSubject('learn', this.record.user, this.record.pid), sml.v1.LearnRequest, req, sml.v1.LearnReply);
         if (isOk(reply.status)) {
           if (!reply.alreadyLearned) return this.learned(partition, first, last, rows.length, reply.learnReport);
           // Learned before (a redelivery): only what lies after the project's mark is new.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KvEntry } from 'nats';
-import { okStatus, subjects, unwrap, type BusClient, type Leases, type Presence } from '@sml/bus';
+import { okStatus, projectSubject, unwrap, type BusClient, type Leases, type Presence } from '@sml/bus';
 import { checkName, smlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { dropKafka, kafkaSettings, prepareKafka, startsEarliest } from './kafka-source';
@@ -54,7 +54,7 @@ export class Streams {
     const instance = randomUUID().replace(/-/g, '');
     const settings = type === 'kafka' ? kafkaSettings(ds, instance) : natsSettings(ds, instance);
     // The project must exist (400 otherwise), as the stream's customer sees it.
-    unwrap(await this.client.request('projects', subjects.projects('info'), sml.v1.ProjectRequest, { caller: { user, root: false }, pid }, sml.v1.ProjectInfoReply));
+    unwrap(await this.client.request('projects', projectSubject('info', user, pid), sml.v1.ProjectRequest, { caller: { user, root: false }, pid }, sml.v1.ProjectInfoReply));
     if (await this.store.get(user, pid, name)) throw smlError('STREAM_EXISTS', { user, pid, stream: name });
     const count = await this.store.count(user);
     if (count >= this.opts.maxPerCustomer) throw smlError('STREAM_LIMIT', { user, count, variable: `SML_MAX_STREAMS_PER_CUSTOMER = ${this.opts.maxPerCustomer}` });

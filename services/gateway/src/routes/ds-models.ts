@@ -1,10 +1,10 @@
-import { subjects } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { defineRoute } from '../route';
 import { mlContext, name, userParam, z } from '../schemas';
 import { AUTOSELECT_DESCRIPTION, AUTOSELECT_ERRORS, autoSelectQuery } from './models';
+import { projectOp } from './shard';
 
-const s = (op: string) => subjects.projects(op);
+const s = projectOp;
 const projectParams = userParam.extend({ pid: name('project') });
 type Ctx = z.infer<typeof mlContext>;
 

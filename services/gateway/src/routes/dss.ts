@@ -1,10 +1,10 @@
-import { subjects } from '@sml/bus';
 import { decryptDsInfo, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { defineRoute, type RouteContext } from '../route';
 import { name, userParam, z } from '../schemas';
+import { projectOp } from './shard';
 
-const s = (op: string) => subjects.projects(op);
+const s = projectOp;
 const dsParams = userParam.extend({ ds: name('data source') });
 const projectDsParams = userParam.extend({ pid: name('project'), ds: name('data source') });
 

@@ -3,6 +3,7 @@ import { dataFrameToProto, decryptDsInfo, type RestDataFrame } from '@sml/core';
 import { sml } from '@sml/proto';
 import { defineRoute } from '../route';
 import { dataFrame, name, userParam, z } from '../schemas';
+import { projectOp } from './shard';
 
 const s = subjects.encoders;
 const encoderParams = userParam.extend({ e: name('encoder') });
@@ -107,7 +108,7 @@ export const encoderRoutes = [
     method: 'get', path: '/:user/projects/:pid/encoderAssign', operationId: 'encoderAssign', tags: ['encoders', 'projects'],
     summary: 'Assign an encoder to a project: its S/L columns are then learned, forgotten and predicted as encoded numeric (C) attributes',
     description: 'A value encodes to its mean target in the encoder at the time the batch is learned (the project logs the encoded rows); an L cell to the mean of its values\' encodings; a value seen fewer than minTrimSize times or never to the overall mean. Assigning another encoder releases the previous one; the encoder cannot be deleted while assigned (409); deleting the project releases it.',
-    service: 'projects', subject: subjects.projects('encoderAssign'), request: sml.v1.EncoderAssignRequest, reply: sml.v1.Empty,
+    service: 'projects', subject: projectOp('encoderAssign'), request: sml.v1.EncoderAssignRequest, reply: sml.v1.Empty,
     params: userParam.extend({ pid: name('project') }), query: z.object({ encoderName: name('encoder') }),
     success: { status: 200, description: 'Encoder[<e>] assigned to project [<pid>]' }, errors: ['PROJECT_NOT_FOUND', 'ENCODER_NOT_FOUND'],
     toRequest: ({ caller, params, query }) => ({ caller, pid: params.pid, encoderName: String(query.encoderName) }),

@@ -1,12 +1,12 @@
 import { dataFrameToProto, type RestDataFrame } from '@sml/core';
-import { subjects } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { defineRoute } from '../route';
 import { boolParam, dataFrame, mlContext, name, userParam, z } from '../schemas';
+import { projectOp } from './shard';
 
 const projectParams = userParam.extend({ pid: name('project') });
 const modelParams = projectParams.extend({ m: name('model') });
-const s = (op: string) => subjects.projects(op);
+const s = projectOp;
 
 const modelInfo = z.object({
   modelId: z.string(), algo: z.string(), inputAttributeNames: z.array(z.string()), targetAttributeNames: z.array(z.string()),

@@ -1,13 +1,13 @@
-import { subjects } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { frameToColumns, parseFrameJson } from '@sml/stats/frames';
 import { defineRoute, type Route, type RouteContext } from '../route';
 import { boolParam, dataFrame, name, userParam, z } from '../schemas';
 import { transferRoutes } from './transfer';
+import { projectOp as onShard } from './shard';
 
 const projectParams = userParam.extend({ pid: name('project') });
 const asyncQuery = z.object({ async: boolParam.optional() });
-const s = (op: string) => subjects.projects(op);
+const s = onShard;
 
 const smlInfo = z.object({
   pid: z.string(), isDirty: z.boolean(), modelsList: z.array(z.string()), modelTypeList: z.array(z.string()),

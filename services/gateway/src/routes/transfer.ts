@@ -1,9 +1,9 @@
-import { subjects } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { defineRoute, type Presentation } from '../route';
 import { boolParam, name, userParam, z } from '../schemas';
+import { projectOp } from './shard';
 
-const s = (op: string) => subjects.projects(op);
+const s = projectOp;
 const projectParams = userParam.extend({ pid: name('project') });
 /** A document can be large (SML_MAX_EXPORT_BYTES, default 128 MiB). */
 const TRANSFER_TIMEOUT_MS = 300_000;
