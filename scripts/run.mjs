@@ -99,13 +99,14 @@ for (const s of ['jobs', 'projects', 'explore', 'encoders', 'streams']) {
   if (existsSync(join(root, entry))) services.push([s, entry]);
 }
 env.SML_REQUIRED_SERVICES ??= services.map(([s]) => s).join(',');
-// SML_PROJECTS_REPLICAS=3: three projects processes, one serving under the projects lease and
-// two standing by to take over (README "Replicas").
+// SML_PROJECTS_REPLICAS=3: three projects processes sharing the projects' shards out (16 of
+// them unless SML_PROJECT_SHARDS says otherwise), each taking over a dead one's (README "Replicas").
 const projectsReplicas = Number(env.SML_PROJECTS_REPLICAS ?? '1');
 if (!Number.isInteger(projectsReplicas) || projectsReplicas < 1 || projectsReplicas > 8) {
   console.error(`Invalid environment: SML_PROJECTS_REPLICAS: must be an integer from 1 to 8, got ${JSON.stringify(env.SML_PROJECTS_REPLICAS)}`);
   process.exit(1);
 }
+if (projectsReplicas > 1) env.SML_PROJECT_SHARDS ??= '16';
 for (const [name, entry] of services) {
   // Its own credentials only (never logged); without an <identity>.env, whatever SML_NATS_USER /
   // SML_NATS_PASSWORD the environment has (an external NATS_URL).

@@ -128,10 +128,14 @@ describe('deploy/k8s overlays', () => {
     });
   });
 
-  it('prod runs several jobs, encoders and streams replicas, projects one serving and one standing by, and NATS servers on separate nodes', () => {
+  it('prod runs several replicas of jobs, encoders, streams and projects (sharded), and NATS servers on separate nodes', () => {
     const { objects } = overlay('prod');
     const replicas = Object.fromEntries(['projects', 'jobs', 'encoders', 'streams'].map((s) => [s, find(objects, 'Deployment', s)!.spec.replicas]));
-    expect(replicas).toEqual({ projects: 2, jobs: 2, encoders: 2, streams: 2 });
+    expect(replicas).toEqual({ projects: 3, jobs: 2, encoders: 2, streams: 2 });
+    // Every service that addresses projects agrees on their shards.
+    for (const s of ['gateway', 'explore', 'streams', 'projects']) {
+      expect({ s, shards: find(objects, 'Deployment', s)!.spec.template.spec.containers[0].env.find((e: { name: string }) => e.name === 'SML_PROJECT_SHARDS')?.value }).toEqual({ s, shards: '16' });
+    }
     const anti = find(objects, 'StatefulSet', 'nats')!.spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0];
     expect(anti.topologyKey).toBe('kubernetes.io/hostname');
     for (const svc of SERVICES) expect(find(objects, 'Deployment', svc)!.spec.template.spec.containers[0].image).toBe(`registry.example.com/sml/${svc}:0.1.0`);
