@@ -14,6 +14,8 @@ interface Indexed {
   /** Queued or running: its lease can expire. */
   live: boolean;
   leaseRenewed: number;
+  /** The KV revision it was read from: the index never goes back to an older one. */
+  revision: number;
 }
 
 /** A record updated with compare-and-set gives up after this many conflicting writers. */
@@ -77,8 +79,10 @@ export class JobStore {
     // After a NATS restart the watch starts again and delivers every job's latest value again.
     this.watching = await followKv(this.nc, this.kv, { key: '>', initializedFn: () => ready() }, (e) => {
       if (e.operation === 'PUT') {
-        this.indexRecord(e.key, sml.v1.JobRecord.decode(e.value));
-        // Another replica's write (or this one's, already kept) of a record kept here.
+        // This replica's own write comes back indexed already: not decoded again (a finished record carries its result).
+        if ((this.index.get(e.key)?.revision ?? 0) >= e.revision) return;
+        this.indexRecord(e.key, sml.v1.JobRecord.decode(e.value), e.revision);
+        // Another replica's write of a record kept here.
         if (this.records.has(e.key)) this.remember(e.key, e.value, e.revision);
       } else {
         this.index.delete(e.key);
@@ -165,8 +169,9 @@ export class JobStore {
     return `${nameToken(user)}.${jobId}`;
   }
 
-  private indexRecord(key: string, record: sml.v1.IJobRecord): void {
-    this.index.set(key, { info: record.info ?? {}, live: !isTerminal(record.state), leaseRenewed: Number(record.leaseRenewed ?? 0) });
+  private indexRecord(key: string, record: sml.v1.IJobRecord, revision: number): void {
+    if ((this.index.get(key)?.revision ?? 0) >= revision) return;
+    this.index.set(key, { info: record.info ?? {}, live: !isTerminal(record.state), leaseRenewed: Number(record.leaseRenewed ?? 0), revision });
   }
 
   async create(user: string, req: sml.v1.IJobCreateRequest): Promise<number> {
@@ -194,9 +199,10 @@ export class JobStore {
     };
     const key = this.key(user, jobId);
     const value = sml.v1.JobRecord.encode(record).finish();
-    this.remember(key, value, await this.kv.put(key, value));
+    const revision = await this.kv.put(key, value);
+    this.remember(key, value, revision);
     // The watch will deliver it too; setting it now lets this replica list it at once.
-    this.indexRecord(key, record);
+    this.indexRecord(key, record, revision);
     return jobId;
   }
 
@@ -306,8 +312,9 @@ export class JobStore {
       if (!change(record)) return;
       const value = sml.v1.JobRecord.encode(record).finish();
       try {
-        this.remember(key, value, await this.kv.update(key, value, kept.revision));
-        this.indexRecord(key, record);
+        const revision = await this.kv.update(key, value, kept.revision);
+        this.remember(key, value, revision);
+        this.indexRecord(key, record, revision);
         return;
       } catch (err) {
         if (jsErrorCode(err) !== JS_ERR.WRONG_LAST_SEQUENCE || conflicts >= MAX_CONFLICTS) throw err;
