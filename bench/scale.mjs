@@ -1,16 +1,16 @@
 // Projects replicas (issue 16). Run after a build:
 //   node bench/scale.mjs   (BENCH_REPLICAS default "1,2,3"; BENCH_RUNS default 3;
 //                           BENCH_BATCHES default 200 per run; BENCH_DRY=1 prints only)
-// For 1, 2 and 3 projects processes (one serving under the projects lease, the others standing
-// by, README "Replicas"):
+// For 1, 2 and 3 projects processes sharing BENCH_SHARDS (default 16) shards of the projects
+// (README "Replicas"; 1 process: 1 shard, as `npm run up` runs it):
 // 1. Learn throughput: BENCH_BATCHES signed REST learns of 1 000 rows × 20 C columns into 8
 //    projects, 4 requests in flight (each on its own projects), durable before the 200;
 //    median of BENCH_RUNS. CPU per batch of every process (/proc), standbys included.
-// 2. Coordination: lease writes/s (a KV watch on sml_project_leases counts them) and the
-//    standbys' reads (one KV get per standby per third of a lease, by construction).
-// 3. Failover (2 and 3 replicas): the serving replica SIGKILLed while a client learns; time
-//    from the kill to the next acknowledged batch, with SML_PROJECT_LEASE_MS as set (default
-//    10 000) — the lease must expire first.
+// 2. Coordination: lease writes/s (a KV watch on sml_project_leases counts them) and the lease
+//    reads (each replica reads every shard's lease once per round, by construction).
+// 3. Failover (2 and 3 replicas): the replica serving project p1 SIGKILLed; time from the kill
+//    to p1's next acknowledged batch, with SML_PROJECT_LEASE_MS as set (default 10 000) — the
+//    lease must expire first.
 // Prints markdown and appends it, dated, to bench/RESULTS.md.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -25,11 +25,13 @@ const { startSystem } = require('../packages/testkit/dist/index.js');
 const { SmlClient } = require('../packages/sdk/dist/index.js');
 const { connect } = require('nats');
 const { sml } = require('@sml/proto');
+const { shardOf } = require('@sml/bus');
 
 const REPLICAS = (process.env.BENCH_REPLICAS ?? '1,2,3').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 200);
 const LEASE_MS = Number(process.env.SML_PROJECT_LEASE_MS ?? 10_000);
+const SHARDS = Number(process.env.BENCH_SHARDS ?? 16);
 const ROWS = 1_000;
 const COLS = 20;
 const PROJECTS = 8;
@@ -66,19 +68,27 @@ const m = machine();
 const rows = [];
 for (const replicas of REPLICAS) {
   const projectsProcs = Array.from({ length: replicas }, (_, i) => (i === 0 ? 'projects' : `projects#${i + 1}`));
-  const sys = await startSystem({ services: ['users', 'jobs', ...projectsProcs], env: { SML_LOG_LEVEL: 'warn', SML_PROJECT_LEASE_MS: String(LEASE_MS) } });
+  const shards = replicas > 1 ? SHARDS : 1;
+  const sys = await startSystem({ services: ['users', 'jobs', ...projectsProcs], env: { SML_LOG_LEVEL: 'warn', SML_PROJECT_LEASE_MS: String(LEASE_MS), SML_PROJECT_SHARDS: String(shards) } });
   const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('projects') });
   const holdings = [];
   const watch = await (await nc.jetstream().views.kv('sml_project_leases')).watch();
   void (async () => {
-    for await (const e of watch) if (e.operation === 'PUT') holdings.push({ at: Date.now(), owner: sml.v1.StreamLease.decode(e.value).owner });
+    for await (const e of watch) if (e.operation === 'PUT') holdings.push({ at: Date.now(), key: e.key, owner: sml.v1.StreamLease.decode(e.value).owner });
   })();
   try {
     const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
     const secret = (await root.addUser('bench')).body.values.secretKey;
     const sdk = new SmlClient({ url: sys.url, user: 'bench', secret });
     const learn = (pid, raw) => sdk.request('POST', `/projects/${pid}/learn`, { raw, headers: { 'content-type': 'application/json' } });
-    for (let p = 0; p < PROJECTS; p++) await sdk.createProject(`p${p}`);
+    // The shares settle within a few rounds of the last replica's start; a shard handed over meanwhile answers 503.
+    for (let p = 0; p < PROJECTS; p++) {
+      for (let r = await sdk.createProject(`p${p}`); r.status !== 201; r = await sdk.createProject(`p${p}`)) {
+        if (r.status !== 503) throw new Error(`create p${p}: ${r.status}`);
+        await sleep(100);
+      }
+    }
+    await sleep(2 * LEASE_MS / 3);
     for (const raw of payloads) await learn('p0', raw); // warm-up
     const rates = [];
     const cpu = {};
@@ -103,13 +113,14 @@ for (const replicas of REPLICAS) {
     }
     const row = {
       replicas, rate: median(rates), rates, leaseWritesPerS: median(leaseWrites),
-      standbyReadsPerS: ((replicas - 1) * 3000) / LEASE_MS,
+      shards, leaseReadsPerS: (replicas * shards * 3000) / LEASE_MS,
+      servingShards: Object.entries(holdings.reduce((m, h) => ({ ...m, [h.key]: h.owner }), {})).reduce((m, [, o]) => ({ ...m, [o]: (m[o] ?? 0) + 1 }), {}),
       cpu: Object.fromEntries(Object.entries(cpu).map(([n, xs]) => [n, median(xs)])),
     };
     // 3. Failover: kill whoever serves, then learn until a batch is acknowledged again (a
     // request nobody serves answers 503 at once: no responders).
     if (replicas > 1) {
-      const serving = holdings.at(-1)?.owner;
+      const serving = holdings.filter((h) => h.key === `shard.${shardOf('bench', 'p1', shards)}`).at(-1)?.owner;
       const killedAt = performance.now();
       await sys.kill(serving, 'SIGKILL');
       let backAt = NaN;
@@ -141,11 +152,11 @@ const base = rows.find((r) => r.replicas === 1)?.rate;
 const section = [
   `## scale — ${m.date}`,
   '',
-  `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}, load average ${m.load} before the run. Projects replicas: one serves under the projects lease (SML_PROJECT_LEASE_MS = ${LEASE_MS}), the others stand by (README "Replicas"). ${BATCHES} signed REST learns of ${ROWS} rows × ${COLS} C columns into ${PROJECTS} projects, ${IN_FLIGHT} in flight, durable before the 200; median of ${RUNS} runs. Client, gateway, jobs, every projects process and nats-server share the machine.`,
+  `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}, load average ${m.load} before the run. Projects replicas share the shards of the projects, each served under its lease (SML_PROJECT_LEASE_MS = ${LEASE_MS}; README "Replicas"). ${BATCHES} signed REST learns of ${ROWS} rows × ${COLS} C columns into ${PROJECTS} projects, ${IN_FLIGHT} in flight, durable before the 200; median of ${RUNS} runs. Client, gateway, jobs, every projects process and nats-server share the machine.`,
   '',
-  '| projects processes | rows/s | vs 1 | runs | lease writes/s (measured) | standby lease reads/s | failover: kill → next 200 |',
-  '|---:|---:|---:|---|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.replicas} | ${Math.round(r.rate)} | ${base ? (r.rate / base).toFixed(2) : 'n/a'} | ${r.rates.map((x) => Math.round(x)).join(', ')} | ${r.leaseWritesPerS.toFixed(2)} | ${r.standbyReadsPerS.toFixed(2)} | ${r.failoverMs === undefined ? '—' : `${Math.round(r.failoverMs)} ms (${r.killed})`} |`),
+  '| projects processes | shards | shards served per process | rows/s | vs 1 | runs | lease writes/s (measured) | lease reads/s | failover of p1: kill → next 200 |',
+  '|---:|---:|---|---:|---:|---|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.replicas} | ${r.shards} | ${Object.entries(r.servingShards).map(([o, n]) => `${o}: ${n}`).join(', ')} | ${Math.round(r.rate)} | ${base ? (r.rate / base).toFixed(2) : 'n/a'} | ${r.rates.map((x) => Math.round(x)).join(', ')} | ${r.leaseWritesPerS.toFixed(2)} | ${r.leaseReadsPerS.toFixed(2)} | ${r.failoverMs === undefined ? '—' : `${Math.round(r.failoverMs)} ms (${r.killed})`} |`),
   '',
   `CPU ms per ${ROWS}-row batch (user + system, median of runs; /proc ticks are 10 ms):`,
   '',

@@ -85,8 +85,11 @@ export class ProjectsOwnership {
     const free: number[] = [];
     for (let s = 0; s < shards; s++) {
       const h = holders.get(shardLeaseKey(s));
-      if (h && h.until > now) counts.set(h.owner, (counts.get(h.owner) ?? 0) + 1);
-      else free.push(s);
+      // Held under this replica's name but not by this process: its previous run (a restart
+      // under the same SML_REPLICA_ID) — taken back at once, not after the lease expires.
+      const mine = h?.owner === leases.owner && !this.held.has(s);
+      if (h && h.until > now && !mine) counts.set(h.owner, (counts.get(h.owner) ?? 0) + 1);
+      else if (!this.held.has(s)) free.push(s);
     }
     counts.set(leases.owner, this.held.size);
     const floor = Math.floor(shards / live);
