@@ -74,7 +74,7 @@ for (const replicas of REPLICAS) {
   const holdings = [];
   const watch = await (await nc.jetstream().views.kv('sml_project_leases')).watch();
   void (async () => {
-    for await (const e of watch) if (e.operation === 'PUT') holdings.push({ at: Date.now(), key: e.key, owner: sml.v1.StreamLease.decode(e.value).owner });
+    for await (const e of watch) holdings.push(e.operation === 'PUT' ? { at: Date.now(), key: e.key, ...(({ owner, until }) => ({ owner, until: Number(until) }))(sml.v1.StreamLease.decode(e.value)) } : { at: Date.now(), key: e.key, owner: '', until: 0 });
   })();
   try {
     const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
@@ -88,7 +88,19 @@ for (const replicas of REPLICAS) {
         await sleep(100);
       }
     }
-    await sleep(2 * LEASE_MS / 3);
+    // Measured once every process serves its share (at least ⌊shards/processes⌋).
+    const shares = () => {
+      const last = {};
+      for (const h of holdings) last[h.key] = h;
+      const per = {};
+      for (const h of Object.values(last)) if (h.until > Date.now()) per[h.owner] = (per[h.owner] ?? 0) + 1;
+      return per;
+    };
+    for (const deadline = Date.now() + 10 * LEASE_MS; ; await sleep(200)) {
+      const per = shares();
+      if (Object.keys(per).length === replicas && Object.values(per).every((n) => n >= Math.floor(shards / replicas))) break;
+      if (Date.now() > deadline) throw new Error(`shares not settled: ${JSON.stringify(per)}`);
+    }
     for (const raw of payloads) await learn('p0', raw); // warm-up
     const rates = [];
     const cpu = {};
@@ -114,13 +126,13 @@ for (const replicas of REPLICAS) {
     const row = {
       replicas, rate: median(rates), rates, leaseWritesPerS: median(leaseWrites),
       shards, leaseReadsPerS: (replicas * shards * 3000) / LEASE_MS,
-      servingShards: Object.entries(holdings.reduce((m, h) => ({ ...m, [h.key]: h.owner }), {})).reduce((m, [, o]) => ({ ...m, [o]: (m[o] ?? 0) + 1 }), {}),
+      servingShards: shares(),
       cpu: Object.fromEntries(Object.entries(cpu).map(([n, xs]) => [n, median(xs)])),
     };
     // 3. Failover: kill whoever serves, then learn until a batch is acknowledged again (a
     // request nobody serves answers 503 at once: no responders).
     if (replicas > 1) {
-      const serving = holdings.filter((h) => h.key === `shard.${shardOf('bench', 'p1', shards)}`).at(-1)?.owner;
+      const serving = holdings.filter((h) => h.key === `shard.${shardOf('bench', 'p1', shards)}` && h.owner).at(-1)?.owner;
       const killedAt = performance.now();
       await sys.kill(serving, 'SIGKILL');
       let backAt = NaN;

@@ -94,14 +94,17 @@ export class ProjectsOwnership {
     counts.set(leases.owner, this.held.size);
     const floor = Math.floor(shards / live);
     const ceil = Math.ceil(shards / live);
-    // 3. Over a fair share while another replica is under it: give one up.
+    // 3. Over ⌈P/L⌉ (e.g. the first replica up took every shard): give the excess up at once;
+    // over ⌊P/L⌋ while another replica is under it: one per round.
     const someoneUnder = counts.size < live ? floor >= 1 : [...counts.values()].some((c) => c < floor);
-    if (this.held.size > ceil || (this.held.size > floor && someoneUnder && free.length === 0)) {
-      const shard = Math.max(...this.held.keys());
-      const revision = this.held.get(shard)!;
-      await this.lose(shard, 'given up to even the shares out');
-      this.cooldown.set(shard, COOLDOWN_ROUNDS);
-      await leases.release(shardLeaseKey(shard), revision);
+    const excess = this.held.size > ceil ? this.held.size - ceil : this.held.size > floor && someoneUnder && free.length === 0 ? 1 : 0;
+    if (excess > 0) {
+      for (const shard of [...this.held.keys()].sort((a, b) => b - a).slice(0, excess)) {
+        const revision = this.held.get(shard)!;
+        await this.lose(shard, 'given up to even the shares out');
+        this.cooldown.set(shard, COOLDOWN_ROUNDS);
+        await leases.release(shardLeaseKey(shard), revision);
+      }
       return;
     }
     // 4. Under a fair share: take free shards (never held, or expired: their holder died).
