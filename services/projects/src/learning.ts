@@ -70,7 +70,12 @@ export class Learning {
         if (isRetry(first, key, req.idempotencyKey!)) return reply;
       }
       // The log keeps the batch as it came.
-      const appended = this.store.append(user, pid, entry, p.logTail, key ? messageId(key) : undefined);
+      // Only this replica may write the project now (its shard's lease, not about to expire).
+      if (!this.registry.writable(user, pid)) {
+        this.registry.evict(user, pid);
+        throw smlError('SERVICE_UNAVAILABLE', { service: 'projects' });
+      }
+      const appended = this.store.append(user, pid, entry, p.fenced ? undefined : p.logTail, key ? messageId(key) : undefined);
       appended.catch(() => undefined); // awaited below; the summary is updated meanwhile
       // One turn of the event loop, so the batch is on its way to NATS before the CPU-bound commit.
       await new Promise((resolve) => setImmediate(resolve));

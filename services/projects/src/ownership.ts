@@ -29,13 +29,15 @@ export interface OwnershipDeps {
  * a dead one's shards are taken over once their leases expired.
  *
  * Taking or losing a shard drops its loaded projects: they load from snapshot + log when next
- * asked for. A replica that fails to renew stops answering for the shard at once; its writes
- * in flight are fenced: a log append names the log's end it knows (ProjectStore.append), a
- * snapshot is written only while the lease is held (`holds`).
+ * asked for. A replica that fails to renew stops answering for the shard at once, and writes
+ * nothing for it (log appends, snapshots) once its lease has less than a third left (`holds`).
+ * The first append after a load is fenced besides (ProjectState.fenced).
  */
 export class ProjectsOwnership {
   /** Shard → revision of its lease, for the shards this replica holds. */
   private readonly held = new Map<number, number>();
+  /** Shard → when the last renewal (or take) was sent: the lease runs at least a lease from then. */
+  private readonly renewedAt = new Map<number, number>();
   /** Shard → rounds left before this replica may take it back (given up to even shares out). */
   private readonly cooldown = new Map<number, number>();
   private timer?: NodeJS.Timeout;
@@ -44,9 +46,15 @@ export class ProjectsOwnership {
 
   constructor(private readonly deps: OwnershipDeps) {}
 
-  /** Whether this replica holds the lease of `shard` (as of its last renewal). */
+  /**
+   * Whether this replica holds the lease of `shard` and it has more than a third of a lease
+   * left: past that (renewals failing, or this process stalled) it writes nothing more for
+   * the shard, so its writes end before another replica can take the lease — with the
+   * replicas' clocks within a third of a lease of each other.
+   */
   holds(shard: number): boolean {
-    return this.held.has(shard);
+    const at = this.renewedAt.get(shard);
+    return this.held.has(shard) && at !== undefined && Date.now() < at + (2 * this.deps.leaseMs) / 3;
   }
 
   /** The shards held, ascending. */
@@ -72,9 +80,12 @@ export class ProjectsOwnership {
     const shards = services.length;
     // 1. Renew; a lease lost meanwhile stops its shard at once.
     for (const [shard, revision] of [...this.held]) {
+      const sentAt = Date.now();
       const renewed = await leases.renew(shardLeaseKey(shard), revision);
-      if (renewed !== undefined) this.held.set(shard, renewed);
-      else await this.lose(shard, 'lease lost');
+      if (renewed !== undefined) {
+        this.held.set(shard, renewed);
+        this.renewedAt.set(shard, sentAt);
+      } else await this.lose(shard, 'lease lost');
     }
     for (const [shard, n] of this.cooldown) if (n <= 1) this.cooldown.delete(shard); else this.cooldown.set(shard, n - 1);
     // 2. Shares: who holds what now.
@@ -111,8 +122,12 @@ export class ProjectsOwnership {
     for (const shard of free) {
       if (this.held.size >= ceil) break;
       if (this.cooldown.has(shard)) continue;
+      const sentAt = Date.now();
       const taken = await leases.acquire(shardLeaseKey(shard));
-      if (taken !== undefined) await this.take(shard, taken);
+      if (taken !== undefined) {
+        this.renewedAt.set(shard, sentAt);
+        await this.take(shard, taken);
+      }
     }
   }
 
@@ -126,6 +141,7 @@ export class ProjectsOwnership {
 
   private async lose(shard: number, why: string): Promise<void> {
     this.held.delete(shard);
+    this.renewedAt.delete(shard);
     await this.deps.services[shard].suspend();
     this.deps.registry.dropShard(shard);
     this.deps.log.warn({ owner: this.deps.leases.owner, shard, why }, 'projects shard no longer served here');

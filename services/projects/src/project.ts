@@ -67,10 +67,20 @@ export class ProjectState {
   logSeq = 0;
   /**
    * Sequence of the project's last entry still in the log (0: none — a snapshot trimmed them
-   * all): every append expects it (ProjectStore.append), so the log never takes a batch this
-   * state does not know the log's end for.
+   * all), as this state knows it.
    */
   logTail = 0;
+  /**
+   * Whether an append of this state has been stored since it was loaded. The first one is
+   * fenced: it expects `logTail` (ProjectStore.append). That is what keeps an append whose
+   * answer was lost in a NATS leader election — stored after all, after this state read the
+   * log's end — from sitting in the log next to its retry: such an entry precedes the new
+   * term's entries in the stream's raft log, so it is either stored before the fenced append
+   * (which is then refused and the project reloaded) or never. Later appends need no check:
+   * this process is the project's only writer while it holds the shard's lease, and stops
+   * writing before that lease can pass to another replica (ownership.ts, holds).
+   */
+  fenced = false;
   /**
    * Idempotency records (name → fingerprint, Learning) of keyed batches replayed from the log
    * while loading, stored within the idempotency window: such a batch may have been logged by
@@ -143,6 +153,7 @@ export class ProjectState {
     if (seq > 0) {
       this.logSeq = seq;
       this.logTail = seq;
+      this.fenced = true;
     }
     this.dirty = true;
     this.batchesSinceSnapshot++;

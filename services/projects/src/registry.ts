@@ -153,7 +153,7 @@ export class ProjectRegistry {
    */
   async save(project: ProjectState): Promise<void> {
     if (project.memoryOnly || !project.isDirty) return;
-    if (this.opts.holdsLease && !this.opts.holdsLease(project.meta.user, project.meta.pid)) {
+    if (!this.writable(project.meta.user, project.meta.pid)) {
       this.evict(project.meta.user, project.meta.pid);
       throw smlError('SERVICE_UNAVAILABLE', { service: 'projects' });
     }
@@ -169,6 +169,11 @@ export class ProjectRegistry {
   /** After a logged batch: snapshot when enough batches piled up since the last one. */
   async afterBatch(project: ProjectState): Promise<void> {
     if (project.batchesSinceSnapshot >= this.opts.snapshotEveryBatches) await this.save(project);
+  }
+
+  /** Whether this replica may write the project now: it holds its shard's lease (RegistryOptions.holdsLease). */
+  writable(user: string, pid: string): boolean {
+    return this.opts.holdsLease?.(user, pid) ?? true;
   }
 
   /**

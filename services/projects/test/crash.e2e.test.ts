@@ -94,9 +94,10 @@ describe('projects service crash', () => {
 
   // In a NATS cluster an append whose answer was lost in a leader election can still be stored
   // after the service gave up on it and reloaded the project. Here such an entry is written to
-  // the log behind the service's back: the service must not append after it without having
-  // learned it (each append names the log's end it knows), so memory and log never differ.
-  it("a batch stored in the log behind the service's back is learned before any other is appended", async () => {
+  // the log behind the service's back right after a reload: the service must not append after
+  // it without having learned it (its first append after a load names the log's end it read),
+  // so memory and log never differ.
+  it("a batch stored in the log behind the service's back after a reload is learned before any other is appended", async () => {
     const sdk = await customer(sys, 'straggler');
     expect((await sdk.createProject('p')).status).toBe(201);
     const rows = (x: number) => ({ attributeNames: ['x'], attributeTypes: ['C'], data: [[String(x)], [String(x)]] });
@@ -107,7 +108,10 @@ describe('projects service crash', () => {
         expect({ status: r.status, attempt }).toEqual({ status: 503, attempt: 0 });
       }
     };
-    expect(await learn(1)).toBe(0); // loaded, and the service knows the log's end
+    expect(await learn(1)).toBe(0);
+    // Reloaded: the service reads the log's end again (the snapshot of the unload trimmed it).
+    expect((await sdk.request('GET', '/projects/p/unload')).status).toBe(200);
+    expect((await sdk.request('GET', '/projects/p/info')).status).toBe(200);
     const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('projects') });
     try {
       const straggler = sml.v1.ProjectLogEntry.encode({ op: 'learn', frame: { attributeNames: ['x'], attributeTypes: ['C'], data: [{ entries: ['10'] }, { entries: ['10'] }] } }).finish();
