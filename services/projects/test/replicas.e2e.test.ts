@@ -180,6 +180,10 @@ describe.each([1, 4])('three projects replicas, %i shard(s), a serving one SIGKI
       const [ra, rb] = [await full(a), await full(b)];
       expect((await sdk.request('GET', `/projects/${a}/merge`, { query: { otherProjectName: b } })).status).toBe(200);
       expect((await full(a)).rowCount).toBe(ra.rowCount + rb.rowCount);
+      // b learns more at its holder; a second merge sees it (a copy of b loaded by a's holder would not).
+      expect((await sdk.request('POST', `/projects/${b}/learn`, { json: batch(1, 0) })).status).toBe(200);
+      expect((await sdk.request('GET', `/projects/${a}/merge`, { query: { otherProjectName: b } })).status).toBe(200);
+      expect((await full(a)).rowCount).toBe(ra.rowCount + rb.rowCount + rb.rowCount + ROWS);
       // What only one replica's memory would hold cannot be created.
       const memoryOnly = await sdk.request('POST', '/projects', { query: { pid: 'volatile', persist: 'false' } });
       expect({ status: memoryOnly.status, message: memoryOnly.body.statusString }).toEqual({ status: 400, message: expect.stringContaining('SML_PROJECT_SHARDS') });
