@@ -108,7 +108,8 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
     const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     // The IPC channel is only a lifeline (runService stops a service whose parent is gone); it must not keep this process alive.
     child.channel?.unref();
-    const keep = (d: Buffer) => output.set(service, ((output.get(service) ?? '') + d.toString()).slice(-20_000));
+    // The last 20 kB of each service's output (SML_TESTKIT_LOG_BYTES to keep more while chasing a failure).
+    const keep = (d: Buffer) => output.set(service, ((output.get(service) ?? '') + d.toString()).slice(-Number(process.env.SML_TESTKIT_LOG_BYTES ?? 20_000)));
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     child.once('exit', (code, signal) => {

@@ -75,7 +75,8 @@ export class Learning {
         this.registry.evict(user, pid);
         throw smlError('SERVICE_UNAVAILABLE', { service: 'projects' });
       }
-      const appended = this.store.append(user, pid, entry, p.fenced ? undefined : p.logTail, key ? messageId(key) : undefined);
+      // prevSeq chains the entry to the state it was applied to (not part of the fingerprint: a retry is the same batch).
+      const appended = this.store.append(user, pid, { ...entry, prevSeq: p.logSeq }, p.fenced ? undefined : p.logTail, key ? messageId(key) : undefined);
       appended.catch(() => undefined); // awaited below; the summary is updated meanwhile
       // One turn of the event loop, so the batch is on its way to NATS before the CPU-bound commit.
       await new Promise((resolve) => setImmediate(resolve));
@@ -107,7 +108,7 @@ export class Learning {
       if (key) await this.idempotency.put(key.name, key.fingerprint).catch((err) => this.log.warn({ err, pid }, 'idempotency record not kept'));
       const t3 = performance.now();
       await this.registry.afterBatch(p);
-      this.log.debug({ pid, op, rows: change.report.rowsLearned, prepareMs: t1 - t0, commitMs: t2 - t1, logWaitMs: t3 - t2, snapshotMs: performance.now() - t3 }, 'batch learned');
+      this.log.debug({ pid, op, seq: ack.seq, rows: change.report.rowsLearned, prepareMs: t1 - t0, commitMs: t2 - t1, logWaitMs: t3 - t2, snapshotMs: performance.now() - t3 }, 'batch learned');
       return reply;
     });
   }

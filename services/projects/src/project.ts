@@ -66,8 +66,8 @@ export class ProjectState {
   /** Log sequence of the last batch applied (0 = none). */
   logSeq = 0;
   /**
-   * Sequence of the project's last entry still in the log (0: none — a snapshot trimmed them
-   * all), as this state knows it.
+   * Sequence of the project's last entry still in the log (0: none), as this state knows it.
+   * A snapshot keeps the entry it ends at, so a snapshot leaves it as it was.
    */
   logTail = 0;
   /**
@@ -241,9 +241,8 @@ export class ProjectState {
     return this.summary.serializeChunks();
   }
 
-  /** After a snapshot as of logSeq: the log was trimmed up to it, so nothing of the project is left in it. */
+  /** After a snapshot as of logSeq (the log was trimmed before it). */
   markSaved(): void {
-    if (this.logSeq > 0) this.logTail = 0;
     this.dirty = false;
     this.snapshotted = true;
     this.batchesSinceSnapshot = 0;

@@ -5,6 +5,10 @@ import { ProjectState, type ProjectLimits } from './project';
 import { IDEMPOTENCY_WINDOW_MS, splitMessageId } from './idempotency';
 import { ProjectStore } from './store';
 
+/** Tries of one snapshot (ProjectRegistry.save), the n-th retry after n × SNAPSHOT_RETRY_MS. */
+const SNAPSHOT_TRIES = 3;
+const SNAPSHOT_RETRY_MS = 1000;
+
 export interface RegistryOptions {
   /** Snapshot a dirty project after this many logged batches. */
   snapshotEveryBatches: number;
@@ -128,6 +132,13 @@ export class ProjectRegistry {
     const tail = await this.store.logTail(user, pid);
     const keysSince = Date.now() - IDEMPOTENCY_WINDOW_MS;
     for await (const { seq, entry, msgId, storedAt } of this.store.replay(user, pid, project.logSeq, tail)) {
+      // Each entry names the one before it (or the snapshot it follows): a snapshot or log read
+      // that was not the latest shows as a break in the chain. Retryable: it comes from a NATS
+      // stream leader still catching up after an election.
+      if (entry.prevSeq != null && Number(entry.prevSeq) !== project.logSeq) {
+        this.log.warn({ user, pid, snapshotSeq: Number(snapshot?.logSeq ?? 0), seq, prevSeq: Number(entry.prevSeq), after: project.logSeq }, 'project log does not continue the state read before it; not loaded');
+        throw smlError('NATS_UNAVAILABLE', { cause: `the log entry ${seq} of project ${pid} follows ${Number(entry.prevSeq)}, not ${project.logSeq} as read` });
+      }
       const record = msgId && storedAt >= keysSince ? splitMessageId(msgId) : undefined;
       if (record) project.replayedKeys.set(record.name, record.fingerprint);
       const failure = project.replay(entry, seq);
@@ -141,29 +152,42 @@ export class ProjectRegistry {
       replayed++;
     }
     project.logTail = tail;
-    this.log.info({ user, pid, snapshotSeq: Number(snapshot?.logSeq ?? 0), replayed, quarantined }, 'project loaded');
+    this.log.info({ user, pid, snapshotSeq: Number(snapshot?.logSeq ?? 0), replayed, quarantined, tail }, 'project loaded');
     this.loaded.set(ProjectStore.key(user, pid), project);
     return project;
   }
 
   /**
    * Writes a snapshot now when the project is persistent and has unsaved state. When it fails
-   * the project is dropped from memory: what it held beyond the log (a merge, a data-source
-   * learn) is then not durable, and the log may or may not have been trimmed.
+   * SNAPSHOT_TRIES times the project is dropped from memory: what it held beyond the log (a
+   * merge, a data-source learn) is then not durable, and the log may or may not be trimmed.
    */
   async save(project: ProjectState): Promise<void> {
     if (project.memoryOnly || !project.isDirty) return;
-    if (!this.writable(project.meta.user, project.meta.pid)) {
-      this.evict(project.meta.user, project.meta.pid);
-      throw smlError('SERVICE_UNAVAILABLE', { service: 'projects' });
-    }
-    try {
-      await this.store.snapshot(project.meta.user, project.meta.pid, project.summaryChunks(), project.logSeq, project.streamMarks.list());
-    } catch (err) {
-      this.evict(project.meta.user, project.meta.pid);
-      throw err;
+    const { user, pid } = project.meta;
+    for (let attempt = 1; ; attempt++) {
+      if (!this.writable(user, pid)) {
+        this.evict(user, pid);
+        throw smlError('SERVICE_UNAVAILABLE', { service: 'projects' });
+      }
+      try {
+        await this.store.snapshot(user, pid, project.summaryChunks(), project.logSeq, project.streamMarks.list());
+        break;
+      } catch (err) {
+        // A put that failed may have been stored all the same: when the answer to its metadata
+        // is lost (a NATS leader election), nats.js purges the new object's pieces, and the
+        // metadata stored after all names pieces that are gone — the project could not load.
+        // The same state put again replaces that metadata; only then is it safe to give up.
+        if (attempt >= SNAPSHOT_TRIES) {
+          this.evict(user, pid);
+          throw err;
+        }
+        this.log.warn({ err, user, pid, attempt }, 'snapshot failed; writing it again');
+        await new Promise((resolve) => setTimeout(resolve, SNAPSHOT_RETRY_MS * attempt));
+      }
     }
     project.markSaved();
+    this.log.debug({ user, pid, logSeq: project.logSeq }, 'snapshot written');
   }
 
   /** After a logged batch: snapshot when enough batches piled up since the last one. */

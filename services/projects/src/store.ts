@@ -168,7 +168,7 @@ export class ProjectStore {
     return { seq: ack.seq, duplicate: ack.duplicate };
   }
 
-  /** Sequence of the project's last entry in the log (0: none, e.g. all trimmed by a snapshot). */
+  /** Sequence of the project's last entry in the log (0: none). */
   async logTail(user: string, pid: string): Promise<number> {
     const jsm = await this.nc.jetstreamManager();
     try {
@@ -204,13 +204,16 @@ export class ProjectStore {
     });
     const it = messages[Symbol.asyncIterator]();
     try {
-      for (;;) {
+      for (let seen = afterSeq; seen < last; ) {
         // Never wait forever under the project's lock: a replay that stalls fails retryably.
         const next = await nextWithin(() => it.next(), STALL_MS, 'the project log');
-        if (next.done) break;
+        // nats.js ends a consumer's messages without an error in some of its recoveries from a
+        // lost server (seen in a NATS cluster losing the stream's leader): a replay that stops
+        // short of the end it read would load the project without its last batches.
+        if (next.done) throw smlError('NATS_UNAVAILABLE', { cause: `the project log ended at ${seen} while reading up to ${last}` });
         const m = next.value;
+        seen = m.seq;
         yield { seq: m.seq, entry: sml.v1.ProjectLogEntry.decode(m.data), msgId: m.headers?.get('Nats-Msg-Id') || undefined, storedAt: m.info.timestampNanos / 1e6 };
-        if (m.seq >= last) break;
       }
     } finally {
       messages.stop();
@@ -218,7 +221,8 @@ export class ProjectStore {
   }
 
   /**
-   * Stores a snapshot as of log sequence `logSeq`, then trims the log up to it. The summary
+   * Stores a snapshot as of log sequence `logSeq`, then trims the log before it (the entry at
+   * `logSeq` stays). The summary
    * (Summary.serializeChunks, or one buffer) is streamed to the object store chunk by chunk
    * behind a small header (see SNAPSHOT_MAGIC), never copied into one snapshot buffer.
    */
@@ -257,8 +261,10 @@ export class ProjectStore {
     }, { highWaterMark: 1 });
     await this.snapshots.put({ name: ProjectStore.key(user, pid), options: { max_chunk_size: SNAPSHOT_PIECE_BYTES } }, stream);
     if (logSeq > 0) {
+      // Keeps the entry at logSeq: the chain's anchor (ProjectLogEntry.prevSeq). A later read
+      // of an older snapshot, or of none, then meets an entry that does not follow it.
       const jsm = await this.nc.jetstreamManager();
-      await jsm.streams.purge(PROJECT_LOG_STREAM, { filter: ProjectStore.subject(user, pid), seq: logSeq + 1 });
+      await jsm.streams.purge(PROJECT_LOG_STREAM, { filter: ProjectStore.subject(user, pid), seq: logSeq });
     }
   }
 

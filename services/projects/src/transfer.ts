@@ -319,8 +319,10 @@ export class Transfers {
         const max = this.deps.maxProjectsPerCustomer;
         if (count >= max) throw smlError('PROJECT_LIMIT', { user, count, variable: `SML_MAX_PROJECTS_PER_CUSTOMER = ${max}` });
       }
-      // No project has this id: models left under it (an import that died half way) are not its.
+      // No project has this id: models, log entries and snapshot left under it (an import or a
+      // delete that died half way) are not its.
       await models.deleteAll(user, pid);
+      await store.removeData(user, pid);
       const written: string[] = [];
       try {
         for (const record of records) {

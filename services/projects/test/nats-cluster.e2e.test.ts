@@ -29,7 +29,7 @@ describe('a 3-server NATS cluster at R3 losing a server while projects learn', (
     sys = await startSystem({
       services: ['users', 'jobs', 'projects'],
       nats: cluster,
-      env: { SML_JETSTREAM_REPLICAS: '3', SML_REQUEST_TIMEOUT_MS: '3000', SML_SNAPSHOT_EVERY_BATCHES: '10', SML_SNAPSHOT_EVERY_MS: '1000' },
+      env: { SML_JETSTREAM_REPLICAS: '3', SML_REQUEST_TIMEOUT_MS: '3000', SML_SNAPSHOT_EVERY_BATCHES: '10', SML_SNAPSHOT_EVERY_MS: '1000', SML_LOG_LEVEL: 'info' },
     });
     reader = await SummaryReader.open(cluster);
     sdk = await customer(sys, 'cluster');
@@ -151,7 +151,10 @@ describe('a 3-server NATS cluster at R3 losing a server while projects learn', (
         expectClose(s.moments('x').sum, (ROWS * n * (n + 1)) / 2);
       }
     };
-    await check('in memory');
+    await check('in memory').catch((err: Error) => {
+      // Which loads made the projects as they are (info lines: snapshot sequence, batches replayed).
+      throw new Error(`${err.message}\n${sys.logs('projects').split('\n').filter((l) => l.includes('project loaded')).join('\n')}`);
+    });
     // What JetStream holds: the projects service reloads every project from its R3 snapshot + log.
     await sys.kill('projects');
     await sys.start('projects');

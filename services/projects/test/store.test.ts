@@ -56,7 +56,7 @@ describe('ProjectStore against a real JetStream', () => {
     expect(await replayAll('u', 'nothing', 0)).toEqual([]);
   });
 
-  it('a snapshot trims the log up to its sequence; replay continues after it', async () => {
+  it('a snapshot trims the log before its sequence; replay continues after it', async () => {
     const a = await append('w', 'p', entry(1));
     const b = await append('w', 'p', entry(2));
     await store.snapshot('w', 'p', new Uint8Array([1, 2, 3]), a.seq);
@@ -65,8 +65,9 @@ describe('ProjectStore against a real JetStream', () => {
     expect(xs(await replayAll('w', 'p', a.seq))).toEqual([2]);
     await store.snapshot('w', 'p', new Uint8Array([4]), b.seq);
     expect(await replayAll('w', 'p', b.seq)).toEqual([]);
-    // Nothing of the project is left in the log: its end is 0 again.
-    expect(await store.logTail('w', 'p')).toBe(0);
+    // The entry the snapshot ends at stays (the chain's anchor, ProjectLogEntry.prevSeq); the one before is gone.
+    expect(await store.logTail('w', 'p')).toBe(b.seq);
+    expect(xs(await replayAll('w', 'p', 0))).toEqual([2]);
   });
 
   it('a summary spanning several chunks is streamed in and read back in chunks, equal to the original', async () => {
@@ -119,6 +120,73 @@ describe('ProjectStore against a real JetStream', () => {
     expect(await store.logTail('f', 'p')).toBe(second.seq);
   });
 
+  it('a replay whose messages end before the end it was given fails (retryably) instead of returning the batches so far', async () => {
+    // nats.js ends a consumer's messages without an error in some recoveries (a NATS cluster
+    // losing the stream's leader; a connection draining, which is how this test provokes it).
+    let tail = 0;
+    for (let i = 1; i <= 600; i++) tail = (await store.append('e', 'p', entry(i), tail)).seq;
+    const own = await connect({ servers: nats.url });
+    const seen: number[] = [];
+    const read = (async () => {
+      for await (const e of await ProjectStore.open(own).then((s) => s.replay('e', 'p', 0, tail))) {
+        seen.push(e.seq);
+        if (seen.length === 1) void own.drain();
+      }
+    })();
+    const err = await read.then(() => undefined, (e: unknown) => e);
+    expect(seen.length).toBeLessThan(600);
+    expect(err).toMatchObject({ code: 'NATS_UNAVAILABLE', retryable: true });
+    expect(String((err as Error).message)).toMatch(/the project log ended at \d+ while reading up to \d+/);
+  });
+
+  it('a snapshot whose put failed but left its metadata stored (its pieces purged) is written again: the project still loads', async () => {
+    // What an object-store put does when the answer to its metadata is lost in a NATS leader
+    // election: the metadata is stored after all, nats.js purges the new pieces and throws.
+    const brokenOnce = Object.create(store) as ProjectStore;
+    let failures = 1;
+    brokenOnce.snapshot = async (...args: Parameters<ProjectStore['snapshot']>) => {
+      await store.snapshot(...args);
+      if (failures-- <= 0) return;
+      const info = await (await nc.jetstream().views.os('sml_project_snapshots')).info(ProjectStore.key(args[0], args[1]));
+      await (await nc.jetstreamManager()).streams.purge('OBJ_sml_project_snapshots', { filter: `$O.sml_project_snapshots.C.${info!.nuid}` });
+      throw new Error('timeout: the answer to the metadata was lost');
+    };
+    const registry = new ProjectRegistry(brokenOnce, createLogger('test', 'silent'), { snapshotEveryBatches: 1000, snapshotEveryMs: 60_000, limits: { maxAttributes: 100, state: {}, bounds: {} }, maxProjectsPerCustomer: 10 });
+    await store.createMeta({ user: 's', pid: 'p', persist: true });
+    await store.append('s', 'p', entry(1), 0);
+    const p = await registry.with('s', 'p', (q) => q);
+    p.summary.learn({ attributeNames: ['x'], attributeTypes: ['C'], data: [['2']] });
+    p.logged(0);
+    await registry.save(p);
+    expect({ loaded: registry.isLoaded('s', 'p'), dirty: p.isDirty }).toEqual({ loaded: true, dirty: false });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the snapshot cannot be read')), 5000)));
+    const snapshot = await Promise.race([store.loadSnapshot('s', 'p'), timeout]).finally(() => clearTimeout(timer));
+    expect(Summary.deserialize(snapshot!.summary).rowCount).toBe(2);
+  });
+
+  it('a load whose snapshot read is not the latest (here: none) fails retryably instead of loading the project without its first batches', async () => {
+    const registry = () => new ProjectRegistry(store, createLogger('test', 'silent'), { snapshotEveryBatches: 1000, snapshotEveryMs: 60_000, limits: { maxAttributes: 100, state: {}, bounds: {} }, maxProjectsPerCustomer: 10 });
+    await store.createMeta({ user: 'g', pid: 'p', persist: true });
+    // Three batches chained as Learning appends them: each names the one before (prevSeq).
+    let prev = 0;
+    for (const x of [1, 2, 3]) prev = (await store.append('g', 'p', { ...entry(x), prevSeq: prev }, prev)).seq;
+    const first = await registry().with('g', 'p', (q) => q);
+    expect(first.summary.rowCount).toBe(3);
+    // A snapshot as of the second batch trims the first; the second stays as the chain's anchor.
+    const seqs = (await replayAll('g', 'p', 0)).map((e) => e.seq);
+    const twoBatches = new Summary();
+    twoBatches.learn({ attributeNames: ['x'], attributeTypes: ['C'], data: [['1'], ['2']] });
+    await store.snapshot('g', 'p', twoBatches.serialize(), seqs[1]);
+    expect((await registry().with('g', 'p', (q) => q)).summary.rowCount).toBe(3);
+    // A read that does not see that snapshot (a stream leader catching up after an election, here
+    // simulated by deleting it) would load batches 2 and 3 alone: the chain says batch 2 follows batch 1.
+    await store.deleteSnapshot('g', 'p');
+    const err = await registry().with('g', 'p', (q) => q).then(() => undefined, (e: unknown) => e);
+    expect(err).toMatchObject({ code: 'NATS_UNAVAILABLE', retryable: true });
+    expect((err as Error).message).toMatch(new RegExp(`the log entry ${seqs[1]} of project p follows ${seqs[0]}, not 0 as read`));
+  });
+
   it('a loaded project knows the end of its log and the Idempotency-Keys of the batches it replayed', async () => {
     const registry = new ProjectRegistry(store, createLogger('test', 'silent'), { snapshotEveryBatches: 1000, snapshotEveryMs: 60_000, limits: { maxAttributes: 100, state: {}, bounds: {} }, maxProjectsPerCustomer: 10 });
     await store.createMeta({ user: 'r', pid: 'p', persist: true });
@@ -127,8 +195,8 @@ describe('ProjectStore against a real JetStream', () => {
     const last = await store.append('r', 'p', entry(2), await store.logTail('r', 'p'), 'not-a-record-id');
     const p = await registry.with('r', 'p', (q) => q);
     expect({ tail: p.logTail, seq: p.logSeq, keys: [...p.replayedKeys] }).toEqual({ tail: last.seq, seq: last.seq, keys: [[keyed.name, keyed.fingerprint]] });
-    // After a snapshot nothing of it is left in the log.
+    // After a snapshot the log keeps the entry it ends at.
     await registry.save(p);
-    expect({ tail: p.logTail, stored: await store.logTail('r', 'p') }).toEqual({ tail: 0, stored: 0 });
+    expect({ tail: p.logTail, stored: await store.logTail('r', 'p') }).toEqual({ tail: last.seq, stored: last.seq });
   });
 });
