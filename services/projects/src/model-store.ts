@@ -10,15 +10,20 @@ import { ALGORITHMS, EvtWrapper, type Model, type Prediction } from '@sml/stats'
  * statistics they were built from until rebuilt. Restored models are cached.
  */
 export class ModelStore {
-  private readonly cache = new Map<string, Model>();
+  /** Restored or just built models, with the KV revision of the record they stand for. */
+  private readonly cache = new Map<string, { model: Model; revision: number }>();
 
   private constructor(private readonly kv: KV) {}
 
   static async open(nc: NatsConnection): Promise<ModelStore> {
     const store = new ModelStore(await kvBucket(nc, 'sml_models'));
-    // Another replica's rebuild or delete invalidates the cached model here (after a NATS
-    // restart the watch starts again and the cache is dropped).
-    await followKv(nc, store.kv, { key: '>', include: KvWatchInclude.UpdatesOnly }, (e) => store.cache.delete(e.key), { onReset: () => store.cache.clear() });
+    // A later record (another replica's rebuild, a delete, a stored EVT state) invalidates the
+    // cached model here; the echo of this process's own put does not. After a NATS restart
+    // the watch starts again and the cache is dropped.
+    await followKv(nc, store.kv, { key: '>', include: KvWatchInclude.UpdatesOnly }, (e) => {
+      const hit = store.cache.get(e.key);
+      if (hit && e.revision > hit.revision) store.cache.delete(e.key);
+    }, { onReset: () => store.cache.clear() });
     return store;
   }
 
@@ -28,8 +33,8 @@ export class ModelStore {
 
   async put(user: string, pid: string, info: sml.v1.IModelInfo, model: Model): Promise<void> {
     const key = ModelStore.key(user, pid, info.modelId!);
-    await this.kv.put(key, sml.v1.ModelRecord.encode({ info, stateJson: JSON.stringify(model.state()) }).finish());
-    this.cache.set(key, model);
+    const revision = await this.kv.put(key, sml.v1.ModelRecord.encode({ info, stateJson: JSON.stringify(model.state()) }).finish());
+    this.cache.set(key, { model, revision });
   }
 
   async info(user: string, pid: string, model: string): Promise<sml.v1.IModelInfo> {
@@ -39,13 +44,13 @@ export class ModelStore {
   async model(user: string, pid: string, model: string): Promise<Model> {
     const key = ModelStore.key(user, pid, model);
     const hit = this.cache.get(key);
-    if (hit) return hit;
-    const record = await this.record(user, pid, model);
+    if (hit) return hit.model;
+    const { record, revision } = await this.entry(user, pid, model);
     const algo = record.info?.algo ?? '';
     const algorithm = ALGORITHMS[algo];
     if (!algorithm) throw smlError('ALGORITHM_NOT_AVAILABLE', { algo });
     const restored = algorithm.restore(JSON.parse(record.stateJson));
-    this.cache.set(key, restored);
+    this.cache.set(key, { model: restored, revision });
     return restored;
   }
 
@@ -120,8 +125,12 @@ export class ModelStore {
   }
 
   private async record(user: string, pid: string, model: string): Promise<sml.v1.ModelRecord> {
+    return (await this.entry(user, pid, model)).record;
+  }
+
+  private async entry(user: string, pid: string, model: string): Promise<{ record: sml.v1.ModelRecord; revision: number }> {
     const e = await this.kv.get(ModelStore.key(user, pid, model));
     if (!e || e.operation !== 'PUT') throw smlError('MODEL_NOT_FOUND', { model, pid });
-    return sml.v1.ModelRecord.decode(e.value);
+    return { record: sml.v1.ModelRecord.decode(e.value), revision: e.revision };
   }
 }
