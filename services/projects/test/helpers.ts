@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
@@ -51,6 +52,32 @@ export async function learnBigSource(sys: RunningSystem, user: string, rows: num
     }
   }
   throw new Error('the learn reported no progress within 20 s');
+}
+
+/**
+ * Learns one batch under a fresh Idempotency-Key, sent again after each 503 or lost answer
+ * (`pauseMs` apart) until the gateway answers 200: what a careful client does while the
+ * system fails over. Every answer that is not a 200 is counted in `answers` by status and
+ * message; any status other than 503 fails at once, and so does no 200 within `withinMs`
+ * (`context` adds what the caller wants in that error).
+ */
+export async function learnUntilAcknowledged(
+  sdk: SmlClient,
+  pid: string,
+  json: unknown,
+  opts: { withinMs: number; pauseMs: number; answers: Map<string, number>; what: string; context?: () => string },
+): Promise<void> {
+  const key = randomUUID();
+  const deadline = Date.now() + opts.withinMs;
+  for (let attempt = 0; ; attempt++) {
+    const r = await sdk.request('POST', `/projects/${pid}/learn`, { json, headers: { 'Idempotency-Key': key } }).catch(() => undefined);
+    if (r?.status === 200) return;
+    const what = r === undefined ? 'no answer' : `${r.status} ${String(r.body.statusString).slice(0, 60)}`;
+    opts.answers.set(what, (opts.answers.get(what) ?? 0) + 1);
+    if (r !== undefined && r.status !== 503) throw new Error(`${opts.what}: ${what}`);
+    if (Date.now() > deadline) throw new Error(`${opts.what} not acknowledged in ${opts.withinMs / 1000} s (${attempt} attempts): ${[...opts.answers.keys()].join('; ')}${opts.context ? `\n${opts.context()}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, opts.pauseMs));
+  }
 }
 
 /** Reads a project's summary the way other services do: over the bus, as explore (with its identity). */

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { SmlClient } from '@sml/sdk';
 import { startNatsCluster, startSystem, type NatsCluster, type NatsClusterNode, type RunningSystem } from '@sml/testkit';
-import { customer, expectClose, SummaryReader } from './helpers';
+import { customer, expectClose, learnUntilAcknowledged, SummaryReader } from './helpers';
 
 // Issue 16: the system on a 3-server NATS cluster with every stream, KV bucket and object
 // store at R3 (SML_JETSTREAM_REPLICAS=3), the services given the cluster's server list.
@@ -85,17 +84,10 @@ describe('a 3-server NATS cluster at R3 losing a server while projects learn', (
     let loading = true;
     const load = async (p: number) => {
       for (let k = 0; loading; k++) {
-        const key = randomUUID();
-        const deadline = Date.now() + 45_000;
-        for (let attempt = 0; ; attempt++) {
-          const r = await sdk.request('POST', `/projects/p${p}/learn`, { json: batch(p, k), headers: { 'Idempotency-Key': key } }).catch(() => undefined);
-          if (r?.status === 200) break;
-          const what = r === undefined ? 'no answer' : `${r.status} ${String(r.body.statusString).slice(0, 60)}`;
-          answers.set(what, (answers.get(what) ?? 0) + 1);
-          if (r !== undefined && r.status !== 503) throw new Error(`batch ${k} of p${p}: ${what}`);
-          if (Date.now() > deadline) throw new Error(`batch ${k} of p${p} not acknowledged in 45 s (${attempt} attempts): ${[...answers.keys()].join('; ')}\n${sys.logs('projects')}\n${cluster.log().split('\n').filter((l) => /Violation|---/.test(l)).join('\n')}`);
-          await sleep(100);
-        }
+        await learnUntilAcknowledged(sdk, `p${p}`, batch(p, k), {
+          withinMs: 45_000, pauseMs: 100, answers, what: `batch ${k} of p${p}`,
+          context: () => `${sys.logs('projects')}\n${cluster.log().split('\n').filter((l) => /Violation|---/.test(l)).join('\n')}`,
+        });
         acked[p].push(k);
         total++;
       }

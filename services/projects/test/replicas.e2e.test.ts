@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { connect, type KvEntry, type NatsConnection } from 'nats';
 import { shardOf } from '@sml/bus';
 import { sml } from '@sml/proto';
 import type { SmlClient } from '@sml/sdk';
 import { startSystem, type RunningSystem } from '@sml/testkit';
 import { shardLeaseKey } from '../src/ownership';
-import { customer, expectClose, SummaryReader } from './helpers';
+import { customer, expectClose, learnUntilAcknowledged, SummaryReader } from './helpers';
 
 // Issue 16: three projects replicas. With one shard (SML_PROJECT_SHARDS=1), one serves under
 // its lease and two stand by; with four, the shards are shared out. 100 projects learn
@@ -94,16 +93,7 @@ describe.each([1, 4])('three projects replicas, %i shard(s), a serving one SIGKI
     let loading = true;
     const load = async (p: number) => {
       for (let k = 0; loading; k++) {
-        const key = randomUUID();
-        for (const deadline = Date.now() + 30_000; ;) {
-          const r = await sdk.request('POST', `/projects/p${p}/learn`, { json: batch(p, k), headers: { 'Idempotency-Key': key } }).catch(() => undefined);
-          if (r?.status === 200) break;
-          const what = r === undefined ? 'no answer' : `${r.status} ${String(r.body.statusString).slice(0, 60)}`;
-          answers.set(what, (answers.get(what) ?? 0) + 1);
-          if (r !== undefined && r.status !== 503) throw new Error(`batch ${k} of p${p}: ${what}`);
-          if (Date.now() > deadline) throw new Error(`batch ${k} of p${p} not acknowledged in 30 s: ${[...answers.keys()].join('; ')}`);
-          await sleep(50);
-        }
+        await learnUntilAcknowledged(sdk, `p${p}`, batch(p, k), { withinMs: 30_000, pauseMs: 50, answers, what: `batch ${k} of p${p}` });
         acked[p].push(k);
         total++;
       }
