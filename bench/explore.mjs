@@ -37,7 +37,8 @@ const names = Array.from({ length: P }, (_, j) => `x${j}`);
 const batch = () => JSON.stringify({ attributeNames: names, attributeTypes: names.map(() => 'C'), data: Array.from({ length: BATCH }, () => names.map(() => (rand() * 10).toFixed(4))), errorHandling: 0 });
 
 const m = machine();
-const sys = await startSystem({ services: ['users', 'jobs', 'projects', 'explore'], env: { SML_LOG_LEVEL: 'warn' } });
+const profDir = process.env.BENCH_CPU_PROF;
+const sys = await startSystem({ services: ['users', 'jobs', 'projects', 'explore'], env: { SML_LOG_LEVEL: 'warn' }, ...(profDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] } : {}) });
 const rows = [];
 const wide = {};
 try {

@@ -14,3 +14,4 @@ export * from './permissions';
 export * from './credentials';
 export * from './js-errors';
 export * from './lease';
+export { useNativeObjectDigest } from './object-digest';

@@ -6,6 +6,7 @@ import {
 import { smlError, type Logger } from '@sml/core';
 import { BusHealth } from './health';
 import { JS_ERR, jsErrorCode } from './js-errors';
+import { useNativeObjectDigest } from './object-digest';
 
 // Every resource ensured here is registered with the connection's BusHealth: ensured again
 // after a reconnect (a nats-server restart loses memory-storage streams) and checked by /readyz.
@@ -53,6 +54,7 @@ export function kvBucket(nc: NatsConnection, name: string, opts: Partial<KvOptio
 }
 
 export function objectStore(nc: NatsConnection, name: string, opts: Partial<ObjectStoreOptions> = {}): Promise<ObjectStore> {
+  useNativeObjectDigest();
   const replicas = jetStreamReplicas(nc);
   return BusHealth.of(nc).track(`os:${name}`, `objects ${name}`, async () => {
     const os = await nc.jetstream().views.os(name, { storage: StorageType.File, replicas, ...opts });

@@ -1,0 +1,38 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { connect, type NatsConnection } from 'nats';
+import { objectStore, useNativeObjectDigest } from '@sml/bus';
+import { startNatsServer, type NatsServer } from '@sml/testkit';
+
+describe('object-store digests computed by node:crypto (useNativeObjectDigest)', () => {
+  let nats: NatsServer;
+  let nc: NatsConnection;
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    nc = await connect({ servers: nats.url });
+  });
+  afterAll(async () => {
+    await nc.close();
+    await nats.stop();
+  });
+
+  it('is installed into the nats.js this repository uses', () => {
+    expect(useNativeObjectDigest()).toBe('native');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the patched module of nats.js
+    const created = (require('nats/lib/nats-base-client/js-sha256') as { sha256: { create: () => object } }).sha256.create();
+    // node:crypto's Hash (js-sha256's hasher has no `copy`).
+    expect(typeof (created as { copy?: unknown }).copy).toBe('function');
+  });
+
+  it('an object stored in pieces carries the standard SHA-256 of its bytes (what any NATS client checks) and reads back whole', async () => {
+    const os = await objectStore(nc, 'digest_test');
+    const data = randomBytes(3 * 128 * 1024 + 12345);
+    await os.putBlob({ name: 'blob', options: { max_chunk_size: 128 * 1024 } }, data);
+    const info = await os.info('blob');
+    const expected = createHash('sha256').update(data).digest('base64url');
+    // nats.js writes it padded, base64url: SHA-256=<43 characters>=
+    expect(info?.digest).toBe(`SHA-256=${expected}=`);
+    expect(info?.chunks).toBe(4);
+    const back = await os.getBlob('blob');
+    expect(Buffer.from(back!).equals(data)).toBe(true);
+  });
+});
