@@ -10,6 +10,13 @@ import { customer, expectClose, learnUntilAcknowledged, SummaryReader } from './
 // every project from JetStream) each project holds each batch exactly once.
 const PROJECTS = 4;
 const ROWS = 20;
+/**
+ * How long the system may take to serve again after the kill. Usually a few seconds; one local
+ * run in 12 took over 45 s: the projects lease's KV renewals timed out during the elections on
+ * two shared cores, so the shard stayed suspended (503) until it was taken again. The test is
+ * about what is kept, not about that delay.
+ */
+const RECOVERY_MS = 90_000;
 
 interface Jsz { meta_cluster?: { leader?: string }; account_details?: { stream_detail?: { name: string; config?: { num_replicas: number }; cluster?: { leader?: string } }[] }[] }
 interface Connz { connections: { name?: string }[] }
@@ -85,18 +92,18 @@ describe('a 3-server NATS cluster at R3 losing a server while projects learn', (
     const load = async (p: number) => {
       for (let k = 0; loading; k++) {
         await learnUntilAcknowledged(sdk, `p${p}`, batch(p, k), {
-          withinMs: 45_000, pauseMs: 100, answers, what: `batch ${k} of p${p}`,
+          withinMs: RECOVERY_MS, pauseMs: 100, answers, what: `batch ${k} of p${p}`,
           context: () => `${sys.logs('projects')}\n${cluster.log().split('\n').filter((l) => /Violation|---/.test(l)).join('\n')}`,
         });
         acked[p].push(k);
         total++;
       }
     };
-    /** Resolves once `n` more batches were acknowledged (the system learns), or fails after 45 s. */
+    /** Resolves once `n` more batches were acknowledged (the system learns), or fails after RECOVERY_MS. */
     const progress = async (n: number, what: string) => {
       const target = total + n;
-      for (const deadline = Date.now() + 45_000; total < target; await sleep(50)) {
-        if (Date.now() > deadline) throw new Error(`${what}: only ${total - target + n} of ${n} batches acknowledged in 45 s; answers ${JSON.stringify([...answers])}\n${sys.logs('projects').slice(-3000)}\n${sys.logs('users').slice(-2000)}`);
+      for (const deadline = Date.now() + RECOVERY_MS; total < target; await sleep(50)) {
+        if (Date.now() > deadline) throw new Error(`${what}: only ${total - target + n} of ${n} batches acknowledged in ${RECOVERY_MS / 1000} s; answers ${JSON.stringify([...answers])}\n${sys.logs('projects').slice(-3000)}\n${sys.logs('users').slice(-2000)}`);
       }
     };
 
@@ -158,5 +165,5 @@ describe('a 3-server NATS cluster at R3 losing a server while projects learn', (
     expect(sys.unexpectedExits()).toEqual([]);
     step('checked');
     console.log(`nats cluster test: ${steps.join('; ')}; ${total} batches acknowledged (${acked.map((a) => a.length).join('/')} per project); retried answers ${JSON.stringify([...answers])}`);
-  }, 90_000);
+  }, 4 * RECOVERY_MS);
 });
