@@ -16,16 +16,19 @@ export interface AttributeTable {
 export function resolveAttributes(summary: Summary, refs: readonly string[], separator?: string): number[];
 export function resolveAttributes(summary: AttributeTable, refs: readonly string[], separator: string): number[];
 export function resolveAttributes(summary: AttributeTable & { options?: { categorySeparator: string } }, refs: readonly string[], separator = summary.options!.categorySeparator): number[] {
-  const names = summary.attributeNames;
+  // A Summary makes its name list at each read (thousands of names on a wide project): read
+  // once, and only when a reference needs it (indexes and exact names do not).
+  let names: readonly string[] | undefined;
+  const all = () => (names ??= summary.attributeNames);
   return refs.flatMap((ref) => {
     const text = ref.trim();
     if (/^\d+$/.test(text)) {
       const i = Number(text);
-      if (i < names.length) return [i];
+      if (i < all().length) return [i];
     } else {
       const i = summary.indexOf(text);
       if (i >= 0) return [i];
-      const levels = names.flatMap((n, k) => (n.startsWith(text + separator) ? [k] : []));
+      const levels = all().flatMap((n, k) => (n.startsWith(text + separator) ? [k] : []));
       if (levels.length > 0) return levels;
     }
     throw new SummaryError('unknown attribute', ref);

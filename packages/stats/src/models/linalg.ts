@@ -1,4 +1,4 @@
-import { CholeskyDecomposition, EigenvalueDecomposition, Matrix, inverse } from 'ml-matrix';
+import { EigenvalueDecomposition, Matrix, inverse } from 'ml-matrix';
 import { SingularSystemError } from './types';
 
 /** Reciprocal condition below which a system is called singular (STATS.md §4). */
@@ -45,22 +45,69 @@ function wellConditionedInverse(scaled: Matrix, d: readonly number[]): Matrix | 
   const n = scaled.rows;
   // Cholesky wants exact symmetry; pooled covariances carry rounding-level asymmetry (a matrix
   // that is not symmetric at all is left to the eigen decomposition, as before).
-  const symmetric = new Matrix(n, n);
+  const s = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
       const [upper, lower] = [scaled.get(j, i), scaled.get(i, j)];
       if (Math.abs(upper - lower) > 1e-12 * Math.max(1, Math.abs(upper))) return undefined;
-      symmetric.set(i, j, (upper + lower) / 2);
-      symmetric.set(j, i, (upper + lower) / 2);
+      s[i * n + j] = (upper + lower) / 2;
     }
   }
-  const chol = new CholeskyDecomposition(symmetric);
-  if (!chol.isPositiveDefinite()) return undefined;
-  const inv = chol.solve(Matrix.eye(n));
+  const inv = choleskyInverse(s, n);
+  if (!inv) return undefined;
   let trace = 0;
-  for (let i = 0; i < n; i++) trace += inv.get(i, i);
+  for (let i = 0; i < n; i++) trace += inv[i * n + i];
   if (!(trace > 0 && Number.isFinite(trace)) || n * trace * RCOND_LIMIT > 1) return undefined;
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) inv.set(i, j, inv.get(i, j) / (d[i] * d[j]));
+  const out = new Matrix(n, n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) out.set(i, j, inv[i * n + j] / (d[i] * d[j]));
+  return out;
+}
+
+/**
+ * The inverse of a symmetric positive definite n × n matrix given by its lower triangle
+ * (row-major, overwritten), through its Cholesky factor L: S⁻¹ = L⁻ᵀ·L⁻¹ (LAPACK's potrf then
+ * potri). Undefined when a pivot is not positive (ml-matrix's isPositiveDefinite()). Flat
+ * arrays rather than ml-matrix's Cholesky solve against the identity: at 49 inputs that solve
+ * was the larger part of an mlr build (≈ 1.5 of 4 ms on the projects thread, its get/set per
+ * element); the arithmetic is the same.
+ */
+export function choleskyInverse(s: Float64Array, n: number): Float64Array | undefined {
+  // s ← L, row by row (lower triangle only).
+  for (let j = 0; j < n; j++) {
+    const rj = j * n;
+    let pivot = s[rj + j];
+    for (let k = 0; k < j; k++) pivot -= s[rj + k] * s[rj + k];
+    if (!(pivot > 0)) return undefined;
+    const l = Math.sqrt(pivot);
+    s[rj + j] = l;
+    for (let i = j + 1; i < n; i++) {
+      const ri = i * n;
+      let sum = s[ri + j];
+      for (let k = 0; k < j; k++) sum -= s[ri + k] * s[rj + k];
+      s[ri + j] = sum / l;
+    }
+  }
+  // w ← L⁻¹ (lower triangular), column by column by forward substitution.
+  const w = new Float64Array(n * n);
+  for (let j = 0; j < n; j++) {
+    w[j * n + j] = 1 / s[j * n + j];
+    for (let i = j + 1; i < n; i++) {
+      const ri = i * n;
+      let sum = 0;
+      for (let k = j; k < i; k++) sum += s[ri + k] * w[k * n + j];
+      w[ri + j] = -sum / s[ri + i];
+    }
+  }
+  // S⁻¹ = L⁻ᵀ·L⁻¹: (S⁻¹)ᵢⱼ = Σ_{k ≥ max(i, j)} wₖᵢ·wₖⱼ, symmetric.
+  const inv = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      let sum = 0;
+      for (let k = i; k < n; k++) sum += w[k * n + i] * w[k * n + j];
+      inv[i * n + j] = sum;
+      inv[j * n + i] = sum;
+    }
+  }
   return inv;
 }
 

@@ -32,10 +32,11 @@ export function regressionMoments(summary: Summary, spec: ModelSpec): Regression
   let n = Infinity;
   for (const i of spec.inputs) n = Math.min(n, summary.comoments(i, target).count);
   if (!(n > p)) throw new ModelInputError(`${spec.algo} needs more rows with the target and every input present (${Number.isFinite(n) ? n : 0}) than inputs (${p})`);
+  const names = summary.attributeNames;
   return {
     n,
-    inputNames: spec.inputs.map((i) => summary.attributeNames[i]),
-    targetName: summary.attributeNames[target],
+    inputNames: spec.inputs.map((i) => names[i]),
+    targetName: names[target],
     xMean: spec.inputs.map((i) => summary.mean(i)),
     yMean: summary.mean(target),
     sxx: cov.subMatrix(0, p - 1, 0, p - 1),

@@ -5,8 +5,8 @@
  * the inverse must be those of the eigen decomposition + LU inverse it replaces.
  */
 import fc from 'fast-check';
-import { EigenvalueDecomposition, Matrix, inverse } from 'ml-matrix';
-import { inverseOrExplain, RCOND_LIMIT } from '../../src/models/linalg';
+import { CholeskyDecomposition, EigenvalueDecomposition, Matrix, inverse } from 'ml-matrix';
+import { choleskyInverse, inverseOrExplain, RCOND_LIMIT } from '../../src/models/linalg';
 import { SingularSystemError } from '../../src/models/types';
 
 /** Reciprocal condition of A scaled to a unit diagonal, from its eigenvalues (the reference decision). */
@@ -72,5 +72,53 @@ describe('inverseOrExplain', () => {
       }
     }
     expect(decided).toEqual({ refused: 3, accepted: 4 });
+  });
+});
+
+describe('choleskyInverse', () => {
+  const lower = (a: Matrix) => {
+    const n = a.rows;
+    const s = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) s[i * n + j] = a.get(i, j);
+    return s;
+  };
+
+  it("is ml-matrix's Cholesky solve against the identity, and refuses what it calls not positive definite", () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 16 }).chain((n) => fc.record({
+        n: fc.constant(n),
+        values: fc.array(fc.integer({ min: -1000, max: 1000 }).map((v) => v / 100), { minLength: n * n, maxLength: n * n }),
+        shift: fc.constantFrom(-3, -0.5, 0, 0.5, 5),
+      })),
+      ({ n, values, shift }) => {
+        // XᵀX/n shifted by a multiple of I: positive definite or not, depending on the shift.
+        const x = new Matrix(n, n);
+        for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) x.set(i, j, values[i * n + j]);
+        const a = x.transpose().mmul(x).div(n).add(Matrix.eye(n).mul(shift));
+        const reference = new CholeskyDecomposition(a);
+        const got = choleskyInverse(lower(a), n);
+        if (!reference.isPositiveDefinite()) {
+          expect(got).toBeUndefined();
+          return;
+        }
+        expect(got).toBeDefined();
+        const want = reference.solve(Matrix.eye(n));
+        for (let i = 0; i < n; i++) {
+          for (let j = 0; j < n; j++) {
+            const scale = Math.sqrt(Math.abs(want.get(i, i) * want.get(j, j)));
+            expect(Math.abs(got![i * n + j] - want.get(i, j))).toBeLessThanOrEqual(1e-10 * scale);
+          }
+        }
+      },
+    ), { numRuns: 300 });
+  });
+
+  it('gives a known inverse exactly enough, and undefined at a zero or negative pivot', () => {
+    // [[4, 2], [2, 3]]⁻¹ = [[3, -2], [-2, 4]] / 8.
+    const inv = choleskyInverse(new Float64Array([4, 0, 2, 3]), 2)!;
+    expect([...inv].map((v) => v * 8)).toEqual([3, -2, -2, 4].map((v) => expect.closeTo(v, 12)));
+    expect(choleskyInverse(new Float64Array([1, 0, 1, 1]), 2)).toBeUndefined(); // [[1, 1], [1, 1]]: singular
+    expect(choleskyInverse(new Float64Array([1, 0, 2, 1]), 2)).toBeUndefined(); // [[1, 2], [2, 1]]: indefinite
+    expect(choleskyInverse(new Float64Array([0]), 1)).toBeUndefined();
   });
 });
