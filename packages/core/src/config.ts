@@ -47,6 +47,8 @@ export const configSchema = z.object({
   SML_JOB_HEARTBEAT_MS: int(50).max(60_000).default(2_000),
   // ... and the jobs service fails a job whose runner was silent this long (keep it several heartbeats).
   SML_JOB_LEASE_MS: int(500).max(3_600_000).default(15_000),
+  // A GET of an unfinished job answers when its record changes, or after this long (0: at once; services/jobs README "Polls").
+  SML_JOB_POLL_WAIT_MS: int(0).max(1_000).default(25),
   SML_SNAPSHOT_EVERY_BATCHES: int(1).default(50),
   SML_SNAPSHOT_EVERY_MS: int(1).default(30_000),
   // Resource limits of a shared service (README "Resource limits"; packages/core/src/limits.ts).

@@ -1,2 +1,2 @@
 export { startJobs } from './jobs';
-export { JobStore } from './store';
+export { JobStore, MAX_WAITING_GETS, MAX_WAITING_GETS_PER_CUSTOMER } from './store';

@@ -29,7 +29,7 @@ export async function startJobs({ nc, service, log, config }: ServiceRuntime): P
   }));
 
   service.endpoint(subjects.jobs.get, sml.v1.JobGetRequest, sml.v1.JobGetReply, async (req, { caller }) => {
-    const record = await store.get(caller.user!, Number(req.jobId));
+    const record = await store.get(caller.user!, Number(req.jobId), config.SML_JOB_POLL_WAIT_MS);
     if (!record) throw smlError('NO_SUCH_JOB');
     switch (record.state) {
       case 'finished':

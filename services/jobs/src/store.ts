@@ -38,6 +38,13 @@ export interface JobStoreOptions {
 }
 
 /**
+ * Gets of unfinished jobs waiting for a change (JobStore.get's `waitMs`) at once, per customer
+ * and in all on one replica: beyond either, a get answers at once, as without waiting.
+ */
+export const MAX_WAITING_GETS_PER_CUSTOMER = 16;
+export const MAX_WAITING_GETS = 1024;
+
+/**
  * Job records in KV bucket sml_jobs under `<customer token>.<job id>`, so a customer can
  * only ever address its own jobs. Ids are the sequence numbers of the SML_JOB_IDS stream:
  * integers, unique, never reused (a stream sequence never goes back, even after purge),
@@ -67,6 +74,10 @@ export class JobStore {
   private readonly ttlMs: number;
   /** The next job id, allocated ahead (see `nextId`). */
   private spareId?: Promise<number>;
+  /** Gets waiting for a record to change (`get`), by KV key; and how many per customer token. */
+  private readonly waiting = new Map<string, Set<() => void>>();
+  private readonly waitingPerCustomer = new Map<string, number>();
+  private waitingCount = 0;
 
   constructor(private readonly nc: NatsConnection, private readonly kv: KV, opts: JobStoreOptions = {}) {
     this.ttlMs = opts.ttlMs ?? Infinity;
@@ -87,6 +98,7 @@ export class JobStore {
       } else {
         this.index.delete(e.key);
         this.forget(e.key);
+        this.changed(e.key);
       }
     }, { onReset: () => this.clearRecords() });
     await initialized;
@@ -94,6 +106,7 @@ export class JobStore {
 
   stop(): void {
     this.watching?.stop();
+    for (const key of [...this.waiting.keys()]) this.changed(key);
   }
 
   /** A new job id: the sequence of a new message on `sml.jobids` (unique and never reused, whichever replica allocates it). */
@@ -172,6 +185,45 @@ export class JobStore {
   private indexRecord(key: string, record: sml.v1.IJobRecord, revision: number): void {
     if ((this.index.get(key)?.revision ?? 0) >= revision) return;
     this.index.set(key, { info: record.info ?? {}, live: !isTerminal(record.state), leaseRenewed: Number(record.leaseRenewed ?? 0), revision });
+    // Every new revision passes here: this replica's writes, and every replica's through the watch.
+    this.changed(key);
+  }
+
+  /** Wakes the gets waiting for the record under `key`. */
+  private changed(key: string): void {
+    const wake = this.waiting.get(key);
+    if (!wake) return;
+    this.waiting.delete(key);
+    for (const w of wake) w();
+  }
+
+  /**
+   * Resolves when the record under `key` has a revision after `revision` (indexed), or after
+   * `ms`; at once when the wait is not allowed (MAX_WAITING_GETS*) or the record moved already.
+   */
+  private async changeAfter(key: string, customer: string, revision: number, ms: number): Promise<void> {
+    const mine = this.waitingPerCustomer.get(customer) ?? 0;
+    if ((this.index.get(key)?.revision ?? 0) > revision || mine >= MAX_WAITING_GETS_PER_CUSTOMER || this.waitingCount >= MAX_WAITING_GETS) return;
+    this.waitingPerCustomer.set(customer, mine + 1);
+    this.waitingCount++;
+    try {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(wake, ms);
+        const wakers = this.waiting.get(key) ?? new Set<() => void>();
+        this.waiting.set(key, wakers);
+        function wake() {
+          clearTimeout(timer);
+          wakers.delete(wake);
+          resolve();
+        }
+        wakers.add(wake);
+      });
+    } finally {
+      this.waitingCount--;
+      const left = (this.waitingPerCustomer.get(customer) ?? 1) - 1;
+      if (left > 0) this.waitingPerCustomer.set(customer, left);
+      else this.waitingPerCustomer.delete(customer);
+    }
   }
 
   async create(user: string, req: sml.v1.IJobCreateRequest): Promise<number> {
@@ -206,9 +258,23 @@ export class JobStore {
     return jobId;
   }
 
-  async get(user: string, jobId: number): Promise<sml.v1.JobRecord | undefined> {
+  /**
+   * The record of a job. With `waitMs`, a job still queued or running is read again once its
+   * record changes (an event folded here or by another replica, an expiry), or after `waitMs`,
+   * whichever comes first: a client polling a short job gets its end as soon as it is
+   * recorded, not at its next poll, and a client polling in a loop polls at most once per
+   * `waitMs` while nothing happens. Bounded by MAX_WAITING_GETS_PER_CUSTOMER and MAX_WAITING_GETS.
+   */
+  async get(user: string, jobId: number, waitMs = 0): Promise<sml.v1.JobRecord | undefined> {
     if (!Number.isSafeInteger(jobId) || jobId <= 0) return undefined;
-    const kept = await this.current(this.key(user, jobId));
+    const key = this.key(user, jobId);
+    let kept = await this.current(key);
+    if (kept && waitMs > 0) {
+      const record = sml.v1.JobRecord.decode(kept.value);
+      if (isTerminal(record.state)) return record;
+      await this.changeAfter(key, nameToken(user), kept.revision, waitMs);
+      kept = await this.current(key);
+    }
     return kept ? sml.v1.JobRecord.decode(kept.value) : undefined;
   }
 

@@ -1,7 +1,7 @@
 import { connect, type NatsConnection } from 'nats';
 import { sml } from '@sml/proto';
 import { JOB_IDS_STREAM, ensureStream, kvBucket } from '@sml/bus';
-import { JobStore } from '@sml/jobs';
+import { JobStore, MAX_WAITING_GETS_PER_CUSTOMER } from '@sml/jobs';
 import { startNatsServer, type NatsServer } from '@sml/testkit';
 import { until } from '../../../packages/bus/test/helpers';
 
@@ -91,5 +91,56 @@ describe('JobStore', () => {
     // One more from each: above every id it handed out before.
     expect(await a.create('alice', {})).toBeGreaterThan(Math.max(...created.filter((c) => c.store === a).map((c) => c.id)));
     expect(await b.create('alice', {})).toBeGreaterThan(Math.max(...created.filter((c) => c.store === b).map((c) => c.id)));
+  });
+  // A poll of an unfinished job (jobs.get with SML_JOB_POLL_WAIT_MS) answers when the record
+  // changes. Wait limits of seconds and events folded 200 ms after the get: a get that did not
+  // wait would read the job running.
+  it('a get that may wait answers with the change folded meanwhile, here or on another replica', async () => {
+    for (const [folder, getter] of [[a, a], [a, b]] as const) {
+      const id = await folder.create('alice', { jobType: 'build' });
+      await until('the other replica sees the job', async () => (await getter.get('alice', id)) !== undefined);
+      const polled = getter.get('alice', id, 5_000);
+      await new Promise((r) => setTimeout(r, 200));
+      await folder.fold(event(id, Kind.FINISHED, { status: { code: 200 }, result }), 100 + id);
+      const record = await polled;
+      expect(record?.state).toBe('finished');
+      expect(sml.v1.StringList.decode(record!.result!.payload!).values).toEqual(['done']);
+    }
+  });
+
+  it('a get of a finished job, of an unknown one or of another customer answers at once', async () => {
+    const id = await a.create('alice', { jobType: 'build' });
+    await a.fold(event(id, Kind.FINISHED, { status: { code: 200 }, result }), 200 + id);
+    const answered: string[] = [];
+    const gets = [
+      a.get('alice', id, 60_000).then((r) => answered.push(`finished ${r?.state}`)),
+      a.get('alice', id + 100_000, 60_000).then((r) => answered.push(`unknown ${r === undefined}`)),
+      a.get('bob', id, 60_000).then((r) => answered.push(`other customer ${r === undefined}`)),
+    ];
+    await Promise.all(gets);
+    expect(answered.sort()).toEqual(['finished finished', 'other customer true', 'unknown true']);
+  });
+
+  it(`at most ${MAX_WAITING_GETS_PER_CUSTOMER} gets of one customer wait; the others answer at once, and other customers still wait`, async () => {
+    const id = await a.create('alice', { jobType: 'build' });
+    const bobs = await a.create('bob', { jobType: 'build' });
+    const order: string[] = [];
+    const waiting = Array.from({ length: MAX_WAITING_GETS_PER_CUSTOMER }, () => a.get('alice', id, 10_000).then((r) => order.push(`alice ${r?.state}`)));
+    await new Promise((r) => setTimeout(r, 100));
+    // Over the limit: answered now, running.
+    expect((await a.get('alice', id, 10_000))?.state).toBe('queued');
+    const bob = a.get('bob', bobs, 10_000).then((r) => order.push(`bob ${r?.state}`));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(order).toEqual([]);
+    await a.fold(event(id, Kind.FINISHED, { status: { code: 200 }, result }), 300 + id);
+    await a.fold(event(bobs, Kind.STARTED, { user: 'bob' }), 300 + bobs);
+    await Promise.all([...waiting, bob]);
+    expect(order.sort()).toEqual([...Array(MAX_WAITING_GETS_PER_CUSTOMER).fill('alice finished'), 'bob running']);
+    // Released: alice may wait again.
+    const again = a.get('alice', await a.create('alice', {}), 10_000);
+    await new Promise((r) => setTimeout(r, 100));
+    a.stop(); // wakes every waiting get
+    expect((await again)?.state).toBe('queued');
+    await a.start();
   });
 });

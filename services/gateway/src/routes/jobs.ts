@@ -30,6 +30,7 @@ export const jobRoutes = [
     method: 'get', path: '/:user/jobs/:id', operationId: 'getJob', tags: ['jobs'],
     summary: 'Read a job: 202 running (values.jobinfo), 200 finished (the result), failed → its status',
     service: 'jobs', subject: subjects.jobs.get, request: sml.v1.JobGetRequest, reply: sml.v1.JobGetReply,
+    description: 'A queued or running job is answered when its record changes (finished, failed, started, progress), or after SML_JOB_POLL_WAIT_MS (25 ms by default), whichever comes first: a short job\'s end comes back with the poll waiting for it.',
     params: jobParams,
     success: { status: 200, description: `'${catalogue.JOB_FINISHED.message}' with the job's result as values; 202 '${catalogue.JOB_RUNNING.message}' with values.jobinfo` },
     errors: ['NO_SUCH_JOB', 'JOB_CANCELLED', 'JOB_LEASE_EXPIRED'],
