@@ -18,7 +18,7 @@ export class UserDirectory {
     const dir = new UserDirectory(await kvBucket(nc, 'sml_users'));
     // After a NATS restart the watch starts again and the cache is dropped (changes made
     // meanwhile were not seen).
-    await followKv(nc, dir.kv, { key: '>', include: KvWatchInclude.UpdatesOnly }, (e) => dir.cache.delete(e.key), { onReset: () => dir.cache.clear() });
+    await followKv(nc, dir.kv, { key: '>', include: KvWatchInclude.UpdatesOnly, headers_only: true }, (e) => dir.cache.delete(e.key), { onReset: () => dir.cache.clear() });
     return dir;
   }
 

@@ -19,8 +19,9 @@ export class ModelStore {
     const store = new ModelStore(await kvBucket(nc, 'sml_models'));
     // A later record (another replica's rebuild, a delete, a stored EVT state) invalidates the
     // cached model here; the echo of this process's own put does not. After a NATS restart
-    // the watch starts again and the cache is dropped.
-    await followKv(nc, store.kv, { key: '>', include: KvWatchInclude.UpdatesOnly }, (e) => {
+    // the watch starts again and the cache is dropped. Key and revision are all it reads:
+    // headers only, not every model's state to every replica (tens of KB a build).
+    await followKv(nc, store.kv, { key: '>', include: KvWatchInclude.UpdatesOnly, headers_only: true }, (e) => {
       const hit = store.cache.get(e.key);
       if (hit && e.revision > hit.revision) store.cache.delete(e.key);
     }, { onReset: () => store.cache.clear() });
