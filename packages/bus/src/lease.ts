@@ -1,5 +1,8 @@
 import type { KV } from 'nats';
 import { sml } from '@sml/proto';
+import { JS_ERR, jsErrorCode } from './js-errors';
+
+const isWrongLastSequence = (err: unknown) => jsErrorCode(err) === JS_ERR.WRONG_LAST_SEQUENCE;
 
 /**
  * Which replica holds something (a stream's run, a projects shard): a record `{owner, until}`
@@ -27,10 +30,33 @@ export class Leases {
     }
   }
 
-  /** Renews a lease held at `revision`; undefined when it was lost meanwhile. */
+  /** Renews a lease held at `revision`; undefined when it was lost meanwhile, or when NATS did not answer. */
   async renew(key: string, revision: number, now = Date.now()): Promise<number | undefined> {
+    const renewed = await this.renewal(key, revision, now);
+    return typeof renewed === 'number' ? renewed : undefined;
+  }
+
+  /**
+   * Renews a lease held at `revision`: its new revision; `lost` when another replica holds
+   * it now (or nobody does); `unknown` when NATS did not answer (an election, a restart), so
+   * the lease may or may not have been renewed — it runs at least until its last renewal's
+   * `until` either way. A renewal whose answer was lost moved the revision: the next one
+   * meets this replica's own record at a later revision and renews that.
+   */
+  async renewal(key: string, revision: number, now = Date.now()): Promise<number | 'lost' | 'unknown'> {
     const value = sml.v1.StreamLease.encode({ owner: this.owner, until: now + this.leaseMs }).finish();
-    return this.kv.update(key, value, revision).catch(() => undefined);
+    try {
+      return await this.kv.update(key, value, revision);
+    } catch (err) {
+      if (!isWrongLastSequence(err)) return 'unknown';
+    }
+    try {
+      const e = await this.kv.get(key);
+      if (!e || e.operation !== 'PUT' || sml.v1.StreamLease.decode(e.value).owner !== this.owner) return 'lost';
+      return await this.kv.update(key, value, e.revision);
+    } catch (err) {
+      return isWrongLastSequence(err) ? 'lost' : 'unknown';
+    }
   }
 
   /** The current holder and expiry of each key that has a lease record (held or expired). */

@@ -29,8 +29,10 @@ export interface OwnershipDeps {
  * a dead one's shards are taken over once their leases expired.
  *
  * Taking or losing a shard drops its loaded projects: they load from snapshot + log when next
- * asked for. A replica that fails to renew stops answering for the shard at once, and writes
- * nothing for it (log appends, snapshots) once its lease has less than a third left (`holds`).
+ * asked for. A replica whose lease was taken stops answering for the shard at once; one whose
+ * renewals go unanswered (NATS in an election) keeps answering until the lease may have
+ * expired, and writes nothing for it (log appends, snapshots) once its lease has less than a
+ * third left (`holds`).
  * The first append after a load is fenced besides (ProjectState.fenced).
  */
 export class ProjectsOwnership {
@@ -78,15 +80,25 @@ export class ProjectsOwnership {
   private async once(): Promise<void> {
     const { leases, presence, services } = this.deps;
     const shards = services.length;
-    // 1. Renew; a lease lost meanwhile stops its shard at once.
-    for (const [shard, revision] of [...this.held]) {
+    // 1. Renew, every shard at once (one slow answer must not hold the others past their
+    // leases). A lease lost meanwhile stops its shard at once. One NATS did not answer (an
+    // election of the KV's stream, a restart) is still this replica's until a lease after
+    // its last renewal: the shard keeps serving and its projects stay loaded, with no write
+    // past two thirds of that (holds()), and is given up only once the lease may have expired.
+    await Promise.all([...this.held].map(async ([shard, revision]) => {
       const sentAt = Date.now();
-      const renewed = await leases.renew(shardLeaseKey(shard), revision);
-      if (renewed !== undefined) {
+      const renewed = await leases.renewal(shardLeaseKey(shard), revision);
+      if (typeof renewed === 'number') {
         this.held.set(shard, renewed);
         this.renewedAt.set(shard, sentAt);
-      } else await this.lose(shard, 'lease lost');
-    }
+      } else if (renewed === 'lost') {
+        await this.lose(shard, 'lease lost');
+      } else if (Date.now() >= (this.renewedAt.get(shard) ?? 0) + this.deps.leaseMs) {
+        await this.lose(shard, 'lease not renewed for a lease (NATS did not answer)');
+      } else {
+        this.deps.log.warn({ owner: leases.owner, shard }, 'projects lease renewal not answered; still serving, writes stop at two thirds of the lease');
+      }
+    }));
     for (const [shard, n] of this.cooldown) if (n <= 1) this.cooldown.delete(shard); else this.cooldown.set(shard, n - 1);
     // 2. Shares: who holds what now.
     const live = await presence.beat();
