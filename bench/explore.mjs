@@ -8,11 +8,12 @@
 //    uses), then BENCH_BUILDS (default 30) `mlr` builds on 50 of its attributes, each timed from
 //    the POST to the job's 200 (the job polled every BENCH_POLL_MS, default 2); in process, the
 //    job's own work on the same summary (restrict, serialize, read back, build) vs the whole summary;
-//    and the same build on a 2-attribute project: what the job path alone costs. BENCH_ONLY=wide runs this part alone;
+//    and the same build on a 2-attribute project: what the job path alone costs; CPU per build of every process (/proc). BENCH_ONLY=wide runs this part alone;
 //    BENCH_DRY=1 prints without appending to RESULTS.md.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { appendResults, machine } from './lib/results.mjs';
+import { cpuMs } from './lib/cpu.mjs';
 
 const require = createRequire(import.meta.url);
 const { startSystem } = require('../packages/testkit/dist/index.js');
@@ -113,9 +114,13 @@ try {
     }
     return Number(process.hrtime.bigint() - t1) / 1e6;
   };
+  /** CPU ms per build of every process (/proc, 10 ms ticks: over BUILDS builds, ±10/BUILDS ms). */
+  const perBuild = (c0) => Object.fromEntries(Object.entries(cpuMs()).map(([name, ms]) => [name, (ms - (c0[name] ?? 0)) / BUILDS]));
   await build('warm');
   const times = [];
+  let c0 = cpuMs();
   for (let k = 0; k < BUILDS; k++) times.push(await build(k));
+  wide.mlrCpu = perBuild(c0);
   wide.mlr = { p50: quantile(times, 0.5), p90: quantile(times, 0.9), p99: quantile(times, 0.99) };
   console.error(`wide mlr build on 50 attributes: p50 ${wide.mlr.p50.toFixed(2)} ms`);
   // The floor of the job path: the same build request on a 2-attribute project (1 input).
@@ -124,7 +129,9 @@ try {
   const tiny = { inputAttributeNames: ['x'], targetAttributeNames: ['y'], extraParameters: {} };
   await build('warm', 'tiny', tiny);
   const floor = [];
+  c0 = cpuMs();
   for (let k = 0; k < BUILDS; k++) floor.push(await build(k, 'tiny', tiny));
+  wide.floorCpu = perBuild(c0);
   wide.floor = { p50: quantile(floor, 0.5), p90: quantile(floor, 0.9), p99: quantile(floor, 0.99) };
   console.error(`tiny mlr build: p50 ${wide.floor.p50.toFixed(2)} ms`);
 
@@ -177,6 +184,14 @@ const section = [
     `| ${label} | ${wide[k].p50.toFixed(2)} | ${wide[k].p90.toFixed(2)} | ${wide[k].p99.toFixed(2)} |`),
   '',
   `- ${WIDE_P} attributes: uni p50 **${wide.uni.p50.toFixed(2)} ms**, bi p50 **${wide.bi.p50.toFixed(2)} ms**, mlr build p50 **${wide.mlr.p50.toFixed(2)} ms** (targets ≤ 20 ms); the first uni request (attribute table and sub-summary read, nothing cached) ${wide.uniFirst.toFixed(2)} ms, the first bi ${wide.biFirst.toFixed(2)} ms`,
+  '',
+  `CPU per build (ms, user + system from /proc over the ${BUILDS} builds; 10 ms ticks):`,
+  '',
+  `| build | ${Object.keys(wide.mlrCpu).join(' | ')} | total |`,
+  `|---|${Object.keys(wide.mlrCpu).map(() => '---:').join('|')}|---:|`,
+  ...[['mlrCpu', '50 of 2000 attributes'], ['floorCpu', '2-attribute project']].map(([k, label]) =>
+    `| ${label} | ${Object.keys(wide.mlrCpu).map((n) => (wide[k][n] ?? 0).toFixed(1)).join(' | ')} | ${Object.values(wide[k]).reduce((a, b) => a + b, 0).toFixed(1)} |`),
+  '',
   `- in process on the same summary, the work of a build's job without the job: restrictedBuild + serialize + read back + mlr build p50 **${wide.inProcessRestricted.toFixed(2)} ms** (of 200); before sub-summaries, the whole summary (${(wide.wholeBytes / 2 ** 20).toFixed(0)} MiB) serialized + read back + build: ${wide.inProcessWhole.toFixed(0)} ms (median of 3)`,
 ].join('\n');
 console.log(section);
