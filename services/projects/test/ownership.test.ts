@@ -28,6 +28,19 @@ describe('projects shard leases', () => {
     await nats?.stop();
   });
 
+  /** A replica owning one shard; its shard service and registry only record what they are told. */
+  const replica = (name: string, leaseMs: number) => {
+    const suspended: number[] = [];
+    const dropped: number[] = [];
+    const service = { suspend: async () => { suspended.push(0); }, resume: async () => undefined } as unknown as BusService;
+    const registry = { dropShard: (shard: number) => dropped.push(shard) } as unknown as ProjectRegistry;
+    const ownership = new ProjectsOwnership({
+      leases: new Leases(kv, name, leaseMs), presence: new Presence(replicas, name),
+      services: [service], registry, log: pino({ level: 'silent' }), leaseMs,
+    });
+    return { ownership, suspended, dropped };
+  };
+
   it('a renewal is a new revision, lost when another replica holds the lease or nobody does, and adopts its own record after a lost answer', async () => {
     const a = new Leases(kv, 'a', 200);
     const b = new Leases(kv, 'b', 200);
@@ -48,16 +61,7 @@ describe('projects shard leases', () => {
   });
 
   it('a renewal NATS does not answer is unknown; the shard keeps being served, its projects stay loaded, and it is renewed once NATS is back', async () => {
-    const suspended: number[] = [];
-    const dropped: number[] = [];
-    const service = { suspend: async () => { suspended.push(0); }, resume: async () => undefined } as unknown as BusService;
-    const registry = { dropShard: (shard: number) => dropped.push(shard) } as unknown as ProjectRegistry;
-    const leaseMs = 3_000;
-    const ownership = new ProjectsOwnership({
-      leases: new Leases(kv, 'replica-1', leaseMs),
-      presence: new Presence(replicas, 'replica-1'),
-      services: [service], registry, log: pino({ level: 'silent' }), leaseMs,
-    });
+    const { ownership, suspended, dropped } = replica('replica-1', 3_000);
     await ownership.tick();
     expect(ownership.shards).toEqual([0]);
     expect(dropped).toEqual([0]); // taking a shard drops whatever was loaded before
@@ -85,15 +89,7 @@ describe('projects shard leases', () => {
   }, 30_000);
 
   it('a shard whose renewals go unanswered for a whole lease is given up', async () => {
-    const suspended: number[] = [];
-    const service = { suspend: async () => { suspended.push(0); }, resume: async () => undefined } as unknown as BusService;
-    const registry = { dropShard: () => undefined } as unknown as ProjectRegistry;
-    const leaseMs = 1_000;
-    const ownership = new ProjectsOwnership({
-      leases: new Leases(kv, 'replica-2', leaseMs),
-      presence: new Presence(replicas, 'replica-2'),
-      services: [service], registry, log: pino({ level: 'silent' }), leaseMs,
-    });
+    const { ownership, suspended } = replica('replica-2', 1_000);
     // Shard 0's lease from the test before was released by its stop().
     await ownership.tick();
     expect(ownership.shards).toEqual([0]);
