@@ -211,9 +211,12 @@ export class JobStore {
         const timer = setTimeout(wake, ms);
         const wakers = this.waiting.get(key) ?? new Set<() => void>();
         this.waiting.set(key, wakers);
+        const waiting = this.waiting;
         function wake() {
           clearTimeout(timer);
           wakers.delete(wake);
+          // A wait that timed out leaves no empty set behind (changed() removes the key itself).
+          if (wakers.size === 0 && waiting.get(key) === wakers) waiting.delete(key);
           resolve();
         }
         wakers.add(wake);
