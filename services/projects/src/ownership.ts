@@ -42,6 +42,8 @@ export class ProjectsOwnership {
   private readonly renewedAt = new Map<number, number>();
   /** Shard → rounds left before this replica may take it back (given up to even shares out). */
   private readonly cooldown = new Map<number, number>();
+  /** Shard → the timer that gives it up a lease after its last renewal, unless renewed meanwhile. */
+  private readonly expiries = new Map<number, NodeJS.Timeout>();
   private timer?: NodeJS.Timeout;
   private round: Promise<void> = Promise.resolve();
   private stopped = false;
@@ -88,9 +90,12 @@ export class ProjectsOwnership {
     await Promise.all([...this.held].map(async ([shard, revision]) => {
       const sentAt = Date.now();
       const renewed = await leases.renewal(shardLeaseKey(shard), revision);
+      // Given up meanwhile (its lease ran out while NATS did not answer): a late renewal is
+      // this replica's lease again, which the next round takes back like any of its own.
+      if (!this.held.has(shard)) return;
       if (typeof renewed === 'number') {
         this.held.set(shard, renewed);
-        this.renewedAt.set(shard, sentAt);
+        this.renewed(shard, sentAt);
       } else if (renewed === 'lost') {
         await this.lose(shard, 'lease lost');
       } else if (Date.now() >= (this.renewedAt.get(shard) ?? 0) + this.deps.leaseMs) {
@@ -137,10 +142,26 @@ export class ProjectsOwnership {
       const sentAt = Date.now();
       const taken = await leases.acquire(shardLeaseKey(shard));
       if (taken !== undefined) {
-        this.renewedAt.set(shard, sentAt);
+        this.renewed(shard, sentAt);
         await this.take(shard, taken);
       }
     }
+  }
+
+  /**
+   * A renewal (or take) of `shard` sent at `sentAt` was answered: the lease runs until a lease
+   * from then. Should no later renewal be answered by then, the shard is given up at that
+   * moment, not at the end of a round that may be waiting for NATS: past it another replica
+   * may serve the shard, and this one must not answer for it any more, reads included.
+   */
+  private renewed(shard: number, sentAt: number): void {
+    this.renewedAt.set(shard, sentAt);
+    clearTimeout(this.expiries.get(shard));
+    const timer = setTimeout(() => {
+      if (this.renewedAt.get(shard) === sentAt) void this.lose(shard, 'lease not renewed for a lease (NATS did not answer)');
+    }, Math.max(0, sentAt + this.deps.leaseMs - Date.now()));
+    timer.unref();
+    this.expiries.set(shard, timer);
   }
 
   private async take(shard: number, revision: number): Promise<void> {
@@ -152,8 +173,11 @@ export class ProjectsOwnership {
   }
 
   private async lose(shard: number, why: string): Promise<void> {
+    if (!this.held.has(shard)) return; // lost already (its expiry timer and a round may both come)
     this.held.delete(shard);
     this.renewedAt.delete(shard);
+    clearTimeout(this.expiries.get(shard));
+    this.expiries.delete(shard);
     await this.deps.services[shard].suspend();
     this.deps.registry.dropShard(shard);
     this.deps.log.warn({ owner: this.deps.leases.owner, shard, why }, 'projects shard no longer served here');
@@ -164,6 +188,8 @@ export class ProjectsOwnership {
     this.stopped = true;
     clearInterval(this.timer);
     await this.round;
+    for (const timer of this.expiries.values()) clearTimeout(timer);
+    this.expiries.clear();
     for (const [shard, revision] of [...this.held]) {
       this.held.delete(shard);
       await this.deps.services[shard].suspend();

@@ -29,13 +29,13 @@ describe('projects shard leases', () => {
   });
 
   /** A replica owning one shard; its shard service and registry only record what they are told. */
-  const replica = (name: string, leaseMs: number) => {
+  const replica = (name: string, leaseMs: number, leasesKv = kv) => {
     const suspended: number[] = [];
     const dropped: number[] = [];
     const service = { suspend: async () => { suspended.push(0); }, resume: async () => undefined } as unknown as BusService;
     const registry = { dropShard: (shard: number) => dropped.push(shard) } as unknown as ProjectRegistry;
     const ownership = new ProjectsOwnership({
-      leases: new Leases(kv, name, leaseMs), presence: new Presence(replicas, name),
+      leases: new Leases(leasesKv, name, leaseMs), presence: new Presence(replicas, name),
       services: [service], registry, log: pino({ level: 'silent' }), leaseMs,
     });
     return { ownership, suspended, dropped };
@@ -103,6 +103,26 @@ describe('projects shard leases', () => {
     });
     expect(suspended).toEqual([0]);
     expect(ownership.holds(0)).toBe(false);
+    await ownership.stop();
+  }, 30_000);
+
+  it('a shard is given up a lease after its last renewal even while a renewal is still waiting for NATS', async () => {
+    // Renewals that wait 4 s for an answer, a 1 s lease: the round is stuck in its renewal when the lease runs out.
+    const slow = await nc.jetstream({ timeout: 4_000 }).views.kv('sml_project_leases', { bindOnly: true });
+    const { ownership, suspended } = replica('replica-3', 1_000, slow);
+    await ownership.tick();
+    expect(ownership.shards).toEqual([0]);
+    await nats.restart({
+      whileDown: async () => {
+        const round = ownership.tick();
+        await new Promise((r) => setTimeout(r, 1_500));
+        // Given up while the round still waits.
+        expect(suspended).toEqual([0]);
+        expect(ownership.shards).toEqual([]);
+        expect(ownership.holds(0)).toBe(false);
+        void round;
+      },
+    });
     await ownership.stop();
   }, 30_000);
 });
