@@ -1,7 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import { objectStore, useNativeObjectDigest } from '@sml/bus';
 import { startNatsServer, type NatsServer } from '@sml/testkit';
+
+/** Python hashlib's digest of the blob below (fixtures/gen_digest.py): a reference independent of node:crypto. */
+const reference: { length: number; sha256_base64url: string } = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'digest.json'), 'utf8'));
 
 describe('object-store digests computed by node:crypto (useNativeObjectDigest)', () => {
   let nats: NatsServer;
@@ -25,12 +29,11 @@ describe('object-store digests computed by node:crypto (useNativeObjectDigest)',
 
   it('an object stored in pieces carries the standard SHA-256 of its bytes (what any NATS client checks) and reads back whole', async () => {
     const os = await objectStore(nc, 'digest_test');
-    const data = randomBytes(3 * 128 * 1024 + 12345);
+    const data = Uint8Array.from({ length: reference.length }, (_, i) => (131 * i + 7) % 256);
     await os.putBlob({ name: 'blob', options: { max_chunk_size: 128 * 1024 } }, data);
     const info = await os.info('blob');
-    const expected = createHash('sha256').update(data).digest('base64url');
-    // nats.js writes it padded, base64url: SHA-256=<43 characters>=
-    expect(info?.digest).toBe(`SHA-256=${expected}=`);
+    // base64url, padded: SHA-256=<43 characters>=
+    expect(info?.digest).toBe(`SHA-256=${reference.sha256_base64url}`);
     expect(info?.chunks).toBe(4);
     const back = await os.getBlob('blob');
     expect(Buffer.from(back!).equals(data)).toBe(true);
