@@ -208,17 +208,16 @@ export class JobStore {
     this.waitingCount++;
     try {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(wake, ms);
         const wakers = this.waiting.get(key) ?? new Set<() => void>();
         this.waiting.set(key, wakers);
-        const waiting = this.waiting;
-        function wake() {
+        const wake = () => {
           clearTimeout(timer);
           wakers.delete(wake);
           // A wait that timed out leaves no empty set behind (changed() removes the key itself).
-          if (wakers.size === 0 && waiting.get(key) === wakers) waiting.delete(key);
+          if (wakers.size === 0 && this.waiting.get(key) === wakers) this.waiting.delete(key);
           resolve();
-        }
+        };
+        const timer = setTimeout(wake, ms);
         wakers.add(wake);
       });
     } finally {

@@ -85,8 +85,8 @@ export class ProjectsOwnership {
     // 1. Renew, every shard at once (one slow answer must not hold the others past their
     // leases). A lease lost meanwhile stops its shard at once. One NATS did not answer (an
     // election of the KV's stream, a restart) is still this replica's until a lease after
-    // its last renewal: the shard keeps serving and its projects stay loaded, with no write
-    // past two thirds of that (holds()), and is given up only once the lease may have expired.
+    // its last answered renewal: the shard keeps serving and its projects stay loaded, with
+    // no write past two thirds of that (holds()), until its expiry timer (renewed()).
     await Promise.all([...this.held].map(async ([shard, revision]) => {
       const sentAt = Date.now();
       const renewed = await leases.renewal(shardLeaseKey(shard), revision);
@@ -98,8 +98,6 @@ export class ProjectsOwnership {
         this.renewed(shard, sentAt);
       } else if (renewed === 'lost') {
         await this.lose(shard, 'lease lost');
-      } else if (Date.now() >= (this.renewedAt.get(shard) ?? 0) + this.deps.leaseMs) {
-        await this.lose(shard, 'lease not renewed for a lease (NATS did not answer)');
       } else {
         this.deps.log.warn({ owner: leases.owner, shard }, 'projects lease renewal not answered; still serving, writes stop at two thirds of the lease');
       }
