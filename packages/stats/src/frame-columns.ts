@@ -1,5 +1,5 @@
 import type { CategoricalColumn, ColumnType, NumericColumn, ParsedFrame } from './frame';
-import { POW10, placeholderRows } from './frame-json';
+import { MAX_SCALE, MISSING_MANTISSA, POW10, placeholderRows, readFrameDecimals, type DecimalFrame } from './frame-json';
 
 /*
  * A frame the fast JSON reader produced (frame-json.ts), as bytes that travel: numeric
@@ -28,10 +28,6 @@ export interface FrameColumnsInput {
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-/** Decimal scales go up to 9 (int32 mantissas hold 9 digits). */
-const MAX_SCALE = 9;
-/** The int32 that marks a missing cell among decimal mantissas (never a mantissa itself). */
-const MISSING_MANTISSA = -2147483648;
 const TYPES: ReadonlySet<string> = new Set<ColumnType>(['C', 'B', 'T', 'S', 'L', 'X']);
 
 /**
@@ -50,6 +46,31 @@ export function frameToColumns(frame: ParsedFrame): FrameColumnsData {
         : { name: c.name, kind: c.kind, values: littleEndianBytes(decimal.mantissas), scale: decimal.scale };
     }),
     categorical: frame.categorical.map((c) => ({ name: c.name, levels: [...c.levels], codes: littleEndianBytes(c.codes) })),
+  };
+}
+
+/**
+ * A learn request's JSON frame read straight into columns (the gateway's reading): the same
+ * message as frameToColumns(parseFrameJson(bytes)), byte for byte, but a frame of C and B
+ * columns only is read into mantissas directly (frame-json.ts readFrameDecimals). Null when
+ * the fast reader does not take the frame.
+ */
+export function readFrameColumns(bytes: Uint8Array): FrameColumnsData | null {
+  const read = readFrameDecimals(bytes);
+  if (read === null) return null;
+  return 'columns' in read ? decimalFrameColumns(read) : frameToColumns(read);
+}
+
+function decimalFrameColumns(frame: DecimalFrame): FrameColumnsData {
+  return {
+    names: [...frame.names],
+    types: [...frame.types],
+    rowCount: frame.rowCount,
+    numeric: frame.columns.map((c) =>
+      'values' in c
+        ? { name: c.name, kind: c.kind, values: littleEndianBytes(c.values) }
+        : { name: c.name, kind: c.kind, values: littleEndianBytes(c.mantissas), scale: c.scale }),
+    categorical: [],
   };
 }
 

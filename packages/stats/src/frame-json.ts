@@ -50,7 +50,44 @@ function isSpace(b: number): boolean {
 
 export function parseFrameJson(bytes: Uint8Array): ParsedFrame | null {
   try {
-    return new FrameJsonReader(bytes).read();
+    return new FrameJsonReader(bytes, false).read() as ParsedFrame;
+  } catch (err) {
+    if (err instanceof Bail) return null;
+    throw err;
+  }
+}
+
+/**
+ * A numeric column read as decimals: int32 mantissas at one scale (value = m / 10^scale, the
+ * very double the text gives; MISSING_MANTISSA = missing), or float64 values when some cell
+ * does not fit (an exponent beyond the scales, more than 9 digits, -0, …).
+ */
+export type DecimalColumn = { kind: 'C' | 'B'; name: string } & ({ mantissas: Int32Array; scale: number } | { values: Float64Array });
+
+/** A frame of C and B columns only, read as decimal columns (readFrameDecimals). */
+export interface DecimalFrame {
+  readonly names: readonly string[];
+  readonly types: readonly ColumnType[];
+  readonly rowCount: number;
+  readonly columns: readonly DecimalColumn[];
+}
+
+/** Decimal scales go up to 9 (int32 mantissas hold 9 digits). */
+export const MAX_SCALE = 9;
+/** The int32 that marks a missing cell among decimal mantissas (never a mantissa itself). */
+export const MISSING_MANTISSA = -2147483648;
+const MAX_MANTISSA = 2147483647;
+
+/**
+ * parseFrameJson for a frame that is going to travel as columns (frame-columns.ts): a frame
+ * of C and B columns only is read straight into decimal mantissas, at each column's smallest
+ * scale, without the float64 values and the second pass that finding the scale from them
+ * takes; any other frame the fast reader takes comes back as parseFrameJson gives it; null
+ * when it does not take the frame.
+ */
+export function readFrameDecimals(bytes: Uint8Array): ParsedFrame | DecimalFrame | null {
+  try {
+    return new FrameJsonReader(bytes, true).read();
   } catch (err) {
     if (err instanceof Bail) return null;
     throw err;
@@ -61,13 +98,17 @@ class FrameJsonReader {
   private pos = 0;
   private spanStart = 0;
   private spanEnd = 0;
-  constructor(private readonly b: Uint8Array) {}
+  constructor(
+    private readonly b: Uint8Array,
+    /** Frames of C and B columns only are read as decimal columns. */
+    private readonly decimals: boolean,
+  ) {}
 
-  read(): ParsedFrame {
+  read(): ParsedFrame | DecimalFrame {
     this.expect(OPEN_OBJECT);
     const small: Record<string, unknown> = {};
     const seen = new Set<string>();
-    let parsed: ParsedFrame | null = null;
+    let parsed: ParsedFrame | DecimalFrame | null = null;
     for (;;) {
       this.skipSpace();
       const key = this.key();
@@ -95,7 +136,7 @@ class FrameJsonReader {
     return parsed!;
   }
 
-  private data(names: unknown, types: unknown): ParsedFrame {
+  private data(names: unknown, types: unknown): ParsedFrame | DecimalFrame {
     let checked: { names: string[]; types: ColumnType[] };
     try {
       checked = checkStructure({ attributeNames: names as string[], attributeTypes: types as string[], data: [[]] });
@@ -110,6 +151,7 @@ class FrameJsonReader {
       if (t === 'C' || t === 'B') numericIndexes.push(c);
       else if (t === 'T') categoricalIndexes.push(c);
     });
+    if (this.decimals && numericIndexes.length === width) return this.decimalFrame(checked.names, kinds);
     const slot = new Int32Array(width).fill(-1);
     numericIndexes.forEach((c, n) => (slot[c] = n));
     categoricalIndexes.forEach((c, t) => (slot[c] = t));
@@ -213,6 +255,86 @@ class FrameJsonReader {
       this.skipSpace();
     }
     return rows;
+  }
+
+  /** The data array of a frame of C and B columns only, as decimal columns. */
+  private decimalFrame(names: string[], kinds: ColumnType[]): DecimalFrame {
+    const capacity = this.estimateRows();
+    const cells: DecimalCells = {
+      capacity,
+      mantissas: kinds.map(() => new Int32Array(capacity)),
+      scales: new Int32Array(kinds.length),
+      values: kinds.map(() => null),
+    };
+    const binary = Uint8Array.from(kinds, (t) => (t === 'B' ? 1 : 0));
+    let rows = 0;
+    this.expect(OPEN_ARRAY);
+    this.skipSpace();
+    if (this.b[this.pos] === CLOSE_ARRAY) return bail();
+    for (;;) {
+      if (rows === cells.capacity) growDecimalCells(cells);
+      this.expect(OPEN_ARRAY);
+      this.decimalRow(cells, binary, rows);
+      this.expect(CLOSE_ARRAY);
+      rows++;
+      this.skipSpace();
+      const c = this.b[this.pos++];
+      if (c === CLOSE_ARRAY) break;
+      if (c !== COMMA) bail();
+      this.skipSpace();
+    }
+    const columns = kinds.map((kind, c): DecimalColumn => {
+      const values = cells.values[c];
+      const name = names[c];
+      return values === null
+        ? { kind: kind as 'C' | 'B', name, mantissas: cells.mantissas[c].subarray(0, rows), scale: cells.scales[c] }
+        : { kind: kind as 'C' | 'B', name, values: values.subarray(0, rows) };
+    });
+    return { names, types: kinds, rowCount: rows, columns };
+  }
+
+  /**
+   * The cells of one row of a frame of C and B columns only, into decimal columns: the common
+   * cell (a quoted plain decimal of a C column) as its mantissa, read by plainMantissa() with
+   * the cursor in a local variable; any other by numericCell(), then storeDecimal().
+   */
+  private decimalRow(cells: DecimalCells, binary: Uint8Array, row: number): void {
+    const b = this.b;
+    const { mantissas, scales, values } = cells;
+    let p = this.pos;
+    for (let c = 0; c < mantissas.length; c++) {
+      while (isSpace(b[p])) p++;
+      if (c > 0) {
+        if (b[p] !== COMMA) bail();
+        p++;
+        while (isSpace(b[p])) p++;
+      }
+      const m = binary[c] === 0 && values[c] === null ? plainMantissa(b, p) : NaN;
+      if (m === m) {
+        p = plainEnd;
+        const s = plainScale;
+        // A cell with more decimals than the column had raises its scale (rare: once per digit at most).
+        if (s > scales[c] && !rescale(cells, c, s, row)) {
+          values[c]![row] = s === 0 ? m : m / POW10[s];
+          continue;
+        }
+        const scaled = s === scales[c] ? m : m * POW10[scales[c] - s];
+        // -0 has no int32 mantissa; neither has a magnitude of 2^31 or more.
+        if (scaled <= MAX_MANTISSA && scaled >= -MAX_MANTISSA && (scaled !== 0 || 1 / scaled > 0)) {
+          mantissas[c][row] = scaled;
+          continue;
+        }
+        toValues(cells, c, row);
+        values[c]![row] = s === 0 ? m : m / POW10[s];
+        continue;
+      }
+      this.pos = p;
+      const v = this.numericCell();
+      p = this.pos;
+      if (binary[c] === 1 && v === v && v !== 0 && v !== 1) bail();
+      storeDecimal(cells, c, row, v);
+    }
+    this.pos = p;
   }
 
   /** Rows the data array at pos likely holds: the bytes left over the first row's length, plus 10%. */
@@ -376,6 +498,83 @@ function isDelimiter(c: number): boolean {
   return c === COMMA || c === CLOSE_ARRAY || c === CLOSE_OBJECT || isSpace(c);
 }
 
+/** The decimal columns a frame of C and B columns is read into (readFrameDecimals). */
+interface DecimalCells {
+  /** Rows the columns hold. */
+  capacity: number;
+  /** Per column: int32 mantissas at scales[c], while values[c] is null. */
+  mantissas: Int32Array[];
+  scales: Int32Array;
+  /** Per column: float64 values, once a cell did not fit a mantissa (then for good). */
+  values: (Float64Array | null)[];
+}
+
+function growDecimalCells(cells: DecimalCells): void {
+  cells.capacity *= 2;
+  cells.mantissas = cells.mantissas.map((m) => grow(m, cells.capacity));
+  cells.values = cells.values.map((v) => (v === null ? null : grow(v, cells.capacity)));
+}
+
+/**
+ * Raises column c's scale to `scale` for its first `rows` mantissas; false (and the column
+ * turned to values) when one would no longer fit an int32.
+ */
+function rescale(cells: DecimalCells, c: number, scale: number, rows: number): boolean {
+  const m = cells.mantissas[c];
+  const factor = POW10[scale - cells.scales[c]];
+  const limit = MAX_MANTISSA / factor;
+  for (let r = 0; r < rows; r++) {
+    if (m[r] !== MISSING_MANTISSA && (m[r] > limit || m[r] < -limit)) {
+      toValues(cells, c, rows);
+      return false;
+    }
+  }
+  for (let r = 0; r < rows; r++) if (m[r] !== MISSING_MANTISSA) m[r] *= factor;
+  cells.scales[c] = scale;
+  return true;
+}
+
+/** Turns column c's first `rows` mantissas into the values they stand for (exact: see plainMantissa). */
+function toValues(cells: DecimalCells, c: number, rows: number): void {
+  const m = cells.mantissas[c];
+  const scale = cells.scales[c];
+  const p = POW10[scale];
+  const values = new Float64Array(cells.capacity);
+  for (let r = 0; r < rows; r++) values[r] = m[r] === MISSING_MANTISSA ? NaN : scale === 0 ? m[r] : m[r] / p;
+  cells.values[c] = values;
+}
+
+/**
+ * A cell read as a number (NaN = missing) into column c: as a mantissa at the smallest scale
+ * that gives the value back (as frame-columns.ts decimalColumn finds it), else as a value.
+ */
+function storeDecimal(cells: DecimalCells, c: number, row: number, v: number): void {
+  const values = cells.values[c];
+  if (values !== null) {
+    values[row] = v;
+    return;
+  }
+  if (v !== v) {
+    cells.mantissas[c][row] = MISSING_MANTISSA;
+    return;
+  }
+  let k = 0;
+  while (k <= MAX_SCALE && Math.round(v * POW10[k]) / POW10[k] !== v) k++;
+  if (k > MAX_SCALE || (k > cells.scales[c] && !rescale(cells, c, k, row))) {
+    if (cells.values[c] === null) toValues(cells, c, row);
+    cells.values[c]![row] = v;
+    return;
+  }
+  const p = POW10[cells.scales[c]];
+  const m = Math.round(v * p);
+  if (m <= MAX_MANTISSA && m >= -MAX_MANTISSA && m / p === v && (v !== 0 || 1 / v > 0)) {
+    cells.mantissas[c][row] = m;
+    return;
+  }
+  toValues(cells, c, row);
+  cells.values[c]![row] = v;
+}
+
 /** Doubles the columns' capacity. */
 function growCells(cells: Cells): void {
   cells.capacity *= 2;
@@ -437,6 +636,45 @@ function plainDecimal(b: Uint8Array, p: number): number {
   plainEnd = i + 1;
   const magnitude = fracDigits === 0 ? mantissa : mantissa / POW10[fracDigits];
   return negative ? -magnitude : magnitude;
+}
+
+/** The scale (decimals, trailing zeros dropped) of the last mantissa plainMantissa() read. */
+let plainScale = 0;
+
+/**
+ * plainDecimal()'s cell as a signed integer mantissa m and a scale (plainScale): the cell's
+ * value is m / 10^plainScale, and that one division gives the very double plainDecimal()
+ * gives (both are the correctly rounded value of the same number). Trailing zeros of the
+ * decimals are dropped, so the scale is the smallest that holds the value. "-0" gives -0.
+ * NaN when the cell is anything else.
+ */
+function plainMantissa(b: Uint8Array, p: number): number {
+  if (b[p] !== QUOTE) return NaN;
+  let i = p + 1;
+  const negative = b[i] === MINUS;
+  if (negative) i++;
+  const intStart = i;
+  let int = 0;
+  for (let d = b[i] - ZERO; d >= 0 && d <= 9; d = b[++i] - ZERO) int = (int * 10 + d) | 0;
+  const intDigits = i - intStart;
+  let frac = 0;
+  let fracDigits = 0;
+  if (b[i] === DOT) {
+    const fracStart = ++i;
+    for (let d = b[i] - ZERO; d >= 0 && d <= 9; d = b[++i] - ZERO) frac = (frac * 10 + d) | 0;
+    fracDigits = i - fracStart;
+  }
+  if (b[i] !== QUOTE || intDigits + fracDigits === 0 || intDigits > 9 || fracDigits > 9) return NaN;
+  let scale = fracDigits;
+  while (scale > 0 && frac % 10 === 0) {
+    frac = (frac / 10) | 0;
+    scale--;
+  }
+  const mantissa = int * POW10[scale] + frac;
+  if (mantissa >= EXACT_INTEGERS) return NaN;
+  plainEnd = i + 1;
+  plainScale = scale;
+  return negative ? -mantissa : mantissa;
 }
 
 /** 2^53: integers below it are exact doubles. */

@@ -5,5 +5,5 @@
  * so what the gateway reads is what the project would have read (frame-json.test.ts).
  */
 export { parseFrameJson } from './frame-json';
-export { type FrameColumnsData, type FrameColumnsInput, frameFromColumns, frameToColumns } from './frame-columns';
+export { type FrameColumnsData, type FrameColumnsInput, frameFromColumns, frameToColumns, readFrameColumns } from './frame-columns';
 export type { ColumnType, ParsedFrame } from './frame';

@@ -22,7 +22,7 @@ export {
 } from './summary';
 export { parseFrameJson, placeholderRows } from './frame-json';
 export { type BadRecord, type FieldRecords, type RecordsFrame, type RecordsPlan, parseRecords } from './frame-records';
-export { type FrameColumnsData, type FrameColumnsInput, frameFromColumns, frameToColumns } from './frame-columns';
+export { type FrameColumnsData, type FrameColumnsInput, frameFromColumns, frameToColumns, readFrameColumns } from './frame-columns';
 export { type AttributeTable, resolveAttributes } from './attributes';
 export { type SerializedChunks } from './binary';
 export * from './models';

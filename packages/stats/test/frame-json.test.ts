@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { FrameError, frameFromColumns, frameToColumns, parseFrameJson, Summary, type FrameColumnsData } from '@sml/stats';
+import { FrameError, frameFromColumns, frameToColumns, parseFrameJson, readFrameColumns, Summary, type FrameColumnsData } from '@sml/stats';
 import { parseFrame } from '../src/frame';
 
 // The fast JSON reader must read exactly what parseFrame(JSON.parse(text)) reads, or decline
@@ -158,6 +158,47 @@ describe('fast JSON frame reader', () => {
       }
     }), { numRuns: 300 });
     expect(read).toBeGreaterThan(30);
+  });
+
+  it('readFrameColumns (the gateway\'s reading) writes the very bytes frameToColumns(parseFrameJson) writes, or declines with it', () => {
+    // Frames of C and B columns take the decimal reader; these cells move a column's scale up
+    // (more decimals, trailing zeros that do not count), past an int32 (to float64 midway), to -0.
+    const decimalCell = fc.oneof(
+      { weight: 30, arbitrary: fc.tuple(fc.integer({ min: -99999, max: 99999 }), fc.integer({ min: 0, max: 4 })).map(([m, k]) => (m / 10 ** k).toFixed(k)) },
+      { weight: 4, arbitrary: fc.tuple(fc.integer({ min: -999, max: 999 }), fc.integer({ min: 1, max: 3 })).map(([m, z]) => `${m}.${'0'.repeat(z)}`) },
+      { weight: 1, arbitrary: fc.constantFrom('1.50', '-0.000', '0.0', '2147.483647', '-2147.483647', '2147.483648', '214748364.7', '0.000000001', '1.1000000', '99', '5.') },
+    );
+    const numericFrame = fc.integer({ min: 1, max: 3 }).chain((width) => fc.record({
+      types: fc.array(fc.oneof({ weight: 5, arbitrary: fc.constant('C') }, { weight: 1, arbitrary: fc.constant('B') }), { minLength: width, maxLength: width }),
+      rows: fc.integer({ min: 1, max: 40 }),
+      raw: fc.boolean(),
+    }).chain(({ types, rows, raw }) =>
+      fc.array(fc.tuple(...types.map((t) => (t === 'B' ? binaryCell : fc.oneof({ weight: 40, arbitrary: decimalCell }, { weight: 1, arbitrary: numberText }, { weight: 2, arbitrary: missing })))), { minLength: rows, maxLength: rows })
+        .map((data) => ({ attributeNames: types.map((_, i) => `a${i}`), attributeTypes: types, data, errorHandling: 0, raw }))));
+    const bytesOf = (data: FrameColumnsData | null) => data && {
+      ...data,
+      numeric: data.numeric.map((c) => ({ ...c, values: Buffer.from(c.values.buffer, c.values.byteOffset, c.values.byteLength).toString('hex') })),
+      categorical: data.categorical.map((c) => ({ ...c, codes: Buffer.from(c.codes.buffer, c.codes.byteOffset, c.codes.byteLength).toString('hex') })),
+    };
+    let decimals = 0;
+    let float64 = 0;
+    fc.assert(fc.property(fc.oneof(numericFrame, frameArb), (f) => {
+      const json = enc.encode(text(f));
+      const parsed = parseFrameJson(json);
+      const got = readFrameColumns(json);
+      expect(bytesOf(got)).toEqual(bytesOf(parsed && frameToColumns(parsed)));
+      for (const c of got?.numeric ?? []) if (c.scale === undefined) float64++; else decimals++;
+    }), { numRuns: 600 });
+    // Both forms must actually occur, or this test proves little.
+    expect(decimals).toBeGreaterThan(150);
+    expect(float64).toBeGreaterThan(50);
+    // Cases a column rarely gets by chance: only trailing zeros (scale 0), a scale raised after
+    // the first rows, an int32 overflow after the first rows, -0 after the first rows.
+    for (const cells of [['5.0', '-12.00', 'NA'], ['1', '2.5', '3.25'], ['1.5', '2147483.5', '21474836.47'], ['1.5', '-0.0']]) {
+      const json = enc.encode(JSON.stringify({ attributeNames: ['x'], attributeTypes: ['C'], data: cells.map((c) => [c]) }));
+      expect(bytesOf(readFrameColumns(json))).toEqual(bytesOf(frameToColumns(parseFrameJson(json)!)));
+    }
+    expect(readFrameColumns(enc.encode('{"attributeNames":["x"],"attributeTypes":["C"],"data":[["5.0"],["-12.00"]]}'))!.numeric[0].scale).toBe(0);
   });
 
   it('columns of fixed-point decimals travel as int32 mantissas and a scale; others as float64', () => {

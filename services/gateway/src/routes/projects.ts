@@ -1,5 +1,5 @@
 import { sml } from '@sml/proto';
-import { frameToColumns, parseFrameJson } from '@sml/stats/frames';
+import { readFrameColumns } from '@sml/stats/frames';
 import { defineRoute, type Route, type RouteContext } from '../route';
 import { boolParam, dataFrame, name, userParam, z } from '../schemas';
 import { transferRoutes } from './transfer';
@@ -45,8 +45,8 @@ const learnRoute = (op: 'learn' | 'forget') => defineRoute({
   // Read here, once, when the fast reader takes the frame (strict, plain cells): the
   // project's owner then gets columns a third smaller than the JSON and reads no JSON.
   toRequest: (ctx) => {
-    const read = parseFrameJson(ctx.body as Buffer);
-    return learnRequest(ctx, read ? { columns: frameToColumns(read) } : { frameJson: ctx.body as Buffer });
+    const columns = readFrameColumns(ctx.body as Buffer);
+    return learnRequest(ctx, columns ? { columns } : { frameJson: ctx.body as Buffer });
   },
   // A project that reads the rows' cells (partitions, survival, sequences) asks for the JSON.
   retry: (reply, ctx) => (reply.needsJson ? learnRequest(ctx, { frameJson: ctx.body as Buffer }) : undefined),
