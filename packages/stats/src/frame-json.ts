@@ -1,4 +1,5 @@
 import { hasLoneSurrogate } from './errors';
+import { wasmDecimalRows } from './kernels/decimals';
 import { checkStructure, levelCode, sortedLevels, type CategoricalColumn, type ColumnType, type NumericColumn, type ParsedFrame } from './frame';
 
 /*
@@ -260,17 +261,25 @@ class FrameJsonReader {
   /** The data array of a frame of C and B columns only, as decimal columns. */
   private decimalFrame(names: string[], kinds: ColumnType[]): DecimalFrame {
     const capacity = this.estimateRows();
+    this.expect(OPEN_ARRAY);
+    this.skipSpace();
+    if (this.b[this.pos] === CLOSE_ARRAY) return bail();
+    // The common frame (C columns, plain cells) is read by WebAssembly; the loop below reads any other the same way.
+    const fast = kinds.every((t) => t === 'C') ? wasmDecimalRows(this.b, this.pos, kinds.length, capacity) : null;
+    if (fast !== null) {
+      this.pos = fast.end;
+      const columns = names.map((name, c): DecimalColumn => ({ kind: 'C', name, mantissas: fast.mantissas[c], scale: fast.scales[c] }));
+      return { names, types: kinds, rowCount: fast.rows, columns };
+    }
     const cells: DecimalCells = {
       capacity,
       mantissas: kinds.map(() => new Int32Array(capacity)),
       scales: new Int32Array(kinds.length),
       values: kinds.map(() => null),
+      plain: Uint8Array.from(kinds, (t) => (t === 'C' ? 1 : 0)),
     };
     const binary = Uint8Array.from(kinds, (t) => (t === 'B' ? 1 : 0));
     let rows = 0;
-    this.expect(OPEN_ARRAY);
-    this.skipSpace();
-    if (this.b[this.pos] === CLOSE_ARRAY) return bail();
     for (;;) {
       if (rows === cells.capacity) growDecimalCells(cells);
       this.expect(OPEN_ARRAY);
@@ -300,16 +309,17 @@ class FrameJsonReader {
    */
   private decimalRow(cells: DecimalCells, binary: Uint8Array, row: number): void {
     const b = this.b;
-    const { mantissas, scales, values } = cells;
+    const { mantissas, scales, values, plain } = cells;
     let p = this.pos;
     for (let c = 0; c < mantissas.length; c++) {
-      while (isSpace(b[p])) p++;
+      // Spacing is rare: one comparison passes the common byte (every space is ≤ 0x20).
+      if (b[p] <= 0x20) while (isSpace(b[p])) p++;
       if (c > 0) {
         if (b[p] !== COMMA) bail();
         p++;
-        while (isSpace(b[p])) p++;
+        if (b[p] <= 0x20) while (isSpace(b[p])) p++;
       }
-      const m = binary[c] === 0 && values[c] === null ? plainMantissa(b, p) : NaN;
+      const m = plain[c] === 1 ? plainMantissa(b, p) : NaN;
       if (m === m) {
         p = plainEnd;
         const s = plainScale;
@@ -507,6 +517,8 @@ interface DecimalCells {
   scales: Int32Array;
   /** Per column: float64 values, once a cell did not fit a mantissa (then for good). */
   values: (Float64Array | null)[];
+  /** Per column: 1 while its cells are read by plainMantissa() (a C column still in mantissas). */
+  plain: Uint8Array;
 }
 
 function growDecimalCells(cells: DecimalCells): void {
@@ -542,6 +554,7 @@ function toValues(cells: DecimalCells, c: number, rows: number): void {
   const values = new Float64Array(cells.capacity);
   for (let r = 0; r < rows; r++) values[r] = m[r] === MISSING_MANTISSA ? NaN : scale === 0 ? m[r] : m[r] / p;
   cells.values[c] = values;
+  cells.plain[c] = 0;
 }
 
 /**

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { FrameError, frameFromColumns, frameToColumns, parseFrameJson, readFrameColumns, Summary, type FrameColumnsData } from '@sml/stats';
 import { parseFrame } from '../src/frame';
+import { useWasmDecimals, wasmDecimalRows } from '../src/kernels/decimals';
 
 // The fast JSON reader must read exactly what parseFrame(JSON.parse(text)) reads, or decline
 // (null) so that the general path answers. Reference: the general path itself, on the same text.
@@ -49,6 +50,8 @@ function outcome<T>(fn: () => T): { ok: T } | { error: string } {
 }
 
 describe('fast JSON frame reader', () => {
+  afterEach(() => useWasmDecimals(undefined));
+
   it('reads exactly what JSON.parse + parseFrame read, or declines', () => {
     let fast = 0;
     fc.assert(fc.property(frameArb, (f) => {
@@ -160,7 +163,8 @@ describe('fast JSON frame reader', () => {
     expect(read).toBeGreaterThan(30);
   });
 
-  it('readFrameColumns (the gateway\'s reading) writes the very bytes frameToColumns(parseFrameJson) writes, or declines with it', () => {
+  it.each([['WebAssembly', true], ['JavaScript', false]])('readFrameColumns (the gateway\'s reading, rows read by %s) writes the very bytes frameToColumns(parseFrameJson) writes, or declines with it', (_reader, wasm) => {
+    expect(useWasmDecimals(wasm)).toBe(wasm);
     // Frames of C and B columns take the decimal reader; these cells move a column's scale up
     // (more decimals, trailing zeros that do not count), past an int32 (to float64 midway), to -0.
     const decimalCell = fc.oneof(
@@ -199,6 +203,23 @@ describe('fast JSON frame reader', () => {
       expect(bytesOf(readFrameColumns(json))).toEqual(bytesOf(frameToColumns(parseFrameJson(json)!)));
     }
     expect(readFrameColumns(enc.encode('{"attributeNames":["x"],"attributeTypes":["C"],"data":[["5.0"],["-12.00"]]}'))!.numeric[0].scale).toBe(0);
+  });
+
+  it('the WebAssembly rows read the common frame and decline any other', () => {
+    const rows = (data: string) => {
+      const b = enc.encode(`[${data}]`);
+      return wasmDecimalRows(b, 1, 2, 4);
+    };
+    const read = rows('["1.5","-20"],["","0.25"],["-0.001","7."]')!;
+    expect(read).not.toBeNull();
+    expect(read.rows).toBe(3);
+    expect(Array.from(read.scales)).toEqual([3, 2]);
+    expect(read.mantissas.map((m) => Array.from(m))).toEqual([[1500, -2147483648, -1], [-2000, 25, 700]]);
+    expect(read.end).toBe(enc.encode('[["1.5","-20"],["","0.25"],["-0.001","7."]]').length);
+    // Spacing, missing tokens, numbers, exponents, -0, too many digits, past an int32 at the column's scale, ragged rows, more rows than capacity.
+    for (const data of ['["1", "2"]', '["NA","2"]', '[1,"2"]', '["1e3","2"]', '["-0.0","2"]', '["1234567890","2"]', '["1.5","2"],["214748364.8","2"]', '["1"]', '["1","2","3"]', '["1","2"],["1","2"],["1","2"],["1","2"],["1","2"]', '["1","2"] ']) {
+      expect(rows(data)).toBeNull();
+    }
   });
 
   it('columns of fixed-point decimals travel as int32 mantissas and a scale; others as float64', () => {
