@@ -613,53 +613,21 @@ export function isMissing(b: Uint8Array, start: number, end: number): boolean {
   return false;
 }
 
-/** Where the last plainDecimal() that found one ended (past the closing quote). */
+/** Where the last plainMantissa() that found one ended (past the closing quote). */
 let plainEnd = 0;
-
-/**
- * The common cell, read in one pass: a quoted plain decimal ("-12.5": no spaces, no exponent)
- * at b[p] with at most 9 digits before and 9 after the point, whose digits as one integer
- * stay below 2^53. Returns its value and sets plainEnd; NaN when the cell is anything else,
- * for the general reading. Each part is read in 32-bit integers (a short dependency chain,
- * which is what makes this fast), then int·10^k + frac is that integer exactly (below 2^53
- * every step is exact; at or above, rounding cannot bring it below, and it is refused), and
- * one correctly rounded division gives the double Number() gives (as in decimal()).
- * Out-of-range reads give undefined, which fails every test here.
- */
-function plainDecimal(b: Uint8Array, p: number): number {
-  if (b[p] !== QUOTE) return NaN;
-  let i = p + 1;
-  const negative = b[i] === MINUS;
-  if (negative) i++;
-  const intStart = i;
-  let int = 0;
-  for (let d = b[i] - ZERO; d >= 0 && d <= 9; d = b[++i] - ZERO) int = (int * 10 + d) | 0;
-  const intDigits = i - intStart;
-  let frac = 0;
-  let fracDigits = 0;
-  if (b[i] === DOT) {
-    const fracStart = ++i;
-    for (let d = b[i] - ZERO; d >= 0 && d <= 9; d = b[++i] - ZERO) frac = (frac * 10 + d) | 0;
-    fracDigits = i - fracStart;
-  }
-  // More than 9 digits in a part overflowed its 32-bit integer: refused here, before use.
-  if (b[i] !== QUOTE || intDigits + fracDigits === 0 || intDigits > 9 || fracDigits > 9) return NaN;
-  const mantissa = int * POW10[fracDigits] + frac;
-  if (mantissa >= EXACT_INTEGERS) return NaN;
-  plainEnd = i + 1;
-  const magnitude = fracDigits === 0 ? mantissa : mantissa / POW10[fracDigits];
-  return negative ? -magnitude : magnitude;
-}
-
 /** The scale (decimals, trailing zeros dropped) of the last mantissa plainMantissa() read. */
 let plainScale = 0;
 
 /**
- * plainDecimal()'s cell as a signed integer mantissa m and a scale (plainScale): the cell's
- * value is m / 10^plainScale, and that one division gives the very double plainDecimal()
- * gives (both are the correctly rounded value of the same number). Trailing zeros of the
- * decimals are dropped, so the scale is the smallest that holds the value. "-0" gives -0.
- * NaN when the cell is anything else.
+ * The common cell, read in one pass: a quoted plain decimal ("-12.5": no spaces, no exponent)
+ * at b[p] with at most 9 digits before and 9 after the point, whose digits as one integer
+ * stay below 2^53, as a signed integer mantissa m and a scale (plainScale): the cell's value
+ * is m / 10^plainScale. Trailing zeros of the decimals are dropped, so the scale is the
+ * smallest that holds the value; "-0" gives -0. Sets plainEnd; NaN when the cell is anything
+ * else, for the general reading. Each part is read in 32-bit integers (a short dependency
+ * chain, which is what makes this fast), then int·10^k + frac is that integer exactly (below
+ * 2^53 every step is exact; at or above, rounding cannot bring it below, and it is refused).
+ * Out-of-range reads give undefined, which fails every test here.
  */
 function plainMantissa(b: Uint8Array, p: number): number {
   if (b[p] !== QUOTE) return NaN;
@@ -677,6 +645,7 @@ function plainMantissa(b: Uint8Array, p: number): number {
     for (let d = b[i] - ZERO; d >= 0 && d <= 9; d = b[++i] - ZERO) frac = (frac * 10 + d) | 0;
     fracDigits = i - fracStart;
   }
+  // More than 9 digits in a part overflowed its 32-bit integer: refused here, before use.
   if (b[i] !== QUOTE || intDigits + fracDigits === 0 || intDigits > 9 || fracDigits > 9) return NaN;
   let scale = fracDigits;
   while (scale > 0 && frac % 10 === 0) {
@@ -688,6 +657,16 @@ function plainMantissa(b: Uint8Array, p: number): number {
   plainEnd = i + 1;
   plainScale = scale;
   return negative ? -mantissa : mantissa;
+}
+
+/**
+ * The common cell's value (see plainMantissa): m / 10^scale is one correctly rounded division
+ * of two exact doubles, hence the double Number() gives for the text (as in decimal()). NaN
+ * when the cell is anything else.
+ */
+function plainDecimal(b: Uint8Array, p: number): number {
+  const m = plainMantissa(b, p);
+  return m !== m || plainScale === 0 ? m : m / POW10[plainScale];
 }
 
 /** 2^53: integers below it are exact doubles. */
