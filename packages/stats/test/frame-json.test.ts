@@ -205,6 +205,20 @@ describe('fast JSON frame reader', () => {
     expect(readFrameColumns(enc.encode('{"attributeNames":["x"],"attributeTypes":["C"],"data":[["5.0"],["-12.00"]]}'))!.numeric[0].scale).toBe(0);
   });
 
+  it('a frame that grows the WebAssembly memory past what is kept reads the same, and so does the next', () => {
+    // 1.6 million rows (≈ 13 MB of JSON, ≈ 20 MB of module memory): the instance is dropped after the call.
+    const rowsOf = (n: number) => enc.encode(`{"attributeNames":["x"],"attributeTypes":["C"],"data":[${Array.from({ length: n }, (_, r) => `["${(r % 1000) / 8}"]`).join(',')}]}`);
+    for (const json of [rowsOf(1_600_000), rowsOf(1000)]) {
+      const viaWasm = readFrameColumns(json)!;
+      useWasmDecimals(false);
+      const viaJs = readFrameColumns(json)!;
+      useWasmDecimals(undefined);
+      expect(viaWasm.rowCount).toBe(viaJs.rowCount);
+      expect(viaWasm.numeric[0].scale).toBe(3);
+      expect(Buffer.from(viaWasm.numeric[0].values).equals(Buffer.from(viaJs.numeric[0].values))).toBe(true);
+    }
+  });
+
   it('the WebAssembly rows read the common frame and decline any other', () => {
     const rows = (data: string) => {
       const b = enc.encode(`[${data}]`);

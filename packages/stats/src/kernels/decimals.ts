@@ -83,8 +83,9 @@ export function wasmDecimalRows(b: Uint8Array, pos: number, width: number, capac
   const inputAt = align(scalesAt + width * 4);
   const outAt = align(inputAt + length + 1);
   const need = outAt + width * capacity * 4;
-  if (need > w.memory.buffer.byteLength) w.memory.grow(Math.ceil((need - w.memory.buffer.byteLength) / PAGE));
   try {
+    // A memory that cannot grow (the address space of a 32-bit runtime, a process near its limit) declines too.
+    if (need > w.memory.buffer.byteLength && !tryGrow(w, Math.ceil((need - w.memory.buffer.byteLength) / PAGE))) return null;
     const memory = new Uint8Array(w.memory.buffer);
     memory.fill(0, scalesAt, scalesAt + width * 4);
     memory.set(b.subarray(pos), inputAt);
@@ -104,3 +105,12 @@ export function wasmDecimalRows(b: Uint8Array, pos: number, width: number, capac
 }
 
 const align = (n: number) => Math.ceil(n / 16) * 16;
+
+function tryGrow(w: DecimalsExports, pages: number): boolean {
+  try {
+    w.memory.grow(pages);
+    return true;
+  } catch {
+    return false;
+  }
+}
