@@ -219,9 +219,7 @@ class FrameJsonReader {
     // Frames of C and B columns only (the common learn request) take numericRow().
     const binary = Uint8Array.from(kinds, (t) => (t === 'B' ? 1 : 0));
 
-    this.expect(OPEN_ARRAY);
-    this.skipSpace();
-    if (this.b[this.pos] === CLOSE_ARRAY) return bail();
+    this.openData();
     for (;;) {
       if (rows === cells.capacity) {
         growCells(cells);
@@ -249,11 +247,7 @@ class FrameJsonReader {
       }
       this.expect(CLOSE_ARRAY);
       rows++;
-      this.skipSpace();
-      const c = this.b[this.pos++];
-      if (c === CLOSE_ARRAY) break;
-      if (c !== COMMA) bail();
-      this.skipSpace();
+      if (!this.anotherRow()) break;
     }
     return rows;
   }
@@ -261,9 +255,7 @@ class FrameJsonReader {
   /** The data array of a frame of C and B columns only, as decimal columns. */
   private decimalFrame(names: string[], kinds: ColumnType[]): DecimalFrame {
     const capacity = this.estimateRows();
-    this.expect(OPEN_ARRAY);
-    this.skipSpace();
-    if (this.b[this.pos] === CLOSE_ARRAY) return bail();
+    this.openData();
     // The common frame (C columns, plain cells) is read by WebAssembly; the loop below reads any other the same way.
     const fast = kinds.every((t) => t === 'C') ? wasmDecimalRows(this.b, this.pos, kinds.length, capacity) : null;
     if (fast !== null) {
@@ -286,11 +278,7 @@ class FrameJsonReader {
       this.decimalRow(cells, binary, rows);
       this.expect(CLOSE_ARRAY);
       rows++;
-      this.skipSpace();
-      const c = this.b[this.pos++];
-      if (c === CLOSE_ARRAY) break;
-      if (c !== COMMA) bail();
-      this.skipSpace();
+      if (!this.anotherRow()) break;
     }
     const columns = kinds.map((kind, c): DecimalColumn => {
       const values = cells.values[c];
@@ -345,6 +333,23 @@ class FrameJsonReader {
       storeDecimal(cells, c, row, v);
     }
     this.pos = p;
+  }
+
+  /** Moves into the data array, to its first row: an empty one bails out (the general path refuses it). */
+  private openData(): void {
+    this.expect(OPEN_ARRAY);
+    this.skipSpace();
+    if (this.b[this.pos] === CLOSE_ARRAY) bail();
+  }
+
+  /** After a row's closing bracket: true, at the next row, when a comma follows; false past the data array's end. */
+  private anotherRow(): boolean {
+    this.skipSpace();
+    const c = this.b[this.pos++];
+    if (c === CLOSE_ARRAY) return false;
+    if (c !== COMMA) bail();
+    this.skipSpace();
+    return true;
   }
 
   /** Rows the data array at pos likely holds: the bytes left over the first row's length, plus 10%. */
