@@ -30,12 +30,6 @@ export class Leases {
     }
   }
 
-  /** Renews a lease held at `revision`; undefined when it was lost meanwhile, or when NATS did not answer. */
-  async renew(key: string, revision: number, now = Date.now()): Promise<number | undefined> {
-    const renewed = await this.renewal(key, revision, now);
-    return typeof renewed === 'number' ? renewed : undefined;
-  }
-
   /**
    * Renews a lease held at `revision`: its new revision; `lost` when another replica holds
    * it now (or nobody does); `unknown` when NATS did not answer (an election, a restart), so
@@ -74,6 +68,67 @@ export class Leases {
   /** Gives a lease up (a stop, a delete, a clean shutdown), so another replica need not wait for it to expire. */
   async release(key: string, revision: number): Promise<void> {
     await this.kv.delete(key, { previousSeq: revision }).catch(() => undefined);
+  }
+}
+
+/**
+ * The leases one replica holds (a streams replica's streams), renewed together each round.
+ * A renewal NATS did not answer (an election of the KV's stream, a restart) does not lose the
+ * lease: it runs at least a lease from the last answered renewal's sending, and the holder
+ * keeps it until two thirds of that — the third left is the margin for the replicas' clocks,
+ * as ProjectsOwnership.holds has it. Only then, or when another replica holds it (or nobody
+ * does), is the lease given up.
+ */
+export class HeldLeases {
+  /** Key → revision of the lease and when the renewal (or take) that wrote it was sent. */
+  private readonly held = new Map<string, { revision: number; renewedAt: number }>();
+
+  constructor(readonly leases: Leases, private readonly leaseMs: number) {}
+
+  get owner(): string {
+    return this.leases.owner;
+  }
+
+  /** Takes the lease of `key`; false when another replica holds it. */
+  async take(key: string): Promise<boolean> {
+    const sentAt = Date.now();
+    const revision = await this.leases.acquire(key, sentAt);
+    if (revision === undefined) return false;
+    this.held.set(key, { revision, renewedAt: sentAt });
+    return true;
+  }
+
+  /** Gives the lease of `key` up (nothing when not held). */
+  async release(key: string): Promise<void> {
+    const h = this.held.get(key);
+    if (!h) return;
+    this.held.delete(key);
+    await this.leases.release(key, h.revision);
+  }
+
+  /**
+   * Renews every lease held, all at once (one slow answer must not hold the others past their
+   * leases). `lost`: the leases given up, each no longer held; `unanswered`: renewals NATS did
+   * not answer whose leases are still kept.
+   */
+  async renewAll(): Promise<{ lost: { key: string; why: 'lost' | 'unanswered' }[]; unanswered: string[] }> {
+    const lost: { key: string; why: 'lost' | 'unanswered' }[] = [];
+    const unanswered: string[] = [];
+    await Promise.all([...this.held].map(async ([key, h]) => {
+      const sentAt = Date.now();
+      const renewed = await this.leases.renewal(key, h.revision, sentAt);
+      if (this.held.get(key) !== h) return; // released meanwhile
+      if (typeof renewed === 'number') {
+        h.revision = renewed;
+        h.renewedAt = sentAt;
+      } else if (renewed === 'unknown' && Date.now() < h.renewedAt + (2 * this.leaseMs) / 3) {
+        unanswered.push(key);
+      } else {
+        this.held.delete(key);
+        lost.push({ key, why: renewed === 'lost' ? 'lost' : 'unanswered' });
+      }
+    }));
+    return { lost, unanswered };
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KvEntry } from 'nats';
-import { okStatus, projectSubject, unwrap, type BusClient, type Leases, type Presence } from '@sml/bus';
+import { HeldLeases, okStatus, projectSubject, unwrap, type BusClient, type Leases, type Presence } from '@sml/bus';
 import { checkName, smlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { dropKafka, kafkaSettings, prepareKafka, startsEarliest } from './kafka-source';
@@ -25,23 +25,28 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Streams (API.md §9): definitions and their lifecycle, and which of them this replica runs.
  * Every replica watches sml_streams; a running stream is taken by whichever replica gets its
  * lease (lease.ts) and runs there alone until it stops, is deleted, or the replica dies (then
- * another takes it over once the lease expired). Stop and delete answer once the replica
+ * another takes it over once the lease expired; a replica NATS does not answer keeps running
+ * its streams until two thirds of a lease after its last answered renewal, HeldLeases). Stop
+ * and delete answer once the replica
  * running the stream has let it go, so nothing is learned after they answered.
  */
 export class Streams {
-  private readonly running = new Map<string, { runner: StreamRunner; revision: number }>();
+  private readonly running = new Map<string, StreamRunner>();
+  private readonly held: HeldLeases;
   private timer?: NodeJS.Timeout;
   private watching?: { stop(): void };
   private closed = false;
 
   constructor(
     private readonly store: StreamStore,
-    private readonly leases: Leases,
+    leases: Leases,
     private readonly presence: Presence,
     private readonly client: BusClient,
     private readonly log: Logger,
     private readonly opts: StreamsOptions,
-  ) {}
+  ) {
+    this.held = new HeldLeases(leases, opts.leaseMs);
+  }
 
   async create(user: string, pid: string, ds: sml.v1.IDsInfo, fromBeginning: boolean): Promise<sml.v1.IStatus> {
     const type = (ds.type ?? '').toLowerCase();
@@ -174,20 +179,21 @@ export class Streams {
   }
 
   /**
-   * Renews this replica's leases (a lost one stops its stream here), says it is alive, and
+   * Renews this replica's leases (a lost one stops its stream here; one NATS did not answer
+   * for two thirds of a lease too), says it is alive, and
    * balances: a replica runs at most its share, ⌈running streams / live replicas⌉. Over it, it
    * gives one stream up per round (a replica under its share takes it at its next round);
    * under it, it takes running streams nobody holds. (A stream created or started here is
    * taken here at once whatever the share, and moved later if need be.)
    */
   private async tick(): Promise<void> {
-    for (const [key, held] of [...this.running]) {
-      const revision = await this.leases.renew(key, held.revision);
-      if (revision === undefined) {
-        this.log.warn({ key }, 'stream lease lost: stopping it here');
-        this.running.delete(key);
-        await held.runner.stop();
-      } else held.revision = revision;
+    const { lost, unanswered } = await this.held.renewAll();
+    for (const key of unanswered) this.log.warn({ key }, 'stream lease renewal not answered; still running it here');
+    for (const { key, why } of lost) {
+      this.log.warn({ key }, why === 'lost' ? 'stream lease lost: stopping it here' : 'stream lease renewals not answered for two thirds of a lease: stopping it here');
+      const runner = this.running.get(key);
+      this.running.delete(key);
+      await runner?.stop();
     }
     const replicas = await this.presence.beat();
     const candidates: string[] = [];
@@ -213,11 +219,10 @@ export class Streams {
     try {
       const record = await this.store.getByKey(key);
       if (!record?.running) return;
-      const revision = await this.leases.acquire(key);
-      if (revision === undefined) return;
+      if (!(await this.held.take(key))) return;
       const runner = new StreamRunner(key, record, this.store, this.client, this.opts.runner, this.log, (reason) => void this.projectGone(key, reason));
-      this.running.set(key, { runner, revision });
-      await runner.start(this.leases.owner);
+      this.running.set(key, runner);
+      await runner.start(this.held.owner);
       this.log.info({ user: record.user, pid: record.pid, stream: record.name }, 'stream running here');
     } catch (err) {
       this.log.warn({ err, key }, 'stream not started');
@@ -228,11 +233,11 @@ export class Streams {
 
   /** Stops the stream here (if it runs here) and gives its lease up. */
   private async let(key: string): Promise<void> {
-    const held = this.running.get(key);
-    if (!held) return;
+    const runner = this.running.get(key);
+    if (!runner) return;
     this.running.delete(key);
-    await held.runner.stop();
-    await this.leases.release(key, held.revision);
+    await runner.stop();
+    await this.held.release(key);
   }
 
   private async projectGone(key: string, reason: string): Promise<void> {

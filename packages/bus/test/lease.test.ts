@@ -1,0 +1,96 @@
+import { connect, type KV, type NatsConnection } from 'nats';
+import { sml } from '@sml/proto';
+import { HeldLeases, Leases, kvBucket } from '@sml/bus';
+import { startNatsServer, type NatsServer } from '@sml/testkit';
+import { until } from './helpers';
+
+// The leases a streams replica holds when NATS does not answer for a while (an election of
+// the KV's stream, a restart): a renewal without an answer is not a lost lease, until two
+// thirds of a lease have passed since the last answered one.
+describe('held leases', () => {
+  let nats: NatsServer;
+  let nc: NatsConnection;
+  /** The bucket through a JetStream context that gives up after 300 ms (the services' wait longer). */
+  let kv: KV;
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    nc = await connect({ servers: nats.url, reconnectTimeWait: 100, maxReconnectAttempts: -1 });
+    await kvBucket(nc, 'sml_test_leases');
+    kv = await nc.jetstream({ timeout: 300 }).views.kv('sml_test_leases', { bindOnly: true });
+  });
+
+  afterAll(async () => {
+    await nc?.close();
+    await nats?.stop();
+  });
+
+  const holder = async (key: string) => {
+    const e = await kv.get(key);
+    return e && e.operation === 'PUT' ? { owner: sml.v1.StreamLease.decode(e.value).owner, revision: e.revision } : undefined;
+  };
+
+  it('a renewal is a new revision of the same holder; a lease another replica took is lost', async () => {
+    const a = new HeldLeases(new Leases(kv, 'replica-a', 300), 300);
+    expect(await a.take('s1')).toBe(true);
+    const first = (await holder('s1'))!;
+    expect(first.owner).toBe('replica-a');
+    expect(await a.renewAll()).toEqual({ lost: [], unanswered: [] });
+    const second = (await holder('s1'))!;
+    expect(second).toEqual({ owner: 'replica-a', revision: expect.any(Number) });
+    expect(second.revision).toBeGreaterThan(first.revision);
+
+    // Not renewed for longer than its lease: another replica takes it; the next round loses it.
+    const b = new HeldLeases(new Leases(kv, 'replica-b', 5_000), 5_000);
+    expect(await b.take('s1')).toBe(false);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await b.take('s1')).toBe(true);
+    expect(await a.renewAll()).toEqual({ lost: [{ key: 's1', why: 'lost' }], unanswered: [] });
+    expect(await a.renewAll()).toEqual({ lost: [], unanswered: [] }); // no longer held
+    expect((await holder('s1'))!.owner).toBe('replica-b');
+    await b.release('s1');
+    expect(await holder('s1')).toBeUndefined();
+  });
+
+  it('renewals NATS does not answer for a third of a lease keep the lease, renewed once NATS is back', async () => {
+    const a = new HeldLeases(new Leases(kv, 'replica-c', 6_000), 6_000);
+    expect(await a.take('s2')).toBe(true);
+    const before = (await holder('s2'))!.revision;
+    const rounds: Awaited<ReturnType<HeldLeases['renewAll']>>[] = [];
+    await nats.restart({
+      whileDown: async () => {
+        rounds.push(await a.renewAll());
+        await new Promise((r) => setTimeout(r, 500));
+        rounds.push(await a.renewAll());
+      },
+    });
+    expect(rounds).toEqual([{ lost: [], unanswered: ['s2'] }, { lost: [], unanswered: ['s2'] }]);
+    // Back: a round renews it (a later revision, still this replica's).
+    await until('the lease renewed after the restart', async () => {
+      const r = await a.renewAll();
+      expect(r.lost).toEqual([]);
+      const h = await holder('s2');
+      return h && h.revision > before ? h : undefined;
+    });
+    expect((await holder('s2'))!.owner).toBe('replica-c');
+    await a.release('s2');
+  }, 30_000);
+
+  it('a lease whose renewals go unanswered for two thirds of a lease is given up', async () => {
+    const a = new HeldLeases(new Leases(kv, 'replica-d', 2_400), 2_400);
+    expect(await a.take('s3')).toBe(true);
+    const rounds: Awaited<ReturnType<HeldLeases['renewAll']>>[] = [];
+    await nats.restart({
+      whileDown: async () => {
+        for (let k = 0; k < 6; k++) {
+          rounds.push(await a.renewAll());
+          await new Promise((r) => setTimeout(r, 300));
+        }
+      },
+    });
+    // Kept while less than 1.6 s had passed since the take, then given up once.
+    expect(rounds[0]).toEqual({ lost: [], unanswered: ['s3'] });
+    expect(rounds.flatMap((r) => r.lost)).toEqual([{ key: 's3', why: 'unanswered' }]);
+    expect(rounds.at(-1)).toEqual({ lost: [], unanswered: [] });
+  }, 30_000);
+});
