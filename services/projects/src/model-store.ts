@@ -7,11 +7,18 @@ import { ALGORITHMS, EvtWrapper, type Model, type Prediction } from '@sml/stats'
 /**
  * Built models (API.md §7) in KV bucket `sml_models`, key `<customer>.<project>.<model>`:
  * the modelInfo plus the algorithm's state. Models are snapshots: they answer from the
- * statistics they were built from until rebuilt. Restored models are cached.
+ * statistics they were built from until rebuilt. Restored models are cached, each with the
+ * revision of its record: a later revision (the KV watch) drops it.
  */
 export class ModelStore {
   /** Restored or just built models, with the KV revision of the record they stand for. */
   private readonly cache = new Map<string, { model: Model; revision: number }>();
+  /**
+   * Keys being restored → the latest revision the watch reported meanwhile (0: none). The
+   * news of another replica's put may come while a restore reads the older record: that
+   * restore is then not cached, else it would stand for the model until its next change.
+   */
+  private readonly restoring = new Map<string, { readers: number; latest: number }>();
 
   private constructor(private readonly kv: KV) {}
 
@@ -24,7 +31,13 @@ export class ModelStore {
     await followKv(nc, store.kv, { key: '>', include: KvWatchInclude.UpdatesOnly, headers_only: true }, (e) => {
       const hit = store.cache.get(e.key);
       if (hit && e.revision > hit.revision) store.cache.delete(e.key);
-    }, { onReset: () => store.cache.clear() });
+      const pending = store.restoring.get(e.key);
+      if (pending) pending.latest = Math.max(pending.latest, e.revision);
+    }, { onReset: () => {
+      store.cache.clear();
+      // What the watch missed while it started again is unknown: no restore in flight is cached.
+      for (const pending of store.restoring.values()) pending.latest = Infinity;
+    } });
     return store;
   }
 
@@ -46,12 +59,22 @@ export class ModelStore {
     const key = ModelStore.key(user, pid, model);
     const hit = this.cache.get(key);
     if (hit) return hit.model;
-    const { record, revision } = await this.entry(user, pid, model);
+    const pending = this.restoring.get(key) ?? { readers: 0, latest: 0 };
+    pending.readers++;
+    this.restoring.set(key, pending);
+    let read;
+    try {
+      read = await this.entry(user, pid, model);
+    } finally {
+      if (--pending.readers === 0) this.restoring.delete(key);
+    }
+    const { record, revision } = read;
     const algo = record.info?.algo ?? '';
     const algorithm = ALGORITHMS[algo];
     if (!algorithm) throw smlError('ALGORITHM_NOT_AVAILABLE', { algo });
     const restored = algorithm.restore(JSON.parse(record.stateJson));
-    this.cache.set(key, { model: restored, revision });
+    const cached = this.cache.get(key);
+    if (pending.latest <= revision && !(cached && cached.revision >= revision)) this.cache.set(key, { model: restored, revision });
     return restored;
   }
 

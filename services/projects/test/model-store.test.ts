@@ -51,4 +51,19 @@ describe('ModelStore: its cache of models against two replicas on a real JetStre
     // The restored model is cached in turn: asked again, the same instance.
     expect(await a.model('u', 'p', 'm')).toBe(await a.model('u', 'p', 'm'));
   });
+
+  it('never caches a restore that another replica rebuilt while it was being read', async () => {
+    // A restores the model (nothing cached) while B stores a later one: when the watch's news of
+    // B's put comes before A's restore is cached, that restore must not be kept. The two
+    // answers usually come in the same read from the socket: every round tries the race.
+    let stale = 0;
+    for (let i = 0; i < 60; i++) {
+      await b.put('u', 'p', info, mlrOf(100 + i));
+      await sleep(20); // A's cached model (if any) dropped: the next read restores
+      await Promise.all([a.model('u', 'p', 'm'), b.put('u', 'p', info, mlrOf(200 + i))]);
+      await sleep(20);
+      if (Math.round(slopeOf(await a.model('u', 'p', 'm'))) !== 200 + i) stale++;
+    }
+    expect(stale).toBe(0);
+  }, 30_000);
 });
