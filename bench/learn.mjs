@@ -8,14 +8,15 @@
 //    next to the rate at which one Node process only JSON.parses the same request bodies.
 //    The client holds each body serialized (bytes), as the parse-only process holds its text;
 //    it signs (MD5 + HMAC of the body) at send time. CPU time per batch of every process
-//    (client, gateway, projects, nats-server) is read from /proc around each run.
+//    (client, gateway, projects, nats-server) is read from /proc around each run, and the share
+//    of the machine's cores left idle during it from /proc/stat.
 // 2. Summary update cost per row for p = 10, 50, 200 attributes (the frame already read, as
 //    the projects service gets it from the gateway), and the summary's size.
 // 3. Memory after 10⁴, 10⁵ and 10⁶ learned rows (flat: the summary never keeps rows).
 // Prints markdown and appends it, dated, to bench/RESULTS.md.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { cpuMs } from './lib/cpu.mjs';
+import { cpuMs, machineTicks } from './lib/cpu.mjs';
 import { appendResults, machine } from './lib/results.mjs';
 import { withServiceMalloc } from './lib/malloc.mjs';
 
@@ -64,6 +65,8 @@ const e2eRates = new Map();
 /** Per concurrency: the median over runs of (end-to-end rate / JSON.parse rate measured just before that run). */
 const pairedRatios = new Map();
 const cpuPerBatch = new Map();
+/** Per concurrency: the median over runs of the share of the machine's cores left idle during the run (/proc/stat). */
+const idleShare = new Map();
 try {
   const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
   const secret = (await root.addUser('bench')).body.values.secretKey;
@@ -75,6 +78,7 @@ try {
     const times = [];
     const ratios = [];
     const cpu = {};
+    const idle = [];
     for (let r = 0; r < RUNS; r++) {
       const pid = `learn${concurrency}_${r}`;
       await sdk.createProject(pid);
@@ -83,6 +87,7 @@ try {
       // again right before each run, and the ratio is judged run by run.
       const parseNow = ROWS / parseSeconds();
       const c0 = cpuMs();
+      const m0 = machineTicks();
       const t0 = process.hrtime.bigint();
       // `concurrency` clients, each sending its next batch when the previous one is acknowledged.
       await Promise.all(Array.from({ length: concurrency }, async () => {
@@ -92,11 +97,14 @@ try {
         }
       }));
       times.push(Number(process.hrtime.bigint() - t0) / 1e9);
+      const m1 = machineTicks();
+      idle.push(m1.all > m0.all ? 1 - (m1.busy - m0.busy) / (m1.all - m0.all) : 0);
       ratios.push(ROWS / times.at(-1) / parseNow);
       for (const [name, ms] of Object.entries(cpuMs())) (cpu[name] ??= []).push((ms - (c0[name] ?? 0)) / payloads.length);
     }
     e2eRates.set(concurrency, ROWS / median(times));
     pairedRatios.set(concurrency, { median: median(ratios), all: ratios });
+    idleShare.set(concurrency, median(idle));
     cpuPerBatch.set(concurrency, Object.fromEntries(Object.entries(cpu).map(([name, xs]) => [name, median(xs)])));
   }
 } finally {
@@ -156,9 +164,9 @@ const section = [
   '',
   `CPU per ${BATCH}-row batch (ms, user + system, median of runs; /proc ticks are 10 ms, so ±1 ms), next to ${(BATCH / parseRate * 1000).toFixed(1)} ms for JSON.parse alone:`,
   '',
-  `| in flight | ${cpuNames().join(' | ')} | total |`,
-  `|---:|${cpuNames().map(() => '---:').join('|')}|---:|`,
-  ...[...cpuPerBatch].map(([c, cpu]) => `| ${c} | ${cpuNames().map((n) => (cpu[n] ?? 0).toFixed(1)).join(' | ')} | ${cpuNames().reduce((s, n) => s + (cpu[n] ?? 0), 0).toFixed(1)} |`),
+  `| in flight | ${cpuNames().join(' | ')} | total | machine idle during the runs |`,
+  `|---:|${cpuNames().map(() => '---:').join('|')}|---:|---:|`,
+  ...[...cpuPerBatch].map(([c, cpu]) => `| ${c} | ${cpuNames().map((n) => (cpu[n] ?? 0).toFixed(1)).join(' | ')} | ${cpuNames().reduce((s, n) => s + (cpu[n] ?? 0), 0).toFixed(1)} | ${(100 * idleShare.get(c)).toFixed(0)} % |`),
   '',
   'Summary update of a frame already read (moments, co-moments, histograms), median of 5:',
   '',

@@ -35,3 +35,15 @@ export function cpuMs() {
   }
   return out;
 }
+
+/**
+ * The whole machine's CPU time so far from /proc/stat's first line: `busy` (every state but
+ * idle and iowait) and `all`, in ticks; the difference of two readings gives the share of the
+ * cores left idle in between (whoever was running: our processes, the kernel, anything else).
+ */
+export function machineTicks() {
+  if (!existsSync('/proc/stat')) return { busy: 0, all: 0 };
+  const t = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  const all = t.reduce((a, b) => a + b, 0);
+  return { busy: all - t[3] - t[4], all };
+}
