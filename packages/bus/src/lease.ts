@@ -75,15 +75,15 @@ export class Leases {
  * The leases one replica holds (a streams replica's streams), renewed together each round.
  * A renewal NATS did not answer (an election of the KV's stream, a restart) does not lose the
  * lease: it runs at least a lease from the last answered renewal's sending, and the holder
- * keeps it until two thirds of that — the third left is the margin for the replicas' clocks,
- * as ProjectsOwnership.holds has it. Only then, or when another replica holds it (or nobody
- * does), is the lease given up.
+ * keeps it until two thirds of that — the third left is the margin for the replicas' clocks
+ * and for the holder's last work to end, as ProjectsOwnership.holds has it. Then a timer gives
+ * it up (`onExpired`), whether or not a renewal is still waiting for NATS.
  */
 export class HeldLeases {
-  /** Key → revision of the lease and when the renewal (or take) that wrote it was sent. */
-  private readonly held = new Map<string, { revision: number; renewedAt: number }>();
+  /** Key → revision of the lease, and the timer that gives it up unless renewed meanwhile. */
+  private readonly held = new Map<string, { revision: number; expiry: NodeJS.Timeout }>();
 
-  constructor(readonly leases: Leases, private readonly leaseMs: number) {}
+  constructor(readonly leases: Leases, private readonly leaseMs: number, private readonly onExpired: (key: string) => void) {}
 
   get owner(): string {
     return this.leases.owner;
@@ -94,7 +94,7 @@ export class HeldLeases {
     const sentAt = Date.now();
     const revision = await this.leases.acquire(key, sentAt);
     if (revision === undefined) return false;
-    this.held.set(key, { revision, renewedAt: sentAt });
+    this.renewed(key, revision, sentAt);
     return true;
   }
 
@@ -102,33 +102,48 @@ export class HeldLeases {
   async release(key: string): Promise<void> {
     const h = this.held.get(key);
     if (!h) return;
-    this.held.delete(key);
+    this.forget(key);
     await this.leases.release(key, h.revision);
   }
 
   /**
    * Renews every lease held, all at once (one slow answer must not hold the others past their
-   * leases). `lost`: the leases given up, each no longer held; `unanswered`: renewals NATS did
-   * not answer whose leases are still kept.
+   * leases). `lost`: the leases another replica holds now (or nobody does), no longer held;
+   * `unanswered`: renewals NATS did not answer (their leases kept until their timers).
    */
-  async renewAll(): Promise<{ lost: { key: string; why: 'lost' | 'unanswered' }[]; unanswered: string[] }> {
-    const lost: { key: string; why: 'lost' | 'unanswered' }[] = [];
+  async renewAll(): Promise<{ lost: string[]; unanswered: string[] }> {
+    const lost: string[] = [];
     const unanswered: string[] = [];
     await Promise.all([...this.held].map(async ([key, h]) => {
       const sentAt = Date.now();
       const renewed = await this.leases.renewal(key, h.revision, sentAt);
-      if (this.held.get(key) !== h) return; // released meanwhile
+      if (this.held.get(key) !== h) return; // released or expired meanwhile
       if (typeof renewed === 'number') {
-        h.revision = renewed;
-        h.renewedAt = sentAt;
-      } else if (renewed === 'unknown' && Date.now() < h.renewedAt + (2 * this.leaseMs) / 3) {
+        this.renewed(key, renewed, sentAt);
+      } else if (renewed === 'unknown') {
         unanswered.push(key);
       } else {
-        this.held.delete(key);
-        lost.push({ key, why: renewed === 'lost' ? 'lost' : 'unanswered' });
+        this.forget(key);
+        lost.push(key);
       }
     }));
     return { lost, unanswered };
+  }
+
+  private renewed(key: string, revision: number, sentAt: number): void {
+    clearTimeout(this.held.get(key)?.expiry);
+    const expiry = setTimeout(() => {
+      if (this.held.get(key)?.expiry !== expiry) return;
+      this.forget(key);
+      this.onExpired(key);
+    }, Math.max(0, sentAt + (2 * this.leaseMs) / 3 - Date.now()));
+    expiry.unref();
+    this.held.set(key, { revision, expiry });
+  }
+
+  private forget(key: string): void {
+    clearTimeout(this.held.get(key)?.expiry);
+    this.held.delete(key);
   }
 }
 

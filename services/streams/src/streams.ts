@@ -45,7 +45,10 @@ export class Streams {
     private readonly log: Logger,
     private readonly opts: StreamsOptions,
   ) {
-    this.held = new HeldLeases(leases, opts.leaseMs);
+    this.held = new HeldLeases(leases, opts.leaseMs, (key) => {
+      this.log.warn({ key }, 'stream lease renewals not answered for two thirds of a lease: stopping it here');
+      void this.stopHere(key);
+    });
   }
 
   async create(user: string, pid: string, ds: sml.v1.IDsInfo, fromBeginning: boolean): Promise<sml.v1.IStatus> {
@@ -179,8 +182,8 @@ export class Streams {
   }
 
   /**
-   * Renews this replica's leases (a lost one stops its stream here; one NATS did not answer
-   * for two thirds of a lease too), says it is alive, and
+   * Renews this replica's leases (a lost one stops its stream here; so does one NATS did not
+   * answer for two thirds of a lease, by its timer), says it is alive, and
    * balances: a replica runs at most its share, ⌈running streams / live replicas⌉. Over it, it
    * gives one stream up per round (a replica under its share takes it at its next round);
    * under it, it takes running streams nobody holds. (A stream created or started here is
@@ -189,11 +192,9 @@ export class Streams {
   private async tick(): Promise<void> {
     const { lost, unanswered } = await this.held.renewAll();
     for (const key of unanswered) this.log.warn({ key }, 'stream lease renewal not answered; still running it here');
-    for (const { key, why } of lost) {
-      this.log.warn({ key }, why === 'lost' ? 'stream lease lost: stopping it here' : 'stream lease renewals not answered for two thirds of a lease: stopping it here');
-      const runner = this.running.get(key);
-      this.running.delete(key);
-      await runner?.stop();
+    for (const key of lost) {
+      this.log.warn({ key }, 'stream lease lost: stopping it here');
+      await this.stopHere(key);
     }
     const replicas = await this.presence.beat();
     const candidates: string[] = [];
@@ -229,6 +230,13 @@ export class Streams {
     } finally {
       this.pending.delete(key);
     }
+  }
+
+  /** Stops the stream's runner here, its lease lost or expired (not released: it is not this replica's to give). */
+  private async stopHere(key: string): Promise<void> {
+    const runner = this.running.get(key);
+    this.running.delete(key);
+    await runner?.stop();
   }
 
   /** Stops the stream here (if it runs here) and gives its lease up. */
