@@ -36,6 +36,8 @@ export class Streams {
   private timer?: NodeJS.Timeout;
   private watching?: { stop(): void };
   private closed = false;
+  /** A lease round is running: the next one is skipped rather than piled on it (NATS slow to answer). */
+  private ticking = false;
 
   constructor(
     private readonly store: StreamStore,
@@ -165,7 +167,7 @@ export class Streams {
     void (async () => {
       for await (const e of w) void this.changed(e).catch((err: unknown) => this.log.warn({ err, key: e.key }, 'stream change not handled'));
     })();
-    this.timer = setInterval(() => void this.tick().catch((err: unknown) => this.log.warn({ err }, 'stream lease round failed')), Math.max(200, Math.floor(this.opts.leaseMs / 3)));
+    this.timer = setInterval(() => void this.round(), Math.max(200, Math.floor(this.opts.leaseMs / 3)));
   }
 
   async end(): Promise<void> {
@@ -189,6 +191,20 @@ export class Streams {
    * under it, it takes running streams nobody holds. (A stream created or started here is
    * taken here at once whatever the share, and moved later if need be.)
    */
+  private async round(): Promise<void> {
+    // A renewal waits for NATS up to its timeout, longer than a round: rounds must not overlap.
+    // Leases that go unanswered meanwhile are given up by their own timers (HeldLeases).
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      await this.tick();
+    } catch (err) {
+      this.log.warn({ err }, 'stream lease round failed');
+    } finally {
+      this.ticking = false;
+    }
+  }
+
   private async tick(): Promise<void> {
     const { lost, unanswered } = await this.held.renewAll();
     for (const key of unanswered) this.log.warn({ key }, 'stream lease renewal not answered; still running it here');
