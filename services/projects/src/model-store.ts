@@ -92,17 +92,17 @@ export class ModelStore {
 
   /** Stores a stateful model's state after it changed (evt predictions). */
   async saveState(user: string, pid: string, model: string, built: Model): Promise<void> {
-    const record = await this.record(user, pid, model);
+    const { record, revision } = await this.entry(user, pid, model);
     record.stateJson = JSON.stringify(built.state());
-    await this.kv.put(ModelStore.key(user, pid, model), sml.v1.ModelRecord.encode(record).finish());
+    await this.rewrite(ModelStore.key(user, pid, model), record, revision, built);
   }
 
   /** Attaches (or replaces) the EVT wrapper of a model; `key` names the prediction it reads. */
   async setEvt(user: string, pid: string, model: string, key: string, wrapper: EvtWrapper | null): Promise<void> {
-    const record = await this.record(user, pid, model);
+    const { record, revision } = await this.entry(user, pid, model);
     record.evtJson = wrapper ? JSON.stringify(wrapper.state()) : '';
     record.evtKey = wrapper ? key : '';
-    await this.kv.put(ModelStore.key(user, pid, model), sml.v1.ModelRecord.encode(record).finish());
+    await this.rewrite(ModelStore.key(user, pid, model), record, revision);
   }
 
   async hasEvt(user: string, pid: string, model: string): Promise<boolean> {
@@ -115,12 +115,26 @@ export class ModelStore {
    * the wrapper is stateful, so the caller must not run two of these at once per model.
    */
   async applyEvt(user: string, pid: string, model: string, predictions: Prediction[]): Promise<void> {
-    const record = await this.record(user, pid, model);
+    const { record, revision } = await this.entry(user, pid, model);
     if (!record.evtJson) return;
     const wrapper = EvtWrapper.restore(JSON.parse(record.evtJson));
     wrapper.annotate(predictions).forEach((annotated, i) => Object.assign(predictions[i], annotated));
     record.evtJson = JSON.stringify(wrapper.state());
-    await this.kv.put(ModelStore.key(user, pid, model), sml.v1.ModelRecord.encode(record).finish());
+    await this.rewrite(ModelStore.key(user, pid, model), record, revision);
+  }
+
+  /**
+   * Stores a model's record changed from the one at revision `from`: its EVT wrapper, or its
+   * state (then `model` is the model with that state). The cached model stays cached under the
+   * new revision (the watch's news of this very put must not make the next predict restore
+   * it); when the cache held another revision, nothing is cached.
+   */
+  private async rewrite(key: string, record: sml.v1.ModelRecord, from: number, model?: Model): Promise<void> {
+    const hit = this.cache.get(key);
+    const revision = await this.kv.put(key, sml.v1.ModelRecord.encode(record).finish());
+    const kept = model ?? (hit?.revision === from ? hit.model : undefined);
+    const now = this.cache.get(key);
+    if (kept && !(now && now.revision > revision)) this.cache.set(key, { model: kept, revision });
   }
 
   async delete(user: string, pid: string, model: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { connect, type NatsConnection } from 'nats';
-import { ALGORITHMS, Summary, type Model } from '@sml/stats';
+import { ALGORITHMS, EvtWrapper, Summary, type Model } from '@sml/stats';
 import { startNatsServer, type NatsServer } from '@sml/testkit';
 import { ModelStore } from '../src/model-store';
 
@@ -50,6 +50,24 @@ describe('ModelStore: its cache of models against two replicas on a real JetStre
     expect(slopeOf(await a.model('u', 'p', 'm'))).toBeCloseTo(5, 9);
     // The restored model is cached in turn: asked again, the same instance.
     expect(await a.model('u', 'p', 'm')).toBe(await a.model('u', 'p', 'm'));
+  });
+
+  it("keeps a model cached through its own record's updates: the EVT wrapper set, its state after predictions, a stateful model's state", async () => {
+    const built = mlrOf(3);
+    await a.put('u', 'p', info, built);
+    await a.setEvt('u', 'p', 'm', 'res', new EvtWrapper({}));
+    await sleep(20); // the watch's news of the put, if it comes after the put's answer
+    expect(await a.model('u', 'p', 'm')).toBe(built);
+    const predictions = built.predict({ names: ['x'], rows: [['1'], ['2']] });
+    await a.applyEvt('u', 'p', 'm', predictions);
+    await sleep(20);
+    expect(await a.model('u', 'p', 'm')).toBe(built);
+    await a.saveState('u', 'p', 'm', built);
+    await sleep(20);
+    expect(await a.model('u', 'p', 'm')).toBe(built);
+    // Another replica's read of the record sees every change.
+    expect((await b.info('u', 'p', 'm')).modelId).toBe('m');
+    expect(await b.hasEvt('u', 'p', 'm')).toBe(true);
   });
 
   it('never caches a restore that another replica rebuilt while it was being read', async () => {
