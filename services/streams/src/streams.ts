@@ -27,8 +27,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * lease (lease.ts) and runs there alone until it stops, is deleted, or the replica dies (then
  * another takes it over once the lease expired; a replica NATS does not answer keeps running
  * its streams until two thirds of a lease after its last answered renewal, HeldLeases). Stop
- * and delete answer once the replica
- * running the stream has let it go, so nothing is learned after they answered.
+ * and delete answer once the replica running the stream has let it go, so nothing is learned
+ * after they answered.
  */
 export class Streams {
   private readonly running = new Map<string, StreamRunner>();
@@ -183,14 +183,6 @@ export class Streams {
     else await this.take(e.key);
   }
 
-  /**
-   * Renews this replica's leases (a lost one stops its stream here; so does one NATS did not
-   * answer for two thirds of a lease, by its timer), says it is alive, and
-   * balances: a replica runs at most its share, ⌈running streams / live replicas⌉. Over it, it
-   * gives one stream up per round (a replica under its share takes it at its next round);
-   * under it, it takes running streams nobody holds. (A stream created or started here is
-   * taken here at once whatever the share, and moved later if need be.)
-   */
   private async round(): Promise<void> {
     // A renewal waits for NATS up to its timeout, longer than a round: rounds must not overlap.
     // Leases that go unanswered meanwhile are given up by their own timers (HeldLeases).
@@ -205,6 +197,14 @@ export class Streams {
     }
   }
 
+  /**
+   * Renews this replica's leases (a lost one stops its stream here; so does one NATS did not
+   * answer for two thirds of a lease, by its timer), says it is alive, and balances: a replica
+   * runs at most its share, ⌈running streams / live replicas⌉. Over it, it gives one stream up
+   * per round (a replica under its share takes it at its next round); under it, it takes
+   * running streams nobody holds. (A stream created or started here is taken here at once
+   * whatever the share, and moved later if need be.)
+   */
   private async tick(): Promise<void> {
     const { lost, unanswered } = await this.held.renewAll();
     for (const key of unanswered) this.log.warn({ key }, 'stream lease renewal not answered; still running it here');
