@@ -73,8 +73,7 @@ export class ModelStore {
     const algorithm = ALGORITHMS[algo];
     if (!algorithm) throw smlError('ALGORITHM_NOT_AVAILABLE', { algo });
     const restored = algorithm.restore(JSON.parse(record.stateJson));
-    const cached = this.cache.get(key);
-    if (pending.latest <= revision && !(cached && cached.revision >= revision)) this.cache.set(key, { model: restored, revision });
+    if (pending.latest <= revision) this.keep(key, restored, revision);
     return restored;
   }
 
@@ -133,8 +132,13 @@ export class ModelStore {
     const hit = this.cache.get(key);
     const revision = await this.kv.put(key, sml.v1.ModelRecord.encode(record).finish());
     const kept = model ?? (hit?.revision === from ? hit.model : undefined);
-    const now = this.cache.get(key);
-    if (kept && !(now && now.revision > revision)) this.cache.set(key, { model: kept, revision });
+    if (kept) this.keep(key, kept, revision);
+  }
+
+  /** Caches `model` as the record at `revision`, unless the cache holds that revision or a later one. */
+  private keep(key: string, model: Model, revision: number): void {
+    const cached = this.cache.get(key);
+    if (!cached || cached.revision < revision) this.cache.set(key, { model, revision });
   }
 
   async delete(user: string, pid: string, model: string): Promise<void> {
