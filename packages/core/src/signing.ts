@@ -95,15 +95,19 @@ export function signature(secretBase64: string, message: string): string {
  * A Buffer body is signed as its raw bytes (the same as its UTF-8 text when it is valid UTF-8).
  */
 export function signParts(parts: SignedParts): string {
-  const hmac = createHmac('sha256', Buffer.from(parts.secret, 'base64'));
-  hmac.update(`${[parts.method.toUpperCase(), parts.contentMd5, parts.secret, parts.symDate, parts.customerId].join('\n')}\n`, 'utf8');
-  if (parts.body !== undefined && parts.body.length > 0) {
-    if (typeof parts.body === 'string') hmac.update(parts.body, 'utf8');
-    else hmac.update(parts.body);
-    hmac.update('\n');
-  }
-  hmac.update(`${parts.resource}\n${parts.query ? `${parts.query}\n` : ''}`, 'utf8');
-  return hmac.digest('base64');
+  return restSignatures(parts, [parts.resource])[0];
+}
+
+/**
+ * signParts for each resource form the client may have signed (the path, the full URL), reading
+ * the body once: the resource comes after the body in the string to sign, so only the lines
+ * after it are hashed once per form (hmacWithSuffixes). A client that signs the URL, as the
+ * public Rust client does, otherwise costs the gateway a second pass over a large body.
+ */
+export function restSignatures(parts: Omit<SignedParts, 'resource'>, resources: string[]): string[] {
+  const head = `${[parts.method.toUpperCase(), parts.contentMd5, parts.secret, parts.symDate, parts.customerId].join('\n')}\n`;
+  const prefix: Array<Uint8Array | string> = parts.body !== undefined && parts.body.length > 0 ? [head, parts.body, '\n'] : [head];
+  return hmacWithSuffixes(parts.secret, prefix, resources.map((resource) => `${resource}\n${parts.query ? `${parts.query}\n` : ''}`));
 }
 
 /** The signature carried by an Authorization header, bare or as `Bearer <signature>`. */

@@ -144,3 +144,26 @@ describe('signParts', () => {
     }
   });
 });
+
+describe('restSignatures', () => {
+  it('is signParts for each resource form, the body read once', async () => {
+    const { restSignatures, signParts, signature, stringToSign } = await import('@sml/core');
+    const secret = 'VLmAm+WkpnA5zp2wXiSYkw==';
+    const resources = ['/symetry/rest/c1/projects/p1/learn', 'http://127.0.0.1:8080/symetry/rest/c1/projects/p1/learn'];
+    for (const body of [undefined, '', '{"a":"é"}', Buffer.from('{"attributeNames":["x"]}')]) {
+      for (const query of [undefined, 'async=true']) {
+        const parts = { method: 'post', contentMd5: 'md5', secret, symDate: '2024-01-02 03:04:05;1', customerId: 'c1', body, query };
+        const got = restSignatures(parts, resources);
+        expect(got).toEqual(resources.map((resource) => signature(secret, stringToSign({ ...parts, resource }))));
+        expect(got).toEqual(resources.map((resource) => signParts({ ...parts, resource })));
+      }
+    }
+  });
+
+  it('gives the API.md §2 test vector', async () => {
+    const { restSignatures } = await import('@sml/core');
+    const body = '{"attributeNames":["x"],"data":[["1"]],"attributeTypes":["C"]}';
+    const [path] = restSignatures({ method: 'POST', contentMd5: '7ux2/3yPjNIF+2nSR2hXJQ==', secret: 'VLmAm+WkpnA5zp2wXiSYkw==', symDate: '2024-01-02 03:04:05;123456789', customerId: 'c1', body, query: 'async=true' }, ['/symetry/rest/c1/projects/p1/learn']);
+    expect(path).toBe('LJ6gQhsqPv4vkMve3xrQznoYgz39bOxProhBCh+Udjg=');
+  });
+});

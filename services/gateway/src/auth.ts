@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { bareSignature, contentMd5, parseSymDate, redactedStringToSign, signParts, verifySignature, smlError } from '@sml/core';
+import { bareSignature, contentMd5, parseSymDate, redactedStringToSign, restSignatures, verifySignature, smlError } from '@sml/core';
 import type { ReplayCache } from './replay';
 import type { UserDirectory } from './users';
 
@@ -79,7 +79,7 @@ export async function authenticate(req: Request, pathUser: string, users: UserDi
   return authenticateMessage({
     authorization: header(req, 'authorization'), symDate, customerId, pathUser,
     contentMd5: header(req, 'content-md5') ?? '', body: raw,
-    verify: (secret, md5, authorization) => candidates.some((resource) => verifySignature(signParts({ ...fields(md5), secret, resource }), authorization)),
+    verify: (secret, md5, authorization) => restSignatures({ ...fields(md5), secret }, candidates).some((expected) => verifySignature(expected, authorization)),
     redacted: (md5) => redactedStringToSign({ ...fields(md5), resource: path }),
   }, users, replay, opts);
 }
