@@ -236,6 +236,31 @@ describe('fast JSON frame reader', () => {
     }
   });
 
+  it('the WebAssembly cell reading (one 16-byte load per common cell) agrees with the JavaScript reading at its edges', () => {
+    // Lengths around the load's 16 bytes, digit counts around 9, more than one dot or sign, the
+    // bytes next to '0'–'9' ('/' and ':'), signs and dots alone, -0, int32 bounds, non-ASCII.
+    const cells = ['1.2.3', '1..2', '.', '-.', '-', '--1', '-1-', '1-', '0.1234567891', '0.123456789', '1234567890', '123456789',
+      '123456789.123456', '12345678.123456', '-1234567.123456', '-12345678.123456', '1234.1234567890', '5.', '.5', '-.5', '-5.',
+      '00012', '0.000', '1.10', '-0', '-0.0', '1e5', '+1', '1 2', '١', '1/2', '1:2', '/1', '2147483647', '2147483648',
+      '-2147483647', '-2147483648', '214748.3648', '99999999.9', '0.0000001', '000000000.000000001'];
+    const columnsOf = (json: Uint8Array, wasm: boolean) => {
+      useWasmDecimals(wasm);
+      const data = readFrameColumns(json);
+      return data && data.numeric.map((c) => `${c.scale}:${Buffer.from(c.values.buffer, c.values.byteOffset, c.values.byteLength).toString('hex')}`);
+    };
+    let read = 0;
+    for (const cell of cells) {
+      // The cell alone, after rows that set the column's scale, and in the middle of a row.
+      for (const data of [[[cell]], [['1.5'], ['-20.25'], [cell], ['3']], [['7', cell, '0.5'], ['1', '2', '3']]]) {
+        const json = enc.encode(JSON.stringify({ attributeNames: data[0].map((_, i) => `a${i}`), attributeTypes: data[0].map(() => 'C'), data }));
+        const viaWasm = columnsOf(json, true);
+        expect({ cell, data, columns: viaWasm }).toEqual({ cell, data, columns: columnsOf(json, false) });
+        if (viaWasm) read++;
+      }
+    }
+    expect(read).toBeGreaterThan(40);
+  });
+
   it('columns of fixed-point decimals travel as int32 mantissas and a scale; others as float64', () => {
     const read = (cells: string[]) => parseFrameJson(enc.encode(JSON.stringify({ attributeNames: ['x'], attributeTypes: ['C'], data: cells.map((c) => [c]) })))!;
     const decimals = frameToColumns(read(['-12.345678', '0.5', 'NA', '99', '-2147.483647']));

@@ -31,6 +31,8 @@ const KEEP_BYTES = 16 * 2 ** 20;
 const PAGE = 65536;
 /** The module's table of powers of ten (decimals.wat): the caller's data starts after it. */
 const TABLE_BYTES = 128;
+/** The widest load decimals.wat makes (a v128). */
+const LOAD_BYTES = 16;
 
 let compiled: object | null | undefined;
 let kept: DecimalsExports | undefined;
@@ -78,11 +80,12 @@ export function wasmDecimalRows(b: Uint8Array, pos: number, width: number, capac
   const length = b.length - pos;
   if (!wasmDecimalsOn() || length > WASM_DECIMALS_MAX_BYTES) return null;
   const w = instance()!;
-  // Layout: the scales, the input and its 0 sentinel, the columns (each `capacity` int32s).
+  // Layout: the scales, the input and its 0 sentinel, the columns (each `capacity` int32s), and
+  // LOAD_BYTES to spare: a cell is read with a 16-byte load, which may reach past the columns.
   const scalesAt = TABLE_BYTES;
   const inputAt = align(scalesAt + width * 4);
   const outAt = align(inputAt + length + 1);
-  const need = outAt + width * capacity * 4;
+  const need = outAt + width * capacity * 4 + LOAD_BYTES;
   try {
     // A memory that cannot grow (the address space of a 32-bit runtime, a process near its limit) declines too.
     if (need > w.memory.buffer.byteLength && !tryGrow(w, Math.ceil((need - w.memory.buffer.byteLength) / PAGE))) return null;
