@@ -5,6 +5,14 @@ import { sml } from '@sml/proto';
 import { ALGORITHMS, EvtWrapper, type Model, type Prediction } from '@sml/stats';
 
 /**
+ * How long the watch's latest revision of a record is remembered. A read may be answered by a
+ * JetStream follower that has not applied the latest put yet (KV direct gets, in a cluster):
+ * such a restore is older than what the watch reported, and is not cached. Followers lag by
+ * milliseconds; a minute is ample, and bounds the memory to a minute of model updates.
+ */
+const REPORTED_MS = 60_000;
+
+/**
  * Built models (API.md §7) in KV bucket `sml_models`, key `<customer>.<project>.<model>`:
  * the modelInfo plus the algorithm's state. Models are snapshots: they answer from the
  * statistics they were built from until rebuilt. Restored models are cached, each with the
@@ -14,11 +22,14 @@ export class ModelStore {
   /** Restored or just built models, with the KV revision of the record they stand for. */
   private readonly cache = new Map<string, { model: Model; revision: number }>();
   /**
-   * Keys being restored → the latest revision the watch reported meanwhile (0: none). The
-   * news of another replica's put may come while a restore reads the older record: that
-   * restore is then not cached, else it would stand for the model until its next change.
+   * Key → the latest revision the watch reported, for REPORTED_MS, oldest report first. A
+   * restore that read an older record is returned but not cached, else it would stand for the
+   * model until its next change: another replica's put may be reported while the restore reads
+   * (or before it, when the read is answered by a lagging follower).
    */
-  private readonly restoring = new Map<string, { readers: number; latest: number }>();
+  private readonly reported = new Map<string, { revision: number; at: number }>();
+  /** Counts the watch's restarts: what it missed meanwhile is unknown, so no restore begun before one is cached. */
+  private watchEpoch = 0;
 
   private constructor(private readonly kv: KV) {}
 
@@ -31,14 +42,24 @@ export class ModelStore {
     await followKv(nc, store.kv, { key: '>', include: KvWatchInclude.UpdatesOnly, headers_only: true }, (e) => {
       const hit = store.cache.get(e.key);
       if (hit && e.revision > hit.revision) store.cache.delete(e.key);
-      const pending = store.restoring.get(e.key);
-      if (pending) pending.latest = Math.max(pending.latest, e.revision);
+      store.report(e.key, e.revision);
     }, { onReset: () => {
       store.cache.clear();
-      // What the watch missed while it started again is unknown: no restore in flight is cached.
-      for (const pending of store.restoring.values()) pending.latest = Infinity;
+      store.watchEpoch++;
     } });
     return store;
+  }
+
+  private report(key: string, revision: number): void {
+    const now = Date.now();
+    const latest = Math.max(revision, this.reported.get(key)?.revision ?? 0);
+    // Deleted and set again: the Map keeps insertion order, so the oldest reports come first.
+    this.reported.delete(key);
+    this.reported.set(key, { revision: latest, at: now });
+    for (const [k, r] of this.reported) {
+      if (now - r.at <= REPORTED_MS) break;
+      this.reported.delete(k);
+    }
   }
 
   private static key(user: string, pid: string, model: string): string {
@@ -47,8 +68,9 @@ export class ModelStore {
 
   async put(user: string, pid: string, info: sml.v1.IModelInfo, model: Model): Promise<void> {
     const key = ModelStore.key(user, pid, info.modelId!);
+    const epoch = this.watchEpoch;
     const revision = await this.kv.put(key, sml.v1.ModelRecord.encode({ info, stateJson: JSON.stringify(model.state()) }).finish());
-    this.cache.set(key, { model, revision });
+    this.keep(key, model, revision, epoch);
   }
 
   async info(user: string, pid: string, model: string): Promise<sml.v1.IModelInfo> {
@@ -59,21 +81,13 @@ export class ModelStore {
     const key = ModelStore.key(user, pid, model);
     const hit = this.cache.get(key);
     if (hit) return hit.model;
-    const pending = this.restoring.get(key) ?? { readers: 0, latest: 0 };
-    pending.readers++;
-    this.restoring.set(key, pending);
-    let read;
-    try {
-      read = await this.entry(user, pid, model);
-    } finally {
-      if (--pending.readers === 0) this.restoring.delete(key);
-    }
-    const { record, revision } = read;
+    const epoch = this.watchEpoch;
+    const { record, revision } = await this.entry(user, pid, model);
     const algo = record.info?.algo ?? '';
     const algorithm = ALGORITHMS[algo];
     if (!algorithm) throw smlError('ALGORITHM_NOT_AVAILABLE', { algo });
     const restored = algorithm.restore(JSON.parse(record.stateJson));
-    if (pending.latest <= revision) this.keep(key, restored, revision);
+    this.keep(key, restored, revision, epoch);
     return restored;
   }
 
@@ -130,13 +144,19 @@ export class ModelStore {
    */
   private async rewrite(key: string, record: sml.v1.ModelRecord, from: number, model?: Model): Promise<void> {
     const hit = this.cache.get(key);
+    const epoch = this.watchEpoch;
     const revision = await this.kv.put(key, sml.v1.ModelRecord.encode(record).finish());
     const kept = model ?? (hit?.revision === from ? hit.model : undefined);
-    if (kept) this.keep(key, kept, revision);
+    if (kept) this.keep(key, kept, revision, epoch);
   }
 
-  /** Caches `model` as the record at `revision`, unless the cache holds that revision or a later one. */
-  private keep(key: string, model: Model, revision: number): void {
+  /**
+   * Caches `model` as the record at `revision`, read or written since the watch's `epoch`,
+   * unless the cache holds that revision or a later one, or the watch reported a later one, or
+   * restarted since (it may have missed a later one).
+   */
+  private keep(key: string, model: Model, revision: number, epoch: number): void {
+    if (epoch !== this.watchEpoch || revision < (this.reported.get(key)?.revision ?? 0)) return;
     const cached = this.cache.get(key);
     if (!cached || cached.revision < revision) this.cache.set(key, { model, revision });
   }

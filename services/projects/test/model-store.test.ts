@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from 'nats';
+import { connect, type KV, type NatsConnection } from 'nats';
 import { ALGORITHMS, EvtWrapper, Summary, type Model } from '@sml/stats';
 import { startNatsServer, type NatsServer } from '@sml/testkit';
 import { ModelStore } from '../src/model-store';
@@ -84,4 +84,26 @@ describe('ModelStore: its cache of models against two replicas on a real JetStre
     }
     expect(stale).toBe(0);
   }, 30_000);
+
+  it('never caches a restore older than the watch reported: a read answered by a JetStream follower that lags', async () => {
+    // A cluster's KV gets may be answered by any replica of the stream. The follower's answer is
+    // stood in for by the record as it was before the latest put: the one read B's kv.get returns.
+    const lag = { ...info, modelId: 'lag' };
+    await a.put('u', 'p', lag, mlrOf(7));
+    const kvOfB = (b as unknown as { kv: KV }).kv;
+    const before = await kvOfB.get('u.p.lag');
+    await a.put('u', 'p', lag, mlrOf(8));
+    await sleep(100); // B's watch reports A's second put
+    const get = jest.spyOn(kvOfB, 'get').mockResolvedValueOnce(before);
+    try {
+      expect(Math.round(slopeOf(await b.model('u', 'p', 'lag')))).toBe(7); // what the follower had
+      expect(Math.round(slopeOf(await b.model('u', 'p', 'lag')))).toBe(8); // not cached: read again
+      expect(get).toHaveBeenCalledTimes(2);
+      // The current record is cached as usual.
+      expect(await b.model('u', 'p', 'lag')).toBe(await b.model('u', 'p', 'lag'));
+      expect(get).toHaveBeenCalledTimes(2);
+    } finally {
+      get.mockRestore();
+    }
+  });
 });
