@@ -160,7 +160,7 @@ const section = [
   `| JSON.parse of the request bodies only (one process) | ${Math.round(parseRate)} |`,
   ...[...e2eRates].map(([c, rate]) => `| end-to-end REST learn (signed, durable before 200), ${c} request(s) in flight | ${Math.round(rate)} |`),
   '',
-  ...[...e2eRates].map(([c, rate]) => `- end-to-end / JSON.parse-only, ${c} in flight: **${pairedRatios.get(c).median.toFixed(2)}** (target ≥ 0.5): median over runs of the run's rate over the parse-only rate measured just before it (runs: ${pairedRatios.get(c).all.map((x) => x.toFixed(2)).join(', ')}); medians of the table's rates: ${(rate / parseRate).toFixed(2)}`),
+  ...[...e2eRates].map(([c, rate]) => `- end-to-end / JSON.parse-only, ${c} in flight: **${pairedRatios.get(c).median.toFixed(2)}** (target ≥ 0.5${c === 2 ? '; issue 15: ≥ 0.8' : ''}): median over runs of the run's rate over the parse-only rate measured just before it (runs: ${pairedRatios.get(c).all.map((x) => x.toFixed(2)).join(', ')}); medians of the table's rates: ${(rate / parseRate).toFixed(2)}`),
   '',
   `CPU per ${BATCH}-row batch (ms, user + system, median of runs; /proc ticks are 10 ms, so ±1 ms), next to ${(BATCH / parseRate * 1000).toFixed(1)} ms for JSON.parse alone:`,
   '',
