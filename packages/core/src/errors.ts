@@ -74,7 +74,7 @@ export const catalogue = {
   DS_LIMIT: { status: 400, message: 'Customer [{user}] already has {count} data sources, the limit ({variable}); delete one first' },
   DS_TOO_LARGE: { status: 400, message: 'Data source [{ds}]: the DSInfo is {bytes} bytes, more than {limit}' },
   DS_LEARN_FAILED: { status: 400, message: 'Learning from data source [{ds}] failed, nothing was learned: {detail}' },
-  DS_NOT_WRITABLE: { status: 400, message: 'Data source [{ds}] of type [{type}] cannot be written: predictions go to localfile or redshift data sources' },
+  DS_NOT_WRITABLE: { status: 400, message: 'Data source [{ds}] of type [{type}] cannot be written: predictions go to localfile, s3 or redshift data sources' },
   DS_PREDICT_FAILED: { status: 400, message: 'Predicting data source [{ds}] into [{out}] failed, nothing was written: {detail}' },
   // §9 streams
   STREAM_UNKNOWN_TYPE: { status: 400, message: 'Customer [{user}] specified unknown DS Stream type [{type}]' },

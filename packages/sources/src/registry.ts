@@ -2,7 +2,7 @@ import { httpSource } from './http';
 import { localFileSource } from './localfile';
 import { postgresSource } from './postgres';
 import { s3Source } from './s3';
-import { localFileSink, postgresSink, type RowSink } from './sinks';
+import { localFileSink, postgresSink, s3Sink, type RowSink } from './sinks';
 import { SourceError, type Source, type SourceContext, type SourceFactory, type SourceInfo } from './types';
 
 /**
@@ -35,11 +35,12 @@ export function sourceOf(type: string, info: SourceInfo, ctx: SourceContext): So
 export type { RowSink, SinkReport } from './sinks';
 
 /** The data-source types a prediction can be written to (sinks.ts). */
-export const SINK_TYPES = ['localfile', 'redshift'] as const;
+export const SINK_TYPES = ['localfile', 's3', 'redshift'] as const;
 
 /** The writer of a registered DSInfo; SourceError('invalid') for a type that cannot be written. */
 export function sinkOf(type: string, info: SourceInfo, ctx: SourceContext): RowSink {
   if (type === 'localfile') return localFileSink(info, ctx);
+  if (type === 's3') return s3Sink(info, ctx);
   if (type === 'redshift') return postgresSink(info, ctx);
   throw new SourceError('invalid', `a [${String(type).slice(0, 100)}] data source cannot be written (outputs: ${SINK_TYPES.join(', ')})`);
 }

@@ -17,7 +17,7 @@ import { SourceError, type ByteSource, type SourceContext, type SourceFactory, t
 
 const DEFAULT_REGION = 'us-east-1';
 
-interface S3Target {
+export interface S3Target {
   client: S3Client;
   bucket: string;
   /** Refuses a private IP-literal endpoint (SourceError 'denied'); call before each request. */
@@ -32,7 +32,8 @@ function required(info: SourceInfo, key: string): string {
   return value;
 }
 
-function target(info: SourceInfo, ctx: SourceContext): S3Target {
+/** The client and bucket of an s3 DSInfo (reader and sink alike). */
+export function s3Target(info: SourceInfo, ctx: SourceContext): S3Target {
   const bucket = required(info, 's3bucket');
   const accessKeyId = required(info, 's3accessKey');
   const secretAccessKey = required(info, 's3secretKey');
@@ -71,7 +72,8 @@ function target(info: SourceInfo, ctx: SourceContext): S3Target {
   return { client, bucket, guard, describe: (key) => `s3://${bucket}/${key}` };
 }
 
-function objectKey(info: SourceInfo): string {
+/** The object a DSInfo names (`path`, without the bucket). */
+export function s3ObjectKey(info: SourceInfo): string {
   const key = required(info, 'path').replace(/^\/+/, '');
   if (key === '' || key.endsWith('/')) throw new SourceError('invalid', 's3 data source: info.path must name an object, not a folder');
   return key;
@@ -99,14 +101,14 @@ export function s3Failure(error: unknown, what: string): SourceError {
   return new SourceError('unreachable', `${what}: ${typeof message === 'string' ? message : String(error)}`, { cause: error });
 }
 
-function rethrow(error: unknown, what: string, signal: AbortSignal | undefined): never {
+export function rethrowS3(error: unknown, what: string, signal: AbortSignal | undefined): never {
   if (signal?.aborted) throw signal.reason;
   throw s3Failure(error, what);
 }
 
 export const s3Source: SourceFactory = (info, ctx): ByteSource => {
-  const key = objectKey(info);
-  const { client, bucket, guard, describe } = target(info, ctx);
+  const key = s3ObjectKey(info);
+  const { client, bucket, guard, describe } = s3Target(info, ctx);
   const what = describe(key);
   return {
     kind: 'bytes',
@@ -117,7 +119,7 @@ export const s3Source: SourceFactory = (info, ctx): ByteSource => {
         const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: ctx.signal });
         return head.ContentLength;
       } catch (error) {
-        rethrow(error, what, ctx.signal);
+        rethrowS3(error, what, ctx.signal);
       }
     },
     async *open() {
@@ -128,7 +130,7 @@ export const s3Source: SourceFactory = (info, ctx): ByteSource => {
         const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: ctx.signal });
         body = got.Body as Readable;
       } catch (error) {
-        rethrow(error, what, ctx.signal);
+        rethrowS3(error, what, ctx.signal);
       }
       // The SDK's signal covers the request; once the body streams, aborting is ours.
       const onAbort = () => body.destroy(ctx.signal?.reason instanceof Error ? ctx.signal.reason : new Error('aborted'));
@@ -136,7 +138,7 @@ export const s3Source: SourceFactory = (info, ctx): ByteSource => {
       try {
         for await (const chunk of body) yield chunk as Uint8Array;
       } catch (error) {
-        rethrow(error, what, ctx.signal);
+        rethrowS3(error, what, ctx.signal);
       } finally {
         ctx.signal?.removeEventListener('abort', onAbort);
         body.destroy();
@@ -152,7 +154,7 @@ const MAX_LISTED = 10_000;
  * for localfile (names only, sorted, at most 10 000 entries; `path` without a trailing `/`).
  */
 export async function browseS3(info: SourceInfo, ctx: SourceContext, prefix: string): Promise<DirectoryListing> {
-  const { client, bucket, guard, describe } = target(info, ctx);
+  const { client, bucket, guard, describe } = s3Target(info, ctx);
   const path = prefix.replace(/^\/+|\/+$/g, '');
   const keyPrefix = path === '' ? '' : `${path}/`;
   const dirs: string[] = [];
@@ -166,7 +168,7 @@ export async function browseS3(info: SourceInfo, ctx: SourceContext, prefix: str
       for (const object of page.Contents ?? []) if (object.Key !== undefined && object.Key !== keyPrefix) files.push(object.Key.slice(keyPrefix.length));
       token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
     } catch (error) {
-      rethrow(error, describe(keyPrefix), ctx.signal);
+      rethrowS3(error, describe(keyPrefix), ctx.signal);
     }
   } while (token !== undefined && dirs.length + files.length < MAX_LISTED);
   return { ok: true, dirs: dirs.slice(0, MAX_LISTED).sort(), files: files.slice(0, Math.max(0, MAX_LISTED - dirs.length)).sort(), path };

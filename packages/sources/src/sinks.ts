@@ -2,18 +2,21 @@
  * Writers of data sources (a batch prediction's output, API.md §12 `dss/predict`): rows go
  * to a sink in batches and become visible only when the sink commits, so a failed or
  * cancelled job leaves nothing behind. `localfile`: a CSV file written to a temporary file in
- * the target's directory and renamed over the target at the end. `redshift` (PostgreSQL):
- * rows inserted into a table (created when absent) inside one transaction.
- * `s3` and `http` are not writable (yet): `sinkOf` (registry.ts) refuses them.
+ * the target's directory and renamed over the target at the end. `s3`: a CSV object written
+ * as a multipart upload, completed at the end. `redshift` (PostgreSQL): rows inserted into a
+ * table (created when absent) inside one transaction. `http` is not writable: `sinkOf`
+ * (registry.ts) refuses it.
  */
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { escapeIdentifier, type Client } from 'pg';
 import { csvOptionsOf } from './csv';
 import { checkLocalPathText, resolveLocalOutputPath } from './localfile';
 import { connection, guardedClient, pgFailure, quoteTable } from './postgres';
+import { rethrowS3, s3ObjectKey, s3Target } from './s3';
 import { SourceError, type SourceContext, type SourceInfo } from './types';
 
 export interface SinkReport {
@@ -48,24 +51,35 @@ function csvField(cell: string, sep: string, quote: string): string {
   return quote + cell.split(quote).join(quote + quote) + quote;
 }
 
+/**
+ * The bytes of a CSV output: a header row then rows, with the DSInfo's separator and quote;
+ * gzipped when the path ends in .gz, one gzip member per call (gunzip reads them as one stream).
+ */
+function csvWriter(info: SourceInfo, path: string): (rows: string[][]) => Buffer {
+  const { separator = ',', quote = '"', gzip = false } = csvOptionsOf(info, path);
+  return (rows) => {
+    let text = '';
+    for (const r of rows) text += r.map((c) => csvField(c, separator, quote)).join(separator) + '\n';
+    return gzip ? gzipSync(text) : Buffer.from(text, 'utf8');
+  };
+}
+
 /** `localfile` output: CSV with a header row (`.gz` paths gzipped), the DSInfo's separator and quote. */
 export function localFileSink(info: SourceInfo, ctx: SourceContext): RowSink {
   const path = info.path;
   checkLocalPathText(path);
-  const { separator = ',', quote = '"', gzip = false } = csvOptionsOf(info, path);
+  const csv = csvWriter(info, path);
   let handle: FileHandle | undefined;
   let temp = '';
   let target = '';
   let rowsWritten = 0;
   let bytesWritten = 0;
-  const put = async (text: string) => {
+  const put = async (rows: string[][]) => {
     ctx.signal?.throwIfAborted();
-    // A .gz file is a sequence of gzip members, one per batch: gunzip reads them as one stream.
-    const bytes = gzip ? gzipSync(text) : Buffer.from(text, 'utf8');
+    const bytes = csv(rows);
     await handle!.write(bytes);
     bytesWritten += bytes.length;
   };
-  const line = (cells: string[]) => cells.map((c) => csvField(c, separator, quote)).join(separator) + '\n';
   return {
     describe: () => path,
     async begin(columns) {
@@ -77,13 +91,11 @@ export function localFileSink(info: SourceInfo, ctx: SourceContext): RowSink {
       } catch (err) {
         throw new SourceError('denied', `File [${path.slice(0, 200)}] cannot be written`, { cause: err });
       }
-      await put(line(columns));
+      await put([columns]);
     },
     async write(rows) {
       if (rows.length === 0) return;
-      let text = '';
-      for (const r of rows) text += line(r);
-      await put(text);
+      await put(rows);
       rowsWritten += rows.length;
     },
     async commit() {
@@ -98,6 +110,88 @@ export function localFileSink(info: SourceInfo, ctx: SourceContext): RowSink {
       await handle?.close().catch(() => undefined);
       handle = undefined;
       if (temp) await unlink(temp).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * An S3 multipart upload's part: S3 takes 5 MiB to 5 GiB a part (the last one may be smaller)
+ * and at most 10 000 parts, so an output may reach 80 GiB. A job holds one part in memory.
+ */
+export const S3_PART_BYTES = 8 * 2 ** 20;
+const S3_MAX_PARTS = 10_000;
+
+/**
+ * `s3` output: the same CSV as localfile, as one object written by a multipart upload (parts
+ * of `partBytes`; tests write smaller ones) that is completed at commit: the object appears
+ * whole or not at all. abort aborts the upload (S3 then drops its parts).
+ */
+export function s3Sink(info: SourceInfo, ctx: SourceContext, partBytes = S3_PART_BYTES): RowSink {
+  const key = s3ObjectKey(info);
+  const { client, bucket, guard, describe } = s3Target(info, ctx);
+  const what = describe(key);
+  const csv = csvWriter(info, key);
+  let uploadId: string | undefined;
+  const parts: { ETag: string; PartNumber: number }[] = [];
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let rowsWritten = 0;
+  let bytesWritten = 0;
+  const call = async <T>(send: () => Promise<T>): Promise<T> => {
+    try {
+      guard();
+      return await send();
+    } catch (error) {
+      rethrowS3(error, what, ctx.signal);
+    }
+  };
+  /** Uploads what is pending as the next part (the last one may be small, or empty when it is the only one). */
+  const flush = async () => {
+    if (parts.length >= S3_MAX_PARTS) throw new SourceError('invalid', `${what}: the output is larger than ${S3_MAX_PARTS} parts of ${partBytes} bytes`);
+    const body = Buffer.concat(pending);
+    pending = [];
+    pendingBytes = 0;
+    const PartNumber = parts.length + 1;
+    const part = await call(() => client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber, Body: body }), { abortSignal: ctx.signal }));
+    if (!part.ETag) throw new SourceError('unreachable', `${what}: S3 answered part ${PartNumber} without an ETag`);
+    parts.push({ ETag: part.ETag, PartNumber });
+  };
+  const put = async (rows: string[][]) => {
+    ctx.signal?.throwIfAborted();
+    const bytes = csv(rows);
+    pending.push(bytes);
+    pendingBytes += bytes.length;
+    bytesWritten += bytes.length;
+    if (pendingBytes >= partBytes) await flush();
+  };
+  return {
+    describe: () => what,
+    async begin(columns) {
+      const created = await call(() => client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: 'text/csv' }), { abortSignal: ctx.signal }));
+      uploadId = created.UploadId;
+      if (!uploadId) throw new SourceError('unreachable', `${what}: S3 answered the upload's creation without an UploadId`);
+      await put([columns]);
+    },
+    async write(rows) {
+      if (rows.length === 0) return;
+      await put(rows);
+      rowsWritten += rows.length;
+    },
+    async commit() {
+      ctx.signal?.throwIfAborted();
+      if (pendingBytes > 0 || parts.length === 0) await flush();
+      await call(() => client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }), { abortSignal: ctx.signal }));
+      uploadId = undefined;
+      client.destroy();
+      return { rowsWritten, bytesWritten };
+    },
+    async abort() {
+      pending = [];
+      const id = uploadId;
+      uploadId = undefined;
+      // Best effort, without the job's signal (a cancel is what brings most aborts here).
+      if (id) await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: id })).catch(() => undefined);
+      client.destroy();
     },
   };
 }

@@ -6,9 +6,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { gunzipSync } from 'node:zlib';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
 import { freePort, RssAfterWarmUp, startS3, type S3Server } from '@sml/testkit';
+import { sinkOf } from '../src/registry';
 import { browseS3, s3Source } from '../src/s3';
+import { s3Sink } from '../src/sinks';
 import { SourceError, type ByteSource, type SourceContext, type SourceInfo } from '../src/types';
 
 const BUCKET = 'data';
@@ -158,5 +161,77 @@ describe('s3 source', () => {
     expect(root).toMatchObject({ ok: true, path: '', dirs: ['small'] });
     expect(root.files).toContain('big.csv');
     expect((await failure(browseS3(info({ s3bucket: 'nobucket' }), ctx, ''))).reason).toBe('not-found');
+  });
+});
+
+describe('s3 sink (dss/predict outputs)', () => {
+  const objectBytes = async (key: string): Promise<Buffer> => {
+    const got = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+    return Buffer.from(await got.Body!.transformToByteArray());
+  };
+  const exists = (key: string) => client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })).then(() => true, () => false);
+
+  it('writes the CSV as a multipart upload: parts as the rows come, the object visible only once completed', async () => {
+    const send = jest.spyOn(S3Client.prototype, 'send');
+    try {
+      const sink = s3Sink(info({ path: 'out/pred.csv' }), ctx, 40);
+      expect(sink.describe()).toBe(`s3://${BUCKET}/out/pred.csv`);
+      await sink.begin(['x', 'note'], [true, false]);
+      const rows = Array.from({ length: 41 }, (_, i) => [String(i), i % 7 === 0 ? `a,b "${i}"` : `n${i}`]);
+      // Batches of 8 rows, then a last row alone: less than a part is left for commit to upload.
+      for (let i = 0; i < 40; i += 8) await sink.write(rows.slice(i, i + 8));
+      await sink.write(rows.slice(40));
+      expect(await exists('out/pred.csv')).toBe(false);
+      const report = await sink.commit();
+      const text = `x,note\n${rows.map(([x, note]) => `${x},${note.includes(',') ? `"${note.replaceAll('"', '""')}"` : note}`).join('\n')}\n`;
+      expect((await objectBytes('out/pred.csv')).toString('utf8')).toBe(text);
+      expect(report).toEqual({ rowsWritten: 41, bytesWritten: Buffer.byteLength(text) });
+      // Parts of 40 bytes or more (a batch or two): several, numbered from 1.
+      const parts = send.mock.calls.map(([command]) => command).filter((c) => c instanceof UploadPartCommand).map((c) => (c as UploadPartCommand).input.PartNumber);
+      expect(parts.length).toBeGreaterThan(4);
+      expect(parts).toEqual(parts.map((_, i) => i + 1));
+    } finally {
+      send.mockRestore();
+    }
+  });
+
+  it('gzips a .gz key, and an output with no rows is its header', async () => {
+    const gz = s3Sink(info({ path: 'out/pred.csv.gz', csv_entry_separator: ';' }), ctx, 10);
+    await gz.begin(['x', 'y'], [true, true]);
+    await gz.write([['1', '2']]);
+    await gz.write([['3', '4']]);
+    await gz.commit();
+    expect(gunzipSync(await objectBytes('out/pred.csv.gz')).toString('utf8')).toBe('x;y\n1;2\n3;4\n');
+    const empty = sinkOf('s3', info({ path: 'out/empty.csv' }), ctx);
+    await empty.begin(['x'], [true]);
+    expect(await empty.commit()).toEqual({ rowsWritten: 0, bytesWritten: 2 });
+    expect((await objectBytes('out/empty.csv')).toString('utf8')).toBe('x\n');
+  });
+
+  it('abort leaves no object, nor does a cancel', async () => {
+    const sink = s3Sink(info({ path: 'out/aborted.csv' }), ctx, 10);
+    await sink.begin(['x'], [true]);
+    await sink.write([['1'], ['2']]);
+    await sink.abort();
+    expect(await exists('out/aborted.csv')).toBe(false);
+    const controller = new AbortController();
+    const cancelled = s3Sink(info({ path: 'out/cancelled.csv' }), { ...ctx, signal: controller.signal }, 10);
+    await cancelled.begin(['x'], [true]);
+    controller.abort(new Error('job cancelled'));
+    await expect(cancelled.write([['1']])).rejects.toThrow('job cancelled');
+    await expect(cancelled.commit()).rejects.toThrow('job cancelled');
+    await cancelled.abort();
+    expect(await exists('out/cancelled.csv')).toBe(false);
+  });
+
+  it('an unknown access key is denied at begin, a missing bucket not-found, and messages name neither key', async () => {
+    const denied = s3Sink(info({ path: 'out/x.csv', s3accessKey: 'AKIAWRONGKEY' }), ctx);
+    const error = await failure(denied.begin(['x'], [true]));
+    expect(error.reason).toBe('denied');
+    expect(error.message).not.toMatch(/AKIAWRONGKEY|the-secret-key/);
+    await denied.abort();
+    const missing = s3Sink(info({ path: 'out/x.csv', s3bucket: 'nobucket' }), ctx);
+    expect((await failure(missing.begin(['x'], [true]))).reason).toBe('not-found');
+    expect(() => s3Sink(info({ path: 'out/' }), ctx)).toThrow(/must name an object/);
   });
 });

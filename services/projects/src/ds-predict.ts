@@ -24,8 +24,8 @@ interface Layout { keys: string[]; known: Set<string> }
  * Batch scoring (API.md §12 `dss/predict`): a job reads a registered data source in batches
  * (bounded memory), predicts each batch with the same function as `POST predict/{m}`, and
  * writes the input's columns then one column per prediction key to another data source
- * (sinks in @sml/sources: a localfile CSV renamed into place at the end, or one PostgreSQL
- * transaction). A failure or a cancel writes nothing.
+ * (sinks in @sml/sources: a localfile CSV renamed into place at the end, an s3 multipart upload
+ * completed at the end, or one PostgreSQL transaction). A failure or a cancel writes nothing.
  */
 export class DsPredictions {
   constructor(private readonly deps: {

@@ -1,11 +1,12 @@
 import { gzipSync } from 'node:zlib';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { encryptDsInfo, SmlClient } from '@sml/sdk';
 import { startS3, startSystem, type RunningSystem, type S3Server } from '@sml/testkit';
 import { readCsv, SummaryReader } from './helpers';
 
 // Issue 11: an s3 data source (s3rver) through the gateway: dsbrowse of a prefix, a gzipped
-// CSV object learned as a job like a local file, the secret key never answered.
+// CSV object learned as a job like a local file, the secret key never answered; dss/predict
+// from an s3 object into another.
 
 describe('data sources (s3) end to end', () => {
   let sys: RunningSystem;
@@ -52,5 +53,35 @@ describe('data sources (s3) end to end', () => {
     const s = await reader.full('alice', 'p');
     expect(s.rowCount).toBe(rows.length);
     expect(s.mean(names[0])).toBeCloseTo(rows.reduce((a, r) => a + Number(r[0]), 0) / rows.length, 12);
+  });
+
+  it('dss/predict writes an s3 object: the input columns and each prediction as inline predict answers it (the project the test above learned)', async () => {
+    const { names, rows } = readCsv('Iris_rtlm.csv');
+    const build = await alice.request('POST', '/projects/p/build', { query: { modelid: 'reg', algo: 'mlr' }, json: { inputAttributeNames: names.slice(1, 4), targetAttributeNames: [names[0]] } });
+    expect((await alice.waitForJob(build)).status).toBe(200);
+    expect((await alice.createDataSource({ type: 's3', name: 'scores', info: info('scores/iris.csv') })).status).toBe(201);
+    const done = await alice.waitForJob<{ predictReport: { rowsPredicted: number; bytesWritten: number; attributeNames: string[] } }>(await alice.predictDataSource('p', 'reg', 'iris', 'scores'));
+    expect(done.status).toBe(200);
+    const report = done.body.values!.predictReport;
+    expect(report.rowsPredicted).toBe(rows.length);
+
+    const client = new S3Client({ region: s3.region, endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: s3.accessKey, secretAccessKey: s3.secretKey } });
+    const object = await client.send(new GetObjectCommand({ Bucket: 'lake', Key: 'scores/iris.csv' }));
+    const text = await object.Body!.transformToString();
+    client.destroy();
+    expect(Buffer.byteLength(text)).toBe(report.bytesWritten);
+    const [header, ...lines] = text.trimEnd().split('\n').map((l) => l.split(','));
+    const inline = await alice.request<{ KSVSMap: { values: Record<string, string>[] } }>('POST', '/projects/p/predict/reg', {
+      json: { attributeNames: names.slice(1, 4), attributeTypes: ['C', 'C', 'C'], data: rows.map((r) => r.slice(1, 4)) },
+    });
+    const expected = inline.body.values!.KSVSMap.values;
+    const keys = Object.keys(expected[0]);
+    expect(header).toEqual([...names, ...keys]);
+    expect(report.attributeNames).toEqual(header);
+    expect(lines).toHaveLength(rows.length);
+    lines.forEach((line, i) => {
+      expect(line.slice(0, names.length)).toEqual(rows[i]);
+      expect(line.slice(names.length)).toEqual(keys.map((k) => expected[i][k]));
+    });
   });
 });
