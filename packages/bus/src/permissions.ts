@@ -81,12 +81,13 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
     kv: ['sml_encoders'],
     objectStores: ['sml_encoder_stats', SPILL],
   },
-  // Streams: their own subjects and buckets; they learn batches into projects (and check a
-  // project exists at create) as the stream's customer, nothing else of projects. sml_dss:
+  // Streams: their own subjects and buckets; they learn batches into projects (check a project
+  // exists at create, drop a deleted stream's marks) as the stream's customer, nothing else of
+  // projects. sml_dss:
   // POST /streams/poll?sid= reads the registered kafka data source `sid` (with its
   // credentials), DELETE /streams/poll?sid= deletes it.
   streams: {
-    publish: ['sml.projects.*.learn', 'sml.projects.*.info'],
+    publish: ['sml.projects.*.learn', 'sml.projects.*.info', 'sml.projects.*.dropStreamMarks'],
     subscribe: ['sml.streams.>'],
     service: 'streams',
     kv: ['sml_streams', 'sml_stream_status', 'sml_stream_leases', 'sml_stream_polls', 'sml_stream_replicas', 'sml_dss'],

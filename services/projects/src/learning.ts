@@ -7,6 +7,7 @@ import { batchOf, type ProjectState } from './project';
 import { idempotencyRecord, isRetry, messageId } from './idempotency';
 import type { ProjectRegistry } from './registry';
 import type { ProjectStore } from './store';
+import { DROP_MARKS } from './stream-marks';
 
 export type LearnOp = 'learn' | 'forget';
 
@@ -110,6 +111,35 @@ export class Learning {
       await this.registry.afterBatch(p);
       this.log.debug({ pid, op, seq: ack.seq, rows: change.report.rowsLearned, prepareMs: t1 - t0, commitMs: t2 - t1, logWaitMs: t3 - t2, snapshotMs: performance.now() - t3 }, 'batch learned');
       return reply;
+    });
+  }
+
+  /**
+   * A deleted stream's marks leave the project, through the log like a batch (a load replays
+   * the drop), so the marks a project keeps are those of its streams, not of every stream it
+   * ever had. Nothing to do when it has none of that stream's.
+   */
+  dropStreamMarks(user: string, pid: string, stream: string): Promise<void> {
+    return this.registry.with(user, pid, async (p) => {
+      if (!stream || !p.streamMarks.list().some((m) => m.stream === stream)) return;
+      if (p.memoryOnly) {
+        p.streamMarks.drop(stream);
+        return;
+      }
+      if (!this.registry.writable(user, pid)) {
+        this.registry.evict(user, pid);
+        throw smlError('SERVICE_UNAVAILABLE', { service: 'projects' });
+      }
+      let ack: { seq: number; duplicate: boolean };
+      try {
+        ack = await this.store.append(user, pid, { op: DROP_MARKS, streamPosition: { stream }, prevSeq: p.logSeq }, p.fenced ? undefined : p.logTail);
+      } catch (err) {
+        this.registry.evict(user, pid);
+        throw smlError('NOT_PERSISTED', { detail: (err as Error).message }, err);
+      }
+      p.logged(ack.seq);
+      p.streamMarks.drop(stream);
+      await this.registry.afterBatch(p);
     });
   }
 }

@@ -4,7 +4,7 @@ import { checkParameters, dataFrameFromProto, smlError, type ParameterBound } fr
 import { sml } from '@sml/proto';
 import { toSmlError } from './errors';
 import type { StoredSnapshot } from './store';
-import { StreamMarks } from './stream-marks';
+import { DROP_MARKS, StreamMarks } from './stream-marks';
 
 /**
  * Summary options of a project. Histograms are always kept (in the project's histogramType):
@@ -169,6 +169,13 @@ export class ProjectState {
    */
   replay(entry: sml.v1.IProjectLogEntry, seq: number): Error | undefined {
     this.revision++;
+    if (entry.op === DROP_MARKS) {
+      this.streamMarks.drop(entry.streamPosition?.stream ?? '');
+      this.logSeq = seq;
+      this.dirty = true;
+      this.batchesSinceSnapshot++;
+      return undefined;
+    }
     const op = entry.op === 'forget' ? 'forget' : 'learn';
     let failure: Error | undefined;
     try {

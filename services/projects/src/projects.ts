@@ -248,6 +248,11 @@ function registerDataSources(service: BusService, runner: JobRunner, dss: DataSo
 }
 
 function registerLearning(service: BusService, runner: JobRunner, learning: Learning): void {
+  // The streams service, once it deleted a stream: the stream's marks leave the project.
+  service.endpoint(s('dropStreamMarks'), sml.v1.DropStreamMarksRequest, sml.v1.Empty, async (req, { caller }) => {
+    await learning.dropStreamMarks(caller.user!, projectOf(req.pid), req.stream ?? '');
+    return { status: okStatus() };
+  });
   for (const op of ['learn', 'forget'] as const satisfies readonly LearnOp[]) {
     service.endpoint(s(op), sml.v1.LearnRequest, sml.v1.LearnReply, async (req, { caller }) => {
       const user = caller.user!;

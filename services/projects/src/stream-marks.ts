@@ -1,5 +1,8 @@
 import type { sml } from '@sml/proto';
 
+/** The op of a log entry that drops a deleted stream's marks (`streamPosition.stream`); it carries no rows. */
+export const DROP_MARKS = 'dropMarks';
+
 /**
  * The highest source offset a project learned from each (stream, partition) — what makes a
  * stream's learns apply once (README "Streams"). The position travels in the batch's log
@@ -27,6 +30,11 @@ export class StreamMarks {
     const key = StreamMarks.key(pos.stream, pos.partition ?? '');
     const last = Number(pos.lastOffset ?? 0);
     if (Number(this.marks.get(key)?.lastOffset ?? -Infinity) < last) this.marks.set(key, { stream: pos.stream, partition: pos.partition ?? '', lastOffset: last });
+  }
+
+  /** Forgets every mark of a stream (all its partitions): the stream was deleted. */
+  drop(stream: string): void {
+    for (const [key, mark] of this.marks) if (mark.stream === stream) this.marks.delete(key);
   }
 
   load(marks: readonly sml.v1.IStreamMark[] | null | undefined): void {

@@ -132,3 +132,21 @@ describe('power columns (sml_project_power_*)', () => {
     expect(project('cpu', power).summary.power).toBeUndefined();
   });
 });
+
+describe('stream marks in the log', () => {
+  it("a dropMarks entry removes one stream's marks (every partition) when replayed, and nothing else", () => {
+    const p = project('default');
+    const batch = (stream: string, partition: string, first: number, last: number) =>
+      ({ ...logEntry('learn', { frameJson: body }), streamPosition: { stream, partition, firstOffset: first, lastOffset: last } });
+    [batch('s1', '0', 0, 9), batch('s1', '1', 0, 4), batch('s2', '0', 0, 2)].forEach((e, i) => expect(p.replay(e, i + 1)).toBeUndefined());
+    const rows = p.summary.rowCount;
+    expect(rows).toBe(6);
+    expect(p.replay({ op: 'dropMarks', streamPosition: { stream: 's1' } }, 4)).toBeUndefined();
+    expect(p.streamMarks.list().map((m) => [m.stream, m.partition, Number(m.lastOffset)])).toEqual([['s2', '0', 2]]);
+    expect(p.summary.rowCount).toBe(rows);
+    expect(p.logSeq).toBe(4);
+    // The dropped stream's batches are no longer covered; the other's still are.
+    expect(p.streamMarks.covering({ stream: 's1', partition: '0', firstOffset: 3, lastOffset: 5 })).toBeUndefined();
+    expect(p.streamMarks.covering({ stream: 's2', partition: '0', firstOffset: 1, lastOffset: 5 })).toBe(2);
+  });
+});

@@ -104,8 +104,25 @@ export class Streams {
     await this.store.delete(user, pid, stream);
     await this.released(StreamStore.key(user, pid, stream));
     await this.dropConsumer(record);
+    await this.dropMarks(record);
     this.log.info({ user, pid, stream }, 'stream deleted');
     return okStatus('STREAM_DELETED', { stream, pid });
+  }
+
+  /**
+   * The deleted stream's marks leave its project. Best effort: the project may be gone, and a
+   * mark left behind costs a few bytes of the project's snapshot. A runner of another replica
+   * that has not stopped yet may still learn a batch and mark it again.
+   */
+  private async dropMarks(record: sml.v1.IStreamRecord): Promise<void> {
+    const user = record.user ?? '';
+    const pid = record.pid ?? '';
+    try {
+      unwrap(await this.client.request('projects', projectSubject('dropStreamMarks', user, pid), sml.v1.DropStreamMarksRequest,
+        { caller: { user, root: false }, pid, stream: record.instance }, sml.v1.Empty));
+    } catch (err) {
+      this.log.warn({ err, user, pid, stream: record.name }, 'stream marks not dropped');
+    }
   }
 
   list(user: string, pid: string): Promise<string[]> {

@@ -3,11 +3,13 @@ import { connect, type NatsConnection } from 'nats';
 import { encryptDsInfo } from '@sml/core';
 import { SmlClient } from '@sml/sdk';
 import { startKafkaMock, startNatsServer, startSystem, type KafkaMock, type NatsServer, type RunningSystem } from '@sml/testkit';
+import { ProjectStore } from '../../projects/src/store';
 import { SummaryReader } from '../../projects/test/helpers';
 
 // Issue 12: Kafka (kafka-mock) and NATS JetStream (a second nats-server, the customer's) streams
 // learned into projects through the running system: counts and sums equal what was produced,
-// stop/start, a SIGKILLed streams service, bad records, a project deleted under its stream.
+// stop/start, a SIGKILLed streams service, bad records, a project deleted under its stream, a
+// deleted stream's marks leaving its project.
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Metrics = Record<string, string>;
 
@@ -147,4 +149,38 @@ describe('streams', () => {
     expect((await alice.request('DELETE', '/projects/gone/streams/sg')).status).toBe(200);
     expect((await alice.request('GET', '/projects/gone/streams/sg/metrics')).status).toBe(400);
   }, 60_000);
+
+  it("a deleted stream's marks leave its project: the delete logs a dropMarks entry, which a reload replays", async () => {
+    expect((await alice.createProject('dm')).status).toBe(201);
+    const js = snc.jetstream();
+    for (let i = 0; i < 50; i++) await js.publish('events.d', new TextEncoder().encode(`${i},${i % 7}`));
+    expect((await create('dm', { type: 'nats', name: 'sd', info: { nats_hosts: source.url, 'nats.subject': 'events.d', format: 'csv', attributeNames: 'x,y' }, extra: ['C', 'C'] }, true)).status).toBe(201);
+    await until('50 learned', async () => (await totals('dm')).rows === 50);
+    // The project's log, read as the projects service reads it.
+    const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('projects') });
+    try {
+      const store = await ProjectStore.open(nc);
+      const entries = async () => {
+        const out = [];
+        for await (const e of store.replay('alice', 'dm', 0, await store.logTail('alice', 'dm'))) out.push(e.entry);
+        return out;
+      };
+      const learned = await entries();
+      const instances = new Set(learned.map((e) => e.streamPosition?.stream));
+      expect(instances.size).toBe(1);
+      const [instance] = instances;
+      expect(instance).toMatch(/^[0-9a-f]{32}$/);
+      expect((await alice.request('DELETE', '/projects/dm/streams/sd')).status).toBe(200);
+      const after = await entries();
+      expect(after).toHaveLength(learned.length + 1);
+      expect(after.at(-1)).toMatchObject({ op: 'dropMarks', streamPosition: { stream: instance } });
+      // A reload replays the drop: the project loads, with its rows, and learns on.
+      await sys.kill('projects');
+      await sys.start('projects');
+      expect(await totals('dm')).toEqual({ rows: 50, sum: sumOf(0, 50) });
+      expect(sys.logs('projects')).not.toMatch(/quarantin/i);
+    } finally {
+      await nc.close();
+    }
+  }, 90_000);
 });
