@@ -2,7 +2,7 @@ import { checkName, checkParameters, dataFrameFromProto, smlError, type Paramete
 import type { sml } from '@sml/proto';
 import {
   ALGORITHM_NAMES, ALGORITHMS, AUTOSELECT_DEFAULT_SELECTOR, AUTOSELECT_TASKS, ModelInputError, RESTRICTABLE_ALGORITHMS, SELECTOR_TYPES, checkAutoSelect, checkSelection,
-  resolveAttributes, restrictedBuild, type Algorithm, type KmeansScore, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
+  resolveAttributes, restrictedBuild, type Algorithm, type KmeansScore, type Model, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
 } from '@sml/stats';
 import type { JobWorkers } from '@sml/jobs-client';
 import type { BuildResult, BuildTask } from './build-worker';
@@ -108,6 +108,8 @@ export class Models {
     maxSelectionCandidates: number;
     /** Build worker threads (build-worker.ts). */
     workers: JobWorkers<BuildTask, BuildResult>;
+    /** Characters a predict may answer when its model's answer outgrows its rows (SML_MAX_PREDICT_REPLY_CHARS). */
+    maxPredictReplyChars: number;
   }) {}
 
   /**
@@ -271,6 +273,18 @@ export class Models {
     await this.deps.store.delete(user, pid, modelId);
   }
 
+  /** Refuses (400) a predict of `rows` rows whose answer would pass SML_MAX_PREDICT_REPLY_CHARS: what learnpredict asks before it learns. */
+  async checkPredictSize(user: string, pid: string, modelId: string, rows: number): Promise<void> {
+    this.checkAnswerSize(await this.deps.store.model(user, pid, modelId), modelId, rows);
+  }
+
+  /** Before predicting: an answer that outgrows its rows (hmm) is bounded, or the reply's encoding would hold the process for minutes. */
+  private checkAnswerSize(model: Model, modelId: string, rows: number): void {
+    const chars = model.predictionChars?.(rows);
+    const limit = this.deps.maxPredictReplyChars;
+    if (chars !== undefined && chars > limit) throw smlError('PREDICT_REPLY_TOO_LARGE', { model: modelId, chars, rows, limit });
+  }
+
   /**
    * Predictions for each row of `frame`, under the project lock: stateful models and EVT
    * wrappers must see predictions in order, and store their new state.
@@ -279,6 +293,7 @@ export class Models {
     const { registry, store } = this.deps;
     return registry.with(user, pid, async () => {
       const model = await store.model(user, pid, modelId);
+      this.checkAnswerSize(model, modelId, frame.rows.length);
       let out;
       try {
         out = model.predict(frame);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SmlClient } from '@sml/sdk';
 import { dataFile, startSystem, type RunningSystem } from '@sml/testkit';
-import { customer, frame, type Frame } from './helpers';
+import { customer, frame, SummaryReader, type Frame } from './helpers';
 
 // Every algorithm this build implements, built (selectModel or build) and used (predict)
 // through the gateway. Numbers are checked against references in packages/stats tests.
@@ -36,7 +36,8 @@ describe('models end to end', () => {
   const inputs = ['x1', 'x2', 'x3'];
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'] });
+    // A small bound on answers that outgrow their rows (hmm), so that a test can pass it.
+    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_PREDICT_REPLY_CHARS: '20000' } });
     sdk = await customer(sys, 'modeler');
     await sdk.createProject('p', { enableHistogram: true });
     expect((await sdk.learn('p', data)).status).toBe(200);
@@ -122,6 +123,24 @@ describe('models end to end', () => {
     const decoded = await predict('hmm', 'h', frame(['Place'], ['T'], [['desk'], ['desk'], ['bed']]));
     expect(decoded.map((d) => d.state)).toEqual(['work', 'work', 'rest']);
     expect(decoded[0].seq).toBe('work,work,rest');
+    // Every row answers the whole decoded sequence: 200 rows would answer ≈ 200 × 1 000
+    // characters, over the bound (SML_MAX_PREDICT_REPLY_CHARS, 20 000 here); refused before
+    // decoding, and a learnpredict that learns first learns nothing.
+    const long = frame(['Place', 'Activity'], ['T', 'T'], Array.from({ length: 200 }, (_, i) => [i % 3 ? 'desk' : 'bed', i % 3 ? 'work' : 'rest']));
+    const refused = await sdk.request('POST', '/projects/hmm/predict/h', { json: long });
+    expect(refused.status).toBe(400);
+    expect(refused.body.statusString).toBe('Model [h] would answer up to 202400 characters for 200 rows, over the limit of 20000 (SML_MAX_PREDICT_REPLY_CHARS): predict fewer rows at a time');
+    const reader = await SummaryReader.open(sys.nats);
+    try {
+      const rowsOf = async () => Number((await reader.parts('modeler', 'hmm', {})).rowCount);
+      expect(await rowsOf()).toBe(60);
+      const learnFirst = await sdk.request('POST', '/projects/hmm/learnpredict/h', { query: { predictBeforeLearn: 'false' }, json: long });
+      expect(learnFirst.status).toBe(400);
+      expect(learnFirst.body.statusString).toBe(refused.body.statusString);
+      expect(await rowsOf()).toBe(60);
+    } finally {
+      await reader.close();
+    }
   });
 
   it('km reports survival per group from a survival project', async () => {

@@ -30,6 +30,13 @@ export interface Model {
   /** modelInfo.extra: tables (coefficients, std errors …), as strings. */
   extra(): Record<string, string>;
   predict(frame: PredictFrame): Prediction[];
+  /**
+   * For a model whose answer grows faster than the rows it predicts (hmm: the decoded sequence
+   * on every row), an upper bound of the characters (keys and values) of the predictions of
+   * `rows` rows, known before predicting. Other answers grow with the frame, which the request
+   * body's limit bounds.
+   */
+  predictionChars?(rows: number): number;
   /** Predicting changes the model (evt): its state must be stored again after each predict. */
   readonly stateful?: boolean;
   /** JSON-serializable state that `Algorithm.restore` turns back into the same model. */

@@ -159,6 +159,16 @@ class HmmModel extends StateModel<HmmState> {
     }
   }
 
+  /**
+   * Every row answers its state and the whole decoded sequence (`seq`, the states joined by
+   * commas): characters grow with the square of the rows.
+   */
+  predictionChars(rows: number): number {
+    const longest = this.s.states.reduce((m, state) => Math.max(m, state.length), 0);
+    const seq = rows * (longest + 1);
+    return rows * ('state'.length + longest + 'seq'.length + seq);
+  }
+
   /** The frame is one observation sequence, rows = steps; one map per row. */
   predict(frame: PredictFrame): Prediction[] {
     if (frame.rows.length === 0) return [];

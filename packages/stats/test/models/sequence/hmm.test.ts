@@ -100,6 +100,20 @@ describe('hmm on activity_rtlm_no_lag.csv (hidden Activity, observed Place) equa
     expect(starts.predict(observations(['living', 'living']))[0].state).toBe('');
   });
 
+  test('predictionChars bounds the characters of the answer from above, before predicting (windows of every length from 0 to 300)', () => {
+    const chars = (ps: Record<string, string>[]) => ps.reduce((n, p) => n + Object.entries(p).reduce((m, [k, v]) => m + k.length + v.length, 0), 0);
+    const places = frame.data.map((r) => r[0]);
+    let tight = 0;
+    for (let rows = 0; rows <= 300; rows++) {
+      const answer = model.predict(observations(places.slice(1000, 1000 + rows)));
+      const bound = model.predictionChars!(rows);
+      expect(chars(answer)).toBeLessThanOrEqual(bound);
+      // Within the longest state's length per step of each row's sequence: not a loose bound.
+      if (chars(answer) * 3 >= bound) tight++;
+    }
+    expect(tight).toBeGreaterThan(250);
+  });
+
   test('the state survives a JSON round trip', () => {
     const restored = hmm.restore(JSON.parse(JSON.stringify(model.state())));
     const hand = observations(fixture.hand.observations);
