@@ -64,6 +64,8 @@ export const configSchema = z.object({
   SML_MAX_PROJECTS_PER_CUSTOMER: int(1).default(1_000),
   /** Characters one predict may answer when its model's answer grows faster than its rows (hmm: the decoded sequence on every row). */
   SML_MAX_PREDICT_REPLY_CHARS: int(1).default(64 * 1024 * 1024),
+  /** Elementary steps one predict may take when its model costs far more per row than reading it (hmm: rows × states²): predict runs on the projects process's event loop. */
+  SML_MAX_PREDICT_STEPS: int(1).default(250_000_000),
   /** Attributes one sub-summary request (explore → projects) may name: its co-moments grow with their square (500: ≈ 13 MB). */
   SML_MAX_SUMMARY_ATTRIBUTES: int(1).default(500),
   // ≈ 45–70 bytes held and ≈ 50 stored per value; learning 10⁶ values peaked at 0.6–0.8 GiB RSS (bench/RESULTS.md "encoders").

@@ -112,6 +112,7 @@ export const catalogue = {
   ALGORITHM_NOT_AVAILABLE: { status: 400, message: 'Algorithm [{algo}] is not available in this build yet' },
   MODEL_NOT_FOUND: { status: 400, message: 'Unknown model [{model}] in project [{pid}]' },
   MODEL_INPUT: { status: 400, message: '{detail}' },
+  PREDICT_TOO_COSTLY: { status: 400, message: 'Model [{model}] would take up to {steps} steps to predict {rows} rows, over the limit of {limit} (SML_MAX_PREDICT_STEPS): predict fewer rows at a time' },
   PREDICT_REPLY_TOO_LARGE: { status: 400, message: 'Model [{model}] would answer up to {chars} characters for {rows} rows, over the limit of {limit} (SML_MAX_PREDICT_REPLY_CHARS): predict fewer rows at a time' },
   SELECTION_BUDGET: { status: 400, message: 'Feature selection stopped after {tried} candidate subsets: over its time budget of {budgetMs} ms (SML_SELECTION_TIME_BUDGET_MS); use fewer inputs or selector_iterations' },
   AUTOSELECT_TASK: { status: 400, message: 'Unknown task [{task}]: expected binary_classification, binary_classifier, regression or multiclass_classifier' },

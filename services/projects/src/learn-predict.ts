@@ -20,7 +20,7 @@ export async function learnPredict(deps: { learning: Learning; models: Models; p
   const info = await deps.models.info(user, pid, modelId);
   const frame = frameOf(req.frame);
   // Refused before anything is learned (predictBeforeLearn=false learns first).
-  await deps.models.checkPredictSize(user, pid, modelId, frame.rows.length);
+  await deps.models.checkPredictCost(user, pid, modelId, frame.rows.length);
   const keep = (req.keepColumns ?? []).map((c) => c.trim()).filter((c) => c !== '');
   const positions = keep.map((c) => {
     const k = frame.names.indexOf(c);

@@ -110,6 +110,8 @@ export class Models {
     workers: JobWorkers<BuildTask, BuildResult>;
     /** Characters a predict may answer when its model's answer outgrows its rows (SML_MAX_PREDICT_REPLY_CHARS). */
     maxPredictReplyChars: number;
+    /** Steps a predict may take when its model costs far more per row than reading it (SML_MAX_PREDICT_STEPS). */
+    maxPredictSteps: number;
   }) {}
 
   /**
@@ -273,16 +275,21 @@ export class Models {
     await this.deps.store.delete(user, pid, modelId);
   }
 
-  /** Refuses (400) a predict of `rows` rows whose answer would pass SML_MAX_PREDICT_REPLY_CHARS: what learnpredict asks before it learns. */
-  async checkPredictSize(user: string, pid: string, modelId: string, rows: number): Promise<void> {
-    this.checkAnswerSize(await this.deps.store.model(user, pid, modelId), modelId, rows);
+  /** Refuses (400) a predict of `rows` rows over SML_MAX_PREDICT_STEPS or SML_MAX_PREDICT_REPLY_CHARS: what learnpredict asks before it learns. */
+  async checkPredictCost(user: string, pid: string, modelId: string, rows: number): Promise<void> {
+    this.checkCost(await this.deps.store.model(user, pid, modelId), modelId, rows);
   }
 
-  /** Before predicting: an answer that outgrows its rows (hmm) is bounded, or the reply's encoding would hold the process for minutes. */
-  private checkAnswerSize(model: Model, modelId: string, rows: number): void {
+  /**
+   * Before predicting: a model whose work or answer outgrows its rows (hmm) is bounded. A
+   * predict runs on this process's event loop, and its reply is encoded there: unbounded, one
+   * request would hold every project of the process for minutes.
+   */
+  private checkCost(model: Model, modelId: string, rows: number): void {
+    const steps = model.predictionSteps?.(rows);
+    if (steps !== undefined && steps > this.deps.maxPredictSteps) throw smlError('PREDICT_TOO_COSTLY', { model: modelId, steps, rows, limit: this.deps.maxPredictSteps });
     const chars = model.predictionChars?.(rows);
-    const limit = this.deps.maxPredictReplyChars;
-    if (chars !== undefined && chars > limit) throw smlError('PREDICT_REPLY_TOO_LARGE', { model: modelId, chars, rows, limit });
+    if (chars !== undefined && chars > this.deps.maxPredictReplyChars) throw smlError('PREDICT_REPLY_TOO_LARGE', { model: modelId, chars, rows, limit: this.deps.maxPredictReplyChars });
   }
 
   /**
@@ -293,7 +300,7 @@ export class Models {
     const { registry, store } = this.deps;
     return registry.with(user, pid, async () => {
       const model = await store.model(user, pid, modelId);
-      this.checkAnswerSize(model, modelId, frame.rows.length);
+      this.checkCost(model, modelId, frame.rows.length);
       let out;
       try {
         out = model.predict(frame);

@@ -85,7 +85,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   const learning = new Learning(registry, store, idempotency, log, encoders);
   const modelDomain = new Models({
     registry, store: models, bounds, selectionBudgetMs: config.SML_SELECTION_TIME_BUDGET_MS, maxSelectionCandidates: config.SML_MAX_SELECTION_CANDIDATES, workers: buildWorkers,
-    maxPredictReplyChars: config.SML_MAX_PREDICT_REPLY_CHARS,
+    maxPredictReplyChars: config.SML_MAX_PREDICT_REPLY_CHARS, maxPredictSteps: config.SML_MAX_PREDICT_STEPS,
   });
   const predict = predictor({ registry, encoders, models: modelDomain });
   const sourceContext = (user: string, signal?: AbortSignal): SourceContext => ({

@@ -36,8 +36,8 @@ describe('models end to end', () => {
   const inputs = ['x1', 'x2', 'x3'];
 
   beforeAll(async () => {
-    // A small bound on answers that outgrow their rows (hmm), so that a test can pass it.
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_PREDICT_REPLY_CHARS: '20000' } });
+    // Small bounds on predicts whose work or answer outgrow their rows (hmm), so that a test can pass them.
+    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_PREDICT_STEPS: '600', SML_MAX_PREDICT_REPLY_CHARS: '20000' } });
     sdk = await customer(sys, 'modeler');
     await sdk.createProject('p', { enableHistogram: true });
     expect((await sdk.learn('p', data)).status).toBe(200);
@@ -123,13 +123,18 @@ describe('models end to end', () => {
     const decoded = await predict('hmm', 'h', frame(['Place'], ['T'], [['desk'], ['desk'], ['bed']]));
     expect(decoded.map((d) => d.state)).toEqual(['work', 'work', 'rest']);
     expect(decoded[0].seq).toBe('work,work,rest');
-    // Every row answers the whole decoded sequence: 200 rows would answer ≈ 200 × 1 000
-    // characters, over the bound (SML_MAX_PREDICT_REPLY_CHARS, 20 000 here); refused before
-    // decoding, and a learnpredict that learns first learns nothing.
-    const long = frame(['Place', 'Activity'], ['T', 'T'], Array.from({ length: 200 }, (_, i) => [i % 3 ? 'desk' : 'bed', i % 3 ? 'work' : 'rest']));
+    // Viterbi weighs every pair of states at every step: 200 rows × 2 × 3 steps is over the bound
+    // (SML_MAX_PREDICT_STEPS, 600 here). Every row answers the whole decoded sequence: 100 rows
+    // would answer ≈ 100 × 500 characters, over the bound (SML_MAX_PREDICT_REPLY_CHARS, 20 000
+    // here). Both refused before decoding, and a learnpredict that learns first learns nothing.
+    const sequence = (n: number) => frame(['Place', 'Activity'], ['T', 'T'], Array.from({ length: n }, (_, i) => [i % 3 ? 'desk' : 'bed', i % 3 ? 'work' : 'rest']));
+    const costly = await sdk.request('POST', '/projects/hmm/predict/h', { json: sequence(200) });
+    expect(costly.status).toBe(400);
+    expect(costly.body.statusString).toBe('Model [h] would take up to 1200 steps to predict 200 rows, over the limit of 600 (SML_MAX_PREDICT_STEPS): predict fewer rows at a time');
+    const long = sequence(100);
     const refused = await sdk.request('POST', '/projects/hmm/predict/h', { json: long });
     expect(refused.status).toBe(400);
-    expect(refused.body.statusString).toBe('Model [h] would answer up to 202400 characters for 200 rows, over the limit of 20000 (SML_MAX_PREDICT_REPLY_CHARS): predict fewer rows at a time');
+    expect(refused.body.statusString).toBe('Model [h] would answer up to 51200 characters for 100 rows, over the limit of 20000 (SML_MAX_PREDICT_REPLY_CHARS): predict fewer rows at a time');
     const reader = await SummaryReader.open(sys.nats);
     try {
       const rowsOf = async () => Number((await reader.parts('modeler', 'hmm', {})).rowCount);

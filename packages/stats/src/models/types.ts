@@ -37,6 +37,11 @@ export interface Model {
    * body's limit bounds.
    */
   predictionChars?(rows: number): number;
+  /**
+   * For a model whose predict costs far more per row than reading it (hmm: Viterbi over every
+   * pair of states), an upper bound of the elementary steps of predicting `rows` rows.
+   */
+  predictionSteps?(rows: number): number;
   /** Predicting changes the model (evt): its state must be stored again after each predict. */
   readonly stateful?: boolean;
   /** JSON-serializable state that `Algorithm.restore` turns back into the same model. */

@@ -89,7 +89,7 @@ export const modelRoutes = [
     query: z.object({ predictBeforeLearn: boolParam.optional(), rebuildModel: boolParam.optional(), keepColumns: z.string().optional() }),
     values: z.object({ KSVSMap: z.object({ values: z.array(z.record(z.string(), z.string())) }) }),
     success: { status: 200, description: 'values.KSVSMap.values' },
-    errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_INPUT', 'PREDICT_REPLY_TOO_LARGE', 'PROJECT_FROZEN', 'INVALID_FRAME', 'NOT_PERSISTED', 'IDEMPOTENCY_KEY_REUSED', 'STATE_LIMIT', 'SINGULAR_SYSTEM'],
+    errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_INPUT', 'PREDICT_TOO_COSTLY', 'PREDICT_REPLY_TOO_LARGE', 'PROJECT_FROZEN', 'INVALID_FRAME', 'NOT_PERSISTED', 'IDEMPOTENCY_KEY_REUSED', 'STATE_LIMIT', 'SINGULAR_SYSTEM'],
     toRequest: ({ caller, params, query, body, headers }) => ({
       caller, pid: params.pid, modelId: params.m, frame: dataFrameToProto(body as RestDataFrame),
       idempotencyKey: typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : '',
@@ -114,7 +114,7 @@ export const modelRoutes = [
     summary: 'Predict: one string map per row (keys per algorithm, STATS.md §4); missing inputs are imputed with the project mean at build time',
     service: 'projects', subject: s('predict'), request: sml.v1.PredictRequest, reply: sml.v1.PredictReply,
     params: modelParams, body: dataFrame, values: z.object({ KSVSMap: z.object({ values: z.array(z.record(z.string(), z.string())) }) }),
-    success: { status: 200, description: 'values.KSVSMap.values' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_INPUT', 'PREDICT_REPLY_TOO_LARGE'],
+    success: { status: 200, description: 'values.KSVSMap.values' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_INPUT', 'PREDICT_TOO_COSTLY', 'PREDICT_REPLY_TOO_LARGE'],
     toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, modelId: params.m, frame: dataFrameToProto(body as RestDataFrame) }),
   }),
 ];

@@ -169,6 +169,12 @@ class HmmModel extends StateModel<HmmState> {
     return rows * ('state'.length + longest + 'seq'.length + seq);
   }
 
+  /** Viterbi: every step weighs every pair of states. */
+  predictionSteps(rows: number): number {
+    const n = this.s.states.length;
+    return rows * n * (n + 1);
+  }
+
   /** The frame is one observation sequence, rows = steps; one map per row. */
   predict(frame: PredictFrame): Prediction[] {
     if (frame.rows.length === 0) return [];

@@ -100,7 +100,7 @@ describe('hmm on activity_rtlm_no_lag.csv (hidden Activity, observed Place) equa
     expect(starts.predict(observations(['living', 'living']))[0].state).toBe('');
   });
 
-  test('predictionChars bounds the characters of the answer from above, before predicting (windows of every length from 0 to 300)', () => {
+  test('predictionChars bounds the characters of the answer from above, before predicting (windows of every length from 0 to 300); predictionSteps is rows × states²', () => {
     const chars = (ps: Record<string, string>[]) => ps.reduce((n, p) => n + Object.entries(p).reduce((m, [k, v]) => m + k.length + v.length, 0), 0);
     const places = frame.data.map((r) => r[0]);
     let tight = 0;
@@ -112,6 +112,9 @@ describe('hmm on activity_rtlm_no_lag.csv (hidden Activity, observed Place) equa
       if (chars(answer) * 3 >= bound) tight++;
     }
     expect(tight).toBeGreaterThan(250);
+    // Viterbi's work: every pair of states (and each state's emission) at every step.
+    const n = fixture.states.length;
+    expect(model.predictionSteps!(300)).toBe(300 * n * (n + 1));
   });
 
   test('the state survives a JSON round trip', () => {
