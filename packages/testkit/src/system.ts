@@ -67,6 +67,9 @@ function replicaKind(service: string): string {
  * Starts a throw-away nats-server plus the built services as separate processes, exactly
  * as production runs them, and waits until the gateway's /readyz answers 200.
  */
+/** How long a stopped service process may take to exit before it is killed. */
+const STOP_GRACE_MS = 15_000;
+
 export async function startSystem(opts: SystemOptions = {}): Promise<RunningSystem> {
   const root = repoRoot();
   const services = opts.services ?? ['users', 'jobs'];
@@ -123,7 +126,11 @@ export async function startSystem(opts: SystemOptions = {}): Promise<RunningSyst
     const exited = new Promise((r) => child.once('exit', r));
     stopping.add(child);
     child.kill(signal);
+    // A process whose event loop is held (a test that made it work for minutes) never runs its
+    // SIGTERM handler: killed after a grace period, rather than left running after the test.
+    const stuck = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
+    clearTimeout(stuck);
   };
 
   const url = `http://127.0.0.1:${port}`;
