@@ -184,7 +184,7 @@ function kmeansModel(state: KmeansState) {
       }
     });
     return { cluster: String(best), distance: num(Math.sqrt(bestD)) };
-  });
+  }, (s) => s.centers.length * s.inputNames.length);
 }
 
 /** One k of kmeansOptimize. */

@@ -24,12 +24,18 @@ export class SnapshotModel<S extends SnapshotState> extends StateModel<S> {
   constructor(
     s: S,
     private readonly predictRow: (x: Float64Array, state: S) => Prediction,
+    /** The steps of predicting one row, when they are many more than its inputs (kmeans: every center): Model.predictionSteps. */
+    private readonly stepsPerRow?: (state: S) => number,
   ) {
     super(s);
   }
 
   predict(frame: PredictFrame): Prediction[] {
     return numericRows(frame, this.s.inputNames, this.s.means).map((x) => this.predictRow(x, this.s));
+  }
+
+  predictionSteps(rows: number): number | undefined {
+    return this.stepsPerRow && rows * this.stepsPerRow(this.s);
   }
 }
 

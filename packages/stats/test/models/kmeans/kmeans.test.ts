@@ -70,6 +70,8 @@ describe('kmeans against sklearn KMeans', () => {
       expect(Number(p.cluster)).toBe(d.indexOf(Math.min(...d)));
       expect(Number(p.distance)).toBeCloseTo(Math.min(...d), 12);
     });
+    // Each row is compared with every center, input by input: what the service bounds (SML_MAX_PREDICT_STEPS).
+    expect(model.predictionSteps!(50)).toBe(50 * centers.length * fixture.names.length);
   });
 
   it('is deterministic for a rnd_seed; inputs are a subset of cluster_features in any order', () => {
