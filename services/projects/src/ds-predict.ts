@@ -2,6 +2,7 @@ import { SmlError, smlError } from '@sml/core';
 import type { JobContext } from '@sml/jobs-client';
 import type { sml } from '@sml/proto';
 import { SINK_TYPES, sinkOf, type RowSink, type SourceContext } from '@sml/sources';
+import type { Prediction } from '@sml/stats';
 import type { DataSources } from './datasources';
 import { guessType, SAMPLE_ROWS } from './datasources';
 import { dsBatches, dsFailure } from './ds-rows';
@@ -48,6 +49,24 @@ export class DsPredictions {
       dsFailure(err, output.name);
     }
     return { input, output };
+  }
+
+  /**
+   * One batch's predictions, asked in as many predicts as the model's cost bounds require
+   * (Models.rowsPerPredict): each predict holds the project's event loop for a bounded time,
+   * and other requests run between them. Rows are predicted independently, except by `hmm`,
+   * which decodes each piece as a sequence of its own (README).
+   */
+  private async predictInPieces(user: string, pid: string, modelId: string, frame: sml.v1.IDataFrame): Promise<Prediction[]> {
+    const rows = frame.data ?? [];
+    // At least one row per predict: a model over the bounds at one row is refused with their message.
+    const step = Math.max(1, await this.deps.models.rowsPerPredict(user, pid, modelId, rows.length));
+    if (step >= rows.length) return this.deps.predict(user, pid, modelId, frame);
+    const out: Prediction[] = [];
+    for (let at = 0; at < rows.length; at += step) {
+      out.push(...(await this.deps.predict(user, pid, modelId, { ...frame, data: rows.slice(at, at + step) })));
+    }
+    return out;
   }
 
   /** The job: every row of `input` predicted and written to `output`, or nothing written. */
@@ -101,7 +120,7 @@ export class DsPredictions {
             attributeNames: sel.names, attributeTypes: sel.types, errorHandling: 0,
             data: kept.map((r) => ({ entries: sel.index.map((i) => r[i]) })),
           };
-          const predictions = await this.deps.predict(user, pid, modelId, frame);
+          const predictions = await this.predictInPieces(user, pid, modelId, frame);
           if (!layout) {
             const keys = Object.keys(predictions[0] ?? {});
             await begin(keys, keys.map((key) => predictions.every((p) => (p[key] ?? '') === '' || NUMBER.test(p[key]))));

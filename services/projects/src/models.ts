@@ -281,9 +281,30 @@ export class Models {
   }
 
   /**
-   * Before predicting: a model whose work or answer outgrows its rows (hmm) is bounded. A
-   * predict runs on this process's event loop, and its reply is encoded there: unbounded, one
-   * request would hold every project of the process for minutes.
+   * The most rows, up to `upTo`, one predict of the model may take within SML_MAX_PREDICT_STEPS
+   * and SML_MAX_PREDICT_REPLY_CHARS (0 when even one row is over): what a dss/predict job hands
+   * it at a time, so that a wide covariance model is predicted in smaller pieces rather than
+   * refused. Both bounds grow with the rows, so the largest is found by bisection.
+   */
+  async rowsPerPredict(user: string, pid: string, modelId: string, upTo: number): Promise<number> {
+    const model = await this.deps.store.model(user, pid, modelId);
+    const fits = (rows: number) => (model.predictionSteps?.(rows) ?? 0) <= this.deps.maxPredictSteps && (model.predictionChars?.(rows) ?? 0) <= this.deps.maxPredictReplyChars;
+    if (fits(upTo)) return upTo;
+    let lo = 0;
+    let hi = upTo;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (fits(mid)) lo = mid;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * Before predicting: a model whose work or answer outgrows its rows (hmm; covariance models
+   * at hundreds of inputs) is bounded. A predict runs on this process's event loop, and its
+   * reply is encoded there: unbounded, one request would hold every project of the process
+   * for minutes.
    */
   private checkCost(model: Model, modelId: string, rows: number): void {
     const steps = model.predictionSteps?.(rows);

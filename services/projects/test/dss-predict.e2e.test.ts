@@ -33,6 +33,8 @@ function rows(n: number, seed: number): string[][] {
   return out;
 }
 const HEADER = ['x1', 'x2', 'y', 'c', 'id'];
+// A covest on two inputs costs 2² steps a row: at most 150 rows per predict, fewer than score.csv's 250.
+const PREDICT_STEPS = 600;
 const csv = (header: string[], data: string[][]) => [header.join(','), ...data.map((r) => r.join(','))].join('\n') + '\n';
 
 /** A CSV written by dss/predict (no field here needs quoting). */
@@ -58,14 +60,14 @@ describe('dss/predict and selectModel/{dsid} end to end', () => {
     expect(r.status).toBe(200);
     return r.body.values!.KSVSMap.values;
   };
-  const build = async (modelid: string, algo: string, target: string) => {
-    const r = await alice.request('POST', '/projects/p/build', { query: { modelid, algo }, json: { inputAttributeNames: ['x1', 'x2'], targetAttributeNames: [target] } });
+  const build = async (modelid: string, algo: string, target?: string) => {
+    const r = await alice.request('POST', '/projects/p/build', { query: { modelid, algo }, json: { inputAttributeNames: ['x1', 'x2'], targetAttributeNames: target ? [target] : [] } });
     expect((await alice.waitForJob(r)).status).toBe(200);
   };
   const pgInfo = (path: string) => ({ rsurl: `postgresql://127.0.0.1:${pg.port}/postgres`, rsuser: 'postgres', rspasswd: 'pw', path });
 
   beforeAll(async () => {
-    [pg, sys] = await Promise.all([startPostgres(), startSystem({ services: ['users', 'jobs', 'projects'] })]);
+    [pg, sys] = await Promise.all([startPostgres(), startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_PREDICT_STEPS: String(PREDICT_STEPS) } })]);
     alice = await customer(sys, 'alice');
     files = join(sys.dataDir, 'files', nameToken('alice'));
     mkdirSync(files, { recursive: true });
@@ -84,7 +86,7 @@ describe('dss/predict and selectModel/{dsid} end to end', () => {
     symlinkSync(outside, join(files, 'escape'));
 
     for (const [name, path] of [['train', 'train.csv'], ['score', 'score.csv'], ['short', 'short.csv'], ['late', 'late.csv'], ['big', 'big.csv'], ['out', 'preds/out.csv'],
-      ['out2', 'out2.csv'], ['bigout', 'bigout.csv'], ['shortout', 'shortout.csv'], ['escaped', 'escape/out.csv']] as const) {
+      ['out2', 'out2.csv'], ['bigout', 'bigout.csv'], ['shortout', 'shortout.csv'], ['anomout', 'anomout.csv'], ['escaped', 'escape/out.csv']] as const) {
       expect((await alice.createDataSource({ type: 'localfile', name, info: { path }, extra: ['C', 'C', 'C', 'B', 'X'] })).status).toBe(201);
     }
     expect((await alice.createDataSource({ type: 'redshift', name: 'pgout', info: pgInfo('public.preds_lr') })).status).toBe(201);
@@ -94,6 +96,7 @@ describe('dss/predict and selectModel/{dsid} end to end', () => {
     expect((await alice.waitForJob(await alice.learnDataSource('p', 'train', { attributeNames: ['x1', 'x2', 'y', 'c'], attributeTypes: ['C', 'C', 'C', 'B'] }))).status).toBe(200);
     await build('reg', 'mlr', 'y');
     await build('cls', 'lr', 'c');
+    await build('anom', 'covest');
   }, 180_000);
   afterAll(async () => {
     if (process.env.SHOW_LOGS) console.log(sys.logs('projects'));
@@ -124,6 +127,25 @@ describe('dss/predict and selectModel/{dsid} end to end', () => {
     });
     // No temporary file is left next to it.
     expect(readdirSync(join(files, 'preds'))).toEqual(['out.csv']);
+  });
+
+  it('predicts a model over SML_MAX_PREDICT_STEPS at a whole batch in pieces within it: every value as inline predict answers it', async () => {
+    // Inline, the 250 rows at once are refused: the job must have split them.
+    const whole = await alice.request<{ statusString: string }>('POST', '/projects/p/predict/anom', {
+      json: { attributeNames: HEADER, attributeTypes: ['C', 'C', 'C', 'B', 'X'], data: score, errorHandling: 0 },
+    });
+    expect(whole.status).toBe(400);
+    expect(whole.body.statusString).toContain(`${PREDICT_STEPS}`);
+    const done = await alice.waitForJob<Report>(await alice.predictDataSource('p', 'anom', 'score', 'anomout'));
+    expect(done.status).toBe(200);
+    expect(done.body.values!.predictReport).toMatchObject({ rowsRead: 250, rowsPredicted: 250, rowsSkipped: 0 });
+    const expected = [...(await inline('anom', score.slice(0, 125))), ...(await inline('anom', score.slice(125)))];
+    const keys = Object.keys(expected[0]);
+    expect(keys).toEqual(['res', 'score']);
+    const out = readOutput(join(files, 'anomout.csv'));
+    expect(out.header).toEqual([...HEADER, ...keys]);
+    expect(out.data).toHaveLength(250);
+    out.data.forEach((row, i) => expect(row.slice(HEADER.length)).toEqual(keys.map((k) => expected[i][k])));
   });
 
   it('inserts into a PostgreSQL table in one transaction: every prediction equals the inline one', async () => {

@@ -36,8 +36,9 @@ describe('models end to end', () => {
   const inputs = ['x1', 'x2', 'x3'];
 
   beforeAll(async () => {
-    // Small bounds on predicts whose work or answer outgrow their rows (hmm), so that a test can pass them.
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_PREDICT_STEPS: '600', SML_MAX_PREDICT_REPLY_CHARS: '20000' } });
+    // Small bounds on predicts whose work or answer outgrow their rows (hmm), so that a test can pass them;
+    // 4000 steps leave room for 2 rows of a 3-input oospca (p² + 500·p steps a row, its worst case).
+    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_PREDICT_STEPS: '4000', SML_MAX_PREDICT_REPLY_CHARS: '20000' } });
     sdk = await customer(sys, 'modeler');
     await sdk.createProject('p', { enableHistogram: true });
     expect((await sdk.learn('p', data)).status).toBe(200);
@@ -123,14 +124,14 @@ describe('models end to end', () => {
     const decoded = await predict('hmm', 'h', frame(['Place'], ['T'], [['desk'], ['desk'], ['bed']]));
     expect(decoded.map((d) => d.state)).toEqual(['work', 'work', 'rest']);
     expect(decoded[0].seq).toBe('work,work,rest');
-    // Viterbi weighs every pair of states at every step: 200 rows × 2 × 3 steps is over the bound
-    // (SML_MAX_PREDICT_STEPS, 600 here). Every row answers the whole decoded sequence: 100 rows
+    // Viterbi weighs every pair of states at every step: 700 rows × 2 × 3 steps is over the bound
+    // (SML_MAX_PREDICT_STEPS, 4000 here). Every row answers the whole decoded sequence: 100 rows
     // would answer ≈ 100 × 500 characters, over the bound (SML_MAX_PREDICT_REPLY_CHARS, 20 000
     // here). Both refused before decoding, and a learnpredict that learns first learns nothing.
     const sequence = (n: number) => frame(['Place', 'Activity'], ['T', 'T'], Array.from({ length: n }, (_, i) => [i % 3 ? 'desk' : 'bed', i % 3 ? 'work' : 'rest']));
-    const costly = await sdk.request('POST', '/projects/hmm/predict/h', { json: sequence(200) });
+    const costly = await sdk.request('POST', '/projects/hmm/predict/h', { json: sequence(700) });
     expect(costly.status).toBe(400);
-    expect(costly.body.statusString).toBe('Model [h] would take up to 1200 steps to predict 200 rows, over the limit of 600 (SML_MAX_PREDICT_STEPS): predict fewer rows at a time');
+    expect(costly.body.statusString).toBe('Model [h] would take up to 4200 steps to predict 700 rows, over the limit of 4000 (SML_MAX_PREDICT_STEPS): predict fewer rows at a time');
     const long = sequence(100);
     const refused = await sdk.request('POST', '/projects/hmm/predict/h', { json: long });
     expect(refused.status).toBe(400);

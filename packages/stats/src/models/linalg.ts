@@ -125,3 +125,30 @@ function pseudoInverse(a: Matrix): Matrix {
   }
   return out;
 }
+
+/** The rows of a matrix kept as JSON (a model's state), row-major in one flat array: what its per-row predict reads. */
+export function flatRows(rows: readonly (readonly number[])[]): Float64Array {
+  const n = rows.length;
+  const m = n > 0 ? rows[0].length : 0;
+  const out = new Float64Array(n * m);
+  rows.forEach((row, i) => out.set(row, i * m));
+  return out;
+}
+
+/**
+ * dᵀ·P·d for a p × p matrix P given row-major (flatRows), summed row by row as
+ * Σ_i d_i·(Σ_j P_ij·d_j). A predict of a covariance model computes it for every row: p²
+ * multiply-adds, ≈ 1.5–2 ns each at p = 1000 read from nested JSON arrays, ≈ 0.9 ns from one
+ * flat array (the same sums in the same order, so the same result).
+ */
+export function quadraticForm(p: Float64Array, d: ArrayLike<number>): number {
+  const n = d.length;
+  let q = 0;
+  for (let i = 0; i < n; i++) {
+    const at = i * n;
+    let row = 0;
+    for (let j = 0; j < n; j++) row += p[at + j] * d[j];
+    q += d[i] * row;
+  }
+  return q;
+}

@@ -39,8 +39,9 @@ export interface Model {
   predictionChars?(rows: number): number;
   /**
    * For a model whose predict costs far more per row than reading it (hmm: Viterbi over every
-   * pair of states; kmeans: every center), an upper bound of the elementary steps of predicting
-   * `rows` rows; undefined when it costs about what reading them does.
+   * pair of states; kmeans: every center; covest, mqda, repca, oospca: a quadratic form in the
+   * inputs), an upper bound of the elementary steps of predicting `rows` rows; undefined when it
+   * costs about what reading them does.
    */
   predictionSteps?(rows: number): number | undefined;
   /** Predicting changes the model (evt): its state must be stored again after each predict. */

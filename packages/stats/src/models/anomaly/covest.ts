@@ -1,7 +1,7 @@
 import type { Matrix } from 'ml-matrix';
 import type { Summary } from '../../summary';
 import { chiSquare } from '../jstat';
-import { inverseOrExplain } from '../linalg';
+import { flatRows, inverseOrExplain, quadraticForm } from '../linalg';
 import { num } from '../rows';
 import type { Algorithm, ModelSpec } from '../types';
 import { checkedInputs, choiceParam, numberParam, SnapshotModel, type SnapshotState } from '../classifiers/model';
@@ -107,14 +107,10 @@ export const covest: Algorithm = {
 };
 
 function covestModel(state: CovestState) {
+  const precision = flatRows(state.precision);
+  const p = state.inputNames.length;
   return new SnapshotModel(state, (x, s) => {
-    const d = Array.from(x, (v, i) => v - s.means[i]);
-    let q = 0;
-    for (let i = 0; i < d.length; i++) {
-      let row = 0;
-      for (let j = 0; j < d.length; j++) row += s.precision[i][j] * d[j];
-      q += d[i] * row;
-    }
+    const q = quadraticForm(precision, Array.from(x, (v, i) => v - s.means[i]));
     return { res: q > s.threshold ? '1' : '0', score: num(Math.sqrt(Math.max(0, q))) };
-  });
+  }, () => p * p);
 }

@@ -1,5 +1,6 @@
 import type { Summary } from '../../summary';
 import { symmetricEigen } from '../../matrix/matrices';
+import { flatRows } from '../linalg';
 import { num } from '../rows';
 import { type Algorithm, ModelInputError, type ModelSpec } from '../types';
 import { checkedInputs, numberParam, SnapshotModel, type SnapshotState } from '../classifiers/model';
@@ -94,6 +95,9 @@ function gaussianScoreThreshold(values: readonly number[], rho: number, sd: numb
   return { mean, threshold: mean + sd * sigma };
 }
 
+/** Newton steps oversampledScore takes at most (each O(p)): they count in the model's predictionSteps. */
+const NEWTON_STEPS = 500;
+
 /** 1 − |cos(e₁, ũ)| for the leading eigenvector ũ of diag(λ) + ρ·zzᵀ. */
 export function oversampledScore(values: readonly number[], z: readonly number[], rho: number): number {
   const p = values.length;
@@ -108,7 +112,7 @@ export function oversampledScore(values: readonly number[], z: readonly number[]
   // f(t) = 1 − ρz₁²/t − ρΣ z_k²/(t + g_k) is increasing and concave on t > 0 and f(ρz₁²) ≤ 0,
   // so Newton from ρz₁² climbs monotonically to the root.
   let t = rho * z1;
-  for (let iteration = 0; iteration < 500; iteration++) {
+  for (let iteration = 0; iteration < NEWTON_STEPS; iteration++) {
     let f = 1 - (rho * z1) / t;
     let df = (rho * z1) / (t * t);
     for (let k = 1; k < p; k++) {
@@ -131,14 +135,16 @@ export function oversampledScore(values: readonly number[], z: readonly number[]
 }
 
 function oospcaModel(state: OospcaState) {
+  const vectors = flatRows(state.vectors);
+  const p = state.inputNames.length;
   return new SnapshotModel(state, (x, s) => {
-    const p = x.length;
     const z = new Array<number>(p).fill(0);
     for (let i = 0; i < p; i++) {
       const d = x[i] - s.means[i];
-      for (let k = 0; k < p; k++) z[k] += s.vectors[i][k] * d;
+      const at = i * p;
+      for (let k = 0; k < p; k++) z[k] += vectors[at + k] * d;
     }
     const score = oversampledScore(s.values, z, s.rho);
     return { res: score > s.threshold ? '1' : '0', score: num(score) };
-  });
+  }, () => p * p + NEWTON_STEPS * p);
 }

@@ -1,6 +1,7 @@
 import type { Summary } from '../../summary';
 import { symmetricEigen } from '../../matrix/matrices';
 import { chiSquare } from '../jstat';
+import { flatRows } from '../linalg';
 import { num } from '../rows';
 import { type Algorithm, ModelInputError, type ModelSpec } from '../types';
 import { checkedInputs, integerParam, numberParam, SnapshotModel, type SnapshotState } from '../classifiers/model';
@@ -78,18 +79,19 @@ export const repca: Algorithm = {
 };
 
 function repcaModel(state: RepcaState) {
+  const loadings = flatRows(state.loadings);
+  const p = state.inputNames.length;
+  const q = state.loadings[0]?.length ?? 0;
   return new SnapshotModel(state, (x, s) => {
-    const p = x.length;
     const z = Array.from(x, (v, i) => (v - s.means[i]) / s.sds[i]);
-    const q = s.loadings[0].length;
-    const t = new Array<number>(q).fill(0);
-    for (let i = 0; i < p; i++) for (let k = 0; k < q; k++) t[k] += s.loadings[i][k] * z[i];
+    const t = new Float64Array(q);
+    for (let i = 0; i < p; i++) for (let k = 0; k < q; k++) t[k] += loadings[i * q + k] * z[i];
     let score = 0;
     for (let i = 0; i < p; i++) {
       let fit = 0;
-      for (let k = 0; k < q; k++) fit += s.loadings[i][k] * t[k];
+      for (let k = 0; k < q; k++) fit += loadings[i * q + k] * t[k];
       score += (z[i] - fit) ** 2;
     }
     return { res: score > s.threshold ? '1' : '0', score: num(score) };
-  });
+  }, () => 2 * p * q);
 }

@@ -24,7 +24,7 @@ export class SnapshotModel<S extends SnapshotState> extends StateModel<S> {
   constructor(
     s: S,
     private readonly predictRow: (x: Float64Array, state: S) => Prediction,
-    /** The steps of predicting one row, when they are many more than its inputs (kmeans: every center): Model.predictionSteps. */
+    /** The steps of predicting one row, when they are many more than its inputs (kmeans: every center; covest: p²): Model.predictionSteps. */
     private readonly stepsPerRow?: (state: S) => number,
   ) {
     super(s);

@@ -1,6 +1,6 @@
 import { CholeskyDecomposition, EigenvalueDecomposition, type Matrix } from 'ml-matrix';
 import type { Summary } from '../../summary';
-import { inverseOrExplain } from '../linalg';
+import { flatRows, inverseOrExplain, quadraticForm } from '../linalg';
 import { num } from '../rows';
 import { type Algorithm, ModelInputError, type ModelSpec } from '../types';
 import { partitionClasses } from './class-moments';
@@ -92,20 +92,12 @@ export const mqda: Algorithm = {
 };
 
 function mqdaModel(state: MqdaState) {
+  const precisions = state.precisions.map(flatRows);
+  const p = state.inputNames.length;
   return new SnapshotModel(state, (x, s) => {
-    const scores = s.classes.map((_, k) => {
-      const d = Array.from(x, (v, i) => v - s.classMeans[k][i]);
-      const p = s.precisions[k];
-      let q = 0;
-      for (let i = 0; i < d.length; i++) {
-        let row = 0;
-        for (let j = 0; j < d.length; j++) row += p[i][j] * d[j];
-        q += d[i] * row;
-      }
-      return s.offsets[k] - 0.5 * q;
-    });
+    const scores = s.classes.map((_, k) => s.offsets[k] - 0.5 * quadraticForm(precisions[k], Array.from(x, (v, i) => v - s.classMeans[k][i])));
     const out: Record<string, string> = { res: s.classes[argmax(scores)] };
     s.classes.forEach((label, k) => (out[label] = num(scores[k])));
     return out;
-  });
+  }, (s) => s.classes.length * p * p);
 }

@@ -39,6 +39,12 @@ describe('covest (sklearn covariance estimators)', () => {
     expect(anomalyDetectors.covest).toBe(covest);
   });
 
+  it('counts p² steps a row, its quadratic form (SML_MAX_PREDICT_STEPS)', () => {
+    const inputs = fixture.covest[0].inputs;
+    const model = build({ algorithm: covest, inputs, targets: [] }, learnAll(learnFrame('iris')));
+    expect(model.predictionSteps!(7)).toBe(7 * inputs.length ** 2);
+  });
+
   it('refuses bad parameters, naming them', () => {
     const s = learnAll(learnFrame('iris'));
     const spec = (params: Record<string, string>) => ({ algo: 'covest', inputs: [0, 1], targets: [], params });

@@ -27,6 +27,12 @@ describe('repca (numpy PCA reconstruction error)', () => {
     });
   }
 
+  it('counts 2·p·q steps a row, projection and reconstruction (SML_MAX_PREDICT_STEPS)', () => {
+    const c = fixture.repca[0];
+    const model = build({ algorithm: repca, inputs: c.inputs, targets: [], params: c.q === null ? {} : { q: String(c.q) } }, learnAll(learnFrame(c.dataset)));
+    expect(model.predictionSteps!(7)).toBe(7 * 2 * c.inputs.length * c.q_used);
+  });
+
   it('refuses a q that leaves no residual space and a constant input, naming them', () => {
     const s = learnAll(learnFrame('iris'));
     expect(() => repca.build(s, { algo: 'repca', inputs: [0, 1, 2, 3], targets: [], params: { q: '4' } })).toThrow('parameter [q] must be an integer in [1, 3] (fewer than the 4 inputs), got "4"');
@@ -59,6 +65,13 @@ describe('oospca (numpy, literal over-sampling)', () => {
     const lambda = (a + d) / 2 + Math.sqrt(((a - d) / 2) ** 2 + b * b);
     const v = [b, lambda - a];
     close(oversampledScore([3, 1], [1, 2], rho), 1 - Math.abs(v[0]) / Math.hypot(v[0], v[1]), 1e-12, 0);
+  });
+
+  it('counts p² steps a row and p per Newton step of the secular equation, at most 500 (SML_MAX_PREDICT_STEPS)', () => {
+    const c = fixture.oospca[0];
+    const model = build({ algorithm: oospca, inputs: c.inputs, targets: [], params: { oospca_ratio: String(c.ratio) } }, learnAll(learnFrame(c.dataset)));
+    const p = c.inputs.length;
+    expect(model.predictionSteps!(7)).toBe(7 * (p * p + 500 * p));
   });
 
   it('refuses a tied leading eigenvalue and a bad ratio', () => {

@@ -19,6 +19,12 @@ describe('mqda (sklearn QuadraticDiscriminantAnalysis)', () => {
     });
   }
 
+  it('counts a quadratic form per class and row in its predict steps (SML_MAX_PREDICT_STEPS)', () => {
+    const c = fixture.mqda[0];
+    const model = build({ algorithm: mqda, inputs: c.inputs, targets: [] }, learnAll(learnFrame(c.dataset), { partitionSplit: c.column }));
+    expect(model.predictionSteps!(7)).toBe(7 * c.classes.length * c.inputs.length ** 2);
+  });
+
   it('needs a partition project', () => {
     const s = learnAll(learnFrame('iris'));
     expect(() => mqda.build(s, { algo: 'mqda', inputs: [0, 1], targets: [], params: {} })).toThrow(new ModelInputError('mqda needs a partition project'));
