@@ -23,6 +23,12 @@ export const configSchema = z.object({
   SML_ROOT_USER: z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/, 'must be a valid customer id').default('root'),
   SML_ROOT_SECRET: z.string().regex(/^[A-Za-z0-9+/]{22}==$/, 'must be base64 of 16 bytes (24 characters)').optional(),
   SML_BODY_LIMIT: int(1).default(256 * 1024 * 1024),
+  /**
+   * A body the gateway parses as JSON (every operation but learn, forget, project import and
+   * the encrypted DSInfo ones, which read their raw bytes): JSON.parse runs on the gateway's
+   * event loop, shared by every customer (31 MB held other requests ≈ 1.1 s).
+   */
+  SML_MAX_JSON_BODY_BYTES: int(1).default(16 * 1024 * 1024),
   /** A compressed body may inflate to at most this many times its size (and never past SML_BODY_LIMIT). */
   SML_MAX_INFLATE_RATIO: int(1).default(100),
   SML_MAX_BODY_BYTES_IN_FLIGHT: int(1).default(1024 * 1024 * 1024),
@@ -64,6 +70,12 @@ export const configSchema = z.object({
   SML_MAX_PROJECTS_PER_CUSTOMER: int(1).default(1_000),
   /** Characters one predict may answer when its model's answer grows faster than its rows (hmm: the decoded sequence on every row). */
   SML_MAX_PREDICT_REPLY_CHARS: int(1).default(64 * 1024 * 1024),
+  /**
+   * Cells of one predict or learnpredict frame (its rows' lengths summed), checked by the gateway before
+   * the bus: a predict's decode, per-row work and reply run on the projects event loop
+   * (≈ 0.6 s per 10⁶ cells, 5 columns; 10⁶ rows held it ≈ 3.9 s). Batch scoring: dss/predict.
+   */
+  SML_MAX_PREDICT_CELLS: int(1).default(1_000_000),
   /** Elementary steps one predict may take when its model costs far more per row than reading it (hmm: rows × states²): predict runs on the projects process's event loop. */
   SML_MAX_PREDICT_STEPS: int(1).default(250_000_000),
   /** Attributes one sub-summary request (explore → projects) may name: its co-moments grow with their square (500: ≈ 13 MB). */

@@ -6,7 +6,7 @@ import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticate } from './auth';
 import { BodyBudget } from './body-budget';
 import { inflateBody } from './inflate';
-import { dispatch, routeContext } from './dispatch';
+import { dispatch, routeContext, routeLimits } from './dispatch';
 import { sendEnvelope, sendError } from './envelope';
 import type { GatewayMetrics } from './metrics';
 import { openApiDocument } from './openapi';
@@ -49,6 +49,7 @@ export async function missingServices(nc: NatsConnection, required: string[], ma
  */
 export function createApp(deps: GatewayDeps): express.Express {
   const { config, client, users, log, metrics, routes, nc, replay } = deps;
+  const limits = routeLimits(config);
   const authOpts = { basePath: config.SML_BASE_PATH, pastWindowMs: config.SML_AUTH_PAST_WINDOW_MS, futureWindowMs: config.SML_AUTH_FUTURE_WINDOW_MS };
   const required = config.SML_REQUIRED_SERVICES.split(',').map((s) => s.trim()).filter(Boolean);
   const openapi = openApiDocument(routes, config.SML_BASE_PATH, parameterBounds(config));
@@ -102,7 +103,7 @@ export function createApp(deps: GatewayDeps): express.Express {
         const body = await inflateBody(sent, encoding, inflateLimits);
         const t1 = performance.now();
         const caller = { user: who.user, root: who.root, requestId };
-        const ctx = routeContext(route, { caller, params: req.params, query: req.query ?? {}, body, headers: req.headers, secretKey: who.secretKey });
+        const ctx = routeContext(route, { caller, params: req.params, query: req.query ?? {}, body, headers: req.headers, secretKey: who.secretKey, limits });
         const t2 = performance.now();
         const { status, values } = await dispatch(route, ctx, client);
         log.debug({ requestId, route: route.path, authMs: t1 - t0, validateMs: t2 - t1, busMs: performance.now() - t2 }, 'request timing');

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import { JsonBodyError, invalidUtf8At, parseJsonBody, smlError } from '@sml/core';
+import { JsonBodyError, invalidUtf8At, parseJsonBody, smlError, type Config } from '@sml/core';
 import type { BusClient } from '@sml/bus';
 import type { sml } from '@sml/proto';
 import { replyValues } from './envelope';
-import type { AnyRoute, Presentation, RouteContext } from './route';
+import type { AnyRoute, Presentation, RouteContext, RouteLimits } from './route';
 
 function validate<T extends z.ZodType>(schema: T | undefined, value: unknown, where: string): z.infer<T> | Record<string, unknown> {
   if (!schema) return {};
@@ -38,10 +38,18 @@ export interface RouteInput {
   body: Buffer;
   headers: Record<string, string | string[] | undefined>;
   secretKey?: string;
+  limits: RouteLimits;
+}
+
+/** The bounds routes check before the bus, from the gateway's configuration. */
+export function routeLimits(config: Config): RouteLimits {
+  return { maxPredictCells: config.SML_MAX_PREDICT_CELLS, maxJsonBodyBytes: config.SML_MAX_JSON_BODY_BYTES };
 }
 
 /** Validates path, query and body against the route's schemas (400 naming what is wrong). */
 export function routeContext(route: AnyRoute, input: RouteInput): RouteContext {
+  // Before JSON.parse, which would hold the event loop of every customer's requests.
+  if (route.body && !route.rawBody && input.body.length > input.limits.maxJsonBodyBytes) throw smlError('JSON_BODY_TOO_LARGE', { limit: input.limits.maxJsonBodyBytes });
   return {
     caller: input.caller,
     params: validate(route.params, input.params, 'path') as Record<string, string>,
@@ -49,6 +57,7 @@ export function routeContext(route: AnyRoute, input: RouteInput): RouteContext {
     body: route.rawBody ? utf8Body(input.body) : route.body ? validate(route.body, parseJson(input.body), 'body') : undefined,
     headers: input.headers,
     secretKey: input.secretKey,
+    limits: input.limits,
   };
 }
 

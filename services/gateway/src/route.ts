@@ -11,6 +11,15 @@ export interface RouteContext {
   secretKey?: string;
   /** Lower-cased request headers. */
   headers: Record<string, string | string[] | undefined>;
+  limits: RouteLimits;
+}
+
+/** The gateway's bounds a route checks on its request before the bus (README "Resource limits"). */
+export interface RouteLimits {
+  /** SML_MAX_PREDICT_CELLS: cells of a frame to predict. */
+  maxPredictCells: number;
+  /** SML_MAX_JSON_BODY_BYTES: a body parsed as JSON (not a rawBody route's). */
+  maxJsonBodyBytes: number;
 }
 
 /** What a route answers with when it does not simply forward the reply's status and fields. */

@@ -7,7 +7,7 @@ import { SmlError, redactedWsStringToSign, smlError, toJson, verifySignature, ws
 import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticateMessage, type AuthOptions, type Authenticated } from './auth';
 import type { BodyBudget } from './body-budget';
-import { dispatch, routeContext } from './dispatch';
+import { dispatch, routeContext, routeLimits } from './dispatch';
 import type { GatewayMetrics } from './metrics';
 import type { ReplayCache } from './replay';
 import type { AnyRoute } from './route';
@@ -182,7 +182,7 @@ export class WsGateway {
       const caller = { user: id.who.user, root: id.who.root, requestId: randomUUID() };
       const params: Record<string, string> = { user: id.who.user };
       keys.forEach((k, i) => (params[k] = id.extraKeys[i]!));
-      const ctx = routeContext(route, { caller, params, query: {}, body, headers: {}, secretKey: id.who.secretKey });
+      const ctx = routeContext(route, { caller, params, query: {}, body, headers: {}, secretKey: id.who.secretKey, limits: routeLimits(this.deps.config) });
       const { status, values } = await dispatch(route, ctx, this.deps.client);
       if (!isOk(status)) throw errorFromStatus(status);
       return toJson({ statusCode: status.code ?? 200, statusString: status.message ?? '', values });

@@ -34,11 +34,12 @@ describe('models end to end', () => {
   });
   const data = frame(['x1', 'x2', 'x3', 'y', 'b', 'cls'], ['C', 'C', 'C', 'C', 'B', 'T'], rows);
   const inputs = ['x1', 'x2', 'x3'];
+  const JSON_LIMIT = 64 * 1024;
 
   beforeAll(async () => {
     // Small bounds on predicts whose work or answer outgrow their rows (hmm), so that a test can pass them;
     // 4000 steps leave room for 2 rows of a 3-input oospca (p² + 500·p steps a row, its worst case).
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_PREDICT_STEPS: '4000', SML_MAX_PREDICT_REPLY_CHARS: '20000' } });
+    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_PREDICT_STEPS: '4000', SML_MAX_PREDICT_REPLY_CHARS: '20000', SML_MAX_PREDICT_CELLS: '2000', SML_MAX_JSON_BODY_BYTES: String(JSON_LIMIT) } });
     sdk = await customer(sys, 'modeler');
     await sdk.createProject('p', { enableHistogram: true });
     expect((await sdk.learn('p', data)).status).toBe(200);
@@ -50,6 +51,33 @@ describe('models end to end', () => {
     expect(info.assessment.r2).toBeGreaterThan(0.8);
     const [row] = await predict('p', `m_${algo}`, frame(inputs, ['C', 'C', 'C'], [[3, 2, 0.5]]));
     expect(Math.abs(Number(row.res) - 5)).toBeLessThan(0.6);
+  });
+
+  it('a predict or learnpredict of more cells than SML_MAX_PREDICT_CELLS (2000 here) is refused before the bus: nothing learned', async () => {
+    const cells = (n: number) => frame(inputs, ['C', 'C', 'C'], Array.from({ length: n }, (_, i) => [i % 7, i % 5, i % 3]));
+    expect((await predict('p', 'm_mlr', cells(666))).length).toBe(666); // 1998 cells
+    const message = 'A predict takes at most 2000 cells per request (SML_MAX_PREDICT_CELLS); this frame has 2001 in 667 rows: predict fewer rows at a time, or score a data source with dss/predict';
+    const reader = await SummaryReader.open(sys.nats);
+    try {
+      const before = Number((await reader.parts('modeler', 'p', {})).rowCount);
+      for (const path of ['/projects/p/predict/m_mlr', '/projects/p/learnpredict/m_mlr']) {
+        const r = await sdk.request('POST', path, { json: cells(667) });
+        expect({ path, status: r.status, message: r.body.statusString }).toEqual({ path, status: 400, message });
+      }
+      expect(Number((await reader.parts('modeler', 'p', {})).rowCount)).toBe(before);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('a JSON body over SML_MAX_JSON_BODY_BYTES is refused (413) before it is parsed; a learn body of the same size is not', async () => {
+    const big = frame([...inputs, 'note'], ['C', 'C', 'C', 'X'], [[1, 2, 3, 'n'.repeat(JSON_LIMIT)]]);
+    const r = await sdk.request('POST', '/projects/p/predict/m_mlr', { json: big });
+    expect({ status: r.status, message: r.body.statusString }).toEqual({
+      status: 413, message: `Request body larger than the limit of ${JSON_LIMIT} bytes for this operation (SML_MAX_JSON_BODY_BYTES; learn and forget bodies may be larger, up to SML_BODY_LIMIT)`,
+    });
+    expect((await sdk.createProject('wide')).status).toBe(201);
+    expect((await sdk.learn('wide', big)).status).toBe(200);
   });
 
   it.each(['lsvm', 'lr', 'lda', 'bayes'])('%s classifies b and is assessed by auc', async (algo) => {

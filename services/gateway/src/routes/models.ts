@@ -1,12 +1,25 @@
-import { dataFrameToProto, type RestDataFrame } from '@sml/core';
+import { dataFrameToProto, smlError, type RestDataFrame } from '@sml/core';
 import { sml } from '@sml/proto';
-import { defineRoute } from '../route';
+import { defineRoute, type RouteLimits } from '../route';
 import { boolParam, dataFrame, mlContext, name, userParam, z } from '../schemas';
 import { projectOp } from './shard';
 
 const projectParams = userParam.extend({ pid: name('project') });
 const modelParams = projectParams.extend({ m: name('model') });
 const s = projectOp;
+
+/**
+ * A frame to predict, within SML_MAX_PREDICT_CELLS: refused here, before the bus, since the
+ * projects service decodes, predicts and answers it on its event loop, which every project of
+ * the process shares (a frame of 10⁶ rows held it ≈ 3.9 s).
+ */
+function predictFrame(frame: RestDataFrame, limits: RouteLimits) {
+  const rows = frame.data ?? [];
+  let cells = 0;
+  for (const row of rows) cells += row.length;
+  if (cells > limits.maxPredictCells) throw smlError('PREDICT_TOO_MANY_CELLS', { limit: limits.maxPredictCells, cells, rows: rows.length });
+  return dataFrameToProto(frame);
+}
 
 const modelInfo = z.object({
   modelId: z.string(), algo: z.string(), inputAttributeNames: z.array(z.string()), targetAttributeNames: z.array(z.string()),
@@ -89,9 +102,9 @@ export const modelRoutes = [
     query: z.object({ predictBeforeLearn: boolParam.optional(), rebuildModel: boolParam.optional(), keepColumns: z.string().optional() }),
     values: z.object({ KSVSMap: z.object({ values: z.array(z.record(z.string(), z.string())) }) }),
     success: { status: 200, description: 'values.KSVSMap.values' },
-    errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_INPUT', 'PREDICT_TOO_COSTLY', 'PREDICT_REPLY_TOO_LARGE', 'PROJECT_FROZEN', 'INVALID_FRAME', 'NOT_PERSISTED', 'IDEMPOTENCY_KEY_REUSED', 'STATE_LIMIT', 'SINGULAR_SYSTEM'],
-    toRequest: ({ caller, params, query, body, headers }) => ({
-      caller, pid: params.pid, modelId: params.m, frame: dataFrameToProto(body as RestDataFrame),
+    errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_INPUT', 'PREDICT_TOO_MANY_CELLS', 'PREDICT_TOO_COSTLY', 'PREDICT_REPLY_TOO_LARGE', 'PROJECT_FROZEN', 'INVALID_FRAME', 'NOT_PERSISTED', 'IDEMPOTENCY_KEY_REUSED', 'STATE_LIMIT', 'SINGULAR_SYSTEM'],
+    toRequest: ({ caller, params, query, body, headers, limits }) => ({
+      caller, pid: params.pid, modelId: params.m, frame: predictFrame(body as RestDataFrame, limits),
       idempotencyKey: typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : '',
       predictBeforeLearn: query.predictBeforeLearn !== false, rebuildModel: query.rebuildModel === true,
       keepColumns: typeof query.keepColumns === 'string' ? query.keepColumns.split(',') : [],
@@ -114,8 +127,8 @@ export const modelRoutes = [
     summary: 'Predict: one string map per row (keys per algorithm, STATS.md §4); missing inputs are imputed with the project mean at build time',
     service: 'projects', subject: s('predict'), request: sml.v1.PredictRequest, reply: sml.v1.PredictReply,
     params: modelParams, body: dataFrame, values: z.object({ KSVSMap: z.object({ values: z.array(z.record(z.string(), z.string())) }) }),
-    success: { status: 200, description: 'values.KSVSMap.values' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_INPUT', 'PREDICT_TOO_COSTLY', 'PREDICT_REPLY_TOO_LARGE'],
-    toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, modelId: params.m, frame: dataFrameToProto(body as RestDataFrame) }),
+    success: { status: 200, description: 'values.KSVSMap.values' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_INPUT', 'PREDICT_TOO_MANY_CELLS', 'PREDICT_TOO_COSTLY', 'PREDICT_REPLY_TOO_LARGE'],
+    toRequest: ({ caller, params, body, limits }) => ({ caller, pid: params.pid, modelId: params.m, frame: predictFrame(body as RestDataFrame, limits) }),
   }),
 ];
 
