@@ -24,9 +24,9 @@ export const configSchema = z.object({
   SML_ROOT_SECRET: z.string().regex(/^[A-Za-z0-9+/]{22}==$/, 'must be base64 of 16 bytes (24 characters)').optional(),
   SML_BODY_LIMIT: int(1).default(256 * 1024 * 1024),
   /**
-   * A body the gateway parses as JSON (every operation but learn, forget, project import and
-   * the encrypted DSInfo ones, which read their raw bytes): JSON.parse runs on the gateway's
-   * event loop, shared by every customer (31 MB held other requests ≈ 1.1 s).
+   * A request body other than a learn or forget frame or an import (those: SML_BODY_LIMIT): the
+   * gateway parses it as JSON (decrypts it first for a DSInfo) on its event loop, shared by
+   * every customer (31 MB held other requests ≈ 1.1 s).
    */
   SML_MAX_JSON_BODY_BYTES: int(1).default(16 * 1024 * 1024),
   /** A compressed body may inflate to at most this many times its size (and never past SML_BODY_LIMIT). */

@@ -48,8 +48,8 @@ export function routeLimits(config: Config): RouteLimits {
 
 /** Validates path, query and body against the route's schemas (400 naming what is wrong). */
 export function routeContext(route: AnyRoute, input: RouteInput): RouteContext {
-  // Before JSON.parse, which would hold the event loop of every customer's requests.
-  if (route.body && !route.rawBody && input.body.length > input.limits.maxJsonBodyBytes) throw smlError('JSON_BODY_TOO_LARGE', { limit: input.limits.maxJsonBodyBytes });
+  // Before JSON.parse (or decryption), which would hold the event loop of every customer's requests.
+  if (!route.largeBody && input.body.length > input.limits.maxJsonBodyBytes) throw smlError('JSON_BODY_TOO_LARGE', { limit: input.limits.maxJsonBodyBytes });
   return {
     caller: input.caller,
     params: validate(route.params, input.params, 'path') as Record<string, string>,

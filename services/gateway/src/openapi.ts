@@ -18,8 +18,8 @@ export function openApiDocument(routes: AnyRoute[], basePath: string, bounds: Re
   const registry = new OpenAPIRegistry();
   const envelope = (values?: z.ZodType) => z.object({ statusCode: z.number().int(), statusString: z.string(), values: values ?? z.object({}) });
   for (const r of routes) {
-    // A body parsed as JSON has its own bound (SML_MAX_JSON_BODY_BYTES, checked in routeContext).
-    const codes = [...COMMON_ERRORS, ...(r.body && !r.rawBody ? ['JSON_BODY_TOO_LARGE'] : []), ...(r.errors ?? [])];
+    // Bodies other than learn frames and imports have their own bound (SML_MAX_JSON_BODY_BYTES, checked in routeContext).
+    const codes = [...COMMON_ERRORS, ...(r.body && !r.largeBody ? ['JSON_BODY_TOO_LARGE'] : []), ...(r.errors ?? [])];
     const byStatus = new Map<number, string[]>();
     for (const c of codes) {
       const e = catalogue[c as keyof typeof catalogue];

@@ -52,6 +52,13 @@ export interface Route<Req = unknown, Rep = unknown> {
    * toRequest reads once with the fast frame reader. `body` then only documents it.
    */
   rawBody?: boolean;
+  /**
+   * The body may be as large as SML_BODY_LIMIT (learn and forget frames, read by the frame
+   * reader; project and model imports). Every other body is refused over SML_MAX_JSON_BODY_BYTES
+   * before it is read as JSON (or decrypted, then read as JSON), on the event loop all
+   * customers share.
+   */
+  largeBody?: boolean;
   /** Schema of `values` on success, for the OpenAPI document. */
   values?: z.ZodType;
   /** Success status and its meaning, for the OpenAPI document. */

@@ -38,7 +38,7 @@ const learnRoute = (op: 'learn' | 'forget') => defineRoute({
   summary: op === 'learn' ? 'Learn a DataFrame into the project summary (new attributes are appended)' : 'Forget a DataFrame: the exact inverse of learn',
   description: 'Answers 200 only once the batch is in the project\'s durable log. Header `Idempotency-Key` (ours): a retried batch with the same key is applied once (within 2 minutes); the same key with a different batch answers 422 naming the key. Values larger in magnitude than 1e64 are refused (400 naming row and column). A batch that would grow the project past its limits (SML_MAX_SEQUENCE_NGRAMS, SML_MAX_PARTITIONS, SML_MAX_ATTRIBUTES) is refused whole.',
   service: 'projects', subject: s(op), request: sml.v1.LearnRequest, reply: sml.v1.LearnReply,
-  params: projectParams, query: asyncQuery, body: dataFrame, rawBody: true,
+  params: projectParams, query: asyncQuery, body: dataFrame, rawBody: true, largeBody: true,
   values: z.object({ learnReport: learnReport.optional() }),
   success: { status: 200, description: 'OK (values.learnReport when errorHandling=1)' }, createsJob: true,
   errors: ['PROJECT_NOT_FOUND', 'PROJECT_FROZEN', 'INVALID_FRAME', 'MALFORMED_JSON', 'FORGET_NOT_LEARNED', 'NOT_PERSISTED', 'EXECUTOR_FULL', 'IDEMPOTENCY_KEY_REUSED', 'STATE_LIMIT', 'PROJECT_UNLOADABLE'],

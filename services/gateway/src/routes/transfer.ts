@@ -64,7 +64,7 @@ export const transferRoutes = [
     service: 'projects', subject: s('import'), request: sml.v1.ImportRequest, reply: sml.v1.Empty,
     params: path.includes(':pid') ? projectParams : userParam,
     query: z.object({ pid: name('project').optional(), persist: boolParam.optional().openapi({ description: 'false is refused: an import is persisted' }) }),
-    body: importBody, rawBody: true,
+    body: importBody, rawBody: true, largeBody: true,
     success: { status: 200, description: 'Project [<pid>] imported' },
     errors: ['PROJECT_EXISTS', 'PROJECT_LIMIT', 'INVALID_PARAMETER', ...importErrors], timeoutMs: TRANSFER_TIMEOUT_MS,
     toRequest: ({ caller, params, query, body }) => ({
@@ -87,7 +87,7 @@ export const transferRoutes = [
     summary: 'Add an exported model to a project (under modelid, else its own id; a model of that id is replaced, as a build replaces it)',
     service: 'projects', subject: s('modelImport'), request: sml.v1.ImportRequest, reply: sml.v1.Empty,
     params: projectParams, query: z.object({ modelid: name('model').optional() }),
-    body: importBody, rawBody: true,
+    body: importBody, rawBody: true, largeBody: true,
     success: { status: 200, description: 'Model [<model>] imported into project [<pid>]' },
     errors: ['PROJECT_NOT_FOUND', ...importErrors], timeoutMs: TRANSFER_TIMEOUT_MS,
     toRequest: ({ caller, params, query, body }) => ({ caller, pid: params.pid, modelId: (query.modelid as string | undefined) ?? '', document: body as Buffer }),
