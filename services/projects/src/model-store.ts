@@ -1,6 +1,6 @@
 import { KvWatchInclude, type KV, type NatsConnection } from 'nats';
 import { nameToken, smlError } from '@sml/core';
-import { followKv, kvBucket } from '@sml/bus';
+import { followKv, jsErrorCode, JS_ERR, kvBucket } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { ALGORITHMS, EvtWrapper, type Model, type Prediction } from '@sml/stats';
 
@@ -11,6 +11,9 @@ import { ALGORITHMS, EvtWrapper, type Model, type Prediction } from '@sml/stats'
  * milliseconds; a minute is ample, and bounds the memory to a minute of model updates.
  */
 const REPORTED_MS = 60_000;
+
+/** Reads of a record before a change to it gives up (409): each failed write means someone wrote it meanwhile. */
+const REWRITE_ATTEMPTS = 3;
 
 /**
  * Built models (API.md §7) in KV bucket `sml_models`, key `<customer>.<project>.<model>`:
@@ -103,19 +106,28 @@ export class ModelStore {
     return out.sort((a, b) => Number(a.creationDate) - Number(b.creationDate));
   }
 
-  /** Stores a stateful model's state after it changed (evt predictions). */
+  /**
+   * Stores a stateful model's state after it changed (evt predictions). When the record changed
+   * since it was read (a rebuild, or a read answered by a lagging follower), the model that
+   * predicted is not the stored one: nothing is written, the cached model is dropped and the
+   * request fails (409), to be sent again.
+   */
   async saveState(user: string, pid: string, model: string, built: Model): Promise<void> {
+    const key = ModelStore.key(user, pid, model);
     const { record, revision } = await this.entry(user, pid, model);
     record.stateJson = JSON.stringify(built.state());
-    await this.rewrite(ModelStore.key(user, pid, model), record, revision, built);
+    if (await this.rewrite(key, record, revision, built)) return;
+    this.cache.delete(key);
+    throw smlError('MODEL_CHANGED', { model, pid });
   }
 
   /** Attaches (or replaces) the EVT wrapper of a model; `key` names the prediction it reads. */
   async setEvt(user: string, pid: string, model: string, key: string, wrapper: EvtWrapper | null): Promise<void> {
-    const { record, revision } = await this.entry(user, pid, model);
-    record.evtJson = wrapper ? JSON.stringify(wrapper.state()) : '';
-    record.evtKey = wrapper ? key : '';
-    await this.rewrite(ModelStore.key(user, pid, model), record, revision);
+    await this.change(user, pid, model, (record) => {
+      record.evtJson = wrapper ? JSON.stringify(wrapper.state()) : '';
+      record.evtKey = wrapper ? key : '';
+      return true;
+    });
   }
 
   async hasEvt(user: string, pid: string, model: string): Promise<boolean> {
@@ -128,26 +140,52 @@ export class ModelStore {
    * the wrapper is stateful, so the caller must not run two of these at once per model.
    */
   async applyEvt(user: string, pid: string, model: string, predictions: Prediction[]): Promise<void> {
-    const { record, revision } = await this.entry(user, pid, model);
-    if (!record.evtJson) return;
-    const wrapper = EvtWrapper.restore(JSON.parse(record.evtJson));
-    wrapper.annotate(predictions).forEach((annotated, i) => Object.assign(predictions[i], annotated));
-    record.evtJson = JSON.stringify(wrapper.state());
-    await this.rewrite(ModelStore.key(user, pid, model), record, revision);
+    await this.change(user, pid, model, (record) => {
+      if (!record.evtJson) return false;
+      // Run again from the fresh state when a write found the record changed: each run sets the same keys.
+      const wrapper = EvtWrapper.restore(JSON.parse(record.evtJson));
+      wrapper.annotate(predictions).forEach((annotated, i) => Object.assign(predictions[i], annotated));
+      record.evtJson = JSON.stringify(wrapper.state());
+      return true;
+    });
   }
 
   /**
-   * Stores a model's record changed from the one at revision `from`: its EVT wrapper, or its
-   * state (then `model` is the model with that state). The cached model stays cached under the
-   * new revision (the watch's news of this very put must not make the next predict restore
-   * it); when the cache held another revision, nothing is cached.
+   * Read, change (`apply` answers whether it changed anything) and write a model's record, only
+   * if nobody wrote it in between: a read may be older than the record (another replica's
+   * write, or a cluster's follower answering behind its leader), and a plain put would then
+   * lose the later write. Read again up to REWRITE_ATTEMPTS times, then 409.
    */
-  private async rewrite(key: string, record: sml.v1.ModelRecord, from: number, model?: Model): Promise<void> {
+  private async change(user: string, pid: string, model: string, apply: (record: sml.v1.ModelRecord) => boolean): Promise<void> {
+    const key = ModelStore.key(user, pid, model);
+    for (let attempt = 0; attempt < REWRITE_ATTEMPTS; attempt++) {
+      const { record, revision } = await this.entry(user, pid, model);
+      if (!apply(record)) return;
+      if (await this.rewrite(key, record, revision)) return;
+    }
+    throw smlError('MODEL_CHANGED', { model, pid });
+  }
+
+  /**
+   * Stores a model's record changed from the one at revision `from` (false, writing nothing,
+   * when the stored record is no longer that one): its EVT wrapper, or its state (then `model`
+   * is the model with that state). The cached model stays cached under the new revision (the
+   * watch's news of this very write must not make the next predict restore it); when the
+   * cache held another revision, nothing is cached.
+   */
+  private async rewrite(key: string, record: sml.v1.ModelRecord, from: number, model?: Model): Promise<boolean> {
     const hit = this.cache.get(key);
     const epoch = this.watchEpoch;
-    const revision = await this.kv.put(key, sml.v1.ModelRecord.encode(record).finish());
+    let revision: number;
+    try {
+      revision = await this.kv.update(key, sml.v1.ModelRecord.encode(record).finish(), from);
+    } catch (err) {
+      if (jsErrorCode(err) === JS_ERR.WRONG_LAST_SEQUENCE) return false;
+      throw err;
+    }
     const kept = model ?? (hit?.revision === from ? hit.model : undefined);
     if (kept) this.keep(key, kept, revision, epoch);
+    return true;
   }
 
   /**

@@ -106,4 +106,32 @@ describe('ModelStore: its cache of models against two replicas on a real JetStre
       get.mockRestore();
     }
   });
+
+  it('a change to a record read from a lagging follower is made again on the current record, never over it', async () => {
+    // B's read answers the record as it was before A's latest write (the follower's answer,
+    // stood in for by that record): a plain put of B's change would lose A's write.
+    const evt = { ...info, modelId: 'evt' };
+    const kvOfB = (b as unknown as { kv: KV }).kv;
+    await a.put('u', 'p', evt, mlrOf(2));
+    await a.setEvt('u', 'p', 'evt', 'res', new EvtWrapper({ evt_warmup_size: '50' }));
+    const before = await kvOfB.get('u.p.evt');
+    const built = await a.model('u', 'p', 'evt');
+    await a.applyEvt('u', 'p', 'evt', built.predict({ names: ['x'], rows: [['1'], ['2'], ['3']] })); // A's write: three scores in the warm-up
+    const seen = async () => (JSON.parse((await b.records('u', 'p')).find((r) => r.info?.modelId === 'evt')!.evtJson) as { warmup: number[] }).warmup.length;
+    expect(await seen()).toBe(3);
+    const get = jest.spyOn(kvOfB, 'get').mockResolvedValueOnce(before);
+    try {
+      // B's two predictions are added to A's three: its first read was stale, its write refused, its second read current.
+      await b.applyEvt('u', 'p', 'evt', built.predict({ names: ['x'], rows: [['4'], ['5']] }));
+      expect(get).toHaveBeenCalledTimes(2);
+      expect(await seen()).toBe(5);
+      // A stateful model's state from a stale read: not written, 409 to send the predict again.
+      get.mockResolvedValueOnce(before);
+      await expect(b.saveState('u', 'p', 'evt', mlrOf(9))).rejects.toMatchObject({ code: 'MODEL_CHANGED' });
+      expect(Math.round(slopeOf(await b.model('u', 'p', 'evt')))).toBe(2);
+      expect(await seen()).toBe(5);
+    } finally {
+      get.mockRestore();
+    }
+  });
 });
