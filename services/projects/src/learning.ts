@@ -52,6 +52,10 @@ export class Learning {
       if (needsJson(p, req)) return { needsJson: true };
       // The log keeps the encoded rows: replay never depends on the encoder's later state.
       const input = p.meta.encoder && this.encoders ? await this.encoders.encodeRequest(user, p.meta.encoder, req) : req;
+      const entry = { ...logEntry(op, input), ...(req.streamPosition ? { streamPosition: req.streamPosition } : {}) };
+      // prevSeq chains the entry to the state it was applied to (not part of the fingerprint: a
+      // retry is the same batch). Encoded before the batch is read: one too large for the log is refused first.
+      const logged = p.memoryOnly ? undefined : this.store.encodeEntry({ ...entry, prevSeq: p.logSeq });
       const t0 = performance.now();
       const change = p.prepare(op, batchOf(input));
       const t1 = performance.now();
@@ -62,7 +66,6 @@ export class Learning {
         p.streamMarks.advance(req.streamPosition);
         return reply;
       }
-      const entry = { ...logEntry(op, input), ...(req.streamPosition ? { streamPosition: req.streamPosition } : {}) };
       // The fingerprint is the batch as sent, whatever the encoder made of it.
       const key = req.idempotencyKey ? idempotencyRecord(user, pid, req.idempotencyKey, input === req ? entry : logEntry(op, req)) : undefined;
       if (key) {
@@ -76,8 +79,7 @@ export class Learning {
         this.registry.evict(user, pid);
         throw smlError('SERVICE_UNAVAILABLE', { service: 'projects' });
       }
-      // prevSeq chains the entry to the state it was applied to (not part of the fingerprint: a retry is the same batch).
-      const appended = this.store.append(user, pid, { ...entry, prevSeq: p.logSeq }, p.fenced ? undefined : p.logTail, key ? messageId(key) : undefined);
+      const appended = this.store.append(user, pid, logged!, p.fenced ? undefined : p.logTail, key ? messageId(key) : undefined);
       appended.catch(() => undefined); // awaited below; the summary is updated meanwhile
       // One turn of the event loop, so the batch is on its way to NATS before the CPU-bound commit.
       await new Promise((resolve) => setImmediate(resolve));

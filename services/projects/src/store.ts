@@ -14,6 +14,9 @@ const STALL_MS = 15_000;
  * A ProjectSnapshot message (the format before) never starts with "S" (0x53 would be field
  * 10 as a group), so both read.
  */
+/** Room left under the server's max_payload for a log entry's headers (message id, expected sequence). */
+const ENTRY_HEADROOM = 64 * 1024;
+
 const SNAPSHOT_MAGIC = new Uint8Array([0x53, 0x4d, 0x4c, 0x50]);
 const SNAPSHOT_VERSION = 1;
 /** Object-store pieces of a snapshot (the client's default) and how many may await their acks. */
@@ -160,12 +163,25 @@ export class ProjectStore {
    * (≈ as much CPU again as the append for a 10 000-row batch), so Learning asks for it on the
    * first append after a load only (ProjectState.fenced says why that suffices).
    */
-  async append(user: string, pid: string, entry: sml.v1.IProjectLogEntry, tail?: number, msgId?: string): Promise<{ seq: number; duplicate: boolean }> {
-    const ack = await this.nc.jetstream().publish(ProjectStore.subject(user, pid), sml.v1.ProjectLogEntry.encode(entry).finish(), {
+  async append(user: string, pid: string, entry: sml.v1.IProjectLogEntry | Uint8Array, tail?: number, msgId?: string): Promise<{ seq: number; duplicate: boolean }> {
+    const bytes = entry instanceof Uint8Array ? entry : sml.v1.ProjectLogEntry.encode(entry).finish();
+    const ack = await this.nc.jetstream().publish(ProjectStore.subject(user, pid), bytes, {
       ...(tail === undefined ? {} : { expect: { lastSubjectSequence: tail } }),
       ...(msgId ? { msgID: msgId } : {}),
     });
     return { seq: ack.seq, duplicate: ack.duplicate };
+  }
+
+  /**
+   * A batch's log entry as append stores it, or 413 when it is larger than one JetStream message
+   * may be (the server's max_payload, less room for headers): the log keeps a batch in one
+   * message, so such a batch can never be made durable, and is refused before it is learned.
+   */
+  encodeEntry(entry: sml.v1.IProjectLogEntry): Uint8Array {
+    const bytes = sml.v1.ProjectLogEntry.encode(entry).finish();
+    const limit = (this.nc.info?.max_payload ?? 1024 * 1024) - ENTRY_HEADROOM;
+    if (bytes.length > limit) throw smlError('BATCH_TOO_LARGE', { bytes: bytes.length, limit });
+    return bytes;
   }
 
   /** Sequence of the project's last entry in the log (0: none). */
