@@ -157,6 +157,13 @@ export class StreamRunner {
         await sleep(Math.min(10_000, 250 * 2 ** Math.min(attempt, 6)));
         continue;
       }
+      if (failure.code === 'BATCH_TOO_LARGE' && rows.length > 1) {
+        // One log entry cannot hold it (max_payload): two halves, each a batch with its own mark.
+        const mid = rows.length >> 1;
+        await this.learn(partition, first, offsets[mid] - 1, rows.slice(0, mid), offsets.slice(0, mid));
+        await this.learn(partition, offsets[mid], last, rows.slice(mid), offsets.slice(mid));
+        return;
+      }
       // Refused whole (a limit): its records are rejected and the stream goes on.
       this.status.recordsRejected = Number(this.status.recordsRejected ?? 0) + rows.length;
       this.error(`${partition} offsets ${first}-${last}: ${rows.length} records not learned: ${failure.message}`);

@@ -137,6 +137,20 @@ describe('streams', () => {
     expect(JSON.stringify(await metrics('n', 'sn'))).not.toMatch(/passw/);
   }, 180_000);
 
+  it('a batch too large for one log entry (max_payload, 8 MB here) is learned in halves, none rejected', async () => {
+    // Batches are ≤ 4 MiB of records (SML_STREAM_BATCH_BYTES), but a batch is logged as JSON: an
+    // ignored text column of 150 000 U+0001 (each \u0001 in JSON) makes 4 MiB of records ≈ 24 MB.
+    for (let i = 0; i < 40; i++) await snc.jetstream().publish('events.big', new TextEncoder().encode(`${i},${i % 7},${'\u0001'.repeat(150_000)}`));
+    expect((await alice.createProject('big')).status).toBe(201);
+    const c = await create('big', { type: 'nats', name: 'sb', info: { nats_hosts: source.url, 'nats.subject': 'events.big', format: 'csv', attributeNames: 'x,y,note' }, extra: ['C', 'C', 'X'] }, true);
+    expect(c.status).toBe(201);
+    await until('40 records learned', async () => (await totals('big')).rows === 40);
+    expect(await totals('big')).toEqual({ rows: 40, sum: sumOf(0, 40) });
+    const m = await metrics('big', 'sb');
+    expect(Number(m.recordsRejected ?? 0)).toBe(0);
+    expect(Number(m.batchesLearned)).toBeGreaterThan(1);
+  });
+
   it('a project deleted under its running stream stops the stream with a clear last error', async () => {
     expect((await alice.createProject('gone')).status).toBe(201);
     expect((await create('gone', { type: 'kafka', name: 'sg', info: { 'bootstrap.servers': kafka.bootstrap, 'kafka.topic': 'tg', attributeNames: 'x,y' } })).status).toBe(201);
