@@ -96,7 +96,8 @@ export const modelRoutes = [
     summary: 'Learn a DataFrame (as POST learn) and predict its rows with model m (as POST predict/{m}), one call',
     description: 'SymetryML\'s prediction-api.md. The frame is learned exactly as POST learn learns it (in the durable log before the answer; header Idempotency-Key as for learn) and predicted as POST predict/{m} predicts it. '
       + 'Query: predictBeforeLearn (default true: predict, then learn; false: learn, then predict), rebuildModel (default false; true: rebuild the model from the summary with its algorithm, inputs, targets and parameters once the frame is learned), '
-      + 'keepColumns (comma-separated columns of the frame copied into each prediction row; a prediction key of the same name wins). The model is checked before anything is learned.',
+      + 'keepColumns (comma-separated columns of the frame copied into each prediction row; a prediction key of the same name wins). The model is checked before anything is learned. '
+      + 'The frame is bounded as predict bounds it (SML_MAX_PREDICT_CELLS, SML_MAX_JSON_BODY_BYTES).',
     service: 'projects', subject: s('learnPredict'), request: sml.v1.LearnPredictRequest, reply: sml.v1.PredictReply,
     params: modelParams, body: dataFrame,
     query: z.object({ predictBeforeLearn: boolParam.optional(), rebuildModel: boolParam.optional(), keepColumns: z.string().optional() }),
@@ -125,6 +126,8 @@ export const modelRoutes = [
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/predict/:m', operationId: 'predict', tags: ['models'],
     summary: 'Predict: one string map per row (keys per algorithm, STATS.md §4); missing inputs are imputed with the project mean at build time',
+    description: 'At most SML_MAX_PREDICT_CELLS cells per request (default 10⁶; 400 above, before the model is read) and, for models whose predict costs far more per row than reading it (hmm, kmeans, covest, mqda, repca, oospca), at most SML_MAX_PREDICT_STEPS steps and SML_MAX_PREDICT_REPLY_CHARS characters of answer (400 naming the bound). '
+      + 'A body is at most SML_MAX_JSON_BODY_BYTES (default 16 MiB; 413). Larger scoring: POST dss/predict/{m} (a job over a registered data source).',
     service: 'projects', subject: s('predict'), request: sml.v1.PredictRequest, reply: sml.v1.PredictReply,
     params: modelParams, body: dataFrame, values: z.object({ KSVSMap: z.object({ values: z.array(z.record(z.string(), z.string())) }) }),
     success: { status: 200, description: 'values.KSVSMap.values' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_INPUT', 'PREDICT_TOO_MANY_CELLS', 'PREDICT_TOO_COSTLY', 'PREDICT_REPLY_TOO_LARGE', 'MODEL_CHANGED'],
