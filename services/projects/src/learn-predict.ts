@@ -1,4 +1,4 @@
-import { smlError } from '@sml/core';
+import { SmlError, smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
 import type { Prediction } from '@sml/stats';
 import type { Learning } from './learning';
@@ -15,6 +15,17 @@ import type { PredictFn } from './predict';
  * prediction (a prediction key of the same name wins). The model is checked (400) before
  * anything is learned.
  */
+/**
+ * The error of a predict that failed after its frame was learned says so: the learn is durable,
+ * and sending the learnpredict again would learn the frame twice (unless it carries the same
+ * Idempotency-Key). Not retryable as it stands, whatever the predict's failure was.
+ */
+function learnedThen(err: unknown, what: 'its predict' | 'the model\'s rebuild'): unknown {
+  if (!(err instanceof SmlError)) return err;
+  const next = what === 'its predict' ? 'Predict it with predict/{m}' : 'Rebuild the model with build';
+  return new SmlError(err.code, err.status, `The frame was learned; then ${what} failed: ${err.message}. ${next}: sending this learnpredict again learns it again (unless with the same Idempotency-Key)`, false, { cause: err });
+}
+
 export async function learnPredict(deps: { learning: Learning; models: Models; predict: PredictFn }, user: string, pid: string, modelId: string,
   req: sml.v1.ILearnPredictRequest): Promise<Prediction[]> {
   const info = await deps.models.info(user, pid, modelId);
@@ -29,12 +40,15 @@ export async function learnPredict(deps: { learning: Learning; models: Models; p
   });
   const learn = async () => {
     await deps.learning.batch(user, pid, { caller: req.caller, pid, frame: req.frame, idempotencyKey: req.idempotencyKey ?? '' }, 'learn');
-    if (req.rebuildModel) {
+    if (!req.rebuildModel) return;
+    try {
       const rebuild = await deps.models.plan(user, pid, modelId, {
         algo: info.algo, buildOnly: true,
         mlcontext: { inputAttributeNames: info.inputAttributeNames ?? [], targetAttributeNames: info.targetAttributeNames ?? [], extraParameters: info.params ?? {} },
       });
       await rebuild.run(new AbortController().signal);
+    } catch (err) {
+      throw learnedThen(err, 'the model\'s rebuild');
     }
   };
   const predict = () => deps.predict(user, pid, modelId, req.frame);
@@ -44,7 +58,11 @@ export async function learnPredict(deps: { learning: Learning; models: Models; p
     await learn();
   } else {
     await learn();
-    predictions = await predict();
+    try {
+      predictions = await predict();
+    } catch (err) {
+      throw learnedThen(err, 'its predict');
+    }
   }
   if (positions.length === 0) return predictions;
   return predictions.map((p, r) => ({ ...Object.fromEntries(keep.map((c, j) => [c, frame.rows[r]?.[positions[j]] ?? ''])), ...p }));

@@ -97,7 +97,8 @@ export const modelRoutes = [
     description: 'SymetryML\'s prediction-api.md. The frame is learned exactly as POST learn learns it (in the durable log before the answer; header Idempotency-Key as for learn) and predicted as POST predict/{m} predicts it. '
       + 'Query: predictBeforeLearn (default true: predict, then learn; false: learn, then predict), rebuildModel (default false; true: rebuild the model from the summary with its algorithm, inputs, targets and parameters once the frame is learned), '
       + 'keepColumns (comma-separated columns of the frame copied into each prediction row; a prediction key of the same name wins). The model is checked before anything is learned. '
-      + 'The frame is bounded as predict bounds it (SML_MAX_PREDICT_CELLS, SML_MAX_JSON_BODY_BYTES).',
+      + 'The frame is bounded as predict bounds it (SML_MAX_PREDICT_CELLS, SML_MAX_JSON_BODY_BYTES). '
+      + 'A predict or rebuild that fails once the frame is learned answers its error (status and code) with a message that starts "The frame was learned; then …": the learn stands.',
     service: 'projects', subject: s('learnPredict'), request: sml.v1.LearnPredictRequest, reply: sml.v1.PredictReply,
     params: modelParams, body: dataFrame,
     query: z.object({ predictBeforeLearn: boolParam.optional(), rebuildModel: boolParam.optional(), keepColumns: z.string().optional() }),
