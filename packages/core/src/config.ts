@@ -78,6 +78,12 @@ export const configSchema = z.object({
   SML_MAX_PREDICT_CELLS: int(1).default(1_000_000),
   /** Elementary steps one predict may take when its model costs far more per row than reading it (hmm: rows × states²): predict runs on the projects process's event loop. */
   SML_MAX_PREDICT_STEPS: int(1).default(250_000_000),
+  /**
+   * A predict whose model counts at least this many steps (Model.predictionSteps: hmm, kmeans,
+   * covest, mqda, repca, oospca) runs on the projects service's predict thread, off the event
+   * loop; below it the thread's round trip costs more than it saves.
+   */
+  SML_PREDICT_THREAD_STEPS: int(0).default(1_000_000),
   /** Attributes one sub-summary request (explore → projects) may name: its co-moments grow with their square (500: ≈ 13 MB). */
   SML_MAX_SUMMARY_ATTRIBUTES: int(1).default(500),
   // ≈ 45–70 bytes held and ≈ 50 stored per value; learning 10⁶ values peaked at 0.6–0.8 GiB RSS (bench/RESULTS.md "encoders").

@@ -81,9 +81,14 @@ export class ModelStore {
   }
 
   async model(user: string, pid: string, model: string): Promise<Model> {
+    return (await this.modelAt(user, pid, model)).model;
+  }
+
+  /** The model, its record's key and the revision it was restored from (what a predict thread caches it by). */
+  async modelAt(user: string, pid: string, model: string): Promise<{ model: Model; key: string; revision: number }> {
     const key = ModelStore.key(user, pid, model);
     const hit = this.cache.get(key);
-    if (hit) return hit.model;
+    if (hit) return { model: hit.model, key, revision: hit.revision };
     const epoch = this.watchEpoch;
     const { record, revision } = await this.entry(user, pid, model);
     const algo = record.info?.algo ?? '';
@@ -91,7 +96,7 @@ export class ModelStore {
     if (!algorithm) throw smlError('ALGORITHM_NOT_AVAILABLE', { algo });
     const restored = algorithm.restore(JSON.parse(record.stateJson));
     this.keep(key, restored, revision, epoch);
-    return restored;
+    return { model: restored, key, revision };
   }
 
   /** Every model of a project, oldest first. */

@@ -6,6 +6,7 @@ import {
 } from '@sml/stats';
 import type { JobWorkers } from '@sml/jobs-client';
 import type { BuildResult, BuildTask } from './build-worker';
+import type { PredictPool } from './predict-pool';
 import { modelError } from './model-errors';
 import type { ModelStore } from './model-store';
 import type { ProjectRegistry } from './registry';
@@ -112,6 +113,8 @@ export class Models {
     maxPredictReplyChars: number;
     /** Steps a predict may take when its model costs far more per row than reading it (SML_MAX_PREDICT_STEPS). */
     maxPredictSteps: number;
+    /** The thread for predicts of at least `threadSteps` steps (SML_PREDICT_THREAD_STEPS); none: every predict on this thread. */
+    predictThread?: { pool: PredictPool; threadSteps: number };
   }) {}
 
   /**
@@ -320,11 +323,14 @@ export class Models {
   predict(user: string, pid: string, modelId: string, frame: PredictFrame): Promise<Prediction[]> {
     const { registry, store } = this.deps;
     return registry.with(user, pid, async () => {
-      const model = await store.model(user, pid, modelId);
+      const { model, key, revision } = await store.modelAt(user, pid, modelId);
       this.checkCost(model, modelId, frame.rows.length);
+      const steps = model.predictionSteps?.(frame.rows.length);
+      const thread = this.deps.predictThread;
       let out;
       try {
-        out = model.predict(frame);
+        // A stateful model's state changes as it predicts: it stays here, with the stored one.
+        out = thread && !model.stateful && steps !== undefined && steps >= thread.threadSteps ? await thread.pool.predict(key, revision, model, frame) : model.predict(frame);
       } catch (err) {
         if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
         throw err;

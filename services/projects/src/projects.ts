@@ -20,6 +20,7 @@ import { ModelStore } from './model-store';
 import { Models } from './models';
 import { ProjectsOwnership } from './ownership';
 import { predictor, type PredictFn } from './predict';
+import { PredictPool } from './predict-pool';
 import { ProjectRegistry } from './registry';
 import { Shards } from './shards';
 import { ProjectStore } from './store';
@@ -74,6 +75,8 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   runner.start();
   // Model builds run off this thread: seconds at 500 attributes, minutes at 2000.
   const buildWorkers = new JobWorkers<BuildTask, BuildResult>(join(__dirname, 'build-worker.js'));
+  // Predicts far costlier than reading their rows (covariance models, hmm, kmeans) too.
+  const predictPool = new PredictPool();
 
   const encoders = new ProjectEncoders(client, registry);
   const dataSources = new DataSources({
@@ -86,6 +89,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   const modelDomain = new Models({
     registry, store: models, bounds, selectionBudgetMs: config.SML_SELECTION_TIME_BUDGET_MS, maxSelectionCandidates: config.SML_MAX_SELECTION_CANDIDATES, workers: buildWorkers,
     maxPredictReplyChars: config.SML_MAX_PREDICT_REPLY_CHARS, maxPredictSteps: config.SML_MAX_PREDICT_STEPS,
+    predictThread: { pool: predictPool, threadSteps: config.SML_PREDICT_THREAD_STEPS },
   });
   const predict = predictor({ registry, encoders, models: modelDomain });
   const sourceContext = (user: string, signal?: AbortSignal): SourceContext => ({
@@ -118,6 +122,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     onStop: async () => {
       runner.stop();
       await buildWorkers.stop();
+      await predictPool.stop();
       await dataSources.stop();
       // The last snapshots are written under the leases, which are then given up.
       await registry.stop();

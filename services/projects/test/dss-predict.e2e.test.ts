@@ -67,7 +67,7 @@ describe('dss/predict and selectModel/{dsid} end to end', () => {
   const pgInfo = (path: string) => ({ rsurl: `postgresql://127.0.0.1:${pg.port}/postgres`, rsuser: 'postgres', rspasswd: 'pw', path });
 
   beforeAll(async () => {
-    [pg, sys] = await Promise.all([startPostgres(), startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_PREDICT_STEPS: String(PREDICT_STEPS) } })]);
+    [pg, sys] = await Promise.all([startPostgres(), startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_PREDICT_STEPS: String(PREDICT_STEPS), SML_PREDICT_THREAD_STEPS: '0' } })]);
     alice = await customer(sys, 'alice');
     files = join(sys.dataDir, 'files', nameToken('alice'));
     mkdirSync(files, { recursive: true });

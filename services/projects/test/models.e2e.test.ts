@@ -39,7 +39,8 @@ describe('models end to end', () => {
   beforeAll(async () => {
     // Small bounds on predicts whose work or answer outgrow their rows (hmm), so that a test can pass them;
     // 4000 steps leave room for 2 rows of a 3-input oospca (p² + 500·p steps a row, its worst case).
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_PREDICT_STEPS: '4000', SML_MAX_PREDICT_REPLY_CHARS: '20000', SML_MAX_PREDICT_CELLS: '2000', SML_MAX_JSON_BODY_BYTES: String(JSON_LIMIT) } });
+    // Every predict that counts steps (hmm, kmeans, the covariance models) goes to the predict thread.
+    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_PREDICT_STEPS: '4000', SML_MAX_PREDICT_REPLY_CHARS: '20000', SML_MAX_PREDICT_CELLS: '2000', SML_MAX_JSON_BODY_BYTES: String(JSON_LIMIT), SML_PREDICT_THREAD_STEPS: '0' } });
     sdk = await customer(sys, 'modeler');
     await sdk.createProject('p', { enableHistogram: true });
     expect((await sdk.learn('p', data)).status).toBe(200);

@@ -1,0 +1,86 @@
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { ModelInputError, type Model, type PredictFrame, type Prediction } from '@sml/stats';
+
+/** What a predict thread is asked: a stored model (by key and revision) and a frame. */
+export interface PredictTask {
+  id: number;
+  /** The model's ModelStore key, and the revision of its record. */
+  key: string;
+  revision: number;
+  algo: string;
+  /** Model.state(), sent when the thread may not hold this revision. */
+  state?: unknown;
+}
+
+type Reply = { id: number; predictions?: Prediction[]; missing?: true; error?: { name: string; message: string } };
+
+/**
+ * A thread for the predicts that cost far more than reading their rows (Model.predictionSteps
+ * at or above SML_PREDICT_THREAD_STEPS: hmm, kmeans, the covariance models), so that one of
+ * them (up to SML_MAX_PREDICT_STEPS, ≈ 0.15–0.9 s) holds this thread, not the event loop every
+ * project of the process shares. The thread restores each model once per stored revision
+ * (its state is sent only when the thread may not have it) and keeps the latest few. Tasks
+ * run one at a time, in order; a thread that dies fails what it held and is started again.
+ */
+export class PredictPool {
+  private worker?: Worker;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (r: Reply) => void; reject: (err: Error) => void }>();
+  /** Revision of each model the thread was last sent the state of (it may have dropped it since: it then says so). */
+  private readonly sent = new Map<string, number>();
+
+  constructor(private readonly script = join(__dirname, 'predict-worker.js')) {}
+
+  async predict(key: string, revision: number, model: Model, frame: PredictFrame): Promise<Prediction[]> {
+    const base = { key, revision, algo: model.algo };
+    let reply = await this.call(this.sent.get(key) === revision ? base : this.withState(base, model), frame);
+    if (reply.missing) reply = await this.call(this.withState(base, model), frame);
+    if (reply.error) throw reply.error.name === 'ModelInputError' ? new ModelInputError(reply.error.message) : new Error(reply.error.message);
+    return reply.predictions!;
+  }
+
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    for (const waiting of this.pending.values()) waiting.reject(new Error('the projects service is stopping'));
+    this.pending.clear();
+    await worker?.terminate();
+  }
+
+  private withState(task: Omit<PredictTask, 'id'>, model: Model): Omit<PredictTask, 'id'> {
+    this.sent.set(task.key, task.revision);
+    return { ...task, state: model.state() };
+  }
+
+  private call(task: Omit<PredictTask, 'id'>, frame: PredictFrame): Promise<Reply> {
+    const worker = this.thread();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ ...task, id, frame });
+    });
+  }
+
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(this.script);
+    worker.unref();
+    worker.on('message', (reply: Reply) => {
+      const waiting = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      waiting?.resolve(reply);
+    });
+    const fail = (err: Error) => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.sent.clear();
+      for (const waiting of this.pending.values()) waiting.reject(err);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the predict thread exited (code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+}

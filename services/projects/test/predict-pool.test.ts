@@ -1,0 +1,55 @@
+import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import { ALGORITHMS, ModelInputError, Summary, type Model } from '@sml/stats';
+import { PredictPool } from '../src/predict-pool';
+
+// The predict thread (predict-pool.ts, on the built predict-worker.js): the same predictions and
+// errors as inline, each model's state sent once per revision, a dead thread replaced.
+describe('PredictPool', () => {
+  const names = ['a', 'b', 'c'];
+  const summary = new Summary();
+  summary.learn({ attributeNames: names, attributeTypes: ['C', 'C', 'C'], data: Array.from({ length: 60 }, (_, i) => [String(i % 7), String((i * 3) % 11), String(Math.sin(i))]) });
+  const covest = (params: Record<string, string> = {}): Model => ALGORITHMS.covest.build(summary, { algo: 'covest', inputs: [0, 1, 2], targets: [], params });
+  const frame = { names, rows: Array.from({ length: 25 }, (_, i) => [String(i), String(-i), String(i / 3)]) };
+  const pool = new PredictPool(join(__dirname, '../dist/predict-worker.js'));
+  afterAll(() => pool.stop());
+
+  it('predicts what the model predicts inline; the state goes once per revision', async () => {
+    const posted = jest.spyOn(Worker.prototype, 'postMessage');
+    try {
+      const model = covest();
+      expect(await pool.predict('u.p.m', 1, model, frame)).toEqual(model.predict(frame));
+      expect(await pool.predict('u.p.m', 1, model, frame)).toEqual(model.predict(frame));
+      const other = covest({ estimate_type: 'empirical' });
+      expect(await pool.predict('u.p.m', 2, other, frame)).toEqual(other.predict(frame));
+      expect(other.predict(frame)).not.toEqual(model.predict(frame));
+      const states = posted.mock.calls.map(([task]) => (task as { state?: unknown }).state !== undefined);
+      expect(states).toEqual([true, false, true]);
+    } finally {
+      posted.mockRestore();
+    }
+  });
+
+  it("the thread's errors come back as inline's: a ModelInputError as one (400 MODEL_INPUT), others with their message", async () => {
+    // States the thread cannot restore stand in for a failing predict (the same path back).
+    const fake = (algo: string): Model => ({ ...covest(), algo, state: () => ({}) });
+    const restore = (algo: string) => {
+      try {
+        ALGORITHMS[algo].restore({});
+      } catch (err) {
+        return err as Error;
+      }
+      throw new Error('restored');
+    };
+    await expect(pool.predict('u.p.e', 1, fake('evt'), frame)).rejects.toEqual(new ModelInputError(restore('evt').message));
+    await expect(pool.predict('u.p.e', 2, fake('evt'), frame)).rejects.toBeInstanceOf(ModelInputError);
+    await expect(pool.predict('u.p.c', 1, fake('covest'), frame)).rejects.toThrow(restore('covest').message);
+  });
+
+  it('a thread that died is replaced, and sent the model again', async () => {
+    const model = covest();
+    await pool.predict('u.p.k', 7, model, frame);
+    await (pool as unknown as { worker: Worker }).worker.terminate();
+    expect(await pool.predict('u.p.k', 7, model, frame)).toEqual(model.predict(frame));
+  });
+});
