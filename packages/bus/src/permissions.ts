@@ -63,7 +63,7 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
     subscribe: ['sml.projects.>', ...jobRunner('projects').subscribe],
     service: 'projects',
     kv: ['sml_projects', 'sml_dss', 'sml_models', 'sml_idempotency', 'sml_project_leases', 'sml_project_replicas'],
-    objectStores: ['sml_project_snapshots', 'sml_project_quarantine', SPILL],
+    objectStores: ['sml_project_snapshots', 'sml_project_quarantine', 'sml_model_states', SPILL],
     streams: ['SML_PROJECT_LOG'],
   },
   // Explore forwards the gateway's caller to read summaries; it may ask nothing else of projects.

@@ -1,6 +1,7 @@
-import { KvWatchInclude, type KV, type NatsConnection } from 'nats';
+import { randomUUID } from 'node:crypto';
+import { KvWatchInclude, type KV, type NatsConnection, type ObjectStore } from 'nats';
 import { nameToken, smlError } from '@sml/core';
-import { followKv, jsErrorCode, JS_ERR, kvBucket } from '@sml/bus';
+import { followKv, jsErrorCode, JS_ERR, kvBucket, objectStore } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { ALGORITHMS, EvtWrapper, type Model, type Prediction } from '@sml/stats';
 
@@ -11,6 +12,11 @@ import { ALGORITHMS, EvtWrapper, type Model, type Prediction } from '@sml/stats'
  * milliseconds; a minute is ample, and bounds the memory to a minute of model updates.
  */
 const REPORTED_MS = 60_000;
+
+/** Room under the server's max_payload for a record's headers. */
+const RECORD_HEADROOM = 4 * 1024;
+/** Chunks of a record body kept as an object. */
+const BODY_CHUNK_BYTES = 128 * 1024;
 
 /** Reads of a record before a change to it gives up (409): each failed write means someone wrote it meanwhile. */
 const REWRITE_ATTEMPTS = 3;
@@ -34,10 +40,16 @@ export class ModelStore {
   /** Counts the watch's restarts: what it missed meanwhile is unknown, so no restore begun before one is cached. */
   private watchEpoch = 0;
 
-  private constructor(private readonly kv: KV) {}
+  private constructor(
+    private readonly kv: KV,
+    /** Bodies of records too large for the KV (ModelRecord.bodyObject): a 1000-input covest's is ≈ 40 MB of JSON. */
+    private readonly states: ObjectStore,
+    /** The largest record the KV takes: max_payload less room for headers. */
+    private readonly recordLimit: number,
+  ) {}
 
   static async open(nc: NatsConnection): Promise<ModelStore> {
-    const store = new ModelStore(await kvBucket(nc, 'sml_models'));
+    const store = new ModelStore(await kvBucket(nc, 'sml_models'), await objectStore(nc, 'sml_model_states'), (nc.info?.max_payload ?? 1024 * 1024) - RECORD_HEADROOM);
     // A later record (another replica's rebuild, a delete, a stored EVT state) invalidates the
     // cached model here; the echo of this process's own put does not. After a NATS restart
     // the watch starts again and the cache is dropped. Key and revision are all it reads:
@@ -72,8 +84,59 @@ export class ModelStore {
   async put(user: string, pid: string, info: sml.v1.IModelInfo, model: Model): Promise<void> {
     const key = ModelStore.key(user, pid, info.modelId!);
     const epoch = this.watchEpoch;
-    const revision = await this.kv.put(key, sml.v1.ModelRecord.encode({ info, stateJson: JSON.stringify(model.state()) }).finish());
+    const revision = await this.replace(key, { info, stateJson: JSON.stringify(model.state()) });
     this.keep(key, model, revision, epoch);
+  }
+
+  /**
+   * Stores a whole record at `key` (a build, an import), its body as an object when it would
+   * not fit the KV; the object of the record it replaces is deleted once it is replaced.
+   */
+  private async replace(key: string, record: sml.v1.IModelRecord): Promise<number> {
+    const before = await this.kv.get(key).catch(() => null);
+    const old = before?.operation === 'PUT' ? sml.v1.ModelRecord.decode(before.value).bodyObject : '';
+    const { bytes, object } = await this.stored(key, { ...record, bodyObject: '' });
+    let revision: number;
+    try {
+      revision = await this.kv.put(key, bytes);
+    } catch (err) {
+      if (object) await this.states.delete(object).catch(() => undefined);
+      throw err;
+    }
+    if (old && old !== object) await this.states.delete(old).catch(() => undefined);
+    return revision;
+  }
+
+  /**
+   * The record's bytes for the KV. With a bodyObject (read by entry), only the EVT wrapper can
+   * have changed: the object stays. Without one, a record too large for the KV has its info and
+   * state written to a new object first (`object`, for the caller to delete if the write fails).
+   */
+  private async stored(key: string, record: sml.v1.IModelRecord): Promise<{ bytes: Uint8Array; object?: string }> {
+    const check = (bytes: Uint8Array) => {
+      if (bytes.length > this.recordLimit) throw smlError('MODEL_TOO_LARGE', { model: record.info?.modelId ?? key, bytes: bytes.length, limit: this.recordLimit });
+      return bytes;
+    };
+    const stub = (bodyObject: string) => sml.v1.ModelRecord.encode({
+      info: { modelId: record.info?.modelId, algo: record.info?.algo, creationDate: record.info?.creationDate }, evtJson: record.evtJson, evtKey: record.evtKey, bodyObject,
+    }).finish();
+    if (record.bodyObject) return { bytes: check(stub(record.bodyObject)) };
+    const bytes = sml.v1.ModelRecord.encode(record).finish();
+    if (bytes.length <= this.recordLimit) return { bytes };
+    const object = `${key}.${randomUUID()}`;
+    // What stays in the KV (the EVT wrapper) must fit by itself.
+    const kept = check(stub(object));
+    await this.states.putBlob({ name: object, options: { max_chunk_size: BODY_CHUNK_BYTES } }, sml.v1.ModelRecord.encode({ info: record.info, stateJson: record.stateJson }).finish());
+    return { bytes: kept, object };
+  }
+
+  /** The record as stored, its body read from its object when it has one (undefined: the object is gone, the record was replaced meanwhile). */
+  private async resolve(raw: sml.v1.ModelRecord): Promise<sml.v1.ModelRecord | undefined> {
+    if (!raw.bodyObject) return raw;
+    const blob = await this.states.getBlob(raw.bodyObject);
+    if (!blob) return undefined;
+    const body = sml.v1.ModelRecord.decode(blob);
+    return sml.v1.ModelRecord.create({ info: body.info, stateJson: body.stateJson, evtJson: raw.evtJson, evtKey: raw.evtKey, bodyObject: raw.bodyObject });
   }
 
   async info(user: string, pid: string, model: string): Promise<sml.v1.IModelInfo> {
@@ -106,7 +169,9 @@ export class ModelStore {
     const out: sml.v1.IModelInfo[] = [];
     for (const k of keys) {
       const e = await this.kv.get(k);
-      if (e && e.operation === 'PUT') out.push(sml.v1.ModelRecord.decode(e.value).info!);
+      if (!e || e.operation !== 'PUT') continue;
+      const record = await this.resolve(sml.v1.ModelRecord.decode(e.value));
+      if (record) out.push(record.info!);
     }
     return out.sort((a, b) => Number(a.creationDate) - Number(b.creationDate));
   }
@@ -120,8 +185,13 @@ export class ModelStore {
   async saveState(user: string, pid: string, model: string, built: Model): Promise<void> {
     const key = ModelStore.key(user, pid, model);
     const { record, revision } = await this.entry(user, pid, model);
-    record.stateJson = JSON.stringify(built.state());
-    if (await this.rewrite(key, record, revision, built)) return;
+    const old = record.bodyObject;
+    const { bytes, object } = await this.stored(key, { ...record, stateJson: JSON.stringify(built.state()), bodyObject: '' });
+    if (await this.rewrite(key, bytes, revision, built)) {
+      if (old && old !== object) await this.states.delete(old).catch(() => undefined);
+      return;
+    }
+    if (object) await this.states.delete(object).catch(() => undefined);
     this.cache.delete(key);
     throw smlError('MODEL_CHANGED', { model, pid });
   }
@@ -135,8 +205,11 @@ export class ModelStore {
     });
   }
 
+  /** From the KV record alone: a record with a body object keeps its EVT wrapper there too. */
   async hasEvt(user: string, pid: string, model: string): Promise<boolean> {
-    return (await this.record(user, pid, model)).evtJson !== '';
+    const e = await this.kv.get(ModelStore.key(user, pid, model));
+    if (!e || e.operation !== 'PUT') throw smlError('MODEL_NOT_FOUND', { model, pid });
+    return sml.v1.ModelRecord.decode(e.value).evtJson !== '';
   }
 
   /**
@@ -166,7 +239,9 @@ export class ModelStore {
     for (let attempt = 0; attempt < REWRITE_ATTEMPTS; attempt++) {
       const { record, revision } = await this.entry(user, pid, model);
       if (!apply(record)) return;
-      if (await this.rewrite(key, record, revision)) return;
+      const { bytes, object } = await this.stored(key, record);
+      if (await this.rewrite(key, bytes, revision)) return;
+      if (object) await this.states.delete(object).catch(() => undefined);
     }
     throw smlError('MODEL_CHANGED', { model, pid });
   }
@@ -178,12 +253,12 @@ export class ModelStore {
    * watch's news of this very write must not make the next predict restore it); when the
    * cache held another revision, nothing is cached.
    */
-  private async rewrite(key: string, record: sml.v1.ModelRecord, from: number, model?: Model): Promise<boolean> {
+  private async rewrite(key: string, bytes: Uint8Array, from: number, model?: Model): Promise<boolean> {
     const hit = this.cache.get(key);
     const epoch = this.watchEpoch;
     let revision: number;
     try {
-      revision = await this.kv.update(key, sml.v1.ModelRecord.encode(record).finish(), from);
+      revision = await this.kv.update(key, bytes, from);
     } catch (err) {
       if (jsErrorCode(err) === JS_ERR.WRONG_LAST_SEQUENCE) return false;
       throw err;
@@ -205,23 +280,32 @@ export class ModelStore {
   }
 
   async delete(user: string, pid: string, model: string): Promise<void> {
-    await this.record(user, pid, model);
+    const record = await this.record(user, pid, model);
     const key = ModelStore.key(user, pid, model);
     await this.kv.delete(key);
     this.cache.delete(key);
+    if (record.bodyObject) await this.states.delete(record.bodyObject).catch(() => undefined);
   }
 
-  /** Every stored record of a project (modelInfo, state, EVT wrapper) as is, oldest first: what an export carries. */
+  /** Every stored record of a project (modelInfo, state, EVT wrapper), its state inline, oldest first: what an export carries. */
   async records(user: string, pid: string): Promise<sml.v1.ModelRecord[]> {
     const out: sml.v1.ModelRecord[] = [];
-    for (const info of await this.list(user, pid)) out.push(await this.record(user, pid, info.modelId ?? ''));
+    for (const info of await this.list(user, pid)) {
+      const record = await this.record(user, pid, info.modelId ?? '');
+      record.bodyObject = '';
+      out.push(record);
+    }
     return out;
   }
 
-  /** Stores a record as is (import, rename): the model answers from exactly the state it was exported with. */
+  /**
+   * Stores a record as is (import, rename): the model answers from exactly the state it was
+   * exported with. Its state is the record's own (stateJson): a bodyObject it names is never
+   * taken, an import cannot point at another record's object.
+   */
   async putRecord(user: string, pid: string, record: sml.v1.IModelRecord): Promise<void> {
     const key = ModelStore.key(user, pid, record.info!.modelId!);
-    await this.kv.put(key, sml.v1.ModelRecord.encode(record).finish());
+    await this.replace(key, record);
     this.cache.delete(key);
   }
 
@@ -233,9 +317,15 @@ export class ModelStore {
     return (await this.entry(user, pid, model)).record;
   }
 
+  /** The record (its body read from its object, if it has one) and its revision. */
   private async entry(user: string, pid: string, model: string): Promise<{ record: sml.v1.ModelRecord; revision: number }> {
-    const e = await this.kv.get(ModelStore.key(user, pid, model));
-    if (!e || e.operation !== 'PUT') throw smlError('MODEL_NOT_FOUND', { model, pid });
-    return { record: sml.v1.ModelRecord.decode(e.value), revision: e.revision };
+    // A body object deleted between the record's read and its own: the record was replaced, read again.
+    for (let attempt = 0; attempt < REWRITE_ATTEMPTS; attempt++) {
+      const e = await this.kv.get(ModelStore.key(user, pid, model));
+      if (!e || e.operation !== 'PUT') throw smlError('MODEL_NOT_FOUND', { model, pid });
+      const record = await this.resolve(sml.v1.ModelRecord.decode(e.value));
+      if (record) return { record, revision: e.revision };
+    }
+    throw smlError('MODEL_CHANGED', { model, pid });
   }
 }

@@ -14,8 +14,8 @@ const STALL_MS = 15_000;
  * A ProjectSnapshot message (the format before) never starts with "S" (0x53 would be field
  * 10 as a group), so both read.
  */
-/** Room left under the server's max_payload for a log entry's headers (message id, expected sequence). */
-const ENTRY_HEADROOM = 64 * 1024;
+/** Room left under the server's max_payload for a log entry's headers (message id, expected sequence: ≈ 200 bytes). */
+const ENTRY_HEADROOM = 4 * 1024;
 
 const SNAPSHOT_MAGIC = new Uint8Array([0x53, 0x4d, 0x4c, 0x50]);
 const SNAPSHOT_VERSION = 1;

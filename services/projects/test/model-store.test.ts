@@ -1,4 +1,5 @@
 import { connect, type KV, type NatsConnection } from 'nats';
+import { sml } from '@sml/proto';
 import { ALGORITHMS, EvtWrapper, Summary, type Model } from '@sml/stats';
 import { startNatsServer, type NatsServer } from '@sml/testkit';
 import { ModelStore } from '../src/model-store';
@@ -133,5 +134,74 @@ describe('ModelStore: its cache of models against two replicas on a real JetStre
     } finally {
       get.mockRestore();
     }
+  });
+});
+
+describe('ModelStore: a model whose state does not fit a KV record (max_payload, 256 KB here)', () => {
+  let nats: NatsServer;
+  let nc: NatsConnection;
+  let ncB: NatsConnection;
+  let a: ModelStore;
+  let b: ModelStore;
+  /** A covest on 100 inputs: its precision and covariance are ≈ 380 KB of JSON. */
+  const wideCovest = (shift: number): Model => {
+    const names = Array.from({ length: 100 }, (_, j) => `x${j}`);
+    const s = new Summary();
+    s.learn({ attributeNames: names, attributeTypes: names.map(() => 'C'), data: Array.from({ length: 300 }, (_, i) => names.map((_, j) => String(Math.sin(i * 1.7 + j * 0.31) + shift))) });
+    return ALGORITHMS.covest.build(s, { algo: 'covest', inputs: names.map((_, j) => j), targets: [], params: { estimate_type: 'shrunk' } });
+  };
+  const probe = { names: Array.from({ length: 100 }, (_, j) => `x${j}`), rows: [Array.from({ length: 100 }, (_, j) => String(j / 100))] };
+  const wideInfo = { modelId: 'wide', algo: 'covest', creationDate: Date.now() };
+  const stored = async () => sml.v1.ModelRecord.decode((await (a as unknown as { kv: KV }).kv.get('u.p.wide'))!.value);
+  const objects = async () => (await (await nc.jetstream().views.os('sml_model_states')).list()).filter((o) => !o.deleted).map((o) => o.name);
+
+  beforeAll(async () => {
+    nats = await startNatsServer({ maxPayload: '256KB' });
+    nc = await connect({ servers: nats.url });
+    a = await ModelStore.open(nc);
+    ncB = await connect({ servers: nats.url });
+    b = await ModelStore.open(ncB);
+  });
+  afterAll(async () => {
+    await nc.close();
+    await ncB.close();
+    await nats.stop();
+  });
+
+  it('keeps the state as an object of its own; every read, another replica and an export see the same model', async () => {
+    const model = wideCovest(0);
+    expect(JSON.stringify(model.state()).length).toBeGreaterThan(256 * 1024);
+    await a.put('u', 'p', wideInfo, model);
+    const record = await stored();
+    expect(record.stateJson).toBe('');
+    expect(await objects()).toEqual([record.bodyObject]);
+    expect((await b.model('u', 'p', 'wide')).predict(probe)).toEqual(model.predict(probe));
+    const [exported] = await b.records('u', 'p');
+    expect(exported.bodyObject).toBe('');
+    expect(exported.stateJson).toBe(JSON.stringify(model.state()));
+    // Its EVT wrapper lives in the KV record: setting it and predicting write no new object.
+    await a.setEvt('u', 'p', 'wide', 'score', new EvtWrapper({ evt_warmup_size: '50' }));
+    await a.applyEvt('u', 'p', 'wide', model.predict(probe));
+    expect(await b.hasEvt('u', 'p', 'wide')).toBe(true);
+    expect(await objects()).toEqual([record.bodyObject]);
+    expect((await b.records('u', 'p'))[0].evtJson).toContain('"warmup":[');
+    expect((await b.info('u', 'p', 'wide')).algo).toBe('covest');
+  });
+
+  it('a rebuild replaces the object, a delete removes it; an import never takes a bodyObject it names', async () => {
+    const first = (await stored()).bodyObject;
+    const rebuilt = wideCovest(1);
+    await a.put('u', 'p', wideInfo, rebuilt);
+    const second = (await stored()).bodyObject;
+    expect(second).not.toBe(first);
+    expect(await objects()).toEqual([second]);
+    await sleep(100); // B's watch drops its cached model
+    expect((await b.model('u', 'p', 'wide')).predict(probe)).toEqual(rebuilt.predict(probe));
+    // A record naming another record's object, as an import could: its own state is what is kept.
+    const small = mlrOf(4);
+    await a.putRecord('u', 'q', { info: { ...info, modelId: 'imp' }, stateJson: JSON.stringify(small.state()), bodyObject: second });
+    expect(Math.round(slopeOf(await b.model('u', 'q', 'imp')))).toBe(4);
+    await a.delete('u', 'p', 'wide');
+    expect(await objects()).toEqual([]);
   });
 });

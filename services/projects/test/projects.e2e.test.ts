@@ -198,7 +198,7 @@ describe('projects end to end', () => {
       const raw = JSON.stringify({ attributeNames: names, attributeTypes: names.map(() => 'C'), data: Array.from({ length: 300_000 }, (_, i) => names.map((_, j) => String((i + j) % 10))) });
       const r = await alice.request('POST', '/projects/bad/learn', { raw, headers: { 'content-type': 'application/json' } });
       expect(r.status).toBe(413);
-      expect(r.body.statusString).toMatch(/^The batch takes \d+ bytes in the project log, over the limit of 8323072 for one batch \(the NATS server max_payload\): nothing was learned; send it as smaller batches$/);
+      expect(r.body.statusString).toMatch(/^The batch takes \d+ bytes in the project log, over the limit of 8384512 for one batch \(the NATS server max_payload\): nothing was learned; send it as smaller batches$/);
       expect(Number((await reader.parts('alice', 'bad', {})).rowCount)).toBe(1);
     });
 

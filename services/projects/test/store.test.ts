@@ -97,13 +97,13 @@ describe('ProjectStore against a real JetStream', () => {
     expect(sameBytes(Summary.deserialize(back.summary).serialize(), summary.serialize())).toBe(true);
   });
 
-  it('a log entry at the limit (max_payload less 64 KiB) is encoded and stored; one byte more is refused 413 before it is sent', async () => {
-    const limit = nc.info!.max_payload - 64 * 1024;
+  it('a log entry at the limit (max_payload less 4 KiB) is encoded and stored, with a message id; one byte more is refused 413 before it is sent', async () => {
+    const limit = nc.info!.max_payload - 4 * 1024;
     const withJson = (n: number): sml.v1.IProjectLogEntry => ({ op: 'learn', frameJson: new Uint8Array(n).fill(0x20), prevSeq: 123_456 });
     const overhead = sml.v1.ProjectLogEntry.encode(withJson(limit)).finish().length - limit;
     const atLimit = store.encodeEntry(withJson(limit - overhead));
     expect(atLimit.length).toBe(limit);
-    expect((await store.append('big', 'p', atLimit, await store.logTail('big', 'p'))).seq).toBeGreaterThan(0);
+    expect((await store.append('big', 'p', atLimit, await store.logTail('big', 'p'), 'x'.repeat(200))).seq).toBeGreaterThan(0);
     expect(() => store.encodeEntry(withJson(limit - overhead + 1))).toThrow(expect.objectContaining({ code: 'BATCH_TOO_LARGE' }));
   });
 
