@@ -1,8 +1,10 @@
-// How long one customer's large predict holds another's requests (SML_MAX_PREDICT_CELLS): a
-// whole system (and SML_MAX_JSON_BODY_BYTES); alice predicts a frame of N rows × 5 columns with an mlr model while bob
-// reads his project's info every 20 ms; bob's worst and median latency during it. Run with
-// the default bound (the larger frames are refused by the gateway) and with the bound lifted
-// (what the projects service would go through).
+// How long one customer's large predict holds another's requests (SML_MAX_PREDICT_CELLS,
+// SML_MAX_JSON_BODY_BYTES): a whole system; alice predicts a frame of N rows × 5 columns with an
+// mlr model while bob reads his project's info (GET info: gateway and projects service) every
+// 20 ms; bob's worst and median latency during it. Run with the default bounds (the larger
+// frames are refused by the gateway) and with them lifted (what the services would go
+// through). Then a costly model: a covest on BENCH_COVEST_P inputs (default 600) predicting
+// 600 rows, on the predict thread (the default) and inline (SML_PREDICT_THREAD_STEPS lifted).
 //   npm run build && node bench/predict-stall.mjs   (BENCH_ROWS default "200000,1000000"; BENCH_DRY=1 prints only)
 // Prints markdown and appends it, dated, to bench/RESULTS.md.
 import { createRequire } from 'node:module';
@@ -18,6 +20,61 @@ const names = ['x1', 'x2', 'x3', 'x4', 'y'];
 const rows = (n) => Array.from({ length: n }, (_, i) => names.map((_, j) => String(((i * 7 + j * 13) % 101) / 10)));
 const frame = (n) => ({ attributeNames: names, attributeTypes: names.map(() => 'C'), data: rows(n) });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Bob reads his project's info every 20 ms while `work` runs: its status (or the error that
+ * ended it) and time; bob's worst and median latency, and his reads that failed.
+ */
+async function probed(bob, work) {
+  let stop = false;
+  const latencies = [];
+  let failed = 0;
+  const probe = (async () => {
+    while (!stop) {
+      const t = performance.now();
+      const info = await bob.request('GET', '/projects/q/info').catch(() => undefined);
+      if (info?.status !== 200) failed++;
+      latencies.push(performance.now() - t);
+      await sleep(20);
+    }
+  })();
+  await sleep(300);
+  const t0 = performance.now();
+  const res = await work().then((r) => String(r.status), (err) => err.message.replace(/http:\/\/[^ ]+ /, ''));
+  const ms = performance.now() - t0;
+  await sleep(300);
+  stop = true;
+  await probe;
+  latencies.sort((a, b) => a - b);
+  return { status: res, ms, worst: latencies.at(-1), median: latencies[latencies.length >> 1], failed };
+}
+
+const COVEST_P = Number(process.env.BENCH_COVEST_P ?? 600);
+/** Rows of the covest predict: 600² × 600 = 2.2·10⁸ steps, under SML_MAX_PREDICT_STEPS. */
+const ROWS_COVEST = 600;
+
+/** A covest on COVEST_P inputs predicting ROWS_COVEST rows while bob reads: on the predict thread, or inline. */
+async function measureCovest(inline) {
+  const sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_LOG_LEVEL: 'warn', ...(inline ? { SML_PREDICT_THREAD_STEPS: String(1e15) } : {}) } });
+  try {
+    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
+    const client = async (user) => new SmlClient({ url: sys.url, user, secret: (await root.addUser(user)).body.values.secretKey });
+    const [alice, bob] = [await client('alice'), await client('bob')];
+    await alice.createProject('w');
+    await bob.createProject('q');
+    await bob.request('POST', '/projects/q/learn', { json: frame(100) });
+    const inputs = Array.from({ length: COVEST_P }, (_, j) => `v${j}`);
+    const wide = (n) => ({ attributeNames: inputs, attributeTypes: inputs.map(() => 'C'), data: Array.from({ length: n }, (_, i) => inputs.map((_, j) => String(Math.sin(i * 7.1 + j * 1.3).toFixed(4)))) });
+    for (let k = 0; k < 3; k++) await alice.request('POST', '/projects/w/learn', { json: wide(Math.ceil(COVEST_P / 2)) });
+    const built = await alice.waitForJob(await alice.request('POST', '/projects/w/build', { query: { modelid: 'c', algo: 'covest' }, json: { inputAttributeNames: inputs, targetAttributeNames: [], extraParameters: { estimate_type: 'shrunk' } } }));
+    if (built.status !== 200) throw new Error(`covest build: ${built.status} ${built.body.statusString}`);
+    const raw = Buffer.from(JSON.stringify(wide(ROWS_COVEST)));
+    await alice.request('POST', '/projects/w/predict/c', { raw, headers: { 'content-type': 'application/json' } }); // restored and cached (and sent to the thread)
+    return await probed(bob, () => alice.request('POST', '/projects/w/predict/c', { raw, headers: { 'content-type': 'application/json' } }));
+  } finally {
+    await sys.stop();
+  }
+}
 
 /** Per frame size: alice's predict status and time, bob's worst and median latency meanwhile. */
 async function measure(lifted) {
@@ -35,25 +92,8 @@ async function measure(lifted) {
     const out = [];
     for (const n of ROWS) {
       const raw = Buffer.from(JSON.stringify(frame(n)));
-      let stop = false;
-      const latencies = [];
-      const probe = (async () => {
-        while (!stop) {
-          const t = performance.now();
-          await bob.request('GET', '/projects/q');
-          latencies.push(performance.now() - t);
-          await sleep(20);
-        }
-      })();
-      await sleep(300);
-      const t0 = performance.now();
-      const res = await alice.request('POST', '/projects/p/predict/m', { raw, headers: { 'content-type': 'application/json' } });
-      const ms = performance.now() - t0;
-      await sleep(300);
-      stop = true;
-      await probe;
-      latencies.sort((a, b) => a - b);
-      out.push({ n, mb: raw.length / 1e6, status: res.status, ms, worst: latencies.at(-1), median: latencies[latencies.length >> 1] });
+      const r = await probed(bob, () => alice.request('POST', '/projects/p/predict/m', { raw, headers: { 'content-type': 'application/json' } }));
+      out.push({ n, mb: raw.length / 1e6, ...r });
     }
     return out;
   } finally {
@@ -65,17 +105,29 @@ const m = machine();
 const lines = [];
 for (const [label, lifted] of [['as configured by default', false], ['lifted (10⁹ cells, 256 MiB)', true]]) {
   for (const r of await measure(lifted)) {
-    lines.push(`| ${label} | ${r.n} | ${r.mb.toFixed(1)} | ${r.status} | ${r.ms.toFixed(0)} | ${r.worst.toFixed(0)} | ${r.median.toFixed(0)} |`);
+    lines.push(`| ${label} | ${r.n} | ${r.mb.toFixed(1)} | ${r.status} | ${r.ms.toFixed(0)} | ${r.worst.toFixed(0)} | ${r.median.toFixed(0)} | ${r.failed} |`);
   }
 }
+const covestLines = [];
+for (const [label, inline] of [['predict thread (default)', false], ['inline (SML_PREDICT_THREAD_STEPS lifted)', true]]) {
+  const r = await measureCovest(inline);
+  covestLines.push(`| ${label} | ${r.status} | ${r.ms.toFixed(0)} | ${r.worst.toFixed(0)} | ${r.median.toFixed(0)} | ${r.failed} |`);
+}
+
 const section = [
   `## predict stall — ${m.date}`,
   '',
-  `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}, load average ${m.load} before the run. One mlr predict of N rows × 5 columns by one customer; another customer's GET of his project every 20 ms meanwhile.`,
+  `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}, load average ${m.load} before the run. One mlr predict of N rows × 5 columns by one customer; another customer's GET of his project's info every 20 ms meanwhile (gateway and projects service).`,
   '',
-  '| SML_MAX_PREDICT_CELLS, SML_MAX_JSON_BODY_BYTES | rows N | body (MB) | status | predict (ms) | other customer worst (ms) | median (ms) |',
-  '|---|---:|---:|---:|---:|---:|---:|',
+  '| SML_MAX_PREDICT_CELLS, SML_MAX_JSON_BODY_BYTES | rows N | body (MB) | status | predict (ms) | other customer worst (ms) | median (ms) | other customer failed |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|',
   ...lines,
+  '',
+  `A covest (shrunk) on ${COVEST_P} inputs predicting ${ROWS_COVEST} rows (${COVEST_P}² steps a row), its model already restored; the other customer's GETs meanwhile:`,
+  '',
+  '| where the predict runs | status | predict (ms) | other customer worst (ms) | median (ms) | other customer failed |',
+  '|---|---:|---:|---:|---:|---:|',
+  ...covestLines,
 ].join('\n');
 console.log(section);
 if (process.env.BENCH_DRY !== '1') appendResults(fileURLToPath(new URL('./RESULTS.md', import.meta.url)), section);
