@@ -1,5 +1,5 @@
 import { checkName, checkParameters, dataFrameFromProto, smlError, type ParameterBound } from '@sml/core';
-import type { sml } from '@sml/proto';
+import { sml } from '@sml/proto';
 import {
   ALGORITHM_NAMES, ALGORITHMS, AUTOSELECT_DEFAULT_SELECTOR, AUTOSELECT_TASKS, ModelInputError, RESTRICTABLE_ALGORITHMS, SELECTOR_TYPES, checkAutoSelect, checkSelection,
   resolveAttributes, restrictedBuild, type Algorithm, type KmeansScore, type Model, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
@@ -78,6 +78,20 @@ export interface ModelPlan {
   modelId: string;
   /** Builds (and, for selectModel, selects and assesses) the model and stores it; `signal` cancels. */
   run(signal: AbortSignal): Promise<sml.v1.IModelInfo>;
+}
+
+/**
+ * The extra tables a build job's result carries at most. The result travels in the job's finish
+ * event and record, each one NATS message; a wide model's tables (a 1 000-input covest's
+ * covariance: ≈ 20 MB) would not fit, and the job would never be reported finished.
+ */
+export const MAX_JOB_EXTRA_BYTES = 1024 * 1024;
+
+/** The modelInfo a build job answers: without its extra tables when they are over MAX_JOB_EXTRA_BYTES (GET models/{m} has them). */
+export function jobModelInfo(info: sml.v1.IModelInfo): sml.v1.IModelInfo {
+  const bytes = sml.v1.ModelInfo.encode({ extra: info.extra ?? {} }).finish().length;
+  if (bytes <= MAX_JOB_EXTRA_BYTES) return info;
+  return { ...info, extra: { extraOmitted: `modelInfo.extra is ${bytes} bytes, more than a job result carries (${MAX_JOB_EXTRA_BYTES}): GET models/${info.modelId ?? ''} answers it whole` } };
 }
 
 /** A build on this thread (INLINE_BUILD_ALGORITHMS), answered as a build worker answers it. */

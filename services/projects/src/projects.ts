@@ -17,7 +17,7 @@ import { Learning, type LearnOp } from './learning';
 import { learnPredict } from './learn-predict';
 import { Lifecycle } from './lifecycle';
 import { ModelStore } from './model-store';
-import { Models } from './models';
+import { jobModelInfo, Models } from './models';
 import { ProjectsOwnership } from './ownership';
 import { predictor, type PredictFn } from './predict';
 import { PredictPool } from './predict-pool';
@@ -277,14 +277,14 @@ function registerModels(service: BusService, runner: JobRunner, models: Models, 
   service.endpoint(s('selectModel'), sml.v1.SelectModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
     const plan = await models.plan(caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
     const jobId = await runner.submit(caller, req.buildOnly ? 'build' : 'selectModel', { p_id: plan.pid, model_id: plan.modelId }, async ({ signal }) =>
-      jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: await plan.run(signal) }));
+      jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: jobModelInfo(await plan.run(signal)) }));
     return { status: okStatus(req.buildOnly ? 'JOB_CREATED' : 'SELECT_MODEL_JOB_CREATED'), jobId };
   });
 
   service.endpoint(s('autoSelect'), sml.v1.SelectModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
     const plan = await models.planAutoSelect(caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
     const jobId = await runner.submit(caller, 'autoSelect', { p_id: plan.pid, model_id: plan.modelId }, async ({ signal }) =>
-      jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: await plan.run(signal) }));
+      jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: jobModelInfo(await plan.run(signal)) }));
     return { status: okStatus('JOB_CREATED'), jobId };
   });
 
@@ -347,7 +347,7 @@ function registerDsModels(service: BusService, runner: JobRunner, deps: {
       const request = { ...req, buildOnly: false, dataframe: null };
       const plan = auto ? await deps.models.planAutoSelect(user, pid, modelId, request, scoring) : await deps.models.plan(user, pid, modelId, request, scoring);
       const jobId = await runner.submit(caller, auto ? 'autoSelect' : 'selectModel', { p_id: plan.pid, model_id: plan.modelId, ds_name: info.name }, async ({ signal }) =>
-        jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: await plan.run(signal) }));
+        jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: jobModelInfo(await plan.run(signal)) }));
       return { status: okStatus(auto ? 'JOB_CREATED' : 'SELECT_MODEL_JOB_CREATED'), jobId };
     });
   }

@@ -5,7 +5,7 @@
  */
 import { SmlError } from '@sml/core';
 import { ALGORITHM_NAMES, ALGORITHMS } from '@sml/stats';
-import { algorithmOf, integerParam, selectionOptions, sequenceParams } from '../src/models';
+import { algorithmOf, integerParam, jobModelInfo, MAX_JOB_EXTRA_BYTES, selectionOptions, sequenceParams } from '../src/models';
 
 function failure(fn: () => unknown): { code: string; message: string } | undefined {
   try {
@@ -67,5 +67,15 @@ describe('sequence model parameters', () => {
     expect(sequenceParams('mc', { inputAttributeNames: ['weather'], targetAttributeNames: ['x'] })).toEqual({ variable: 'weather' });
     expect(sequenceParams('hmm', { inputAttributeNames: ['obs'], targetAttributeNames: ['state'] })).toEqual({ observed: 'obs', hidden: 'state' });
     expect(sequenceParams('hmm', {})).toEqual({});
+  });
+});
+
+describe('a build job\'s modelInfo', () => {
+  it('carries the extra tables up to MAX_JOB_EXTRA_BYTES, else says where they are', () => {
+    const small = { modelId: 'm', algo: 'covest', extra: { covariance: '[[1]]' } };
+    expect(jobModelInfo(small)).toBe(small);
+    const wide = { modelId: 'w', algo: 'covest', info: { n: '3' }, extra: { covariance: 'x'.repeat(MAX_JOB_EXTRA_BYTES) } };
+    const answered = jobModelInfo(wide);
+    expect(answered).toEqual({ modelId: 'w', algo: 'covest', info: { n: '3' }, extra: { extraOmitted: expect.stringMatching(/^modelInfo\.extra is 10485\d\d bytes, more than a job result carries \(1048576\): GET models\/w answers it whole$/) } });
   });
 });
