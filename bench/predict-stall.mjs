@@ -53,16 +53,25 @@ const COVEST_P = Number(process.env.BENCH_COVEST_P ?? 600);
 /** Rows of the covest predict: 600² × 600 = 2.2·10⁸ steps, under SML_MAX_PREDICT_STEPS. */
 const ROWS_COVEST = 600;
 
-/** A covest on COVEST_P inputs predicting ROWS_COVEST rows while bob reads: on the predict thread, or inline. */
-async function measureCovest(inline) {
-  const sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_LOG_LEVEL: 'warn', ...(inline ? { SML_PREDICT_THREAD_STEPS: String(1e15) } : {}) } });
+/** A system with `env`, customers alice and bob (his project q learned), for `run`; stopped after it. */
+async function withCustomers(env, run) {
+  const sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_LOG_LEVEL: 'warn', ...env } });
   try {
     const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
     const client = async (user) => new SmlClient({ url: sys.url, user, secret: (await root.addUser(user)).body.values.secretKey });
     const [alice, bob] = [await client('alice'), await client('bob')];
-    await alice.createProject('w');
     await bob.createProject('q');
     await bob.request('POST', '/projects/q/learn', { json: frame(100) });
+    return await run(alice, bob);
+  } finally {
+    await sys.stop();
+  }
+}
+
+/** A covest on COVEST_P inputs predicting ROWS_COVEST rows while bob reads: on the predict thread, or inline. */
+function measureCovest(inline) {
+  return withCustomers(inline ? { SML_PREDICT_THREAD_STEPS: String(1e15) } : {}, async (alice, bob) => {
+    await alice.createProject('w');
     const inputs = Array.from({ length: COVEST_P }, (_, j) => `v${j}`);
     const wide = (n) => ({ attributeNames: inputs, attributeTypes: inputs.map(() => 'C'), data: Array.from({ length: n }, (_, i) => inputs.map((_, j) => String(Math.sin(i * 7.1 + j * 1.3).toFixed(4)))) });
     for (let k = 0; k < 3; k++) await alice.request('POST', '/projects/w/learn', { json: wide(Math.ceil(COVEST_P / 2)) });
@@ -70,24 +79,16 @@ async function measureCovest(inline) {
     if (built.status !== 200) throw new Error(`covest build: ${built.status} ${built.body.statusString}`);
     const raw = Buffer.from(JSON.stringify(wide(ROWS_COVEST)));
     await alice.request('POST', '/projects/w/predict/c', { raw, headers: { 'content-type': 'application/json' } }); // restored and cached (and sent to the thread)
-    return await probed(bob, () => alice.request('POST', '/projects/w/predict/c', { raw, headers: { 'content-type': 'application/json' } }));
-  } finally {
-    await sys.stop();
-  }
+    return probed(bob, () => alice.request('POST', '/projects/w/predict/c', { raw, headers: { 'content-type': 'application/json' } }));
+  });
 }
 
 /** Per frame size: alice's predict status and time, bob's worst and median latency meanwhile. */
-async function measure(lifted) {
+function measure(lifted) {
   const bounds = lifted ? { SML_MAX_PREDICT_CELLS: String(1e9), SML_MAX_JSON_BODY_BYTES: String(256 * 1024 * 1024) } : {};
-  const sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_LOG_LEVEL: 'warn', ...bounds } });
-  try {
-    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    const client = async (user) => new SmlClient({ url: sys.url, user, secret: (await root.addUser(user)).body.values.secretKey });
-    const [alice, bob] = [await client('alice'), await client('bob')];
+  return withCustomers(bounds, async (alice, bob) => {
     await alice.createProject('p');
-    await bob.createProject('q');
     await alice.request('POST', '/projects/p/learn', { json: frame(1000) });
-    await bob.request('POST', '/projects/q/learn', { json: frame(100) });
     await alice.waitForJob(await alice.request('POST', '/projects/p/build', { query: { modelid: 'm', algo: 'mlr' }, json: { inputAttributeNames: names.slice(0, 4), targetAttributeNames: ['y'] } }));
     const out = [];
     for (const n of ROWS) {
@@ -96,9 +97,7 @@ async function measure(lifted) {
       out.push({ n, mb: raw.length / 1e6, ...r });
     }
     return out;
-  } finally {
-    await sys.stop();
-  }
+  });
 }
 
 const m = machine();

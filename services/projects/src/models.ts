@@ -1,4 +1,4 @@
-import { checkName, checkParameters, dataFrameFromProto, smlError, type ParameterBound } from '@sml/core';
+import { checkName, checkParameters, dataFrameFromProto, smlError, type ParameterBound, type SmlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import {
   ALGORITHM_NAMES, ALGORITHMS, AUTOSELECT_DEFAULT_SELECTOR, AUTOSELECT_TASKS, ModelInputError, RESTRICTABLE_ALGORITHMS, SELECTOR_TYPES, checkAutoSelect, checkSelection,
@@ -305,7 +305,7 @@ export class Models {
    */
   async rowsPerPredict(user: string, pid: string, modelId: string, upTo: number): Promise<number> {
     const model = await this.deps.store.model(user, pid, modelId);
-    const fits = (rows: number) => (model.predictionSteps?.(rows) ?? 0) <= this.deps.maxPredictSteps && (model.predictionChars?.(rows) ?? 0) <= this.deps.maxPredictReplyChars;
+    const fits = (rows: number) => this.costError(model, modelId, rows) === undefined;
     if (fits(upTo)) return upTo;
     let lo = 0;
     let hi = upTo;
@@ -324,10 +324,17 @@ export class Models {
    * for minutes.
    */
   private checkCost(model: Model, modelId: string, rows: number): void {
+    const err = this.costError(model, modelId, rows);
+    if (err) throw err;
+  }
+
+  /** Why a predict of `rows` rows of the model is over SML_MAX_PREDICT_STEPS or SML_MAX_PREDICT_REPLY_CHARS; undefined when it is not. */
+  private costError(model: Model, modelId: string, rows: number): SmlError | undefined {
     const steps = model.predictionSteps?.(rows);
-    if (steps !== undefined && steps > this.deps.maxPredictSteps) throw smlError('PREDICT_TOO_COSTLY', { model: modelId, steps, rows, limit: this.deps.maxPredictSteps });
+    if (steps !== undefined && steps > this.deps.maxPredictSteps) return smlError('PREDICT_TOO_COSTLY', { model: modelId, steps, rows, limit: this.deps.maxPredictSteps });
     const chars = model.predictionChars?.(rows);
-    if (chars !== undefined && chars > this.deps.maxPredictReplyChars) throw smlError('PREDICT_REPLY_TOO_LARGE', { model: modelId, chars, rows, limit: this.deps.maxPredictReplyChars });
+    if (chars !== undefined && chars > this.deps.maxPredictReplyChars) return smlError('PREDICT_REPLY_TOO_LARGE', { model: modelId, chars, rows, limit: this.deps.maxPredictReplyChars });
+    return undefined;
   }
 
   /**
