@@ -7,66 +7,18 @@
 // 600 rows, on the predict thread (the default) and inline (SML_PREDICT_THREAD_STEPS lifted).
 //   npm run build && node bench/predict-stall.mjs   (BENCH_ROWS default "200000,1000000"; BENCH_DRY=1 prints only)
 // Prints markdown and appends it, dated, to bench/RESULTS.md.
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { appendResults, machine } from './lib/results.mjs';
-
-const require = createRequire(import.meta.url);
-const { startSystem } = require('../packages/testkit/dist/index.js');
-const { SmlClient } = require('../packages/sdk/dist/index.js');
+import { probed, withCustomers } from './lib/stall.mjs';
 
 const ROWS = (process.env.BENCH_ROWS ?? '200000,1000000').split(',').map(Number);
 const names = ['x1', 'x2', 'x3', 'x4', 'y'];
 const rows = (n) => Array.from({ length: n }, (_, i) => names.map((_, j) => String(((i * 7 + j * 13) % 101) / 10)));
 const frame = (n) => ({ attributeNames: names, attributeTypes: names.map(() => 'C'), data: rows(n) });
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Bob reads his project's info every 20 ms while `work` runs: its status (or the error that
- * ended it) and time; bob's worst and median latency, and his reads that failed.
- */
-async function probed(bob, work) {
-  let stop = false;
-  const latencies = [];
-  let failed = 0;
-  const probe = (async () => {
-    while (!stop) {
-      const t = performance.now();
-      const info = await bob.request('GET', '/projects/q/info').catch(() => undefined);
-      if (info?.status !== 200) failed++;
-      latencies.push(performance.now() - t);
-      await sleep(20);
-    }
-  })();
-  await sleep(300);
-  const t0 = performance.now();
-  const res = await work().then((r) => String(r.status), (err) => err.message.replace(/http:\/\/[^ ]+ /, ''));
-  const ms = performance.now() - t0;
-  await sleep(300);
-  stop = true;
-  await probe;
-  latencies.sort((a, b) => a - b);
-  return { status: res, ms, worst: latencies.at(-1), median: latencies[latencies.length >> 1], failed };
-}
 
 const COVEST_P = Number(process.env.BENCH_COVEST_P ?? 600);
 /** Rows of the covest predict: 600² × 600 = 2.2·10⁸ steps, under SML_MAX_PREDICT_STEPS. */
 const ROWS_COVEST = 600;
-
-/** A system with `env`, customers alice and bob (his project q learned), for `run`; stopped after it. */
-async function withCustomers(env, run) {
-  const sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_LOG_LEVEL: 'warn', ...env } });
-  try {
-    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    const client = async (user) => new SmlClient({ url: sys.url, user, secret: (await root.addUser(user)).body.values.secretKey });
-    const [alice, bob] = [await client('alice'), await client('bob')];
-    await bob.createProject('q');
-    await bob.request('POST', '/projects/q/learn', { json: frame(100) });
-    return await run(alice, bob);
-  } finally {
-    await sys.stop();
-  }
-}
 
 /** A covest on COVEST_P inputs predicting ROWS_COVEST rows while bob reads: on the predict thread, or inline. */
 function measureCovest(inline) {

@@ -5,6 +5,7 @@ import { SmlError, parameterBounds, smlError, type Config, type Logger } from '@
 import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticate } from './auth';
 import { BodyBudget } from './body-budget';
+import type { BodyThreads } from './body-threads';
 import { inflateBody } from './inflate';
 import { dispatch, routeContext, routeLimits } from './dispatch';
 import { sendEnvelope, sendError } from './envelope';
@@ -25,6 +26,8 @@ export interface GatewayDeps {
   replay: ReplayCache;
   /** Request bodies held at once (SML_MAX_BODY_BYTES_IN_FLIGHT); shared with the WebSocket API. Made here when absent. */
   bodies?: BodyBudget;
+  /** Threads that hash large bodies and read learn frames; absent: all of it on the event loop. */
+  bodyThreads?: BodyThreads;
 }
 
 /** The gateway's budget of request bodies held at once, observed by its metrics. */
@@ -96,14 +99,14 @@ export function createApp(deps: GatewayDeps): express.Express {
       try {
         bus.assertConnected(); // NATS down: 503 at once (authentication needs it too)
         const t0 = performance.now();
-        const who = await authenticate(req, String(req.params.user), users, replay, authOpts);
-        const sent: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        const who = await authenticate(req, String(req.params.user), users, replay, authOpts, deps.bodyThreads);
+        const sent = who.body;
         const encoding = res.locals.contentEncoding as string | undefined;
         if (encoding) bodies.reserveFor(res, Math.min(config.SML_BODY_LIMIT, sent.length * config.SML_MAX_INFLATE_RATIO));
         const body = await inflateBody(sent, encoding, inflateLimits);
         const t1 = performance.now();
         const caller = { user: who.user, root: who.root, requestId };
-        const ctx = routeContext(route, { caller, params: req.params, query: req.query ?? {}, body, headers: req.headers, secretKey: who.secretKey, limits });
+        const ctx = routeContext(route, { caller, params: req.params, query: req.query ?? {}, body, headers: req.headers, secretKey: who.secretKey, limits, bodyThreads: deps.bodyThreads });
         const t2 = performance.now();
         const { status, values } = await dispatch(route, ctx, client);
         log.debug({ requestId, route: route.path, authMs: t1 - t0, validateMs: t2 - t1, busMs: performance.now() - t2 }, 'request timing');

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { bareSignature, contentMd5, parseSymDate, redactedStringToSign, restSignatures, verifySignature, smlError } from '@sml/core';
+import type { BodyThreads } from './body-threads';
 import type { ReplayCache } from './replay';
 import type { UserDirectory } from './users';
 
@@ -31,6 +32,11 @@ export interface SignedMessage {
   body?: Buffer;
   /** Whether `authorization` is a valid signature of the message with this secret, for every accepted form of the resource. */
   verify(secret: string, md5: string, authorization: string): boolean;
+  /**
+   * The body's MD5 and whether `authorization` signs the message (meaningful when the MD5 is the
+   * claimed one), in place of hashing here with `verify`: REST hashes large bodies on a thread.
+   */
+  digest?(secret: string): Promise<{ md5: string; signed: boolean }>;
   /** The server's string to sign, secret redacted, answered with a 401 'Invalid Signature'. */
   redacted(md5: string): string;
 }
@@ -52,13 +58,18 @@ export async function authenticateMessage(m: SignedMessage, users: UserDirectory
   if (!record) throw smlError('INVALID_USER');
   if (m.pathUser !== undefined && customerId !== m.pathUser) throw smlError('CUSTOMER_ID_MISMATCH', { header: customerId, user: m.pathUser });
 
-  const md5 = contentMd5(m.body !== undefined && m.body.length > 0 ? m.body : undefined);
+  const { md5, signed } = m.digest ? await m.digest(record.secretKey) : digestHere(m, record.secretKey);
   if (m.contentMd5 !== md5) throw smlError('MD5_MISMATCH');
-  if (!m.verify(record.secretKey, md5, m.authorization)) {
+  if (!signed) {
     throw smlError('INVALID_SIGNATURE').withValues({ stringToSign: m.redacted(md5) });
   }
   if (!(await replay.remember(bareSignature(m.authorization)))) throw smlError('REPLAYED_REQUEST');
   return { user: customerId, root: record.root, secretKey: record.secretKey };
+}
+
+function digestHere(m: SignedMessage, secret: string): { md5: string; signed: boolean } {
+  const md5 = contentMd5(m.body !== undefined && m.body.length > 0 ? m.body : undefined);
+  return { md5, signed: md5 === m.contentMd5 && m.verify(secret, md5, m.authorization!) };
 }
 
 function header(req: Request, name: string): string | undefined {
@@ -66,20 +77,34 @@ function header(req: Request, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** A REST request (API.md §2). The resource may have been signed as the path or as the full URL. */
-export async function authenticate(req: Request, pathUser: string, users: UserDirectory, replay: ReplayCache, opts: AuthOptions): Promise<Authenticated> {
-  const raw: Buffer | undefined = Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined;
+/**
+ * A REST request (API.md §2). The resource may have been signed as the path or as the full URL.
+ * With `threads`, a large body is hashed on one of them; the body answered is the request's
+ * (the view `req.body` had may then be detached).
+ */
+export async function authenticate(req: Request, pathUser: string, users: UserDirectory, replay: ReplayCache, opts: AuthOptions, threads?: BodyThreads): Promise<Authenticated & { body: Buffer }> {
+  let body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   const cut = req.originalUrl.indexOf('?');
   const path = cut < 0 ? req.originalUrl : req.originalUrl.slice(0, cut);
   const query = cut < 0 ? undefined : req.originalUrl.slice(cut + 1) || undefined;
-  const customerId = header(req, 'customer-id');
-  const symDate = header(req, 'sym-date');
-  const fields = (md5: string) => ({ method: req.method, contentMd5: md5, symDate: symDate ?? '', customerId: customerId ?? '', body: raw, query });
-  const candidates = [path, `${req.protocol}://${header(req, 'host') ?? ''}${path}`];
-  return authenticateMessage({
-    authorization: header(req, 'authorization'), symDate, customerId, pathUser,
-    contentMd5: header(req, 'content-md5') ?? '', body: raw,
-    verify: (secret, md5, authorization) => restSignatures({ ...fields(md5), secret }, candidates).some((expected) => verifySignature(expected, authorization)),
+  const customerId = header(req, 'customer-id') ?? '';
+  const symDate = header(req, 'sym-date') ?? '';
+  const claimedMd5 = header(req, 'content-md5') ?? '';
+  const fields = (md5: string) => ({ method: req.method, contentMd5: md5, symDate, customerId, body: body.length > 0 ? body : undefined, query });
+  const resources = [path, `${req.protocol}://${header(req, 'host') ?? ''}${path}`];
+  const who = await authenticateMessage({
+    authorization: header(req, 'authorization'), symDate: header(req, 'sym-date'), customerId: header(req, 'customer-id'), pathUser,
+    contentMd5: claimedMd5, body: body.length > 0 ? body : undefined,
+    verify: (secret, md5, authorization) => restSignatures({ ...fields(md5), secret }, resources).some((expected) => verifySignature(expected, authorization)),
+    ...(threads ? {
+      digest: async (secret: string) => {
+        const out = await threads.digest({ body, claimedMd5, secret, method: req.method, symDate, customerId, query, resources });
+        body = out.body;
+        const authorization = header(req, 'authorization')!;
+        return { md5: out.md5, signed: out.signatures.some((expected) => verifySignature(expected, authorization)) };
+      },
+    } : {}),
     redacted: (md5) => redactedStringToSign({ ...fields(md5), resource: path }),
   }, users, replay, opts);
+  return { ...who, body };
 }

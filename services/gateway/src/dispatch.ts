@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import { JsonBodyError, invalidUtf8At, parseJsonBody, smlError, type Config } from '@sml/core';
 import type { BusClient } from '@sml/bus';
 import type { sml } from '@sml/proto';
+import { readFrameColumns } from '@sml/stats/frames';
+import type { BodyThreads } from './body-threads';
 import { replyValues } from './envelope';
 import type { AnyRoute, Presentation, RouteContext, RouteLimits } from './route';
 
@@ -39,6 +41,8 @@ export interface RouteInput {
   headers: Record<string, string | string[] | undefined>;
   secretKey?: string;
   limits: RouteLimits;
+  /** Where large learn frames are read (absent: on the event loop). */
+  bodyThreads?: BodyThreads;
 }
 
 /** The bounds routes check before the bus, from the gateway's configuration. */
@@ -58,6 +62,9 @@ export function routeContext(route: AnyRoute, input: RouteInput): RouteContext {
     headers: input.headers,
     secretKey: input.secretKey,
     limits: input.limits,
+    readFrame: input.bodyThreads
+      ? (body) => input.bodyThreads!.readFrame(body)
+      : (body) => Promise.resolve({ columns: readFrameColumns(body), body }),
   };
 }
 
@@ -65,7 +72,7 @@ export function routeContext(route: AnyRoute, input: RouteInput): RouteContext {
 export async function dispatch(route: AnyRoute, ctx: RouteContext, client: BusClient): Promise<Presentation> {
   const subject = typeof route.subject === 'function' ? route.subject(ctx) : route.subject;
   const opts = { requestId: ctx.caller.requestId ?? undefined, timeoutMs: route.timeoutMs };
-  let reply = await client.request(route.service, subject, route.request, route.toRequest(ctx), route.reply, opts);
+  let reply = await client.request(route.service, subject, route.request, await route.toRequest(ctx), route.reply, opts);
   const again = route.retry?.(reply, ctx);
   if (again !== undefined) reply = await client.request(route.service, subject, route.request, again, route.reply, opts);
   return route.present ? route.present(reply) : { status: reply.status ?? { code: 200, message: 'OK' }, values: replyValues(route.reply, reply) };

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { ServiceRuntime } from '@sml/bus';
 import { bodyBudget, createApp } from './app';
+import { BodyThreads } from './body-threads';
 import { ReplayCache } from './replay';
 import { GatewayMetrics } from './metrics';
 import { routes } from './routes';
@@ -23,7 +24,11 @@ export async function startGateway(rt: ServiceRuntime): Promise<{ server: Server
   const replay = await ReplayCache.open(nc, config.SML_AUTH_PAST_WINDOW_MS + config.SML_AUTH_FUTURE_WINDOW_MS);
   const metrics = new GatewayMetrics();
   const bodies = bodyBudget(config, metrics);
-  const app = createApp({ config, nc, client, users, log, metrics, routes, replay, bodies });
+  const bodyThreads = new BodyThreads({
+    threads: config.SML_GATEWAY_BODY_THREADS, minBytes: config.SML_GATEWAY_BODY_THREAD_MIN_BYTES,
+    onTask: (kind) => metrics.bodyThreadTasks.inc({ kind }),
+  });
+  const app = createApp({ config, nc, client, users, log, metrics, routes, replay, bodies, bodyThreads });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.SML_PORT, config.SML_HOST, () => resolve(s));
   });
@@ -38,6 +43,6 @@ export async function startGateway(rt: ServiceRuntime): Promise<{ server: Server
       ws.close();
       server.close(() => resolve());
       server.closeAllConnections();
-    }),
+    }).then(() => bodyThreads.stop()),
   };
 }

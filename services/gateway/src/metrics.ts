@@ -28,6 +28,13 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly bodyThreadTasks = new Counter({
+    name: 'sml_gateway_body_thread_tasks_total',
+    help: 'Large request bodies hashed (digest) or read as learn frames (frame) on the gateway\'s body threads',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

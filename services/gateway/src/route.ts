@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { MessageType, WithCaller, WithStatus } from '@sml/bus';
 import type { sml } from '@sml/proto';
+import type { FrameColumnsData } from '@sml/stats/frames';
 
 export interface RouteContext {
   caller: sml.v1.ICaller;
@@ -12,6 +13,11 @@ export interface RouteContext {
   /** Lower-cased request headers. */
   headers: Record<string, string | string[] | undefined>;
   limits: RouteLimits;
+  /**
+   * readFrameColumns of a learn body, on a body thread when it is large (body-threads.ts). The
+   * body comes back with the columns: a route that keeps it must keep this one.
+   */
+  readFrame(body: Buffer): Promise<{ columns: FrameColumnsData | null; body: Buffer }>;
 }
 
 /** The gateway's bounds a route checks on its request before the bus (README "Resource limits"). */
@@ -70,7 +76,7 @@ export interface Route<Req = unknown, Rep = unknown> {
   /** A 202 reply created a job: set `sym-job-id`, `Job-Id` and `Location`. */
   createsJob?: boolean;
   timeoutMs?: number;
-  toRequest(ctx: RouteContext): Req;
+  toRequest(ctx: RouteContext): Req | Promise<Req>;
   /** A second request to send when the first reply asks for one (undefined: none). */
   retry?(reply: Rep, ctx: RouteContext): Req | undefined;
   present?(reply: Rep): Presentation;

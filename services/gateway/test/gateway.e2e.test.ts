@@ -21,7 +21,8 @@ describe('gateway end to end', () => {
   };
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs'], env: { SML_BODY_LIMIT: '65536', SML_REQUEST_TIMEOUT_MS: '3000' } });
+    // Bodies from 8 KiB are hashed on the gateway's body threads (as large learns are by default).
+    sys = await startSystem({ services: ['users', 'jobs'], env: { SML_BODY_LIMIT: '65536', SML_REQUEST_TIMEOUT_MS: '3000', SML_GATEWAY_BODY_THREAD_MIN_BYTES: '8192' } });
     root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
     alice = await customer('alice');
     bob = await customer('bob');
@@ -79,6 +80,20 @@ describe('gateway end to end', () => {
       const sts: string = r.body.values.stringToSign;
       expect(sts.split('\n')).toEqual(['GET', '', 'SECRETKEY', expect.any(String), alice.user, jobsPath(), 'all=false', '']);
       expect(sts).not.toContain(alice.secret);
+    });
+
+    it('a large body is hashed on a body thread with the same answers: tampered → 400 Md5, a wrong signature → 401, signed → served', async () => {
+      const digests = async () => Number(/sml_gateway_body_thread_tasks_total\{kind="digest"\} (\d+)/.exec(await (await fetch(`${sys.url}/metrics`)).text())?.[1] ?? 0);
+      const before = await digests();
+      const big = JSON.stringify({ pad: 'x'.repeat(20_000) });
+      const tampered = await call({ method: 'POST', path: `${sys.basePath}/${alice.user}/users`, query: 'cid=x', body: big.replace('x', 'y'), signedBody: big });
+      expect(tampered).toEqual(expect.objectContaining({ status: 400, body: { statusCode: 400, statusString: 'Md5 do not match', values: {} } }));
+      const wrong = await call({ method: 'POST', path: `${sys.basePath}/${alice.user}/users`, query: 'cid=x', body: big, headers: { Authorization: 'A'.repeat(43) + '=' } });
+      expect(wrong.status).toBe(401);
+      expect(wrong.body.values.stringToSign.split('\n')).toEqual(['POST', expect.any(String), 'SECRETKEY', expect.any(String), alice.user, big, `${sys.basePath}/${alice.user}/users`, 'cid=x', '']);
+      const served = await rawCall(sys.url, { user: sys.rootUser, secret: sys.rootSecret, method: 'POST', path: `${sys.basePath}/${sys.rootUser}/users`, query: 'cid=erin-large-body', body: big });
+      expect(served.status).toBe(201);
+      expect(await digests()).toBe(before + 3);
     });
 
     it('the same signed request twice → 401 Replayed request', async () => {

@@ -1,5 +1,4 @@
 import { sml } from '@sml/proto';
-import { readFrameColumns } from '@sml/stats/frames';
 import { defineRoute, type Route, type RouteContext } from '../route';
 import { boolParam, dataFrame, name, userParam, z } from '../schemas';
 import { transferRoutes } from './transfer';
@@ -44,9 +43,10 @@ const learnRoute = (op: 'learn' | 'forget') => defineRoute({
   errors: ['PROJECT_NOT_FOUND', 'PROJECT_FROZEN', 'INVALID_FRAME', 'MALFORMED_JSON', 'FORGET_NOT_LEARNED', 'NOT_PERSISTED', 'EXECUTOR_FULL', 'IDEMPOTENCY_KEY_REUSED', 'STATE_LIMIT', 'PROJECT_UNLOADABLE'],
   // Read here, once, when the fast reader takes the frame (strict, plain cells): the
   // project's owner then gets columns a third smaller than the JSON and reads no JSON.
-  toRequest: (ctx) => {
-    const columns = readFrameColumns(ctx.body as Buffer);
-    return learnRequest(ctx, columns ? { columns } : { frameJson: ctx.body as Buffer });
+  toRequest: async (ctx) => {
+    const read = await ctx.readFrame(ctx.body as Buffer);
+    ctx.body = read.body; // it went to a body thread and back: the retry below sends it
+    return learnRequest(ctx, read.columns ? { columns: read.columns } : { frameJson: read.body });
   },
   // A project that reads the rows' cells (partitions, survival, sequences) asks for the JSON.
   retry: (reply, ctx) => (reply.needsJson ? learnRequest(ctx, { frameJson: ctx.body as Buffer }) : undefined),
