@@ -114,6 +114,7 @@ export const catalogue = {
   MODEL_NOT_FOUND: { status: 400, message: 'Unknown model [{model}] in project [{pid}]' },
   MODEL_INPUT: { status: 400, message: '{detail}' },
   BATCH_TOO_LARGE: { status: 413, message: 'The batch takes {bytes} bytes in the project log, over the limit of {limit} for one batch (the NATS server max_payload): nothing was learned; send it as smaller batches' },
+  JOB_RESULT_TOO_LARGE: { status: 413, message: 'The result of this {jobType} job takes {bytes} bytes, over the limit of {limit} for a job result (the NATS server max_payload): ask for less at a time (fewer attributes or rows)' },
   MODEL_TOO_LARGE: { status: 413, message: 'Model [{model}] would be stored as {bytes} bytes besides its state, over the limit of {limit} (the NATS server max_payload): a smaller EVT wrapper window (evt_window_size, evt_max_exceedances)' },
   MODEL_CHANGED: { status: 409, message: 'Model [{model}] of project [{pid}] changed while this request used it (rebuilt, or written by another replica): send the request again', retryable: true },
   PREDICT_TOO_MANY_CELLS: { status: 400, message: 'A predict takes at most {limit} cells per request (SML_MAX_PREDICT_CELLS); this frame has {cells} in {rows} rows: predict fewer rows at a time, or score a data source with dss/predict' },

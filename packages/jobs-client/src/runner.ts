@@ -21,6 +21,12 @@ export function jobResult<T>(type: MessageType<T> & { getTypeUrl(prefix?: string
 
 const PROGRESS_INTERVAL_MS = 250;
 
+/**
+ * Room a job's record keeps besides its result: the record (result, info, details) is one
+ * JetStream KV value and its FINISHED event one message, both under the server's max_payload.
+ */
+const RECORD_HEADROOM = 64 * 1024;
+
 /** A job that finishes (successfully) within this long after it starts publishes no STARTED event (JobRunner). */
 export const STARTED_AFTER_MS = 100;
 
@@ -190,6 +196,11 @@ export class JobRunner {
           const result = await work({ jobId, signal, log, progress });
           if (signal.aborted) throw smlError('JOB_CANCELLED');
           clearTimeout(startTimer);
+          // Larger, its FINISHED event would never be stored, and the job would read running
+          // until its lease expired: it fails now, saying why.
+          const bytes = result.payload?.length ?? 0;
+          const limit = (this.nc.info?.max_payload ?? 1024 * 1024) - RECORD_HEADROOM;
+          if (bytes > limit) throw smlError('JOB_RESULT_TOO_LARGE', { jobType, bytes, limit });
           await emit({ kind: sml.v1.JobEventKind.FINISHED, status: okStatus(), result });
         } catch (err) {
           const e = err instanceof SmlError ? err : signal.aborted ? smlError('JOB_CANCELLED') : smlError('INTERNAL', { requestId: caller.requestId ?? randomUUID() });

@@ -102,6 +102,22 @@ describe('JobRunner over a real nats-server', () => {
     runner.stop();
   });
 
+  it('a result too large for a job record fails the job 413 naming its size and the limit (it would never be stored)', async () => {
+    const runner = runnerWith(1, 1);
+    const limit = workerNc.info!.max_payload - 64 * 1024;
+    const huge = await runner.submit(alice, 'explore', {}, async () => jobResult(sml.v1.StringList, { values: ['x'.repeat(limit)] }));
+    const status = (await finalEvents(huge)).at(-1)!.status!;
+    const bytes = sml.v1.StringList.encode({ values: ['x'.repeat(limit)] }).finish().length;
+    expect(status).toEqual(expect.objectContaining({
+      code: 413, errorCode: 'JOB_RESULT_TOO_LARGE',
+      message: `The result of this explore job takes ${bytes} bytes, over the limit of ${limit} for a job result (the NATS server max_payload): ask for less at a time (fewer attributes or rows)`,
+    }));
+    // At the limit it is stored.
+    const fits = await runner.submit(alice, 'explore', {}, async () => jobResult(sml.v1.StringList, { values: ['x'.repeat(limit - 8)] }));
+    expect((await finalEvents(fits)).at(-1)!.kind).toBe(Kind.FINISHED);
+    runner.stop();
+  });
+
   it('a failing job publishes failed with its error status; a crash publishes a 500 without internals', async () => {
     const runner = runnerWith(1, 1);
     const failed = await runner.submit(alice, 'explore', {}, async () => { throw smlError('GENERIC_EXCEPTION', { detail: 'no values' }); });
