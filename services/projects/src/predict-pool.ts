@@ -16,6 +16,13 @@ export interface PredictTask {
 type Reply = { id: number; predictions?: Prediction[]; missing?: true; error?: { name: string; message: string } };
 
 /**
+ * Models whose sent revision the pool remembers, least recently used forgotten first. The
+ * thread keeps 8 (predict-worker.ts); remembering more only spares a state sent again for one
+ * the thread still holds, and the map must not grow with every model ever predicted.
+ */
+const SENT_REMEMBERED = 64;
+
+/**
  * A thread for the predicts that cost far more than reading their rows (Model.predictionSteps
  * at or above SML_PREDICT_THREAD_STEPS: hmm, kmeans, the covariance models), so that one of
  * them (up to SML_MAX_PREDICT_STEPS, ≈ 0.15–0.9 s) holds this thread, not the event loop every
@@ -34,7 +41,9 @@ export class PredictPool {
 
   async predict(key: string, revision: number, model: Model, frame: PredictFrame): Promise<Prediction[]> {
     const base = { key, revision, algo: model.algo };
-    let reply = await this.call(this.sent.get(key) === revision ? base : this.withState(base, model), frame);
+    const held = this.sent.get(key) === revision;
+    if (held) this.remember(key, revision); // most recently used
+    let reply = await this.call(held ? base : this.withState(base, model), frame);
     if (reply.missing) reply = await this.call(this.withState(base, model), frame);
     if (reply.error) throw reply.error.name === 'ModelInputError' ? new ModelInputError(reply.error.message) : new Error(reply.error.message);
     return reply.predictions!;
@@ -49,8 +58,19 @@ export class PredictPool {
   }
 
   private withState(task: Omit<PredictTask, 'id'>, model: Model): Omit<PredictTask, 'id'> {
-    this.sent.set(task.key, task.revision);
+    this.remember(task.key, task.revision);
     return { ...task, state: model.state() };
+  }
+
+  private remember(key: string, revision: number): void {
+    this.sent.delete(key);
+    this.sent.set(key, revision);
+    if (this.sent.size > SENT_REMEMBERED) this.sent.delete(this.sent.keys().next().value!);
+  }
+
+  /** How many models' sent revisions are remembered (bounded by SENT_REMEMBERED). */
+  get remembered(): number {
+    return this.sent.size;
   }
 
   private call(task: Omit<PredictTask, 'id'>, frame: PredictFrame): Promise<Reply> {

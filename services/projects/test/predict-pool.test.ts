@@ -46,6 +46,21 @@ describe('PredictPool', () => {
     await expect(pool.predict('u.p.c', 1, fake('covest'), frame)).rejects.toThrow(restore('covest').message);
   });
 
+  it('remembers the sent revisions of the 64 models used last, not of every model ever predicted; a forgotten one is sent again', async () => {
+    const model = covest();
+    const posted = jest.spyOn(Worker.prototype, 'postMessage');
+    try {
+      for (let i = 0; i < 100; i++) await pool.predict(`u.p.many${i}`, 1, model, frame);
+      expect(pool.remembered).toBe(64);
+      posted.mockClear();
+      await pool.predict('u.p.many99', 1, model, frame); // remembered: no state
+      await pool.predict('u.p.many0', 1, model, frame); // forgotten: its state again
+      expect(posted.mock.calls.map(([task]) => (task as { state?: unknown }).state !== undefined)).toEqual([false, true]);
+    } finally {
+      posted.mockRestore();
+    }
+  });
+
   it('a thread that died is replaced, and sent the model again', async () => {
     const model = covest();
     await pool.predict('u.p.k', 7, model, frame);
