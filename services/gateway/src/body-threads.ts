@@ -72,17 +72,19 @@ export class BodyThreads {
     if (!this.offloads(task.body)) return { ...bodyDigests(task), body: asBuffer(task.body) };
     this.onTask('digest');
     const reply = await this.call((id) => ({ id, digest: task }), task.body);
-    if (!('digests' in reply)) throw new Error('a body thread answered a digest without digests');
+    if (!('digests' in reply)) throw new Error(`body thread: ${'error' in reply ? reply.error : 'no digests'}`);
     return { ...reply.digests, body: asBuffer(reply.body) };
   }
 
-  /** readFrameColumns of a learn frame (null: the fast reader does not take it), and the body. */
+  /**
+   * readFrameColumns of a frame, and the body. Null columns when the fast reader does not take
+   * the frame, or fails on it: the caller then reads the JSON, which reports what is wrong.
+   */
   async readFrame(body: Buffer): Promise<{ columns: FrameColumnsData | null; body: Buffer }> {
-    if (!this.offloads(body)) return { columns: readFrameColumns(body), body };
+    if (!this.offloads(body)) return { columns: readFrameColumnsOrNull(body), body };
     this.onTask('frame');
     const reply = await this.call((id) => ({ id, frame: body }), body);
-    if (!('columns' in reply)) throw new Error('a body thread answered a frame without columns');
-    return { columns: reply.columns, body: asBuffer(reply.body) };
+    return { columns: 'columns' in reply ? reply.columns : null, body: asBuffer(reply.body) };
   }
 
   async stop(): Promise<void> {
@@ -103,7 +105,6 @@ export class BodyThreads {
       thread.pending.set(id, { resolve, reject });
       thread.worker.postMessage(task(id), [body.buffer as ArrayBuffer]);
     });
-    if ('error' in reply) throw new Error(`body thread: ${reply.error}`);
     return reply;
   }
 
@@ -136,6 +137,15 @@ export class BodyThreads {
     worker.on('exit', (code) => fail(new Error(`body thread exited (${code})`)));
     this.threads[slot] = thread;
     return thread;
+  }
+}
+
+/** readFrameColumns, or null when it throws (on a frame it was not written for). */
+export function readFrameColumnsOrNull(body: Uint8Array): FrameColumnsData | null {
+  try {
+    return readFrameColumns(body);
+  } catch {
+    return null;
   }
 }
 

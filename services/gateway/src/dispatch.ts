@@ -2,8 +2,7 @@ import type { z } from 'zod';
 import { JsonBodyError, invalidUtf8At, parseJsonBody, smlError, type Config } from '@sml/core';
 import type { BusClient } from '@sml/bus';
 import type { sml } from '@sml/proto';
-import { readFrameColumns } from '@sml/stats/frames';
-import type { BodyThreads } from './body-threads';
+import { readFrameColumnsOrNull, type BodyThreads } from './body-threads';
 import { replyValues } from './envelope';
 import type { AnyRoute, Presentation, RouteContext, RouteLimits } from './route';
 
@@ -23,6 +22,11 @@ function parseJson(raw: Buffer): unknown {
     if (err instanceof JsonBodyError) throw smlError('MALFORMED_JSON', { detail: err.message });
     throw err;
   }
+}
+
+/** A rawBody route's body read as JSON and validated against `schema`, with the errors a JSON route answers. */
+export function jsonBody<T extends z.ZodType>(schema: T, raw: Buffer): z.infer<T> {
+  return validate(schema, parseJson(raw), 'body') as z.infer<T>;
 }
 
 /** A body a route reads itself (learn frames, read by the frame reader): it must be UTF-8 text, as every body of this API. */
@@ -64,7 +68,7 @@ export function routeContext(route: AnyRoute, input: RouteInput): RouteContext {
     limits: input.limits,
     readFrame: input.bodyThreads
       ? (body) => input.bodyThreads!.readFrame(body)
-      : (body) => Promise.resolve({ columns: readFrameColumns(body), body }),
+      : (body) => Promise.resolve({ columns: readFrameColumnsOrNull(body), body }),
   };
 }
 

@@ -14,8 +14,9 @@ export interface RouteContext {
   headers: Record<string, string | string[] | undefined>;
   limits: RouteLimits;
   /**
-   * readFrameColumns of a learn body, on a body thread when it is large (body-threads.ts). The
-   * body comes back with the columns: a route that keeps it must keep this one.
+   * readFrameColumns of a learn or predict body, on a body thread when it is large
+   * (body-threads.ts); null columns when the fast reader does not take the frame. The body comes
+   * back with the columns: a route that keeps it must keep this one.
    */
   readFrame(body: Buffer): Promise<{ columns: FrameColumnsData | null; body: Buffer }>;
 }

@@ -2,7 +2,7 @@ import { checkName, checkParameters, dataFrameFromProto, smlError, type Paramete
 import { sml } from '@sml/proto';
 import {
   ALGORITHM_NAMES, ALGORITHMS, AUTOSELECT_DEFAULT_SELECTOR, AUTOSELECT_TASKS, ModelInputError, RESTRICTABLE_ALGORITHMS, SELECTOR_TYPES, checkAutoSelect, checkSelection,
-  resolveAttributes, restrictedBuild, type Algorithm, type KmeansScore, type Model, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
+  frameRowCount, resolveAttributes, restrictedBuild, rowsFromColumns, type Algorithm, type KmeansScore, type Model, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
 } from '@sml/stats';
 import type { JobWorkers } from '@sml/jobs-client';
 import type { BuildResult, BuildTask } from './build-worker';
@@ -345,13 +345,16 @@ export class Models {
     const { registry, store } = this.deps;
     return registry.with(user, pid, async () => {
       const { model, key, revision } = await store.modelAt(user, pid, modelId);
-      this.checkCost(model, modelId, frame.rows.length);
-      const steps = model.predictionSteps?.(frame.rows.length);
+      const rows = frameRowCount(frame);
+      this.checkCost(model, modelId, rows);
+      const steps = model.predictionSteps?.(rows);
+      // Numeric columns go to the models that read them; the others read rows of text.
+      const input = frame.columns && !model.readsColumns ? rowsFromColumns(frame) : frame;
       const thread = this.deps.predictThread;
       let out;
       try {
         // A stateful model's state changes as it predicts: it stays here, with the stored one.
-        out = thread && !model.stateful && steps !== undefined && steps >= thread.threadSteps ? await thread.pool.predict(key, revision, model, frame) : model.predict(frame);
+        out = thread && !model.stateful && steps !== undefined && steps >= thread.threadSteps ? await thread.pool.predict(key, revision, model, input) : model.predict(input);
       } catch (err) {
         if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
         throw err;

@@ -315,7 +315,7 @@ function registerModels(service: BusService, runner: JobRunner, models: Models, 
   });
 
   service.endpoint(s('predict'), sml.v1.PredictRequest, sml.v1.PredictReply, async (req, { caller }) => {
-    const predictions = await predict(caller.user!, projectOf(req.pid), modelOf(req.modelId), req.frame);
+    const predictions = await predict(caller.user!, projectOf(req.pid), modelOf(req.modelId), req.frame, req.columns);
     return { KSVSMap: { values: predictions.map((entries) => ({ entries })) } };
   });
 }

@@ -71,6 +71,22 @@ describe('models end to end', () => {
     }
   });
 
+  it('a frame of C and B columns is predicted from the columns the gateway read; the same as from its JSON rows, missing and non-numeric cells imputed alike', async () => {
+    const rows: (string | number)[][] = [[3, 2, 0.5], ['', 1, 2], ['NA', '?', 4], [1.25, '7.5e-1', -2], [0, 0, 0]];
+    const numeric = frame(inputs, ['C', 'C', 'C'], rows);
+    // A text column the model does not read: the fast reader takes the frame, but not as numeric columns.
+    const withText = frame([...inputs, 'note'], ['C', 'C', 'C', 'T'], rows.map((r) => [...r, 'n']));
+    // A cell that is not a number: the reader does not take the frame at all (JSON rows; imputed).
+    const withWord = frame(inputs, ['C', 'C', 'C'], [...rows, ['abc', 1, 1]]);
+    for (const algo of ['mlr', 'ridge', 'pcr']) {
+      const model = `m_${algo}`;
+      const [asColumns, asRows, worded] = [await predict('p', model, numeric), await predict('p', model, withText), await predict('p', model, withWord)];
+      expect(asColumns).toEqual(asRows);
+      expect(worded.slice(0, rows.length)).toEqual(asRows);
+      expect(worded[rows.length]).toEqual((await predict('p', model, frame(inputs, ['C', 'C', 'C'], [['', 1, 1]])))[0]);
+    }
+  });
+
   it('a JSON body over SML_MAX_JSON_BODY_BYTES is refused (413) before it is parsed; a learn body of the same size is not', async () => {
     const big = frame([...inputs, 'note'], ['C', 'C', 'C', 'X'], [[1, 2, 3, 'n'.repeat(JSON_LIMIT)]]);
     const r = await sdk.request('POST', '/projects/p/predict/m_mlr', { json: big });

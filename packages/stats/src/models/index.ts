@@ -1,5 +1,5 @@
 export * from './types';
-export { numericRows, targetValues } from './rows';
+export { frameRowCount, numericRows, rowsFromColumns, targetValues } from './rows';
 export { LinearModel, regressionMoments, type LinearState, type RegressionMoments } from './linear';
 export { mlr } from './mlr';
 export { linearFamily } from './linear-family';

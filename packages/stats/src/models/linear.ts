@@ -58,6 +58,8 @@ export interface LinearState {
 
 /** A model predicting `res` = intercept + coef·x (the whole linear regression family). */
 export class LinearModel extends StateModel<LinearState> {
+  readonly readsColumns = true;
+
   predict(frame: PredictFrame): Prediction[] {
     return numericRows(frame, this.s.inputNames, this.s.means).map((x) => {
       let y = this.s.intercept;

@@ -68,6 +68,8 @@ export const powerreg: Algorithm = {
 
 /** Predicts YJ⁻¹(intercept + coef·x, λ): NaN where the linear prediction is outside the transform's range. */
 export class PowerRegressionModel extends StateModel<PowerRegressionState> {
+  readonly readsColumns = true;
+
   predict(frame: PredictFrame): Prediction[] {
     const power = String(this.s.power);
     return numericRows(frame, this.s.inputNames, this.s.means).map((x) => {

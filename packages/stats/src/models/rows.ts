@@ -1,12 +1,33 @@
 import { cellText, parseDecimal } from '../frame';
 import type { PredictFrame } from './types';
 
+/** Rows of a frame, whichever way it came (rows of text, or numeric columns). */
+export function frameRowCount(frame: PredictFrame): number {
+  return frame.columns ? frame.columns.rowCount : frame.rows.length;
+}
+
+/**
+ * A frame that came as columns, as rows of text for the models that read cells: each value as
+ * the shortest text that parses back to it, a missing cell (NaN) as ''. A frame of rows as it is.
+ */
+export function rowsFromColumns(frame: PredictFrame): PredictFrame {
+  const columns = frame.columns;
+  if (!columns) return frame;
+  const values = frame.names.map((n) => columns.values.get(n));
+  const rows = Array.from({ length: columns.rowCount }, (_, r) => values.map((v) => {
+    const x = v === undefined ? NaN : v[r];
+    return x !== x ? '' : String(x);
+  }));
+  return { names: frame.names, rows };
+}
+
 /**
  * The model's inputs of each row as numbers, in `inputNames` order. Missing inputs — absent
  * columns, missing cells, or text that is not a number — are imputed with the mean the
  * model was built with (API.md §7).
  */
 export function numericRows(frame: PredictFrame, inputNames: readonly string[], means: readonly number[]): Float64Array[] {
+  if (frame.columns) return numericColumnRows(frame.columns.rowCount, inputNames.map((n) => frame.columns!.values.get(n)), means);
   const where = inputNames.map((n) => frame.names.indexOf(n));
   return frame.rows.map((cells) => {
     const x = new Float64Array(inputNames.length);
@@ -17,6 +38,19 @@ export function numericRows(frame: PredictFrame, inputNames: readonly string[], 
     }
     return x;
   });
+}
+
+function numericColumnRows(rowCount: number, columns: (Float64Array | undefined)[], means: readonly number[]): Float64Array[] {
+  const out = new Array<Float64Array>(rowCount);
+  for (let r = 0; r < rowCount; r++) {
+    const x = new Float64Array(columns.length);
+    for (let k = 0; k < columns.length; k++) {
+      const v = columns[k] === undefined ? NaN : columns[k]![r];
+      x[k] = v !== v ? means[k] : v;
+    }
+    out[r] = x;
+  }
+  return out;
 }
 
 /** The target column of each row (NaN when absent or missing), for assessment. */

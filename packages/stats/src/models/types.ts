@@ -12,6 +12,17 @@ export interface ModelSpec {
 export interface PredictFrame {
   names: string[];
   rows: string[][];
+  /**
+   * The same frame as numeric columns by name (NaN: a missing cell), in place of `rows`, which
+   * is then empty: what the gateway's fast reader makes of a frame of C and B columns. Only a
+   * model that `readsColumns` is given one (rowsFromColumns gives the others their rows).
+   */
+  columns?: PredictColumns;
+}
+
+export interface PredictColumns {
+  rowCount: number;
+  values: ReadonlyMap<string, Float64Array>;
 }
 
 /** One prediction: string values keyed as STATS.md §4 says for the algorithm. */
@@ -30,6 +41,8 @@ export interface Model {
   /** modelInfo.extra: tables (coefficients, std errors …), as strings. */
   extra(): Record<string, string>;
   predict(frame: PredictFrame): Prediction[];
+  /** predict reads PredictFrame.columns when the frame has them (numericRows): its numeric inputs only. */
+  readonly readsColumns?: boolean;
   /**
    * For a model whose answer grows faster than the rows it predicts (hmm: the decoded sequence
    * on every row), an upper bound of the characters (keys and values) of the predictions of

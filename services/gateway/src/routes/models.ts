@@ -1,6 +1,7 @@
 import { dataFrameToProto, smlError, type RestDataFrame } from '@sml/core';
 import { sml } from '@sml/proto';
-import { defineRoute, type RouteLimits } from '../route';
+import { jsonBody } from '../dispatch';
+import { defineRoute, type RouteContext, type RouteLimits } from '../route';
 import { boolParam, dataFrame, mlContext, name, userParam, z } from '../schemas';
 import { projectOp } from './shard';
 
@@ -19,6 +20,24 @@ function predictFrame(frame: RestDataFrame, limits: RouteLimits) {
   for (const row of rows) cells += row.length;
   if (cells > limits.maxPredictCells) throw smlError('PREDICT_TOO_MANY_CELLS', { limit: limits.maxPredictCells, cells, rows: rows.length });
   return dataFrameToProto(frame);
+}
+
+/**
+ * The frame of POST predict/{m}: numeric columns when the fast reader takes it and every column
+ * is C or B (read on a body thread when large: neither the gateway nor the projects service
+ * then builds a string per cell, which at SML_MAX_PREDICT_CELLS held both event loops for
+ * seconds of garbage collection), else the JSON rows, validated as a DataFrame.
+ */
+async function predictInput(ctx: RouteContext): Promise<Pick<sml.v1.IPredictRequest, 'frame' | 'columns'>> {
+  const read = await ctx.readFrame(ctx.body as Buffer);
+  ctx.body = read.body;
+  const columns = read.columns;
+  if (columns && columns.categorical.length === 0) {
+    const cells = columns.rowCount * columns.names.length;
+    if (cells > ctx.limits.maxPredictCells) throw smlError('PREDICT_TOO_MANY_CELLS', { limit: ctx.limits.maxPredictCells, cells, rows: columns.rowCount });
+    return { columns };
+  }
+  return { frame: predictFrame(jsonBody(dataFrame, read.body), ctx.limits) };
 }
 
 const modelInfo = z.object({
@@ -128,11 +147,12 @@ export const modelRoutes = [
     method: 'post', path: '/:user/projects/:pid/predict/:m', operationId: 'predict', tags: ['models'],
     summary: 'Predict: one string map per row (keys per algorithm, STATS.md §4); missing inputs are imputed with the project mean at build time',
     description: 'At most SML_MAX_PREDICT_CELLS cells per request (default 10⁶; 400 above, before the model is read) and, for models whose predict costs far more per row than reading it (hmm, kmeans, covest, mqda, repca, oospca), at most SML_MAX_PREDICT_STEPS steps and SML_MAX_PREDICT_REPLY_CHARS characters of answer (400 naming the bound). '
-      + 'A body is at most SML_MAX_JSON_BODY_BYTES (default 16 MiB; 413). Larger scoring: POST dss/predict/{m} (a job over a registered data source).',
+      + 'A body is at most SML_MAX_JSON_BODY_BYTES (default 16 MiB; 413). Larger scoring: POST dss/predict/{m} (a job over a registered data source). '
+      + 'A frame whose columns are all C or B is read by the gateway\'s fast frame reader (as learn frames are) and travels to the model as numeric columns; any other frame as its rows. The predictions are the same.',
     service: 'projects', subject: s('predict'), request: sml.v1.PredictRequest, reply: sml.v1.PredictReply,
-    params: modelParams, body: dataFrame, values: z.object({ KSVSMap: z.object({ values: z.array(z.record(z.string(), z.string())) }) }),
+    params: modelParams, body: dataFrame, rawBody: true, values: z.object({ KSVSMap: z.object({ values: z.array(z.record(z.string(), z.string())) }) }),
     success: { status: 200, description: 'values.KSVSMap.values' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_INPUT', 'PREDICT_TOO_MANY_CELLS', 'PREDICT_TOO_COSTLY', 'PREDICT_REPLY_TOO_LARGE', 'MODEL_CHANGED'],
-    toRequest: ({ caller, params, body, limits }) => ({ caller, pid: params.pid, modelId: params.m, frame: predictFrame(body as RestDataFrame, limits) }),
+    toRequest: async (ctx) => ({ caller: ctx.caller, pid: ctx.params.pid, modelId: ctx.params.m, ...(await predictInput(ctx)) }),
   }),
 ];
 

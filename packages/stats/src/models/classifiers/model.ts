@@ -30,6 +30,8 @@ export class SnapshotModel<S extends SnapshotState> extends StateModel<S> {
     super(s);
   }
 
+  readonly readsColumns = true;
+
   predict(frame: PredictFrame): Prediction[] {
     return numericRows(frame, this.s.inputNames, this.s.means).map((x) => this.predictRow(x, this.s));
   }
