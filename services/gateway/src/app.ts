@@ -8,7 +8,7 @@ import { BodyBudget } from './body-budget';
 import type { BodyThreads } from './body-threads';
 import { inflateBody } from './inflate';
 import { dispatch, routeContext, routeLimits } from './dispatch';
-import { sendEnvelope, sendError } from './envelope';
+import { envelopeWithRawValues, sendEnvelope, sendError } from './envelope';
 import type { GatewayMetrics } from './metrics';
 import { openApiDocument } from './openapi';
 import type { ReplayCache } from './replay';
@@ -108,7 +108,7 @@ export function createApp(deps: GatewayDeps): express.Express {
         const caller = { user: who.user, root: who.root, requestId };
         const ctx = routeContext(route, { caller, params: req.params, query: req.query ?? {}, body, headers: req.headers, secretKey: who.secretKey, limits, bodyThreads: deps.bodyThreads });
         const t2 = performance.now();
-        const { status, values } = await dispatch(route, ctx, client);
+        const { status, values, rawValues } = await dispatch(route, ctx, client);
         log.debug({ requestId, route: route.path, authMs: t1 - t0, validateMs: t2 - t1, busMs: performance.now() - t2 }, 'request timing');
         if (!isOk(status)) {
           sendError(res, route.valuesOnError ? errorFromStatus(status).withValues(values) : errorFromStatus(status));
@@ -119,7 +119,8 @@ export function createApp(deps: GatewayDeps): express.Express {
             res.setHeader('Job-Id', id);
             res.setHeader('Location', `${config.SML_BASE_PATH}/${caller.user}/jobs/${id}`);
           }
-          sendEnvelope(res, status.code ?? 200, status.message ?? '', values);
+          if (rawValues) res.status(status.code ?? 200).type('application/json').send(envelopeWithRawValues(status.code ?? 200, status.message ?? '', rawValues));
+          else sendEnvelope(res, status.code ?? 200, status.message ?? '', values);
         }
       } catch (thrown) {
         // NATS unreachable or a JetStream resource missing (e.g. the replay bucket): 503.

@@ -67,6 +67,11 @@ export function sendEnvelope(res: Response, status: number, message: string, val
   res.status(status).type('application/json').send(toJson(body));
 }
 
+/** The envelope around `values` given as JSON text (Presentation.rawValues): the same bytes sendEnvelope would send. */
+export function envelopeWithRawValues(status: number, message: string, values: Uint8Array): Buffer {
+  return Buffer.concat([Buffer.from(`{"statusCode":${status},"statusString":${JSON.stringify(message)},"values":`), values, Buffer.from('}')]);
+}
+
 export function sendError(res: Response, err: SmlError): void {
   // A retryable error (503: service or NATS unavailable, queue full) says when to retry.
   if (err.retryable) res.setHeader('Retry-After', '1');

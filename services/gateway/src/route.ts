@@ -33,6 +33,8 @@ export interface RouteLimits {
 export interface Presentation {
   status: sml.v1.IStatus;
   values: Record<string, unknown>;
+  /** The JSON text of `values`, answered as it is in place of `values` (a predict's answer, built as JSON by the service). */
+  rawValues?: Uint8Array;
 }
 
 /**

@@ -8,6 +8,7 @@ import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticateMessage, type AuthOptions, type Authenticated } from './auth';
 import type { BodyBudget } from './body-budget';
 import { dispatch, routeContext, routeLimits } from './dispatch';
+import { envelopeWithRawValues } from './envelope';
 import type { GatewayMetrics } from './metrics';
 import type { ReplayCache } from './replay';
 import type { AnyRoute } from './route';
@@ -183,8 +184,9 @@ export class WsGateway {
       const params: Record<string, string> = { user: id.who.user };
       keys.forEach((k, i) => (params[k] = id.extraKeys[i]!));
       const ctx = routeContext(route, { caller, params, query: {}, body, headers: {}, secretKey: id.who.secretKey, limits: routeLimits(this.deps.config) });
-      const { status, values } = await dispatch(route, ctx, this.deps.client);
+      const { status, values, rawValues } = await dispatch(route, ctx, this.deps.client);
       if (!isOk(status)) throw errorFromStatus(status);
+      if (rawValues) return envelopeWithRawValues(status.code ?? 200, status.message ?? '', rawValues).toString('utf8');
       return toJson({ statusCode: status.code ?? 200, statusString: status.message ?? '', values });
     };
 

@@ -316,7 +316,8 @@ function registerModels(service: BusService, runner: JobRunner, models: Models, 
 
   service.endpoint(s('predict'), sml.v1.PredictRequest, sml.v1.PredictReply, async (req, { caller }) => {
     const predictions = await predict(caller.user!, projectOf(req.pid), modelOf(req.modelId), req.frame, req.columns);
-    return { KSVSMap: { values: predictions.map((entries) => ({ entries })) } };
+    // Every value is a string: JSON.stringify needs no replacer for non-finite numbers.
+    return { predictionsJson: Buffer.from(JSON.stringify(predictions)) };
   });
 }
 

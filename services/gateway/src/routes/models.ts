@@ -1,6 +1,7 @@
 import { dataFrameToProto, smlError, type RestDataFrame } from '@sml/core';
 import { sml } from '@sml/proto';
 import { jsonBody } from '../dispatch';
+import { replyValues } from '../envelope';
 import { defineRoute, type RouteContext, type RouteLimits } from '../route';
 import { boolParam, dataFrame, mlContext, name, userParam, z } from '../schemas';
 import { projectOp } from './shard';
@@ -153,6 +154,10 @@ export const modelRoutes = [
     params: modelParams, body: dataFrame, rawBody: true, values: z.object({ KSVSMap: z.object({ values: z.array(z.record(z.string(), z.string())) }) }),
     success: { status: 200, description: 'values.KSVSMap.values' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_INPUT', 'PREDICT_TOO_MANY_CELLS', 'PREDICT_TOO_COSTLY', 'PREDICT_REPLY_TOO_LARGE', 'MODEL_CHANGED'],
     toRequest: async (ctx) => ({ caller: ctx.caller, pid: ctx.params.pid, modelId: ctx.params.m, ...(await predictInput(ctx)) }),
+    // The service answers the predictions as JSON text: spliced into the envelope as it is.
+    present: (reply) => (reply.predictionsJson?.length
+      ? { status: reply.status ?? { code: 200, message: 'OK' }, values: {}, rawValues: Buffer.concat([Buffer.from('{"KSVSMap":{"values":'), reply.predictionsJson, Buffer.from('}}')]) }
+      : { status: reply.status ?? { code: 200, message: 'OK' }, values: { KSVSMap: replyValues(sml.v1.PredictReply, reply).KSVSMap } }),
   }),
 ];
 
