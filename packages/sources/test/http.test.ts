@@ -25,6 +25,14 @@ let other: Server;
 let otherBase: string;
 const hanging = new Set<ServerResponse>();
 
+/** Until the response drains or closes, leaving no listener behind (each once() also listens for 'error'). */
+async function drainedOrClosed(res: ServerResponse): Promise<void> {
+  const stop = new AbortController();
+  const wait = (event: string) => once(res, event, { signal: stop.signal }).catch(() => undefined);
+  await Promise.race([wait('drain'), wait('close')]);
+  stop.abort();
+}
+
 async function writeBig(res: ServerResponse): Promise<void> {
   res.writeHead(200, { 'content-length': BIG });
   const block = Buffer.from(LINE.repeat(1000));
@@ -32,7 +40,7 @@ async function writeBig(res: ServerResponse): Promise<void> {
   while (left > 0 && !res.destroyed) {
     const part = left >= block.length ? block : block.subarray(0, left);
     left -= part.length;
-    if (!res.write(part)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (!res.write(part)) await drainedOrClosed(res);
   }
   res.end();
 }
