@@ -309,6 +309,28 @@ export class ModelStore {
     this.cache.delete(key);
   }
 
+  /**
+   * Deletes the body objects no record names, older than `graceMs`: a process that died
+   * between writing a record's object and the record (or the record and deleting the object it
+   * replaced) left them, each as large as a wide model's state (tens of MB). The grace covers
+   * a write in progress, here or on another replica; two replicas sweeping at once delete an
+   * orphan twice, harmlessly. Answers the names deleted.
+   */
+  async sweepOrphans(graceMs: number, now = Date.now()): Promise<string[]> {
+    const deleted: string[] = [];
+    for (const o of await this.states.list()) {
+      if (o.deleted || now - Date.parse(o.mtime) < graceMs) continue;
+      // `<key>.<uuid>` (stored()): the record that may name it.
+      const key = o.name.slice(0, o.name.lastIndexOf('.'));
+      const e = await this.kv.get(key);
+      const named = e?.operation === 'PUT' ? sml.v1.ModelRecord.decode(e.value).bodyObject : '';
+      if (named === o.name) continue;
+      await this.states.delete(o.name);
+      deleted.push(o.name);
+    }
+    return deleted;
+  }
+
   async deleteAll(user: string, pid: string): Promise<void> {
     for (const m of await this.list(user, pid)) await this.delete(user, pid, m.modelId ?? '');
   }

@@ -26,6 +26,10 @@ import { Shards } from './shards';
 import { ProjectStore } from './store';
 import { registerTransfers, Transfers } from './transfer';
 
+/** A model state object younger than this is never swept: a record's write may be in progress. */
+const ORPHAN_GRACE_MS = 10 * 60_000;
+const ORPHAN_SWEEP_EVERY_MS = 60 * 60_000;
+
 const s = (op: string) => subjects.projects(op);
 const projectOf = (pid: string | null | undefined) => checkName('project', pid);
 const modelOf = (model: string | null | undefined) => checkName('model', model);
@@ -71,6 +75,12 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   const idempotency = await kvBucket(nc, 'sml_idempotency', { ttl: IDEMPOTENCY_WINDOW_MS, storage: StorageType.File });
   const dss = await kvBucket(nc, 'sml_dss');
   const models = await ModelStore.open(nc);
+  // Model state objects a crash left without a record (ModelStore.sweepOrphans): at start, then hourly.
+  const sweep = () => void models.sweepOrphans(ORPHAN_GRACE_MS)
+    .then((gone) => gone.length > 0 && log.info({ objects: gone.length }, 'orphaned model state objects deleted'))
+    .catch((err: unknown) => log.warn({ err }, 'model state objects not swept'));
+  sweep();
+  const sweeper = setInterval(sweep, ORPHAN_SWEEP_EVERY_MS).unref();
   const runner = new JobRunner(nc, client, executorOf('projects', config), 'projects', log);
   runner.start();
   // Model builds run off this thread: seconds at 500 attributes, minutes at 2000.
@@ -120,6 +130,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   await ownership.start();
   return {
     onStop: async () => {
+      clearInterval(sweeper);
       runner.stop();
       await buildWorkers.stop();
       await predictPool.stop();

@@ -204,4 +204,18 @@ describe('ModelStore: a model whose state does not fit a KV record (max_payload,
     await a.delete('u', 'p', 'wide');
     expect(await objects()).toEqual([]);
   });
+
+  it('sweeps the state objects no record names (a crash between object and record), not before their grace, never a named one', async () => {
+    await a.put('u', 'p', wideInfo, wideCovest(2));
+    const named = (await stored()).bodyObject;
+    const os = await nc.jetstream().views.os('sml_model_states');
+    // What a process that died mid-put leaves: an object for a record that names another, and one for no record at all.
+    await os.putBlob({ name: 'u.p.wide.00000000-dead-0000-0000-000000000000' }, new Uint8Array(10));
+    await os.putBlob({ name: 'u.p.gone.00000000-dead-0000-0000-000000000001' }, new Uint8Array(10));
+    expect(await a.sweepOrphans(60_000)).toEqual([]); // younger than the grace
+    const swept = await a.sweepOrphans(60_000, Date.now() + 120_000);
+    expect(swept.sort()).toEqual(['u.p.gone.00000000-dead-0000-0000-000000000001', 'u.p.wide.00000000-dead-0000-0000-000000000000']);
+    expect(await objects()).toEqual([named]);
+    await a.delete('u', 'p', 'wide');
+  });
 });
