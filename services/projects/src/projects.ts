@@ -301,7 +301,7 @@ function registerModels(service: BusService, runner: JobRunner, models: Models, 
 
   service.endpoint(s('learnPredict'), sml.v1.LearnPredictRequest, sml.v1.PredictReply, async (req, { caller }) => {
     const predictions = await learnPredict({ learning, models, predict }, caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
-    return { KSVSMap: { values: predictions.map((entries) => ({ entries })) } };
+    return { predictionsJson: Buffer.from(JSON.stringify(predictions)) };
   });
 
   // kmeansOptimize (API.md §12): a job whose result is one KSVDMap entry per k (k, wssse, silhouette).

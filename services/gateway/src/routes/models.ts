@@ -41,6 +41,13 @@ async function predictInput(ctx: RouteContext): Promise<Pick<sml.v1.IPredictRequ
   return { frame: predictFrame(jsonBody(dataFrame, read.body), ctx.limits) };
 }
 
+/** A predict's answer: the service's JSON text of the predictions, spliced into the envelope as it is (or, from an older service, its KSVSMap). */
+function presentPredictions(reply: sml.v1.PredictReply) {
+  const status = reply.status ?? { code: 200, message: 'OK' };
+  if (!reply.predictionsJson?.length) return { status, values: { KSVSMap: replyValues(sml.v1.PredictReply, reply).KSVSMap } };
+  return { status, values: {}, rawValues: Buffer.concat([Buffer.from('{"KSVSMap":{"values":'), reply.predictionsJson, Buffer.from('}}')]) };
+}
+
 const modelInfo = z.object({
   modelId: z.string(), algo: z.string(), inputAttributeNames: z.array(z.string()), targetAttributeNames: z.array(z.string()),
   info: z.record(z.string(), z.string()), extra: z.record(z.string(), z.string()), assessment: z.record(z.string(), z.number()),
@@ -131,6 +138,7 @@ export const modelRoutes = [
       predictBeforeLearn: query.predictBeforeLearn !== false, rebuildModel: query.rebuildModel === true,
       keepColumns: typeof query.keepColumns === 'string' ? query.keepColumns.split(',') : [],
     }),
+    present: presentPredictions,
   }),
   defineRoute({
     method: 'get', path: '/:user/projects/:pid/models/:m', operationId: 'modelInfo', tags: ['models'], summary: 'A model\'s information',
@@ -154,10 +162,7 @@ export const modelRoutes = [
     params: modelParams, body: dataFrame, rawBody: true, values: z.object({ KSVSMap: z.object({ values: z.array(z.record(z.string(), z.string())) }) }),
     success: { status: 200, description: 'values.KSVSMap.values' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_INPUT', 'PREDICT_TOO_MANY_CELLS', 'PREDICT_TOO_COSTLY', 'PREDICT_REPLY_TOO_LARGE', 'MODEL_CHANGED'],
     toRequest: async (ctx) => ({ caller: ctx.caller, pid: ctx.params.pid, modelId: ctx.params.m, ...(await predictInput(ctx)) }),
-    // The service answers the predictions as JSON text: spliced into the envelope as it is.
-    present: (reply) => (reply.predictionsJson?.length
-      ? { status: reply.status ?? { code: 200, message: 'OK' }, values: {}, rawValues: Buffer.concat([Buffer.from('{"KSVSMap":{"values":'), reply.predictionsJson, Buffer.from('}}')]) }
-      : { status: reply.status ?? { code: 200, message: 'OK' }, values: { KSVSMap: replyValues(sml.v1.PredictReply, reply).KSVSMap } }),
+    present: presentPredictions,
   }),
 ];
 
