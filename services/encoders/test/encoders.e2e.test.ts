@@ -187,6 +187,12 @@ describe('encoders end to end', () => {
     const predictions = (p.body.values as { KSVSMap: { values: Array<Record<string, string>> } }).KSVSMap.values.map((m) => Object.values(m).map(Number));
     // zz was never seen: the overall mean of the encoder's target, (9 + 11 + 20 + 30) / 4.
     expect(predictions[0].some((n) => Math.abs(n - 22) < 1e-6) && predictions[1].some((n) => Math.abs(n - 17.5) < 1e-6)).toBe(true);
+    // A frame of C columns only travels as columns; with an encoder the projects service reads it
+    // as rows again: the same answer as the same rows sent with a text column (which go as rows).
+    const asColumns = await a.request('POST', '/projects/q/predict/m', { json: frame(['x'], ['C'], [[1], [0]]) });
+    const asRows = await a.request('POST', '/projects/q/predict/m', { json: frame(['x', 'note'], ['C', 'X'], [[1, 'n'], [0, 'n']]) });
+    expect(asColumns.status).toBe(200);
+    expect(asColumns.body).toEqual(asRows.body);
   });
 
   it("a customer never sees another's encoders", async () => {

@@ -24,6 +24,8 @@ describe('predict request', () => {
 
   it.each([
     ['a T column', frame(['a', 't'], ['C', 'T'], [['1', 'x'], ['2', 'y']])],
+    ['an S column (an encoder\'s key)', frame(['a', 's'], ['C', 'S'], [['1', 'x'], ['2', 'y']])],
+    ['an X column', frame(['a', 'x'], ['C', 'X'], [['1', 'x'], ['2', 'y']])],
     ['a cell that is not a number', frame(['a'], ['C'], [['1'], ['abc']])],
     ['a ragged row', frame(['a', 'b'], ['C', 'C'], [['1', '2'], ['3']])],
   ])('%s: the JSON rows', async (_what, body) => {

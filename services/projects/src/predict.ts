@@ -1,5 +1,6 @@
 import type { sml } from '@sml/proto';
-import { frameFromColumns, type PredictFrame, type Prediction } from '@sml/stats';
+import { dataFrameToProto } from '@sml/core';
+import { frameFromColumns, rowsFromColumns, type PredictFrame, type Prediction } from '@sml/stats';
 import type { ProjectEncoders } from './encoding';
 import { frameOf, type Models } from './models';
 import type { ProjectRegistry } from './registry';
@@ -14,17 +15,24 @@ export type PredictFn = (user: string, pid: string, modelId: string, frame: sml.
 /** The predict of `POST /projects/{p}/predict/{m}`: a project with an encoder predicts its S/L columns encoded, as it learned them. */
 export function predictor(deps: { registry: ProjectRegistry; encoders: ProjectEncoders; models: Models }): PredictFn {
   return async (user, pid, modelId, frame, columns) => {
-    // Numeric columns only: an encoder (of S and L columns) has nothing to encode in them.
-    if (columns) return deps.models.predict(user, pid, modelId, predictColumns(columns));
     const encoder = await deps.registry.with(user, pid, (p) => p.meta.encoder);
-    const encoded = encoder ? await deps.encoders.encodeProto(user, encoder, frame) : frame;
+    if (columns && !encoder) return deps.models.predict(user, pid, modelId, predictColumns(columns));
+    // An encoder reads rows: the columns go back to rows of text first (the same frame).
+    const rows = columns ? dataFrameOfColumns(columns) : frame;
+    const encoded = encoder ? await deps.encoders.encodeProto(user, encoder, rows) : rows;
     return deps.models.predict(user, pid, modelId, frameOf(encoded));
   };
+}
+
+/** The columns as the DataFrame the gateway would have sent without them. */
+function dataFrameOfColumns(columns: sml.v1.IFrameColumns): sml.v1.IDataFrame {
+  const frame = rowsFromColumns(predictColumns(columns));
+  return dataFrameToProto({ attributeNames: frame.names, attributeTypes: [...(columns.types ?? [])], data: frame.rows });
 }
 
 /** A frame of numeric columns (frame-columns.ts, from the gateway) as the models read it: PredictFrame.columns. */
 function predictColumns(columns: sml.v1.IFrameColumns): PredictFrame {
   const frame = frameFromColumns(columns);
-  if (frame.categorical.length > 0) throw new Error('a predict frame as columns has numeric columns only');
+  if (frame.numeric.length !== frame.names.length) throw new Error('a predict frame as columns has C and B columns only');
   return { names: [...frame.names], rows: [], columns: { rowCount: frame.rows.length, values: new Map(frame.numeric.map((c) => [c.name, c.values])) } };
 }

@@ -33,7 +33,8 @@ async function predictInput(ctx: RouteContext): Promise<Pick<sml.v1.IPredictRequ
   const read = await ctx.readFrame(ctx.body as Buffer);
   ctx.body = read.body;
   const columns = read.columns;
-  if (columns && columns.categorical.length === 0) {
+  // Only C and B columns travel as columns: T, S, L and X cells are text the columns do not all carry.
+  if (columns && columns.types.every((t) => t === 'C' || t === 'B')) {
     const cells = columns.rowCount * columns.names.length;
     if (cells > ctx.limits.maxPredictCells) throw smlError('PREDICT_TOO_MANY_CELLS', { limit: ctx.limits.maxPredictCells, cells, rows: columns.rowCount });
     return { columns };
