@@ -46,9 +46,10 @@ interface Thread {
 /**
  * Threads for the gateway's passes over large request bodies (SML_GATEWAY_BODY_THREADS): the
  * Content-MD5 and HMAC-SHA256 the protocol computes over every body (≈ 2.5 ms a MB), and the
- * reading of a learn frame into columns (≈ 1.4 ms a MB). On the event loop every customer's
- * requests share, each of these held the others; on threads, two large learns are hashed and
- * read at once while the event loop receives, forwards and answers.
+ * reading of a learn or predict frame into columns (≈ 1.4 ms a MB). On the event loop every
+ * customer's requests share, each of these held the others (a 100 MB learn held another
+ * customer's reads ≈ 1.1 s; on threads ≈ 0.4 s, bench/body-stall.mjs); on threads, two large
+ * bodies are hashed and read at once while the event loop receives, forwards and answers.
  * A body travels to its thread and back by transfer (no copy): the caller's view of it is then
  * detached and the body answered replaces it. A body that does not own its memory (pooled
  * small Buffers), or is small (SML_GATEWAY_BODY_THREAD_MIN_BYTES), is handled here.
