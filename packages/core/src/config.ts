@@ -92,6 +92,8 @@ export const configSchema = z.object({
    * loop; below it the thread's round trip costs more than it saves.
    */
   SML_PREDICT_THREAD_STEPS: int(0).default(1_000_000),
+  /** Predict threads of a projects process (PredictPool): with more than one, two costly predicts do not wait for each other. */
+  SML_PREDICT_THREADS: int(1).max(16).default(1),
   /** Attributes one sub-summary request (explore → projects) may name: its co-moments grow with their square (500: ≈ 13 MB). */
   SML_MAX_SUMMARY_ATTRIBUTES: int(1).default(500),
   // ≈ 45–70 bytes held and ≈ 50 stored per value; learning 10⁶ values peaked at 0.6–0.8 GiB RSS (bench/RESULTS.md "encoders").

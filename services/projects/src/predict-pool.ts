@@ -23,30 +23,86 @@ type Reply = { id: number; predictions?: Prediction[]; missing?: true; error?: {
 const SENT_REMEMBERED = 64;
 
 /**
- * A thread for the predicts that cost far more than reading their rows (Model.predictionSteps
+ * Threads for the predicts that cost far more than reading their rows (Model.predictionSteps
  * at or above SML_PREDICT_THREAD_STEPS: hmm, kmeans, the covariance models), so that one of
- * them (up to SML_MAX_PREDICT_STEPS, ≈ 0.15–0.9 s) holds this thread, not the event loop every
- * project of the process shares. The thread restores each model once per stored revision
- * (its state is sent only when the thread may not have it) and keeps the latest few. Tasks
- * run one at a time, in order; a thread that dies fails what it held and is started again.
+ * them (up to SML_MAX_PREDICT_STEPS, ≈ 0.15–0.9 s) holds a thread, not the event loop every
+ * project of the process shares. SML_PREDICT_THREADS of them (default 1): with more, two
+ * customers' costly predicts do not wait for each other. A predict goes to the thread with the
+ * fewest waiting, among those the one that holds its model. Each thread restores a model once
+ * per stored revision (its state is sent only when the thread may not have it) and keeps the
+ * latest few; its tasks run one at a time, in order; a thread that dies fails what it held and
+ * is started again.
  */
 export class PredictPool {
+  private readonly threads: PredictThread[];
+
+  constructor(script = join(__dirname, 'predict-worker.js'), threads = 1) {
+    this.threads = Array.from({ length: Math.max(1, threads) }, () => new PredictThread(script));
+  }
+
+  async predict(key: string, revision: number, model: Model, frame: PredictFrame): Promise<Prediction[]> {
+    const thread = this.pick(key, revision);
+    const base = { key, revision, algo: model.algo };
+    const held = thread.holds(key, revision);
+    let reply = await thread.call(held ? base : thread.withState(base, model), frame);
+    if (reply.missing) reply = await thread.call(thread.withState(base, model), frame);
+    if (reply.error) throw reply.error.name === 'ModelInputError' ? new ModelInputError(reply.error.message) : new Error(reply.error.message);
+    return reply.predictions!;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.threads.map((t) => t.stop()));
+  }
+
+  /** How many models' sent revisions are remembered, over the threads (each bounded by SENT_REMEMBERED). */
+  get remembered(): number {
+    return this.threads.reduce((n, t) => n + t.remembered, 0);
+  }
+
+  /** The thread with the fewest tasks waiting; on a tie, one that holds the model. */
+  private pick(key: string, revision: number): PredictThread {
+    const cost = (t: PredictThread) => 2 * t.waiting + (t.holds(key, revision) ? 0 : 1);
+    return this.threads.reduce((best, t) => (cost(t) < cost(best) ? t : best));
+  }
+}
+
+/** One predict thread: its worker (started on demand), its tasks waiting, and the model revisions it was sent. */
+class PredictThread {
   private worker?: Worker;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (r: Reply) => void; reject: (err: Error) => void }>();
   /** Revision of each model the thread was last sent the state of (it may have dropped it since: it then says so). */
   private readonly sent = new Map<string, number>();
 
-  constructor(private readonly script = join(__dirname, 'predict-worker.js')) {}
+  constructor(private readonly script: string) {}
 
-  async predict(key: string, revision: number, model: Model, frame: PredictFrame): Promise<Prediction[]> {
-    const base = { key, revision, algo: model.algo };
+  get waiting(): number {
+    return this.pending.size;
+  }
+
+  get remembered(): number {
+    return this.sent.size;
+  }
+
+  /** Whether the thread was sent this revision of the model (and so probably holds it); marks it used last. */
+  holds(key: string, revision: number): boolean {
     const held = this.sent.get(key) === revision;
-    if (held) this.remember(key, revision); // most recently used
-    let reply = await this.call(held ? base : this.withState(base, model), frame);
-    if (reply.missing) reply = await this.call(this.withState(base, model), frame);
-    if (reply.error) throw reply.error.name === 'ModelInputError' ? new ModelInputError(reply.error.message) : new Error(reply.error.message);
-    return reply.predictions!;
+    if (held) this.remember(key, revision);
+    return held;
+  }
+
+  withState(task: Omit<PredictTask, 'id'>, model: Model): Omit<PredictTask, 'id'> {
+    this.remember(task.key, task.revision);
+    return { ...task, state: model.state() };
+  }
+
+  call(task: Omit<PredictTask, 'id'>, frame: PredictFrame): Promise<Reply> {
+    const worker = this.thread();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ ...task, id, frame });
+    });
   }
 
   async stop(): Promise<void> {
@@ -57,29 +113,10 @@ export class PredictPool {
     await worker?.terminate();
   }
 
-  private withState(task: Omit<PredictTask, 'id'>, model: Model): Omit<PredictTask, 'id'> {
-    this.remember(task.key, task.revision);
-    return { ...task, state: model.state() };
-  }
-
   private remember(key: string, revision: number): void {
     this.sent.delete(key);
     this.sent.set(key, revision);
     if (this.sent.size > SENT_REMEMBERED) this.sent.delete(this.sent.keys().next().value!);
-  }
-
-  /** How many models' sent revisions are remembered (bounded by SENT_REMEMBERED). */
-  get remembered(): number {
-    return this.sent.size;
-  }
-
-  private call(task: Omit<PredictTask, 'id'>, frame: PredictFrame): Promise<Reply> {
-    const worker = this.thread();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...task, id, frame });
-    });
   }
 
   private thread(): Worker {

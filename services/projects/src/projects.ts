@@ -86,7 +86,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   // Model builds run off this thread: seconds at 500 attributes, minutes at 2000.
   const buildWorkers = new JobWorkers<BuildTask, BuildResult>(join(__dirname, 'build-worker.js'));
   // Predicts far costlier than reading their rows (covariance models, hmm, kmeans) too.
-  const predictPool = new PredictPool();
+  const predictPool = new PredictPool(undefined, config.SML_PREDICT_THREADS);
 
   const encoders = new ProjectEncoders(client, registry);
   const dataSources = new DataSources({

@@ -61,10 +61,31 @@ describe('PredictPool', () => {
     }
   });
 
+  it('with two threads, a predict goes to the idle one: two at once run on both; each model is sent once per thread', async () => {
+    const two = new PredictPool(join(__dirname, '../dist/predict-worker.js'), 2);
+    const posted = jest.spyOn(Worker.prototype, 'postMessage');
+    try {
+      const model = covest();
+      const both = await Promise.all([two.predict('u.p.x', 1, model, frame), two.predict('u.p.x', 1, model, frame)]);
+      expect(both).toEqual([model.predict(frame), model.predict(frame)]);
+      const workers = new Set(posted.mock.instances);
+      expect(workers.size).toBe(2); // one task each
+      expect(posted.mock.calls.every(([task]) => (task as { state?: unknown }).state !== undefined)).toBe(true);
+      posted.mockClear();
+      // One at a time: the first thread (idle, holding the model) takes it, without the state.
+      expect(await two.predict('u.p.x', 1, model, frame)).toEqual(model.predict(frame));
+      expect(posted.mock.calls.map(([task]) => (task as { state?: unknown }).state !== undefined)).toEqual([false]);
+      expect(two.remembered).toBe(2);
+    } finally {
+      posted.mockRestore();
+      await two.stop();
+    }
+  });
+
   it('a thread that died is replaced, and sent the model again', async () => {
     const model = covest();
     await pool.predict('u.p.k', 7, model, frame);
-    await (pool as unknown as { worker: Worker }).worker.terminate();
+    await (pool as unknown as { threads: Array<{ worker: Worker }> }).threads[0].worker.terminate();
     expect(await pool.predict('u.p.k', 7, model, frame)).toEqual(model.predict(frame));
   });
 });
