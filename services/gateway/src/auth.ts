@@ -87,21 +87,22 @@ export async function authenticate(req: Request, pathUser: string, users: UserDi
   const cut = req.originalUrl.indexOf('?');
   const path = cut < 0 ? req.originalUrl : req.originalUrl.slice(0, cut);
   const query = cut < 0 ? undefined : req.originalUrl.slice(cut + 1) || undefined;
-  const customerId = header(req, 'customer-id') ?? '';
-  const symDate = header(req, 'sym-date') ?? '';
+  const authorization = header(req, 'authorization');
+  const symDate = header(req, 'sym-date');
+  const customerId = header(req, 'customer-id');
   const claimedMd5 = header(req, 'content-md5') ?? '';
-  const fields = (md5: string) => ({ method: req.method, contentMd5: md5, symDate, customerId, body: body.length > 0 ? body : undefined, query });
+  const signed = { method: req.method, symDate: symDate ?? '', customerId: customerId ?? '', query };
+  const fields = (md5: string) => ({ ...signed, contentMd5: md5, body: body.length > 0 ? body : undefined });
   const resources = [path, `${req.protocol}://${header(req, 'host') ?? ''}${path}`];
   const who = await authenticateMessage({
-    authorization: header(req, 'authorization'), symDate: header(req, 'sym-date'), customerId: header(req, 'customer-id'), pathUser,
+    authorization, symDate, customerId, pathUser,
     contentMd5: claimedMd5, body: body.length > 0 ? body : undefined,
-    verify: (secret, md5, authorization) => restSignatures({ ...fields(md5), secret }, resources).some((expected) => verifySignature(expected, authorization)),
+    verify: (secret, md5, auth) => restSignatures({ ...fields(md5), secret }, resources).some((expected) => verifySignature(expected, auth)),
     ...(threads ? {
       digest: async (secret: string) => {
-        const out = await threads.digest({ body, claimedMd5, secret, method: req.method, symDate, customerId, query, resources });
+        const out = await threads.digest({ ...signed, body, claimedMd5, secret, resources });
         body = out.body;
-        const authorization = header(req, 'authorization')!;
-        return { md5: out.md5, signed: out.signatures.some((expected) => verifySignature(expected, authorization)) };
+        return { md5: out.md5, signed: out.signatures.some((expected) => verifySignature(expected, authorization ?? '')) };
       },
     } : {}),
     redacted: (md5) => redactedStringToSign({ ...fields(md5), resource: path }),

@@ -44,6 +44,7 @@ export class PredictPool {
     const thread = this.pick(key, revision);
     const base = { key, revision, algo: model.algo };
     const held = thread.holds(key, revision);
+    if (held) thread.used(key, revision);
     let reply = await thread.call(held ? base : thread.withState(base, model), frame);
     if (reply.missing) reply = await thread.call(thread.withState(base, model), frame);
     if (reply.error) throw reply.error.name === 'ModelInputError' ? new ModelInputError(reply.error.message) : new Error(reply.error.message);
@@ -84,16 +85,21 @@ class PredictThread {
     return this.sent.size;
   }
 
-  /** Whether the thread was sent this revision of the model (and so probably holds it); marks it used last. */
+  /** Whether the thread was sent this revision of the model (and so probably holds it). */
   holds(key: string, revision: number): boolean {
-    const held = this.sent.get(key) === revision;
-    if (held) this.remember(key, revision);
-    return held;
+    return this.sent.get(key) === revision;
   }
 
   withState(task: Omit<PredictTask, 'id'>, model: Model): Omit<PredictTask, 'id'> {
-    this.remember(task.key, task.revision);
+    this.used(task.key, task.revision);
     return { ...task, state: model.state() };
+  }
+
+  /** Remembers the model's revision as sent, used last (the least recently used is forgotten past SENT_REMEMBERED). */
+  used(key: string, revision: number): void {
+    this.sent.delete(key);
+    this.sent.set(key, revision);
+    if (this.sent.size > SENT_REMEMBERED) this.sent.delete(this.sent.keys().next().value!);
   }
 
   call(task: Omit<PredictTask, 'id'>, frame: PredictFrame): Promise<Reply> {
@@ -111,12 +117,6 @@ class PredictThread {
     for (const waiting of this.pending.values()) waiting.reject(new Error('the projects service is stopping'));
     this.pending.clear();
     await worker?.terminate();
-  }
-
-  private remember(key: string, revision: number): void {
-    this.sent.delete(key);
-    this.sent.set(key, revision);
-    if (this.sent.size > SENT_REMEMBERED) this.sent.delete(this.sent.keys().next().value!);
   }
 
   private thread(): Worker {
