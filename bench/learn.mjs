@@ -2,6 +2,7 @@
 //   node --expose-gc bench/learn.mjs   (BENCH_ROWS default 100000; BENCH_RUNS default 9;
 //                                       BENCH_CONCURRENCY default "1,2,3": requests in flight;
 //                                       BENCH_CPU_PROF=<dir>: CPU profiles of the service processes;
+//                                       BENCH_WARMUP default 3: unmeasured passes first;
 //                                       BENCH_DRY=1 prints without appending)
 // 1. End-to-end REST learn of BENCH_ROWS rows × 20 C columns in batches of 10 000 (signed
 //    requests through gateway → projects, each batch durable in JetStream before the 200),
@@ -29,6 +30,7 @@ const { Summary, parseFrameJson } = require('../packages/stats/dist/index.js');
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 9); // this VM's speed drifts: medians of many short runs
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,2,3').split(',').map(Number);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const BATCH = 10_000;
 const COLS = 20;
 const resultsFile = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
@@ -71,9 +73,15 @@ try {
   const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
   const secret = (await root.addUser('bench')).body.values.secretKey;
   const sdk = new SmlClient({ url: sys.url, user: 'bench', secret });
-  // One unmeasured pass warms the services' JIT, as a running service is.
-  await sdk.createProject('warmup');
-  for (const raw of payloads) await sdk.request('POST', '/projects/warmup/learn', { raw, headers: { 'content-type': 'application/json' } });
+  // Unmeasured passes warm the services' JIT, as a running service is: BENCH_WARMUP passes
+  // (default 3), at 2 in flight: each of the gateway's body threads compiles its own code.
+  for (let w = 0; w < WARMUP; w++) {
+    await sdk.createProject(`warmup${w}`);
+    const queue = [...payloads];
+    await Promise.all([0, 1].map(async () => {
+      for (let raw = queue.shift(); raw !== undefined; raw = queue.shift()) await sdk.request('POST', `/projects/warmup${w}/learn`, { raw, headers: { 'content-type': 'application/json' } });
+    }));
+  }
   for (const concurrency of CONCURRENCY) {
     const times = [];
     const ratios = [];

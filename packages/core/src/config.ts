@@ -40,6 +40,12 @@ export const configSchema = z.object({
    */
   SML_GATEWAY_BODY_THREADS: int(0).max(16).default(2),
   SML_GATEWAY_BODY_THREAD_MIN_BYTES: int(0).default(256 * 1024),
+  /**
+   * Projects whose batch-summary recipe the gateway keeps (least recently used first out;
+   * ≈ 300 bytes each): their long learn and forget batches travel to the project, and into its
+   * log, as their own summary instead of their rows (@sml/stats/batch). 0 = never.
+   */
+  SML_GATEWAY_BATCH_SUMMARY_PROJECTS: int(0).max(1_000_000).default(10_000),
   SML_MAX_ATTRIBUTES: int(1).default(2000),
   /** Characters of an attribute name (a frame's name, or `<name>$<value>` of a categorical value). */
   SML_MAX_NAME_LENGTH: int(1).default(256),

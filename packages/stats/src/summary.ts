@@ -82,7 +82,12 @@ export interface JsonLearnResult {
  * What a learn or forget reads: a DataFrame, its JSON text, or the columns the fast JSON
  * reader made of it elsewhere (frameFromColumns).
  */
-export type LearnInput = { json: Uint8Array } | { frame: DataFrame } | { columns: ParsedFrame };
+/**
+ * What a learn or forget reads: a frame (as JSON, a DataFrame or columns read elsewhere), or
+ * `summary`: a batch's own serialized summary (summarizeBatch, built with the options of
+ * `batchRecipe`), which is added (learn) or removed (forget) whole.
+ */
+export type LearnInput = { json: Uint8Array } | { frame: DataFrame } | { columns: ParsedFrame } | { summary: Uint8Array };
 
 /**
  * Bounds on the state a learn may grow, beyond the attribute limit (which is a summary
@@ -212,6 +217,7 @@ export class Summary {
    * the summary while it travels.
    */
   prepare(op: 'learn' | 'forget', input: LearnInput, limits: StateLimits = {}): PreparedChange {
+    if ('summary' in input) return this.prepareBatchSummary(op, input.summary, limits);
     const { parsed: read, lenient } = 'json' in input ? this.parseJson(input.json)
       : 'columns' in input ? { parsed: this.checkColumns(input.columns), lenient: false }
       : { parsed: this.parse(input.frame), lenient: input.frame.errorHandling === 1 };
@@ -226,6 +232,36 @@ export class Summary {
     const delta = new Summary(this.options);
     delta.prepareParsed(parsed, 'forget')();
     return { report: parsed.report, lenient, commit: this.prepareSubtract(delta) };
+  }
+
+  /**
+   * The options (as JSON) a batch's summary must be built with for this summary to learn or
+   * forget it as a whole (summarizeBatch), or null when this summary needs the rows
+   * themselves: it reads cells (partitions, survival, sequences), or keeps state that
+   * merging does not reproduce exactly (micro-clusters, the Mondrian forest, power columns).
+   * Adding a batch's summary equals learning its rows (histograms exactly, the power sums to
+   * their compensated rounding), and is what replaying it from a log does too.
+   */
+  get batchRecipe(): string | null {
+    const rowsOnly = this.needsCells || this.microClusters !== null || this.mondrianForest !== null || this.powerColumns !== null;
+    return rowsOnly ? null : JSON.stringify(this.options);
+  }
+
+  /**
+   * A learn or forget of a batch given as its own summary: read with the checks of a foreign
+   * summary (this summary's options, the attribute and name-length limits), its values held to
+   * MAX_ABS_VALUE as a frame's are, then merged or subtracted.
+   */
+  private prepareBatchSummary(op: 'learn' | 'forget', bytes: Uint8Array, limits: StateLimits): PreparedChange {
+    if (this.batchRecipe === null) throw new SummaryError('this summary learns rows, not batch summaries (it reads cells or keeps online models)');
+    const batch = Summary.deserialize(bytes, { ...limits, options: this.options });
+    for (let i = 0; i < batch.schema.size; i++) {
+      if (batch.attr(i, ATTR.N) === 0) continue;
+      const largest = Math.max(Math.abs(batch.attr(i, ATTR.MIN)), Math.abs(batch.attr(i, ATTR.MAX)));
+      if (largest > MAX_ABS_VALUE) throw new SummaryError(`a value is larger in magnitude than ${MAX_ABS_VALUE}`, batch.schema.info(i).name);
+    }
+    const report = { rowsLearned: batch.rows, rowsSkipped: 0, errors: [] };
+    return { report, lenient: false, commit: op === 'learn' ? this.prepareMerge(batch) : this.prepareSubtract(batch) };
   }
 
   /** Refuses a frame with a name, or a categorical value's attribute name, longer than `max` characters. */

@@ -6,6 +6,7 @@ import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticate } from './auth';
 import { BodyBudget } from './body-budget';
 import type { BodyThreads } from './body-threads';
+import type { SummaryRecipes } from './summary-recipes';
 import { inflateBody } from './inflate';
 import { dispatch, routeContext, routeLimits } from './dispatch';
 import { envelopeWithRawValues, sendEnvelope, sendError } from './envelope';
@@ -28,6 +29,8 @@ export interface GatewayDeps {
   bodies?: BodyBudget;
   /** Threads that hash large bodies and read learn frames; absent: all of it on the event loop. */
   bodyThreads?: BodyThreads;
+  /** Batch-summary recipes of projects; absent: learn batches always go as frames. */
+  summaryRecipes?: SummaryRecipes;
 }
 
 /** The gateway's budget of request bodies held at once, observed by its metrics. */
@@ -106,7 +109,10 @@ export function createApp(deps: GatewayDeps): express.Express {
         const body = await inflateBody(sent, encoding, inflateLimits);
         const t1 = performance.now();
         const caller = { user: who.user, root: who.root, requestId };
-        const ctx = routeContext(route, { caller, params: req.params, query: req.query ?? {}, body, headers: req.headers, secretKey: who.secretKey, limits, bodyThreads: deps.bodyThreads });
+        const ctx = routeContext(route, {
+          caller, params: req.params, query: req.query ?? {}, body, headers: req.headers, secretKey: who.secretKey, limits,
+          bodyThreads: deps.bodyThreads, summaryRecipes: deps.summaryRecipes,
+        });
         const t2 = performance.now();
         const { status, values, rawValues } = await dispatch(route, ctx, client);
         log.debug({ requestId, route: route.path, authMs: t1 - t0, validateMs: t2 - t1, busMs: performance.now() - t2 }, 'request timing');

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { contentMd5, restSignatures } from '@sml/core';
+import { summarizeBatch } from '@sml/stats/batch';
 import { readFrameColumns, type FrameColumnsData } from '@sml/stats/frames';
+import type { FrameRead } from './route';
 
 /** A REST request's signed parts and body: what its Content-MD5 and signature are computed from. */
 export interface DigestTask {
@@ -33,10 +35,10 @@ export function bodyDigests(task: DigestTask): Digests {
 }
 
 /** What a thread is sent: hash a body, or read a learn frame's columns. */
-export type BodyTask = { id: number; digest: DigestTask } | { id: number; frame: Uint8Array };
+export type BodyTask = { id: number; digest: DigestTask } | { id: number; frame: Uint8Array; recipe?: string };
 
 /** What a thread answers; the body always comes back. */
-export type BodyReply = { id: number; body: Uint8Array } & ({ digests: Digests } | { columns: FrameColumnsData | null } | { error: string });
+export type BodyReply = { id: number; body: Uint8Array } & ({ digests: Digests } | { columns: FrameColumnsData | null; batchSummary?: Uint8Array } | { error: string });
 
 interface Thread {
   worker: Worker;
@@ -78,14 +80,16 @@ export class BodyThreads {
   }
 
   /**
-   * readFrameColumns of a frame, and the body. Null columns when the fast reader does not take
-   * the frame, or fails on it: the caller then reads the JSON, which reports what is wrong.
+   * readFrameHere on a thread: the frame's columns (or, with a recipe, its summary), and the
+   * body. Null columns when the fast reader does not take the frame, or fails on it: the
+   * caller then reads the JSON, which reports what is wrong.
    */
-  async readFrame(body: Buffer): Promise<{ columns: FrameColumnsData | null; body: Buffer }> {
-    if (!this.offloads(body)) return { columns: readFrameColumnsOrNull(body), body };
+  async readFrame(body: Buffer, recipe?: string): Promise<FrameRead> {
+    if (!this.offloads(body)) return readFrameHere(body, recipe);
     this.onTask('frame');
-    const reply = await this.call((id) => ({ id, frame: body }), body);
-    return { columns: 'columns' in reply ? reply.columns : null, body: asBuffer(reply.body) };
+    const reply = await this.call((id) => ({ id, frame: body, ...(recipe !== undefined ? { recipe } : {}) }), body);
+    if (!('columns' in reply)) return { columns: null, body: asBuffer(reply.body) };
+    return { columns: reply.columns, ...(reply.batchSummary ? { batchSummary: reply.batchSummary } : {}), body: asBuffer(reply.body) };
   }
 
   async stop(): Promise<void> {
@@ -139,6 +143,16 @@ export class BodyThreads {
     this.threads[slot] = thread;
     return thread;
   }
+}
+
+/**
+ * A frame read where this runs: its columns, or with a `recipe` its own summary instead when
+ * summarizeBatch finds it worth sending (then columns is null).
+ */
+export function readFrameHere(body: Buffer, recipe?: string): FrameRead {
+  const columns = readFrameColumnsOrNull(body);
+  const batchSummary = columns !== null && recipe !== undefined ? summarizeBatch(recipe, columns) : null;
+  return batchSummary !== null ? { columns: null, batchSummary, body } : { columns, body };
 }
 
 /** readFrameColumns, or null when it throws (on a frame it was not written for). */

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { JsonBodyError, invalidUtf8At, parseJsonBody, smlError, type Config } from '@sml/core';
 import type { BusClient } from '@sml/bus';
 import type { sml } from '@sml/proto';
-import { readFrameColumnsOrNull, type BodyThreads } from './body-threads';
+import { readFrameHere, type BodyThreads } from './body-threads';
+import type { SummaryRecipes } from './summary-recipes';
 import { replyValues } from './envelope';
 import type { AnyRoute, Presentation, RouteContext, RouteLimits } from './route';
 
@@ -47,6 +48,8 @@ export interface RouteInput {
   limits: RouteLimits;
   /** Where large learn frames are read (absent: on the event loop). */
   bodyThreads?: BodyThreads;
+  /** Batch-summary recipes of projects (absent: learn batches always go as frames). */
+  summaryRecipes?: SummaryRecipes;
 }
 
 /** The bounds routes check before the bus, from the gateway's configuration. */
@@ -67,8 +70,9 @@ export function routeContext(route: AnyRoute, input: RouteInput): RouteContext {
     secretKey: input.secretKey,
     limits: input.limits,
     readFrame: input.bodyThreads
-      ? (body) => input.bodyThreads!.readFrame(body)
-      : (body) => Promise.resolve({ columns: readFrameColumnsOrNull(body), body }),
+      ? (body, recipe) => input.bodyThreads!.readFrame(body, recipe)
+      : (body, recipe) => Promise.resolve(readFrameHere(body, recipe)),
+    ...(input.summaryRecipes ? { summaryRecipes: input.summaryRecipes } : {}),
   };
 }
 
@@ -77,6 +81,7 @@ export async function dispatch(route: AnyRoute, ctx: RouteContext, client: BusCl
   const subject = typeof route.subject === 'function' ? route.subject(ctx) : route.subject;
   const opts = { requestId: ctx.caller.requestId ?? undefined, timeoutMs: route.timeoutMs };
   let reply = await client.request(route.service, subject, route.request, await route.toRequest(ctx), route.reply, opts);
+  route.observe?.(reply, ctx);
   const again = route.retry?.(reply, ctx);
   if (again !== undefined) reply = await client.request(route.service, subject, route.request, again, route.reply, opts);
   return route.present ? route.present(reply) : { status: reply.status ?? { code: 200, message: 'OK' }, values: replyValues(route.reply, reply) };

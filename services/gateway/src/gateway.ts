@@ -5,6 +5,7 @@ import { BodyThreads } from './body-threads';
 import { ReplayCache } from './replay';
 import { GatewayMetrics } from './metrics';
 import { routes } from './routes';
+import { SummaryRecipes } from './summary-recipes';
 import { UserDirectory, registerUserEndpoints } from './users';
 import { WsGateway } from './ws';
 
@@ -28,7 +29,8 @@ export async function startGateway(rt: ServiceRuntime): Promise<{ server: Server
     threads: config.SML_GATEWAY_BODY_THREADS, minBytes: config.SML_GATEWAY_BODY_THREAD_MIN_BYTES,
     onTask: (kind) => metrics.bodyThreadTasks.inc({ kind }),
   });
-  const app = createApp({ config, nc, client, users, log, metrics, routes, replay, bodies, bodyThreads });
+  const summaryRecipes = new SummaryRecipes(config.SML_GATEWAY_BATCH_SUMMARY_PROJECTS);
+  const app = createApp({ config, nc, client, users, log, metrics, routes, replay, bodies, bodyThreads, summaryRecipes });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.SML_PORT, config.SML_HOST, () => resolve(s));
   });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { MessageType, WithCaller, WithStatus } from '@sml/bus';
 import type { sml } from '@sml/proto';
 import type { FrameColumnsData } from '@sml/stats/frames';
+import type { SummaryRecipes } from './summary-recipes';
 
 export interface RouteContext {
   caller: sml.v1.ICaller;
@@ -15,10 +16,21 @@ export interface RouteContext {
   limits: RouteLimits;
   /**
    * readFrameColumns of a learn or predict body, on a body thread when it is large
-   * (body-threads.ts); null columns when the fast reader does not take the frame. The body comes
-   * back with the columns: a route that keeps it must keep this one.
+   * (body-threads.ts); null columns when the fast reader does not take the frame. With a
+   * `recipe`, the frame's own summary instead of its columns when it is worth sending
+   * (summarizeBatch). The body comes back with the columns: a route that keeps it must keep
+   * this one.
    */
-  readFrame(body: Buffer): Promise<{ columns: FrameColumnsData | null; body: Buffer }>;
+  readFrame(body: Buffer, recipe?: string): Promise<FrameRead>;
+  /** The batch-summary recipes of projects (absent: batches always go as frames). */
+  summaryRecipes?: SummaryRecipes;
+}
+
+/** A body read by the frame reader: its columns or its summary (or neither: read it as JSON), and the body. */
+export interface FrameRead {
+  columns: FrameColumnsData | null;
+  batchSummary?: Uint8Array;
+  body: Buffer;
 }
 
 /** The gateway's bounds a route checks on its request before the bus (README "Resource limits"). */
@@ -80,6 +92,8 @@ export interface Route<Req = unknown, Rep = unknown> {
   createsJob?: boolean;
   timeoutMs?: number;
   toRequest(ctx: RouteContext): Req | Promise<Req>;
+  /** Called with the first reply before anything else: what the gateway keeps from it (a project's batch-summary recipe). */
+  observe?(reply: Rep, ctx: RouteContext): void;
   /** A second request to send when the first reply asks for one (undefined: none). */
   retry?(reply: Rep, ctx: RouteContext): Req | undefined;
   present?(reply: Rep): Presentation;

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentMd5, signParts } from '@sml/core';
 import { readFrameColumns } from '@sml/stats/frames';
-import { BodyThreads, bodyDigests, type DigestTask } from '../src/body-threads';
+import { Summary } from '@sml/stats';
+import { BodyThreads, bodyDigests, readFrameHere, type DigestTask } from '../src/body-threads';
 
 // The gateway's body threads (body-threads.ts, on the built body-worker.js): the digests and
 // frame columns a thread computes are those computed inline, the body comes back whole, and
@@ -68,6 +69,21 @@ describe('BodyThreads', () => {
     const odd = JSON.stringify({ attributeNames: ['x'], attributeTypes: ['C'], data: [['1', '2']] }).padEnd(2000, ' ');
     expect(readFrameColumns(Buffer.from(odd))).toBeNull();
     expect((await threads.readFrame(owned(odd))).columns).toBeNull();
+  });
+
+  it('given a project\'s recipe, a long frame comes back as its summary, the one made inline; a wide short one as columns', async () => {
+    const recipe = new Summary({ histogram: 'streaming' }).batchRecipe!;
+    const got = await threads.readFrame(owned(frameText), recipe);
+    expect(got.body.toString()).toBe(frameText);
+    expect(got.columns).toBeNull();
+    const inline = readFrameHere(Buffer.from(frameText), recipe);
+    expect(inline.batchSummary).toBeDefined();
+    expect(Buffer.from(got.batchSummary!).equals(Buffer.from(inline.batchSummary!))).toBe(true);
+    expect(Summary.deserialize(got.batchSummary!).rowCount).toBe(20_000);
+    const names = Array.from({ length: 80 }, (_, j) => `x${j}`);
+    const wide = JSON.stringify({ attributeNames: names, attributeTypes: names.map(() => 'C'), data: Array.from({ length: 40 }, (_, i) => names.map((_, j) => String(i * j))) });
+    const read = await threads.readFrame(owned(wide), recipe);
+    expect([read.columns?.names.length, read.batchSummary]).toEqual([80, undefined]);
   });
 
   it('a thread that dies fails what it held, and the next body gets a new thread', async () => {

@@ -3,6 +3,7 @@ import { smlError, type Logger } from '@sml/core';
 import { jsErrorCode, JS_ERR } from '@sml/bus';
 import { sml } from '@sml/proto';
 import type { ProjectEncoders } from './encoding';
+import type { PreparedChange } from '@sml/stats';
 import { batchOf, type ProjectState } from './project';
 import { idempotencyRecord, isRetry, messageId } from './idempotency';
 import type { ProjectRegistry } from './registry';
@@ -11,14 +12,25 @@ import { DROP_MARKS } from './stream-marks';
 
 export type LearnOp = 'learn' | 'forget';
 
-/** The log entry of a batch: the frame in the form the request carried it. */
+/** The log entry of a batch: the frame (or its summary) in the form the request carried it. */
 export function logEntry(op: LearnOp, req: sml.v1.ILearnRequest): sml.v1.IProjectLogEntry {
+  if (req.batchSummary?.length) return { op, batchSummary: req.batchSummary };
   return req.columns ? { op, columns: req.columns } : req.frameJson?.length ? { op, frameJson: req.frameJson } : { op, frame: req.frame };
 }
 
 /** Whether the project must be sent the batch's JSON: it reads the rows' cells (or encodes S/L columns), and the gateway sent columns. */
 export function needsJson(p: ProjectState, req: sml.v1.ILearnRequest): boolean {
   return Boolean(req.columns) && (p.summary.needsCells || Boolean(p.meta.encoder));
+}
+
+/**
+ * Whether a batch summary must be sent again as the frame: the project's recipe is not the
+ * one it was built with (the project was deleted and created again otherwise, or became one
+ * that needs rows), or the batch is one that must stay a frame (a job's, or a keyed one: its
+ * retry's fingerprint must not depend on the form it came in).
+ */
+export function refusesSummary(p: ProjectState, req: sml.v1.ILearnRequest): boolean {
+  return Boolean(req.batchSummary?.length) && (req.async || Boolean(req.idempotencyKey) || Boolean(req.streamPosition) || req.summaryRecipe !== p.batchRecipe);
 }
 
 /**
@@ -50,6 +62,7 @@ export class Learning {
       const streamMark = p.streamMarks.covering(req.streamPosition);
       if (streamMark !== undefined) return { alreadyLearned: true, streamMark };
       if (needsJson(p, req)) return { needsJson: true };
+      if (refusesSummary(p, req)) return { needsColumns: true };
       // The log keeps the encoded rows: replay never depends on the encoder's later state.
       const input = p.meta.encoder && this.encoders ? await this.encoders.encodeRequest(user, p.meta.encoder, req) : req;
       const entry = { ...logEntry(op, input), ...(req.streamPosition ? { streamPosition: req.streamPosition } : {}) };
@@ -57,9 +70,17 @@ export class Learning {
       // retry is the same batch). Encoded before the batch is read: one too large for the log is refused first.
       const logged = p.memoryOnly ? undefined : this.store.encodeEntry({ ...entry, prevSeq: p.logSeq });
       const t0 = performance.now();
-      const change = p.prepare(op, batchOf(input));
+      let change: PreparedChange;
+      try {
+        change = p.prepare(op, batchOf(input));
+      } catch (err) {
+        // Refused as a summary: the frame, sent again, is refused in the frame's words (row, column).
+        if (req.batchSummary?.length) return { needsColumns: true };
+        throw err;
+      }
       const t1 = performance.now();
-      const reply = change.lenient ? { learnReport: change.report } : {};
+      const recipe = req.askSummaryRecipe ? p.batchRecipe : null;
+      const reply: sml.v1.ILearnReply = { ...(change.lenient ? { learnReport: change.report } : {}), ...(recipe !== null ? { summaryRecipe: recipe } : {}) };
       if (p.memoryOnly) {
         change.commit();
         p.logged(0);

@@ -38,6 +38,11 @@ export class Lifecycle {
     return meta.pid!;
   }
 
+  /** The project's batch-summary recipe (ProjectState.batchRecipe), or null. */
+  batchRecipe(user: string, pid: string): Promise<string | null> {
+    return this.deps.registry.with(user, pid, (p) => p.batchRecipe);
+  }
+
   /** Loads the project (400 when unknown) and does nothing else: checked before a job is created. */
   async require(user: string, pid: string): Promise<void> {
     await this.deps.registry.with(user, pid, () => undefined);

@@ -52,11 +52,13 @@ export interface ProjectLimits {
 }
 
 /**
- * What a learn/forget request or log entry carries: the columns the gateway read from the
- * REST body, or the body's raw JSON (when the gateway's fast reader declined it, or this
- * project asked for it), or a protobuf DataFrame.
+ * What a learn/forget request or log entry carries: the batch's own summary (the gateway
+ * summarised it), the columns the gateway read from the REST body, or the body's raw JSON
+ * (when the gateway's fast reader declined it, or this project asked for it), or a protobuf
+ * DataFrame.
  */
-export function batchOf(msg: { columns?: sml.v1.IFrameColumns | null; frameJson?: Uint8Array | null; frame?: sml.v1.IDataFrame | null }): LearnInput {
+export function batchOf(msg: { batchSummary?: Uint8Array | null; columns?: sml.v1.IFrameColumns | null; frameJson?: Uint8Array | null; frame?: sml.v1.IDataFrame | null }): LearnInput {
+  if (msg.batchSummary && msg.batchSummary.length > 0) return { summary: msg.batchSummary };
   if (msg.columns) return { columns: frameFromColumns(msg.columns) };
   return msg.frameJson && msg.frameJson.length > 0 ? { json: msg.frameJson } : { frame: dataFrameFromProto(msg.frame ?? {}) };
 }
@@ -120,6 +122,15 @@ export class ProjectState {
   /** In-memory state newer than the last snapshot (always false for memory-only projects' snapshots). */
   get isDirty(): boolean {
     return this.dirty;
+  }
+
+  /**
+   * The options a batch's summary must be built with for this project to take it instead of
+   * the batch's rows (Summary.batchRecipe), or null: the summary needs the rows, or an encoder
+   * encodes them first.
+   */
+  get batchRecipe(): string | null {
+    return this.meta.encoder ? null : this.summary.batchRecipe;
   }
 
   get persisted(): boolean {

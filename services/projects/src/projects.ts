@@ -143,9 +143,10 @@ export async function startProjects({ nc, service, client, config, log }: Servic
 }
 
 function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Lifecycle, dataSources: DataSources, encoders: ProjectEncoders, shard: number): void {
-  service.endpoint(s('create'), sml.v1.ProjectCreateRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.endpoint(s('create'), sml.v1.ProjectCreateRequest, sml.v1.ProjectCreateReply, async (req, { caller }) => {
     const pid = await lifecycle.create(caller.user!, req);
-    return { status: okStatus('PROJECT_CREATED', { pid }) };
+    const recipe = req.askSummaryRecipe ? await lifecycle.batchRecipe(caller.user!, pid) : null;
+    return { status: okStatus('PROJECT_CREATED', { pid }), ...(recipe !== null ? { summaryRecipe: recipe } : {}) };
   });
 
   service.endpoint(s('info'), sml.v1.ProjectRequest, sml.v1.ProjectInfoReply, async (req, { caller }) => {

@@ -11,7 +11,7 @@ import { parameterBounds, SmlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { frameToColumns, parseFrameJson } from '@sml/stats/frames';
 import { idempotencyRecord, isRetry, messageId, splitMessageId } from '../src/idempotency';
-import { logEntry, needsJson } from '../src/learning';
+import { logEntry, needsJson, refusesSummary } from '../src/learning';
 import { ProjectState } from '../src/project';
 
 const json = (text: string) => new TextEncoder().encode(text);
@@ -116,6 +116,35 @@ describe('needsJson', () => {
 
   it('a project of moments only learns the columns', () => {
     expect(needsJson(project('cpu'), { columns })).toBe(false);
+  });
+});
+
+describe('batch summaries', () => {
+  const recipe = project('cpu').batchRecipe!;
+  const batchSummary = new Uint8Array([1, 2, 3]);
+
+  it('a project of moments gives its summary options as the recipe; one that needs the rows, or encodes them, none', () => {
+    expect(JSON.parse(recipe)).toEqual(expect.objectContaining({ histogram: 'streaming', maxAttributes: 2000, categorySeparator: '$' }));
+    for (const p of [project('partition', { partitionSplit: 'y' }), project('cpu', { km_time_column: 'x', km_event_column: 'y' }), project('sequence', { sml_project_order: '1' })]) {
+      expect(p.batchRecipe).toBeNull();
+    }
+    const encoded = ProjectState.fresh({ pid: 'p', user: 'alice', type: 'cpu', persist: true, histogramType: 'streaming', params: {}, categorySeparator: '$', encoder: 'e1' }, limits);
+    expect(encoded.batchRecipe).toBeNull();
+  });
+
+  it('the log keeps the summary as it came', () => {
+    expect(logEntry('forget', { batchSummary, columns, frameJson: body })).toEqual({ op: 'forget', batchSummary });
+  });
+
+  it("is sent again as the frame when the recipe is not the project's, or the batch is a job's, a keyed one or a stream's", () => {
+    const p = project('cpu');
+    expect(refusesSummary(p, { batchSummary, summaryRecipe: recipe })).toBe(false);
+    expect(refusesSummary(p, { batchSummary, summaryRecipe: project('cpu', {}).batchRecipe!.replace('"streaming"', '"exact"') })).toBe(true);
+    expect(refusesSummary(p, { batchSummary, summaryRecipe: recipe, async: true })).toBe(true);
+    expect(refusesSummary(p, { batchSummary, summaryRecipe: recipe, idempotencyKey: 'k' })).toBe(true);
+    expect(refusesSummary(p, { batchSummary, summaryRecipe: recipe, streamPosition: { stream: 's', partition: 'p' } })).toBe(true);
+    expect(refusesSummary(project('partition', { partitionSplit: 'y' }), { batchSummary, summaryRecipe: recipe })).toBe(true);
+    expect(refusesSummary(p, { columns })).toBe(false);
   });
 });
 

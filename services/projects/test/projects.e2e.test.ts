@@ -192,14 +192,18 @@ describe('projects end to end', () => {
       expect(r.body.statusString).toMatch(/pid/);
     });
 
-    it('a batch larger than one log message may be (the NATS max_payload, 8 MB here) → 413 before it is learned', async () => {
+    it('a batch larger than one log message may be (the NATS max_payload, 8 MB here) → 413 before it is learned; as its summary it fits', async () => {
       // 300 000 rows × 10 columns: ≈ 6.6 MB of JSON, ≈ 12 MB as the log keeps it (columns of mantissas).
       const names = Array.from({ length: 10 }, (_, j) => `c${j}`);
       const raw = JSON.stringify({ attributeNames: names, attributeTypes: names.map(() => 'C'), data: Array.from({ length: 300_000 }, (_, i) => names.map((_, j) => String((i + j) % 10))) });
-      const r = await alice.request('POST', '/projects/bad/learn', { raw, headers: { 'content-type': 'application/json' } });
-      expect(r.status).toBe(413);
-      expect(r.body.statusString).toMatch(/^The batch takes \d+ bytes in the project log, over the limit of 8384512 for one batch \(the NATS server max_payload\): nothing was learned; send it as smaller batches$/);
+      // A keyed batch travels as columns (README "Batch summaries").
+      const keyed = await alice.request('POST', '/projects/bad/learn', { raw, headers: { 'content-type': 'application/json', 'Idempotency-Key': 'too-large' } });
+      expect(keyed.status).toBe(413);
+      expect(keyed.body.statusString).toMatch(/^The batch takes \d+ bytes in the project log, over the limit of 8384512 for one batch \(the NATS server max_payload\): nothing was learned; send it as smaller batches$/);
       expect(Number((await reader.parts('alice', 'bad', {})).rowCount)).toBe(1);
+      // Without the key the gateway sends (and the log keeps) the batch's summary: a few kB.
+      expect((await alice.request('POST', '/projects/bad/learn', { raw, headers: { 'content-type': 'application/json' } })).status).toBe(200);
+      expect(Number((await reader.parts('alice', 'bad', {})).rowCount)).toBe(300_001);
     });
 
     it('malformed JSON', async () => {

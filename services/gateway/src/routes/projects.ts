@@ -1,5 +1,7 @@
 import { sml } from '@sml/proto';
-import { defineRoute, type Route, type RouteContext } from '../route';
+import { replyValues } from '../envelope';
+import type { MessageType } from '@sml/bus';
+import { defineRoute, type Presentation, type Route, type RouteContext } from '../route';
 import { boolParam, dataFrame, name, userParam, z } from '../schemas';
 import { transferRoutes } from './transfer';
 import { projectOp as onShard } from './shard';
@@ -42,28 +44,44 @@ const learnRoute = (op: 'learn' | 'forget') => defineRoute({
   success: { status: 200, description: 'OK (values.learnReport when errorHandling=1)' }, createsJob: true,
   errors: ['PROJECT_NOT_FOUND', 'PROJECT_FROZEN', 'INVALID_FRAME', 'MALFORMED_JSON', 'FORGET_NOT_LEARNED', 'NOT_PERSISTED', 'EXECUTOR_FULL', 'IDEMPOTENCY_KEY_REUSED', 'STATE_LIMIT', 'PROJECT_UNLOADABLE'],
   // Read here, once, when the fast reader takes the frame (strict, plain cells): the
-  // project's owner then gets columns a third smaller than the JSON and reads no JSON.
+  // project's owner then gets columns a third smaller than the JSON and reads no JSON; or, for
+  // a project that gave its recipe, the batch's own summary (a twentieth of a long batch).
   toRequest: async (ctx) => {
-    const read = await ctx.readFrame(ctx.body as Buffer);
+    const summarizable = ctx.summaryRecipes !== undefined && ctx.query.async !== true && idempotencyKey(ctx) === '';
+    const recipe = summarizable ? ctx.summaryRecipes!.get(ctx.caller.user ?? '', ctx.params.pid) : undefined;
+    const read = await ctx.readFrame(ctx.body as Buffer, recipe);
     ctx.body = read.body; // it went to a body thread and back: the retry below sends it
-    return learnRequest(ctx, read.columns ? { columns: read.columns } : { frameJson: read.body });
+    if (read.batchSummary) return learnRequest(ctx, { batchSummary: read.batchSummary, summaryRecipe: recipe });
+    return learnRequest(ctx, { ...(read.columns ? { columns: read.columns } : { frameJson: read.body }), askSummaryRecipe: summarizable && recipe === undefined });
   },
-  // A project that reads the rows' cells (partitions, survival, sequences) asks for the JSON.
-  retry: (reply, ctx) => (reply.needsJson ? learnRequest(ctx, { frameJson: ctx.body as Buffer }) : undefined),
+  observe: (reply, ctx) => {
+    if (reply.summaryRecipe) ctx.summaryRecipes?.set(ctx.caller.user ?? '', ctx.params.pid, reply.summaryRecipe);
+    if (reply.needsColumns) ctx.summaryRecipes?.delete(ctx.caller.user ?? '', ctx.params.pid);
+  },
+  // A project that reads the rows' cells (partitions, survival, sequences) asks for the JSON;
+  // one that does not take the batch's summary, for the frame.
+  retry: (reply, ctx) => (reply.needsJson || reply.needsColumns ? learnRequest(ctx, { frameJson: ctx.body as Buffer }) : undefined),
+  present: (reply) => withoutRecipe(sml.v1.LearnReply, reply),
 });
 
-function learnRequest({ caller, params, query, headers }: RouteContext, frame: Pick<sml.v1.ILearnRequest, 'columns' | 'frameJson'>): sml.v1.ILearnRequest {
-  return {
-    caller, pid: params.pid, async: query.async === true, ...frame,
-    idempotencyKey: typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : '',
-  };
+/** The reply as REST answers it: the batch-summary recipe is between gateway and project, not the customer's. */
+function withoutRecipe<T extends { status?: sml.v1.IStatus | null }>(type: MessageType<T>, reply: T): Presentation {
+  const values = replyValues(type, reply);
+  delete values.summaryRecipe;
+  return { status: reply.status ?? { code: 200, message: 'OK' }, values };
+}
+
+const idempotencyKey = ({ headers }: RouteContext): string => (typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : '');
+
+function learnRequest(ctx: RouteContext, frame: Pick<sml.v1.ILearnRequest, 'columns' | 'frameJson' | 'batchSummary' | 'summaryRecipe' | 'askSummaryRecipe'>): sml.v1.ILearnRequest {
+  return { caller: ctx.caller, pid: ctx.params.pid, async: ctx.query.async === true, ...frame, idempotencyKey: idempotencyKey(ctx) };
 }
 
 export const projectRoutes = [
   defineRoute({
     method: 'post', path: '/:user/projects', operationId: 'createProject', tags: ['projects'],
     summary: 'Create a project', description: 'Body (optional): flat string map of type-specific parameters (partitionSplit, sml_project_order, sml_sequence_layout, km_time_column, km_event_column, km_group_column, cluster_*, rf_* (online Mondrian forest, with the names SymetryML documents: rf_type rf_classifier (default) | rf_regressor | rf_anomaly, rf_target_name (mandatory but for rf_anomaly), rf_features (colon separated; default * = the C/B columns of the first frame but the target), rf_num_trees 10 (1–100), rf_num_classes 2 (2–64), rf_complexity 16 (max depth, 1–64), rf_max_split_time (none), rf_step 1, rf_dirichlet 0.5 for 2 classes else 1/classes, rf_always_split true, rf_missing_value 0, rf_rnd_seed 126; nodes per tree capped (README "Online forests"); forget does not apply to the forest), sml_project_power_* (power regression: sml_project_power_column, the C/B column whose Yeo-Johnson transforms pt_<column>^<p> the project keeps as attributes, for steps + 1 powers p from sml_project_power_min to sml_project_power_max by sml_project_power_steps intervals; defaults −2, 2, 20; |p| ≤ 10, 1 ≤ steps ≤ 100; smlInfo.params.sml_project_power_ntot = steps + 1), categorySeparator).',
-    service: 'projects', subject: s('create'), request: sml.v1.ProjectCreateRequest, reply: sml.v1.Empty,
+    service: 'projects', subject: s('create'), request: sml.v1.ProjectCreateRequest, reply: sml.v1.ProjectCreateReply,
     params: userParam,
     query: z.object({
       pid: name('project'),
@@ -75,12 +93,20 @@ export const projectRoutes = [
     body: createParams,
     success: { status: 201, description: 'Project Created with id:<pid>' },
     errors: ['PROJECT_EXISTS', 'INVALID_SEQUENCE_ORDER', 'INVALID_PROJECT_TYPE', 'INVALID_PARAMETER', 'GENERIC_EXCEPTION', 'INVALID_NAME', 'PROJECT_LIMIT'],
-    toRequest: ({ caller, query, body }) => ({
+    toRequest: ({ caller, query, body, summaryRecipes }) => ({
       caller, pid: String(query.pid), type: (query.type as string | undefined) ?? '',
       ...(query.persist === undefined ? {} : { persist: query.persist as boolean }),
       enableHistogram: query.enableHistogram === true, histogramType: (query.histogramType as string | undefined) ?? '',
       params: (body as Record<string, string> | undefined) ?? {},
+      askSummaryRecipe: summaryRecipes !== undefined,
     }),
+    // A project created here learns its first batches as summaries too.
+    observe: (reply, ctx) => {
+      const user = ctx.caller.user ?? '';
+      if (reply.summaryRecipe) ctx.summaryRecipes?.set(user, String(ctx.query.pid), reply.summaryRecipe);
+      else ctx.summaryRecipes?.delete(user, String(ctx.query.pid));
+    },
+    present: (reply) => withoutRecipe(sml.v1.ProjectCreateReply, reply),
   }),
   defineRoute({
     method: 'get', path: '/:user/projects', operationId: 'listProjects', tags: ['projects'], summary: "List the caller's project ids",
