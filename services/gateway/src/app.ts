@@ -102,7 +102,11 @@ export function createApp(deps: GatewayDeps): express.Express {
       try {
         bus.assertConnected(); // NATS down: 503 at once (authentication needs it too)
         const t0 = performance.now();
-        const who = await authenticate(req, String(req.params.user), users, replay, authOpts, deps.bodyThreads);
+        // A learn body is read on the thread that hashes it (not for an encoded body: it is inflated first).
+        const early = res.locals.contentEncoding ? undefined : route.earlyFrame?.({
+          user: String(req.params.user), params: req.params, query: req.query ?? {}, headers: req.headers, summaryRecipes: deps.summaryRecipes,
+        });
+        const who = await authenticate(req, String(req.params.user), users, replay, authOpts, deps.bodyThreads, early);
         const sent = who.body;
         const encoding = res.locals.contentEncoding as string | undefined;
         if (encoding) bodies.reserveFor(res, Math.min(config.SML_BODY_LIMIT, sent.length * config.SML_MAX_INFLATE_RATIO));
@@ -112,6 +116,7 @@ export function createApp(deps: GatewayDeps): express.Express {
         const ctx = routeContext(route, {
           caller, params: req.params, query: req.query ?? {}, body, headers: req.headers, secretKey: who.secretKey, limits,
           bodyThreads: deps.bodyThreads, summaryRecipes: deps.summaryRecipes,
+          ...(who.frame && early ? { preread: { recipe: early.recipe, frame: who.frame } } : {}),
         });
         const t2 = performance.now();
         const { status, values, rawValues } = await dispatch(route, ctx, client);

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { bareSignature, contentMd5, parseSymDate, redactedStringToSign, restSignatures, verifySignature, smlError } from '@sml/core';
-import type { BodyThreads } from './body-threads';
+import type { BodyThreads, FrameOnly } from './body-threads';
 import type { ReplayCache } from './replay';
 import type { UserDirectory } from './users';
 
@@ -80,10 +80,14 @@ function header(req: Request, name: string): string | undefined {
 /**
  * A REST request (API.md §2). The resource may have been signed as the path or as the full URL.
  * With `threads`, a large body is hashed on one of them; the body answered is the request's
- * (the view `req.body` had may then be detached).
+ * (the view `req.body` had may then be detached). With `frame` (a learn body), the thread
+ * that hashes it also reads it once the signature holds, and the frame read is answered too.
  */
-export async function authenticate(req: Request, pathUser: string, users: UserDirectory, replay: ReplayCache, opts: AuthOptions, threads?: BodyThreads): Promise<Authenticated & { body: Buffer }> {
+export async function authenticate(
+  req: Request, pathUser: string, users: UserDirectory, replay: ReplayCache, opts: AuthOptions, threads?: BodyThreads, frame?: { recipe?: string },
+): Promise<Authenticated & { body: Buffer; frame?: FrameOnly }> {
   let body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  let frameRead: FrameOnly | undefined;
   const cut = req.originalUrl.indexOf('?');
   const path = cut < 0 ? req.originalUrl : req.originalUrl.slice(0, cut);
   const query = cut < 0 ? undefined : req.originalUrl.slice(cut + 1) || undefined;
@@ -100,12 +104,14 @@ export async function authenticate(req: Request, pathUser: string, users: UserDi
     verify: (secret, md5, auth) => restSignatures({ ...fields(md5), secret }, resources).some((expected) => verifySignature(expected, auth)),
     ...(threads ? {
       digest: async (secret: string) => {
-        const out = await threads.digest({ ...signed, body, claimedMd5, secret, resources });
+        const read = frame && authorization ? { frame: { authorization, ...frame } } : {};
+        const out = await threads.digest({ ...signed, body, claimedMd5, secret, resources, ...read });
         body = out.body;
+        frameRead = out.frame;
         return { md5: out.md5, signed: out.signatures.some((expected) => verifySignature(expected, authorization ?? '')) };
       },
     } : {}),
     redacted: (md5) => redactedStringToSign({ ...fields(md5), resource: path }),
   }, users, replay, opts);
-  return { ...who, body };
+  return { ...who, body, ...(frameRead ? { frame: frameRead } : {}) };
 }

@@ -17,6 +17,11 @@ export interface DigestTask {
   query?: string;
   /** Each form of the resource the client may have signed (path, full URL). */
   resources: string[];
+  /**
+   * A learn frame: once the body proves signed by `authorization` (and only then), read it
+   * too, as readFrameHere with `frame.recipe`, in the same trip to the thread.
+   */
+  frame?: { authorization: string; recipe?: string };
 }
 
 export interface Digests {
@@ -34,11 +39,17 @@ export function bodyDigests(task: DigestTask): Digests {
   return { md5, signatures: restSignatures({ method, contentMd5: md5, secret, symDate, customerId, body, query }, task.resources) };
 }
 
-/** What a thread is sent: hash a body, or read a learn frame's columns. */
+/** What a thread is sent: hash a body (and maybe read it), or read a learn frame's columns. */
 export type BodyTask = { id: number; digest: DigestTask } | { id: number; frame: Uint8Array; recipe?: string };
 
+/** What a thread was asked to do with a body: hash it, hash it and read it as a frame (if signed), read it. */
+export type BodyTaskKind = 'digest' | 'digest_frame' | 'frame';
+
+/** A frame read on a thread (FrameRead without the body, which travels on its own). */
+export type FrameOnly = Omit<FrameRead, 'body'>;
+
 /** What a thread answers; the body always comes back. */
-export type BodyReply = { id: number; body: Uint8Array } & ({ digests: Digests } | { columns: FrameColumnsData | null; batchSummary?: Uint8Array } | { error: string });
+export type BodyReply = { id: number; body: Uint8Array } & ({ digests: Digests; frame?: FrameOnly } | FrameOnly | { error: string });
 
 interface Thread {
   worker: Worker;
@@ -60,23 +71,26 @@ export class BodyThreads {
   private readonly threads: (Thread | undefined)[];
   private readonly minBytes: number;
   private readonly script: string;
-  private readonly onTask: (kind: 'digest' | 'frame') => void;
+  private readonly onTask: (kind: BodyTaskKind) => void;
   private nextId = 1;
 
-  constructor(opts: { threads: number; minBytes: number; script?: string; onTask?: (kind: 'digest' | 'frame') => void }) {
+  constructor(opts: { threads: number; minBytes: number; script?: string; onTask?: (kind: BodyTaskKind) => void }) {
     this.threads = Array.from({ length: opts.threads }, () => undefined);
     this.minBytes = opts.minBytes;
     this.script = opts.script ?? join(__dirname, 'body-worker.js');
     this.onTask = opts.onTask ?? (() => undefined);
   }
 
-  /** The body's digests (bodyDigests), and the body. */
-  async digest(task: DigestTask): Promise<Digests & { body: Buffer }> {
+  /**
+   * The body's digests (bodyDigests), and the body; for a task with `frame`, its frame read
+   * too when it was hashed on a thread and proved signed (else the route reads it later).
+   */
+  async digest(task: DigestTask): Promise<Digests & { body: Buffer; frame?: FrameOnly }> {
     if (!this.offloads(task.body)) return { ...bodyDigests(task), body: asBuffer(task.body) };
-    this.onTask('digest');
+    this.onTask(task.frame ? 'digest_frame' : 'digest');
     const reply = await this.call((id) => ({ id, digest: task }), task.body);
     if (!('digests' in reply)) throw new Error(`body thread: ${'error' in reply ? reply.error : 'no digests'}`);
-    return { ...reply.digests, body: asBuffer(reply.body) };
+    return { ...reply.digests, body: asBuffer(reply.body), ...(reply.frame ? { frame: reply.frame } : {}) };
   }
 
   /**

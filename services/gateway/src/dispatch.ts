@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { JsonBodyError, invalidUtf8At, parseJsonBody, smlError, type Config } from '@sml/core';
 import type { BusClient } from '@sml/bus';
 import type { sml } from '@sml/proto';
-import { readFrameHere, type BodyThreads } from './body-threads';
+import { readFrameHere, type BodyThreads, type FrameOnly } from './body-threads';
 import type { SummaryRecipes } from './summary-recipes';
 import { replyValues } from './envelope';
 import type { AnyRoute, Presentation, RouteContext, RouteLimits } from './route';
@@ -50,6 +50,8 @@ export interface RouteInput {
   bodyThreads?: BodyThreads;
   /** Batch-summary recipes of projects (absent: learn batches always go as frames). */
   summaryRecipes?: SummaryRecipes;
+  /** The body already read as a frame (with `recipe`) on the thread that hashed it (Route.earlyFrame). */
+  preread?: { recipe?: string; frame: FrameOnly };
 }
 
 /** The bounds routes check before the bus, from the gateway's configuration. */
@@ -61,6 +63,7 @@ export function routeLimits(config: Config): RouteLimits {
 export function routeContext(route: AnyRoute, input: RouteInput): RouteContext {
   // Before JSON.parse (or decryption), which would hold the event loop of every customer's requests.
   if (!route.largeBody && input.body.length > input.limits.maxJsonBodyBytes) throw smlError('JSON_BODY_TOO_LARGE', { limit: input.limits.maxJsonBodyBytes });
+  let preread = input.preread;
   return {
     caller: input.caller,
     params: validate(route.params, input.params, 'path') as Record<string, string>,
@@ -69,9 +72,12 @@ export function routeContext(route: AnyRoute, input: RouteInput): RouteContext {
     headers: input.headers,
     secretKey: input.secretKey,
     limits: input.limits,
-    readFrame: input.bodyThreads
-      ? (body, recipe) => input.bodyThreads!.readFrame(body, recipe)
-      : (body, recipe) => Promise.resolve(readFrameHere(body, recipe)),
+    readFrame: (body, recipe) => {
+      const early = preread;
+      preread = undefined; // answers once: a later read is of another body or recipe
+      if (early !== undefined && early.recipe === recipe) return Promise.resolve({ ...early.frame, body });
+      return input.bodyThreads ? input.bodyThreads.readFrame(body, recipe) : Promise.resolve(readFrameHere(body, recipe));
+    },
     ...(input.summaryRecipes ? { summaryRecipes: input.summaryRecipes } : {}),
   };
 }

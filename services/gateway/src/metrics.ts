@@ -30,7 +30,7 @@ export class GatewayMetrics {
 
   readonly bodyThreadTasks = new Counter({
     name: 'sml_gateway_body_thread_tasks_total',
-    help: 'Large request bodies hashed (digest) or read as learn frames (frame) on the gateway\'s body threads',
+    help: 'Large request bodies hashed (digest), hashed then read as learn frames in the same trip (digest_frame), or read as frames (frame) on the gateway\'s body threads',
     labelNames: ['kind'] as const,
     registers: [this.registry],
   });

@@ -26,6 +26,15 @@ export interface RouteContext {
   summaryRecipes?: SummaryRecipes;
 }
 
+/** What a route decides an early frame read from: the request as it came, not yet validated. */
+export interface EarlyFrameInput {
+  user: string;
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  summaryRecipes?: SummaryRecipes;
+}
+
 /** A body read by the frame reader: its columns or its summary (or neither: read it as JSON), and the body. */
 export interface FrameRead {
   columns: FrameColumnsData | null;
@@ -92,6 +101,13 @@ export interface Route<Req = unknown, Rep = unknown> {
   createsJob?: boolean;
   timeoutMs?: number;
   toRequest(ctx: RouteContext): Req | Promise<Req>;
+  /**
+   * For a route that reads its body as a learn frame: whether to read it on the thread that
+   * hashes it, in the same trip, and with which batch-summary recipe (undefined: do not).
+   * Decided before authentication (the read happens only once the signature holds); the
+   * route's readFrame then answers that read when it asks for the same recipe.
+   */
+  earlyFrame?(input: EarlyFrameInput): { recipe?: string } | undefined;
   /** Called with the first reply before anything else: what the gateway keeps from it (a project's batch-summary recipe). */
   observe?(reply: Rep, ctx: RouteContext): void;
   /** A second request to send when the first reply asks for one (undefined: none). */

@@ -86,6 +86,19 @@ describe('BodyThreads', () => {
     expect([read.columns?.names.length, read.batchSummary]).toEqual([80, undefined]);
   });
 
+  it('a learn body proved signed is also read in the trip that hashes it; one that is not is never read', async () => {
+    const recipe = new Summary({ histogram: 'streaming' }).batchRecipe!;
+    const parts = { method: 'POST', contentMd5: contentMd5(Buffer.from(frameText)), secret, symDate: '2024-01-02 03:04:05;1', customerId: 'c1', body: frameText, query: 'async=true' };
+    const authorization = `Bearer ${signParts({ ...parts, resource: 'http://h:1/symetry/rest/c1/projects/p/learn' })}`;
+    const signed = await threads.digest({ ...task(owned(frameText)), frame: { authorization, recipe } });
+    expect(signed.body.toString()).toBe(frameText);
+    expect(Buffer.from(signed.frame!.batchSummary!).equals(Buffer.from(readFrameHere(Buffer.from(frameText), recipe).batchSummary!))).toBe(true);
+    const columns = await threads.digest({ ...task(owned(frameText)), frame: { authorization } });
+    expect(columns.frame!.columns!.names).toEqual(['x', 'y']);
+    const forged = await threads.digest({ ...task(owned(frameText)), frame: { authorization: signParts({ ...parts, secret: 'other', resource: '/x' }), recipe } });
+    expect([forged.signatures.length, forged.frame]).toEqual([2, undefined]);
+  });
+
   it('a thread that dies fails what it held, and the next body gets a new thread', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sml-body-threads-'));
     try {

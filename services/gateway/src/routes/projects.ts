@@ -2,6 +2,7 @@ import { sml } from '@sml/proto';
 import { replyValues } from '../envelope';
 import type { MessageType } from '@sml/bus';
 import { defineRoute, type Presentation, type Route, type RouteContext } from '../route';
+import type { SummaryRecipes } from '../summary-recipes';
 import { boolParam, dataFrame, name, userParam, z } from '../schemas';
 import { transferRoutes } from './transfer';
 import { projectOp as onShard } from './shard';
@@ -47,12 +48,17 @@ const learnRoute = (op: 'learn' | 'forget') => defineRoute({
   // project's owner then gets columns a third smaller than the JSON and reads no JSON; or, for
   // a project that gave its recipe, the batch's own summary (a twentieth of a long batch).
   toRequest: async (ctx) => {
-    const summarizable = ctx.summaryRecipes !== undefined && ctx.query.async !== true && idempotencyKey(ctx) === '';
+    const summarizable = isSummarizable(ctx.summaryRecipes, ctx.query.async === true, ctx.headers);
     const recipe = summarizable ? ctx.summaryRecipes!.get(ctx.caller.user ?? '', ctx.params.pid) : undefined;
     const read = await ctx.readFrame(ctx.body as Buffer, recipe);
     ctx.body = read.body; // it went to a body thread and back: the retry below sends it
     if (read.batchSummary) return learnRequest(ctx, { batchSummary: read.batchSummary, summaryRecipe: recipe });
     return learnRequest(ctx, { ...(read.columns ? { columns: read.columns } : { frameJson: read.body }), askSummaryRecipe: summarizable && recipe === undefined });
+  },
+  // Read with the hashing when the recipe is already known (the same as toRequest finds, unless the request is refused).
+  earlyFrame: ({ user, params, query, headers, summaryRecipes }) => {
+    const summarizable = isSummarizable(summaryRecipes, query.async === 'true' || query.async === '1', headers);
+    return { recipe: summarizable ? summaryRecipes!.get(user, String(params.pid)) : undefined };
   },
   observe: (reply, ctx) => {
     if (reply.summaryRecipe) ctx.summaryRecipes?.set(ctx.caller.user ?? '', ctx.params.pid, reply.summaryRecipe);
@@ -71,7 +77,12 @@ function withoutRecipe<T extends { status?: sml.v1.IStatus | null }>(type: Messa
   return { status: reply.status ?? { code: 200, message: 'OK' }, values };
 }
 
-const idempotencyKey = ({ headers }: RouteContext): string => (typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : '');
+const idempotencyKey = ({ headers }: Pick<RouteContext, 'headers'>): string => (typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : '');
+
+/** Whether a learn batch may travel as its summary: recipes are kept, and it is neither a job's nor keyed (README "Batch summaries"). */
+function isSummarizable(recipes: SummaryRecipes | undefined, async: boolean, headers: RouteContext['headers']): boolean {
+  return recipes !== undefined && !async && idempotencyKey({ headers }) === '';
+}
 
 function learnRequest(ctx: RouteContext, frame: Pick<sml.v1.ILearnRequest, 'columns' | 'frameJson' | 'batchSummary' | 'summaryRecipe' | 'askSummaryRecipe'>): sml.v1.ILearnRequest {
   return { caller: ctx.caller, pid: ctx.params.pid, async: ctx.query.async === true, ...frame, idempotencyKey: idempotencyKey(ctx) };
