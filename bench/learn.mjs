@@ -8,7 +8,9 @@
 //    requests through gateway → projects, each batch durable in JetStream before the 200),
 //    next to the rate at which one Node process only JSON.parses the same request bodies.
 //    The client holds each body serialized (bytes), as the parse-only process holds its text;
-//    it signs (MD5 + HMAC of the body) at send time. CPU time per batch of every process
+//    it signs (MD5 + HMAC of the body) at send time. The gateway runs as configured by default:
+//    long batches travel to the project as their summary (README "Batch summaries");
+//    SML_GATEWAY_BATCH_SUMMARY_PROJECTS=0 in the environment sends them as columns. CPU time per batch of every process
 //    (client, gateway, projects, nats-server) is read from /proc around each run, and the share
 //    of the machine's cores left idle during it from /proc/stat.
 // 2. Summary update cost per row for p = 10, 50, 200 attributes (the frame already read, as

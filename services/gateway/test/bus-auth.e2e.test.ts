@@ -113,9 +113,11 @@ describe('bus authentication and permissions', () => {
   it('the system still works end to end: learn (spilled), explore, a job, /readyz, and the server logged the violations', async () => {
     const carol = await customer(sys, 'carol');
     expect((await carol.createProject('big')).status).toBe(201);
-    // ~1 MB of columns: above the 512 KB max_payload, so gateway → projects goes through the spill bucket.
+    // ~1 MB of columns: above the 512 KB max_payload, so gateway → projects goes through the spill
+    // bucket. Keyed, so that it travels as columns, not as its summary (README "Batch summaries").
     const rows = Array.from({ length: 40_000 }, (_, i) => [String(i * 0.5), String((i * 7) % 13), String(i % 2)]);
-    const learned = await carol.learn('big', { attributeNames: ['a', 'b', 'c'], attributeTypes: ['C', 'C', 'B'], data: rows, errorHandling: 0 });
+    const frame = { attributeNames: ['a', 'b', 'c'], attributeTypes: ['C', 'C', 'B'], data: rows, errorHandling: 0 };
+    const learned = await carol.request('POST', '/projects/big/learn', { json: frame, headers: { 'Idempotency-Key': 'spilled' } });
     expect(learned.status).toBe(200);
     const gateway = await as('gateway');
     expect((await (await gateway.jetstreamManager()).streams.info('OBJ_sml_bus_spill')).state.last_seq).toBeGreaterThan(0);
