@@ -119,6 +119,20 @@ describe('learn batches as summaries', () => {
     expect((await logEntries('alice', 'later')).map((e) => e.batchSummary.length > 0)).toEqual([false, true]);
   });
 
+  it('a memory-only project takes summaries too; forgetting rows it never learned is refused in the frame\'s words', async () => {
+    await alice.createProject('mem', { persist: false });
+    expect((await alice.learn('mem', rowsFrame(rows(0, 8000)))).status).toBe(200);
+    const expected = new Summary((await reader.full('alice', 'mem')).options);
+    expected.learn(rowsFrame(rows(0, 8000)));
+    await expectStatisticsOf('mem', expected, 'memory only');
+    const other = rowsFrame(rows(100_000, 8000));
+    const asSummary = await alice.request('POST', '/projects/mem/forget', { json: other });
+    const asColumns = await alice.request('POST', '/projects/mem/forget', { json: other, headers: { 'Idempotency-Key': 'k-3' } });
+    expect(asSummary.status).toBe(400);
+    expect(asSummary.body).toEqual(asColumns.body);
+    await expectStatisticsOf('mem', expected, 'after the refused forget');
+  });
+
   it('a batch the project refuses as a summary is sent again as the frame, and refused in the frame\'s words', async () => {
     await alice.createProject('clash');
     // `color` is continuous here; the long batch below has it categorical.
