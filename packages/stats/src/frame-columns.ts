@@ -27,6 +27,8 @@ export interface FrameColumnsInput {
   categorical?: { name?: string | null; levels?: string[] | null; codes?: Uint8Array | null }[] | null;
 }
 
+/** |m / 10^k| for an int32 mantissa m and a scale k ≥ 0 is at most 2^31. */
+const MANTISSA_BOUND = 2 ** 31;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const TYPES: ReadonlySet<string> = new Set<ColumnType>(['C', 'B', 'T', 'S', 'L', 'X']);
 
@@ -96,7 +98,7 @@ export function frameFromColumns(data: FrameColumnsInput): ParsedFrame {
     const scale = c.scale ?? null;
     if (scale !== null && !(Number.isInteger(scale) && scale >= 0 && scale <= MAX_SCALE)) malformed(`scale ${scale} of ${c.name}`);
     const values = scale === null ? float64s(bytes, rows) : fromMantissas(int32s(bytes, rows), scale);
-    return { kind, name: c.name!, values: values ?? malformed(`values of ${c.name}`) };
+    return { kind, name: c.name!, values: values ?? malformed(`values of ${c.name}`), ...(scale === null ? {} : { bound: MANTISSA_BOUND }) };
   });
   const categorical = (data.categorical ?? []).map((c): CategoricalColumn => {
     known(c.name ?? '', 'T');

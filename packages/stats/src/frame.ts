@@ -27,6 +27,12 @@ export interface NumericColumn {
   readonly name: string;
   /** One value per learned row; NaN marks a missing cell. */
   readonly values: Float64Array;
+  /**
+   * A bound on |value| known from how the column was read, when one is: decimal mantissas
+   * (frame-columns.ts) are int32s over a power of ten, so below 2^31. A column bounded within
+   * the summary's MAX_ABS_VALUE needs no per-value magnitude check.
+   */
+  readonly bound?: number;
 }
 
 export interface CategoricalColumn {

@@ -137,6 +137,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 function checkMagnitudes(parsed: ParsedFrame): void {
   for (const column of parsed.numeric) {
+    if (column.bound !== undefined && column.bound <= MAX_ABS_VALUE) continue;
     const values = column.values;
     for (let i = 0; i < values.length; i++) {
       const v = values[i];

@@ -276,6 +276,29 @@ describe('fast JSON frame reader', () => {
     }
   });
 
+  it('decimal columns carry their bound (2^31), which spares them the magnitude check; float64 columns are still checked', () => {
+    const mantissas = (values: number[], scale: number): FrameColumnsData => ({
+      names: ['x'], types: ['C'], rowCount: values.length, categorical: [],
+      numeric: [{ name: 'x', kind: 'C', values: new Uint8Array(Int32Array.from(values).buffer), scale }],
+    });
+    // The widest mantissas at scale 0: every value within the bound, learned.
+    const widest = frameFromColumns(mantissas([2147483647, -2147483647, -2147483648], 0));
+    expect(widest.numeric[0].bound).toBe(2 ** 31);
+    expect(Array.from(widest.numeric[0].values)).toEqual([2147483647, -2147483647, NaN]);
+    const s = new Summary();
+    s.prepare('learn', { columns: widest }).commit();
+    expect(s.max('x')).toBe(2147483647);
+    // Fuzzed: any int32 mantissa at any scale reads within the bound.
+    fc.assert(fc.property(fc.array(fc.integer({ min: -2147483647, max: 2147483647 }), { minLength: 1, maxLength: 20 }), fc.integer({ min: 0, max: 9 }), (ms, scale) => {
+      const column = frameFromColumns(mantissas(ms, scale)).numeric[0];
+      return Array.from(column.values).every((v) => Math.abs(v) <= column.bound!);
+    }));
+    // A float64 column (no scale) has no bound and is checked value by value, as a JSON frame is.
+    const huge = frameFromColumns({ names: ['x'], types: ['C'], rowCount: 2, categorical: [], numeric: [{ name: 'x', kind: 'C', values: new Uint8Array(Float64Array.from([1, 1e65]).buffer) }] });
+    expect(huge.numeric[0].bound).toBeUndefined();
+    expect(() => new Summary().prepare('learn', { columns: huge })).toThrow(/row 2, column \[x\]: value 1e\+65 is larger in magnitude than 1e\+64/);
+  });
+
   it('refuses frame columns that frameToColumns could not have written', () => {
     const good = frameToColumns(parseFrameJson(enc.encode(JSON.stringify({ attributeNames: ['x', 'c'], attributeTypes: ['C', 'T'], data: [['1', 'a'], ['2', 'b']] })))!);
     expect(frameFromColumns(good).rows.length).toBe(2);
