@@ -1,4 +1,4 @@
-"""numpy's X.T @ X (OpenBLAS through Debian's python3-numpy) on blocks of `rows` x `p`,
+"""numpy's X.T @ X (OpenBLAS through Debian's python3-numpy and libopenblas0) on blocks of `rows` x `p`,
 the same block shapes the summary update folds (bench/summary.mjs). Prints JSON: ns per
 attribute pair (i <= j) per row, the best of `reps` timings of `repeat` products each.
 Usage: /usr/bin/python3 bench/numpy_gram.py '[[p, rows], ...]'"""
@@ -22,4 +22,13 @@ for p, rows in shapes:
             x.T @ x
         best = min(best, (time.perf_counter_ns() - t0) / repeat)
     out.append({"p": p, "rows": rows, "ns_per_pair_row": best / (rows * p * (p + 1) / 2)})
-print(json.dumps({"numpy": np.__version__, "shapes": out}))
+
+def blas_library():
+    """The BLAS shared object this process loaded (Debian picks it by update-alternatives:
+    reference BLAS is ~10x slower than OpenBLAS, so the comparison must say which)."""
+    with open("/proc/self/maps") as maps:
+        names = {line.split()[-1] for line in maps if "blas" in line.lower() and "/" in line}
+    return ", ".join(sorted(n.rsplit("/", 2)[-2] + "/" + n.rsplit("/", 1)[-1] for n in names)) or "unknown"
+
+
+print(json.dumps({"numpy": np.__version__, "blas": blas_library(), "shapes": out}))

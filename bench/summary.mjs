@@ -3,7 +3,8 @@
 // attribute pair (i ≤ j) per row, with the WebAssembly SIMD kernel and with the JavaScript
 // fallback (SML_STATS_KERNEL=js), next to numpy's X.T @ X on the blocks the update folds
 // (rows per block as moments.ts chooses them), single-threaded OpenBLAS, in the same run.
-//   npm run build && node bench/summary.mjs   (BENCH_P default "20,200,2000"; BENCH_LEVELS default
+//   npm run build && node bench/summary.mjs   (needs Debian python3-numpy and libopenblas0: with
+//   reference BLAS numpy is ~10× slower and the ratio means little; the machine line names the BLAS; BENCH_P default "20,200,2000"; BENCH_LEVELS default
 //   "10,100,1000": a T column of L levels next to 20 C columns; BENCH_DRY=1 prints only)
 // Prints markdown and appends it, dated, to bench/RESULTS.md.
 import { execFileSync } from 'node:child_process';
@@ -73,7 +74,7 @@ const perPair = (p, ns) => ns / ((p * (p + 1)) / 2);
 const section = [
   `## summary — ${m.date}`,
   '',
-  `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}, load average ${m.load} before the run. Summary update of a frame already read (moments, co-moments, streaming histograms), median of 7 updates; numpy ${numpy.numpy} X.T @ X on one block of the rows the update folds at a time (best of 7, OPENBLAS_NUM_THREADS=1).`,
+  `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}, load average ${m.load} before the run. Summary update of a frame already read (moments, co-moments, streaming histograms), median of 7 updates; numpy ${numpy.numpy} (BLAS: ${numpy.blas}) X.T @ X on one block of the rows the update folds at a time (best of 7, OPENBLAS_NUM_THREADS=1).`,
   '',
   '| p | rows per update | rows per kernel block | wasm ns/row | wasm ns per pair-row | js ns per pair-row | numpy X.T@X ns per pair-row | wasm / numpy |',
   '|---:|---:|---:|---:|---:|---:|---:|---:|',

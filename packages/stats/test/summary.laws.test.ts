@@ -161,4 +161,19 @@ describe('extreme magnitudes (issue 9: learning 1e308 twice and forgetting it le
     expect(() => s.learn(big([['3', '4'], ['5', '1e308']]))).toThrow(/^Invalid DataFrame at row 2, column \[y\]: value 1e\+308 is larger in magnitude than 1e\+64/);
     expect(Buffer.from(s.serialize()).equals(Buffer.from(bytes))).toBe(true);
   });
+
+  test('the magnitude check finds a large value at any row, among missing cells, and names its first row', () => {
+    // The check keeps four running maxima over rows 4k..4k+3 and a tail: every position of
+    // frames of 1 to 9 rows, with missing cells (NaN) in every other row.
+    for (let rows = 1; rows <= 9; rows++) {
+      for (let at = 0; at < rows; at++) {
+        for (const huge of ['1.5e64', '-1e65', '1e308', '-1e300']) {
+          const data = Array.from({ length: rows }, (_, r) => ['1', r === at ? huge : r % 2 ? 'NA' : String(r)]);
+          if (at + 1 < rows) data[rows - 1][1] = '2e64'; // a later one too: the first is named
+          expect(() => new Summary().learn(big(data))).toThrow(new RegExp(`^Invalid DataFrame at row ${at + 1}, column \\[y\\]: value ${String(Number(huge)).replace('.', '\\.').replace('+', '\\+')} is larger`));
+        }
+      }
+      expect(() => new Summary().learn(big(Array.from({ length: rows }, (_, r) => ['1', r % 2 ? 'NA' : '1e64'])))).not.toThrow();
+    }
+  });
 });
