@@ -1,7 +1,7 @@
 // Summary update cost (issue 15): the frame already read, as the projects service gets it,
 // learned into a summary with streaming histograms; per attribute count p, ns per row and per
-// attribute pair (i ≤ j) per row, with the WebAssembly SIMD kernel and with the JavaScript
-// fallback (SML_STATS_KERNEL=js), next to numpy's X.T @ X on the blocks the update folds
+// attribute pair (i ≤ j) per row, with each cross-product kernel this machine runs (native
+// AVX2/FMA where built, WebAssembly SIMD, the JavaScript tiles), next to numpy's X.T @ X on the blocks the update folds
 // (rows per block as moments.ts chooses them), single-threaded OpenBLAS, in the same run.
 //   npm run build && node bench/summary.mjs   (needs Debian python3-numpy and libopenblas0: with
 //   reference BLAS numpy is ~10× slower and the ratio means little; the machine line names the BLAS; BENCH_P default "20,200,2000"; BENCH_LEVELS default
@@ -27,14 +27,19 @@ function frame(rows, p) {
 
 const blockRows = gramBlockRows; // the rows per block the update folds
 
-/** Median ns per row of learning `columns` (n rows) into a summary with `options`: one update for the schema, three to warm up, seven timed. */
+const TIMED = Number(process.env.BENCH_TIMED ?? 15);
+/**
+ * Median ns per row of learning `columns` (n rows) into a summary with `options`: one update for
+ * the schema, three to warm up, TIMED (BENCH_TIMED, default 15) timed: this VM's speed drifts
+ * between runs (±30 % seen at p = 200), and the median of many steadies the figure.
+ */
 function nsPerRow(columns, n, options) {
   const s = new Summary(options);
   const update = () => s.prepare('learn', { columns }).commit();
   update();
   for (let w = 0; w < 3; w++) update();
   const times = [];
-  for (let r = 0; r < 7; r++) {
+  for (let r = 0; r < TIMED; r++) {
     const t0 = process.hrtime.bigint();
     update();
     times.push(Number(process.hrtime.bigint() - t0));
@@ -42,14 +47,18 @@ function nsPerRow(columns, n, options) {
   return median(times) / n;
 }
 
+// Every kernel this machine runs, the default (native where it was built) first; wasm and js always.
+const KERNELS = [...new Set([useGramKernel(undefined), 'wasm', 'js'])];
+if (useGramKernel('wasm') !== 'wasm') throw new Error('the wasm kernel is not available here');
+useGramKernel(undefined);
 const m = machine();
 const rows = [];
 for (const p of PS) {
   const n = p >= 2000 ? 512 : p >= 200 ? 4096 : 20_000;
   const columns = parseFrameJson(Buffer.from(JSON.stringify(frame(n, p))));
   const row = { p, rows: n };
-  for (const kernel of ['wasm', 'js']) {
-    if (useGramKernel(kernel) !== kernel) throw new Error(`the ${kernel} kernel is not available here`);
+  for (const kernel of KERNELS) {
+    useGramKernel(kernel);
     row[kernel] = nsPerRow(columns, n, { histogram: 'streaming' });
   }
   useGramKernel(undefined);
@@ -74,13 +83,17 @@ const perPair = (p, ns) => ns / ((p * (p + 1)) / 2);
 const section = [
   `## summary — ${m.date}`,
   '',
-  `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}, load average ${m.load} before the run. Summary update of a frame already read (moments, co-moments, streaming histograms), median of 7 updates; numpy ${numpy.numpy} (BLAS: ${numpy.blas}) X.T @ X on one block of the rows the update folds at a time (best of 7, OPENBLAS_NUM_THREADS=1).`,
+  `Machine: ${m.cores} cores, ${m.cpu}, Node ${m.node}, load average ${m.load} before the run. Summary update of a frame already read (moments, co-moments, streaming histograms), median of ${TIMED} updates; numpy ${numpy.numpy} (BLAS: ${numpy.blas}) X.T @ X on one block of the rows the update folds at a time (best of 7, OPENBLAS_NUM_THREADS=1).`,
   '',
-  '| p | rows per update | rows per kernel block | wasm ns/row | wasm ns per pair-row | js ns per pair-row | numpy X.T@X ns per pair-row | wasm / numpy |',
-  '|---:|---:|---:|---:|---:|---:|---:|---:|',
+  `The default kernel is ${KERNELS[0]} (bold); the others are what a machine without it runs.`,
+  '',
+  `| p | rows per update | rows per kernel block | ${KERNELS[0]} ns/row | ${KERNELS.map((k) => `${k} ns per pair-row`).join(' | ')} | numpy X.T@X ns per pair-row | ${KERNELS[0]} / numpy |`,
+  `|---:|---:|---:|---:|${KERNELS.map(() => '---:|').join('')}---:|---:|`,
   ...rows.map((r) => {
     const np = numpy.shapes.find((s) => s.p === r.p).ns_per_pair_row;
-    return `| ${r.p} | ${r.rows} | ${blockRows(r.p)} | ${Math.round(r.wasm)} | **${perPair(r.p, r.wasm).toFixed(3)}** | ${perPair(r.p, r.js).toFixed(3)} | ${np.toFixed(3)} | ${(perPair(r.p, r.wasm) / np).toFixed(1)}× |`;
+    const best = KERNELS[0];
+    const perKernel = KERNELS.map((k, i) => (i === 0 ? `**${perPair(r.p, r[k]).toFixed(3)}**` : perPair(r.p, r[k]).toFixed(3)));
+    return `| ${r.p} | ${r.rows} | ${blockRows(r.p)} | ${Math.round(r[best])} | ${perKernel.join(' | ')} | ${np.toFixed(3)} | ${(perPair(r.p, r[best]) / np).toFixed(1)}× |`;
   }),
   '',
   'A T column of L levels next to 20 C columns (20 000 rows per update, uniform levels): the levels are learned sparsely (codes counted, numeric values summed per code), so the cost per row should not grow with L:',

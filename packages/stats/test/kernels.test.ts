@@ -1,10 +1,11 @@
 /**
  * The cross-product kernel (kernels/gram.ts) and the summary's blocked update built on it
- * (moments.ts accumulateCompleteProducts): the WebAssembly and JavaScript kernels against
+ * (moments.ts accumulateCompleteProducts): the native, WebAssembly and JavaScript kernels against
  * plain loops, the committed WebAssembly bytes against their source, and the summary's
  * Σxy, Σx²y² against exact sums (BigInt) under both kernels.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { Summary } from '@sml/stats';
@@ -23,7 +24,44 @@ test('this runtime compiles the WebAssembly SIMD kernel', () => {
   expect(useGramKernel('wasm')).toBe('wasm');
 });
 
-describe.each<GramKernel>(['wasm', 'js'])('the %s kernel', (kernel) => {
+/** Whether this machine should have the native kernel: a CPU with AVX2 and FMA (Linux), and a C compiler with Node's headers to build it. */
+function nativeExpected(): boolean {
+  let flags = '';
+  try {
+    flags = readFileSync('/proc/cpuinfo', 'utf8');
+  } catch {
+    return false;
+  }
+  const compiler = spawnSync(process.env.CC ?? 'cc', ['--version']).status === 0;
+  const headers = ['/usr', '/usr/local', path.dirname(path.dirname(process.execPath))].some((d) => existsSync(path.join(d, 'include/node/node_api.h')));
+  return /\bavx2\b/.test(flags) && /\bfma\b/.test(flags) && compiler && headers && process.env.SML_STATS_NATIVE !== '0';
+}
+
+/** The kernels this machine runs, best first: every one of them is tested. */
+const kernels: GramKernel[] = nativeExpected() ? ['native', 'wasm', 'js'] : ['wasm', 'js'];
+
+test('where the CPU has AVX2 and FMA and a C compiler is at hand, the build made the native kernel and it is the default', () => {
+  // The build (scripts/native.mjs) falls back to WebAssembly without failing: this is where a lost native kernel shows.
+  useGramKernel(undefined);
+  expect(gramKernel()).toBe(kernels[0]);
+});
+
+test('the native kernel refuses arguments that would read or write outside its arrays', () => {
+  if (!kernels.includes('native')) return; // nothing to call on this machine (the test above says why)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const native = require('../build/gram.node') as { strip(...args: unknown[]): void };
+  const x = new Float64Array(8 * 4);
+  const out = new Float64Array(32);
+  expect(() => native.strip(x, 4, 4, out)).not.toThrow();
+  expect(() => native.strip(x, 4, 8, out)).toThrow(/columns up to b \+ 3/);
+  expect(() => native.strip(x, 4, 4, new Float64Array(31))).toThrow(/columns up to b \+ 3/);
+  expect(() => native.strip(x, 6, 0, out)).toThrow(/multiple of 4/);
+  expect(() => native.strip(x, 4, 2, out)).toThrow(/multiple of 4/);
+  expect(() => native.strip(new Float32Array(32), 4, 0, out)).toThrow(/Float64Array/);
+  expect(() => native.strip(x, 4, 0)).toThrow(/strip\(x, stride, b, out\)/);
+});
+
+describe.each<GramKernel>(kernels)('the %s kernel', (kernel) => {
   test('strip(k, b) sums X[a]·X[b + j] over the rows for every a < b + 4', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 13 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 1000 }), (columns, rows, seed) => {
@@ -85,7 +123,7 @@ function mantissaExponent(v: number): [bigint, number] {
   return [BigInt(m), e];
 }
 
-describe.each<GramKernel>(['wasm', 'js'])('the summary with the %s kernel', (kernel) => {
+describe.each<GramKernel>(kernels)('the summary with the %s kernel', (kernel) => {
   // The bound is that of summing the rounded products x·y, as the update did before the kernel:
   // each product's rounding alone is up to 2⁻⁵³·|x·y|.
   test('Σxy and Σx²y² of complete columns are within 2⁻⁵⁰·Σ|xy| (Σx²y²) of the exact sums, also where the mean is 10⁴ times the spread', () => {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { GRAM_WASM_BASE64 } from './gram-wasm';
 
 /*
@@ -9,12 +10,14 @@ import { GRAM_WASM_BASE64 } from './gram-wasm';
  * in plain double arithmetic (two partial sums, even and odd rows): the caller folds each
  * block's result into compensated sums, so the rounding of a strip stays within a block.
  *
- * The kernel is WebAssembly SIMD (gram.wat, two rows per f64x2 lane: ≈ 3.5× the same tiles
- * in JavaScript on this machine); where the runtime cannot compile it, the JavaScript tiles
- * below compute the same sums (not always bit for bit: the order of additions differs).
+ * The kernel is, by preference: native (native/gram.c built by scripts/native.mjs: AVX2 and
+ * FMA, four rows per lane), where it was built and the CPU has them; WebAssembly SIMD
+ * (gram.wat, two rows per f64x2 lane: ≈ 3.5× the same tiles in JavaScript on this machine);
+ * the JavaScript tiles below. They compute the same sums, not always bit for bit (the order of
+ * additions differs, and FMA rounds each product-add once).
  */
 
-export type GramKernel = 'wasm' | 'js';
+export type GramKernel = 'native' | 'wasm' | 'js';
 
 // The part of the WebAssembly JS API used here (@types/node 20 does not declare it, and the
 // DOM library would bring the browser's globals).
@@ -32,8 +35,28 @@ interface WasmExports {
   strip(x: number, stride: number, b: number, out: number): void;
 }
 
+interface NativeExports {
+  strip(x: Float64Array, stride: number, b: number, out: Float64Array): void;
+  supported(): boolean;
+}
+
 let wasm: WasmExports | null | undefined;
+let native: NativeExports | null | undefined;
 let forced: GramKernel | undefined;
+
+function nativeKernel(): NativeExports | null {
+  if (native === undefined) {
+    try {
+      // build/gram.node beside dist/ (scripts/native.mjs); absent where no C compiler built it.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a .node addon loads only through require
+      const loaded = require(join(__dirname, '../../build/gram.node')) as NativeExports;
+      native = loaded.supported() ? loaded : null;
+    } catch {
+      native = null;
+    }
+  }
+  return native;
+}
 
 function wasmKernel(): WasmExports | null {
   if (wasm === undefined) {
@@ -48,8 +71,8 @@ function wasmKernel(): WasmExports | null {
 }
 
 /**
- * Chooses the kernel (tests and benchmarks compare both); `SML_STATS_KERNEL=js` does the same
- * for a process. Returns the kernel in use.
+ * Chooses the kernel (tests and benchmarks compare them); `SML_STATS_KERNEL=wasm` or `js` does
+ * the same for a process. A kernel this runtime lacks falls to the next one. Returns the kernel in use.
  */
 export function useGramKernel(kernel?: GramKernel): GramKernel {
   forced = kernel;
@@ -57,8 +80,10 @@ export function useGramKernel(kernel?: GramKernel): GramKernel {
 }
 
 export function gramKernel(): GramKernel {
-  const wanted = forced ?? (process.env.SML_STATS_KERNEL === 'js' ? 'js' : 'wasm');
-  return wanted === 'wasm' && wasmKernel() !== null ? 'wasm' : 'js';
+  const env = process.env.SML_STATS_KERNEL;
+  const wanted = forced ?? (env === 'js' || env === 'wasm' ? env : 'native');
+  if (wanted === 'native' && nativeKernel() !== null) return 'native';
+  return wanted !== 'js' && wasmKernel() !== null ? 'wasm' : 'js';
 }
 
 const PAGE = 65536;
@@ -81,15 +106,20 @@ export class GramBlocks {
   /** out[4a + j] after strip(k, b). */
   readonly out: Float64Array;
   private readonly kernel: WasmExports | null;
+  private readonly native: NativeExports | null;
 
   constructor(count: number, columns: number, rows: number) {
     this.columns = Math.ceil(columns / 4) * 4;
-    this.stride = rows + (rows & 1);
+    const kernel = gramKernel();
+    // The native kernel reads four rows at a time, the others two.
+    this.stride = kernel === 'native' ? Math.ceil(rows / 4) * 4 : rows + (rows & 1);
     const size = this.columns * this.stride;
-    this.kernel = gramKernel() === 'wasm' ? wasmKernel() : null;
+    this.native = kernel === 'native' ? nativeKernel() : null;
+    this.kernel = kernel === 'wasm' ? wasmKernel() : null;
     if (this.kernel === null) {
-      this.blocks = Array.from({ length: count }, () => new Float64Array(size));
-      this.out = new Float64Array(4 * this.columns);
+      const memory = this.native !== null ? nativeMemory(count * size + 4 * this.columns) : new Float64Array(count * size + 4 * this.columns);
+      this.blocks = Array.from({ length: count }, (_, k) => memory.subarray(k * size, (k + 1) * size));
+      this.out = memory.subarray(count * size, count * size + 4 * this.columns);
       return;
     }
     const bytes = (count * size + 4 * this.columns) * 8;
@@ -109,12 +139,26 @@ export class GramBlocks {
   }
 
   strip(k: number, b: number): void {
-    if (this.kernel !== null) {
+    if (this.native !== null) {
+      this.native.strip(this.blocks[k], this.stride, b, this.out);
+    } else if (this.kernel !== null) {
       this.kernel.strip(this.blocks[k].byteOffset, this.stride * 8, b, this.out.byteOffset);
     } else {
       stripJs(this.blocks[k], this.stride, b, this.out);
     }
   }
+}
+
+let nativeBuffer = new Float64Array(0);
+
+/**
+ * `doubles` of memory for the native kernel's blocks, kept between updates as the WebAssembly
+ * memory is (a 200-attribute update's blocks are 3 MiB): it only grows, to the widest block
+ * this thread has learned. Every block is filled (values, then clearPadding) before it is read.
+ */
+function nativeMemory(doubles: number): Float64Array {
+  if (nativeBuffer.length < doubles) nativeBuffer = new Float64Array(doubles);
+  return nativeBuffer;
 }
 
 /** The kernel's contract in JavaScript: tiles of 2 × 4 columns, eight accumulators. */

@@ -1,0 +1,101 @@
+/*
+ * The cross-product kernel of kernels/gram.ts in C with AVX2 and FMA (four rows per 256-bit
+ * lane, fused multiply-adds): the same contract as gram.wat's strip, for CPUs that have them.
+ * Built by scripts/native.mjs into build/gram.node (Node-API, so one binary serves every Node
+ * version of the machine); where it is not built or the CPU lacks AVX2/FMA, gram.ts uses the
+ * WebAssembly kernel.
+ *
+ *   strip(x, stride, b, out): for the columns a in [0, b + 4) and j in [0, 4):
+ *     out[4a + j] = Σ_r X[a][r] · X[b + j][r]
+ * X is column-major in the Float64Array x, a column every `stride` doubles (a multiple of 4,
+ * the padding rows zero); b is a multiple of 4 and the columns up to b + 3 exist. Tiles of
+ * 2 × 4 columns: eight accumulators and six operands in the sixteen vector registers.
+ */
+#define NAPI_VERSION 8
+#include <node_api.h>
+#include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
+
+__attribute__((target("avx2,fma"))) static double lanes(__m256d v) {
+  __m128d low = _mm256_castpd256_pd128(v);
+  __m128d high = _mm256_extractf128_pd(v, 1);
+  __m128d pair = _mm_add_pd(low, high);
+  return _mm_cvtsd_f64(_mm_add_sd(pair, _mm_unpackhi_pd(pair, pair)));
+}
+
+__attribute__((target("avx2,fma"))) static void strip(const double *x, size_t stride, size_t b, double *out) {
+  const double *v0 = x + b * stride, *v1 = v0 + stride, *v2 = v1 + stride, *v3 = v2 + stride;
+  for (size_t a = 0; a < b + 4; a += 2) {
+    const double *u = x + a * stride, *w = u + stride;
+    __m256d s0 = _mm256_setzero_pd(), s1 = _mm256_setzero_pd(), s2 = _mm256_setzero_pd(), s3 = _mm256_setzero_pd();
+    __m256d t0 = _mm256_setzero_pd(), t1 = _mm256_setzero_pd(), t2 = _mm256_setzero_pd(), t3 = _mm256_setzero_pd();
+    for (size_t r = 0; r < stride; r += 4) {
+      __m256d ur = _mm256_loadu_pd(u + r), wr = _mm256_loadu_pd(w + r);
+      __m256d x0 = _mm256_loadu_pd(v0 + r), x1 = _mm256_loadu_pd(v1 + r), x2 = _mm256_loadu_pd(v2 + r), x3 = _mm256_loadu_pd(v3 + r);
+      s0 = _mm256_fmadd_pd(ur, x0, s0);
+      s1 = _mm256_fmadd_pd(ur, x1, s1);
+      s2 = _mm256_fmadd_pd(ur, x2, s2);
+      s3 = _mm256_fmadd_pd(ur, x3, s3);
+      t0 = _mm256_fmadd_pd(wr, x0, t0);
+      t1 = _mm256_fmadd_pd(wr, x1, t1);
+      t2 = _mm256_fmadd_pd(wr, x2, t2);
+      t3 = _mm256_fmadd_pd(wr, x3, t3);
+    }
+    double *o = out + 4 * a;
+    o[0] = lanes(s0); o[1] = lanes(s1); o[2] = lanes(s2); o[3] = lanes(s3);
+    o[4] = lanes(t0); o[5] = lanes(t1); o[6] = lanes(t2); o[7] = lanes(t3);
+  }
+}
+
+static napi_value fail(napi_env env, const char *message) {
+  napi_throw_range_error(env, NULL, message);
+  return NULL;
+}
+
+/* The doubles of a Float64Array argument, or NULL (an exception pending) when it is not one. */
+static double *doubles(napi_env env, napi_value value, size_t *length) {
+  napi_typedarray_type type;
+  void *data;
+  if (napi_get_typedarray_info(env, value, &type, length, &data, NULL, NULL) != napi_ok || type != napi_float64_array) {
+    fail(env, "gram.node: expected a Float64Array");
+    return NULL;
+  }
+  return (double *)data;
+}
+
+static napi_value strip_js(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 4) return fail(env, "gram.node: strip(x, stride, b, out)");
+  size_t xs, outs;
+  double *x = doubles(env, argv[0], &xs);
+  if (x == NULL) return NULL;
+  double *out = doubles(env, argv[3], &outs);
+  if (out == NULL) return NULL;
+  int64_t stride, b;
+  if (napi_get_value_int64(env, argv[1], &stride) != napi_ok || napi_get_value_int64(env, argv[2], &b) != napi_ok) return fail(env, "gram.node: stride and b are integers");
+  // Every access in bounds, whatever the caller passes: a wrong call throws, it never reads past the arrays.
+  if (stride <= 0 || stride % 4 != 0 || b < 0 || b % 4 != 0) return fail(env, "gram.node: stride a positive multiple of 4, b a multiple of 4");
+  if ((size_t)(b + 4) * (size_t)stride > xs || (size_t)(b + 4) * 4 > outs) return fail(env, "gram.node: the columns up to b + 3 must exist");
+  strip(x, (size_t)stride, (size_t)b, out);
+  return NULL;
+}
+
+/* Whether this CPU runs the kernel (AVX2 and FMA). */
+static napi_value supported_js(napi_env env, napi_callback_info info) {
+  (void)info;
+  __builtin_cpu_init();
+  napi_value result;
+  napi_get_boolean(env, __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"), &result);
+  return result;
+}
+
+NAPI_MODULE_INIT() {
+  napi_value fn;
+  napi_create_function(env, "strip", NAPI_AUTO_LENGTH, strip_js, NULL, &fn);
+  napi_set_named_property(env, exports, "strip", fn);
+  napi_create_function(env, "supported", NAPI_AUTO_LENGTH, supported_js, NULL, &fn);
+  napi_set_named_property(env, exports, "supported", fn);
+  return exports;
+}
