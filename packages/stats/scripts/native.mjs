@@ -1,6 +1,6 @@
-// Builds native/gram.c into build/gram.node (part of `npm run build`): the cross-product kernel
-// with AVX2 and FMA, which kernels/gram.ts prefers to the WebAssembly one where it loads and the
-// CPU has them. Needs only a C compiler and Node's headers (node_api.h), which a fresh machine of
+// Builds native/kernels.c into build/kernels.node (part of `npm run build`): kernels with AVX2
+// and FMA (the cross products, decimal columns), which kernels/native.ts loads where the CPU has
+// them, in preference to the WebAssembly and JavaScript ways. Needs only a C compiler and Node's headers (node_api.h), which a fresh machine of
 // this project's kind has; without them it says so and the WebAssembly kernel serves (a clean
 // fallback, never a failed build). SML_STATS_NATIVE=0 skips it.
 import { execFileSync } from 'node:child_process';
@@ -9,8 +9,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const source = join(root, 'native/gram.c');
-const target = join(root, 'build/gram.node');
+const source = join(root, 'native/kernels.c');
+const target = join(root, 'build/kernels.node');
 
 const skip = (why) => {
   console.warn(`@sml/stats: native kernel not built (${why}): the WebAssembly kernel serves`);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { Summary } from '@sml/stats';
 import { GramBlocks, type GramKernel, gramKernel, useGramKernel } from '../src/kernels/gram';
+import { nativeKernels } from '../src/kernels/native';
 import { random } from './helpers';
 
 afterEach(() => useGramKernel(undefined));
@@ -49,7 +50,7 @@ test('where the CPU has AVX2 and FMA and a C compiler is at hand, the build made
 test('the native kernel refuses arguments that would read or write outside its arrays', () => {
   if (!kernels.includes('native')) return; // nothing to call on this machine (the test above says why)
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const native = require('../build/gram.node') as { strip(...args: unknown[]): void };
+  const native = require('../build/kernels.node') as { strip(...args: unknown[]): void; fromMantissas(...args: unknown[]): void };
   const x = new Float64Array(8 * 4);
   const out = new Float64Array(32);
   expect(() => native.strip(x, 4, 4, out)).not.toThrow();
@@ -59,6 +60,32 @@ test('the native kernel refuses arguments that would read or write outside its a
   expect(() => native.strip(x, 4, 2, out)).toThrow(/multiple of 4/);
   expect(() => native.strip(new Float32Array(32), 4, 0, out)).toThrow(/Float64Array/);
   expect(() => native.strip(x, 4, 0)).toThrow(/strip\(x, stride, b, out\)/);
+  const m = new Int32Array(5);
+  expect(() => native.fromMantissas(m, 2, new Float64Array(5))).not.toThrow();
+  expect(() => native.fromMantissas(m, 2, new Float64Array(4))).toThrow(/one double per mantissa/);
+  expect(() => native.fromMantissas(m, 10, new Float64Array(5))).toThrow(/scale an integer from 0 to 9/);
+  expect(() => native.fromMantissas(new Uint32Array(5), 2, new Float64Array(5))).toThrow(/Int32Array/);
+});
+
+test('decimal columns read back to the doubles JavaScript\'s division gives, with the native kernel as without it', () => {
+  if (!kernels.includes('native')) return; // (the default-kernel test above says why there is none)
+  const native = nativeKernels()!;
+  const mantissa = fc.oneof(fc.integer({ min: -2147483648, max: 2147483647 }), fc.constantFrom(-2147483648, -2147483647, 2147483647, 0, 1, -1, 5, 15, 105));
+  fc.assert(
+    fc.property(fc.array(mantissa, { maxLength: 23 }), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 3 }), (values, scale, offset) => {
+      // A view at an offset into a larger buffer, as a column of a message is.
+      const backing = new Int32Array(values.length + offset);
+      backing.set(values, offset);
+      const mantissas = backing.subarray(offset);
+      const out = new Float64Array(values.length);
+      native.fromMantissas(mantissas, scale, out);
+      values.forEach((m, r) => {
+        const expected = m === -2147483648 ? NaN : m / 10 ** scale;
+        if (!Object.is(out[r], expected)) throw new Error(`${m} / 10^${scale}: ${out[r]}, expected ${expected}`);
+      });
+    }),
+    { numRuns: 2000 },
+  );
 });
 
 describe.each<GramKernel>(kernels)('the %s kernel', (kernel) => {

@@ -1,5 +1,5 @@
-import { join } from 'node:path';
 import { GRAM_WASM_BASE64 } from './gram-wasm';
+import { type NativeKernels, nativeKernels } from './native';
 
 /*
  * Cross products of a block of columns: the O(rows · p²) inner loop of the summary update
@@ -10,8 +10,8 @@ import { GRAM_WASM_BASE64 } from './gram-wasm';
  * in plain double arithmetic (two partial sums, even and odd rows): the caller folds each
  * block's result into compensated sums, so the rounding of a strip stays within a block.
  *
- * The kernel is, by preference: native (native/gram.c built by scripts/native.mjs: AVX2 and
- * FMA, four rows per lane), where it was built and the CPU has them; WebAssembly SIMD
+ * The kernel is, by preference: native (native/kernels.c, kernels/native.ts: AVX2 and FMA,
+ * four rows per lane), where it was built and the CPU has them; WebAssembly SIMD
  * (gram.wat, two rows per f64x2 lane: ≈ 3.5× the same tiles in JavaScript on this machine);
  * the JavaScript tiles below. They compute the same sums, not always bit for bit (the order of
  * additions differs, and FMA rounds each product-add once).
@@ -35,28 +35,8 @@ interface WasmExports {
   strip(x: number, stride: number, b: number, out: number): void;
 }
 
-interface NativeExports {
-  strip(x: Float64Array, stride: number, b: number, out: Float64Array): void;
-  supported(): boolean;
-}
-
 let wasm: WasmExports | null | undefined;
-let native: NativeExports | null | undefined;
 let forced: GramKernel | undefined;
-
-function nativeKernel(): NativeExports | null {
-  if (native === undefined) {
-    try {
-      // build/gram.node beside dist/ (scripts/native.mjs); absent where no C compiler built it.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a .node addon loads only through require
-      const loaded = require(join(__dirname, '../../build/gram.node')) as NativeExports;
-      native = loaded.supported() ? loaded : null;
-    } catch {
-      native = null;
-    }
-  }
-  return native;
-}
 
 function wasmKernel(): WasmExports | null {
   if (wasm === undefined) {
@@ -82,7 +62,7 @@ export function useGramKernel(kernel?: GramKernel): GramKernel {
 export function gramKernel(): GramKernel {
   const env = process.env.SML_STATS_KERNEL;
   const wanted = forced ?? (env === 'js' || env === 'wasm' ? env : 'native');
-  if (wanted === 'native' && nativeKernel() !== null) return 'native';
+  if (wanted === 'native' && nativeKernels() !== null) return 'native';
   return wanted !== 'js' && wasmKernel() !== null ? 'wasm' : 'js';
 }
 
@@ -106,7 +86,7 @@ export class GramBlocks {
   /** out[4a + j] after strip(k, b). */
   readonly out: Float64Array;
   private readonly kernel: WasmExports | null;
-  private readonly native: NativeExports | null;
+  private readonly native: NativeKernels | null;
 
   constructor(count: number, columns: number, rows: number) {
     this.columns = Math.ceil(columns / 4) * 4;
@@ -114,7 +94,7 @@ export class GramBlocks {
     // The native kernel reads four rows at a time, the others two.
     this.stride = kernel === 'native' ? Math.ceil(rows / 4) * 4 : rows + (rows & 1);
     const size = this.columns * this.stride;
-    this.native = kernel === 'native' ? nativeKernel() : null;
+    this.native = kernel === 'native' ? nativeKernels() : null;
     this.kernel = kernel === 'wasm' ? wasmKernel() : null;
     if (this.kernel === null) {
       const memory = this.native !== null ? nativeMemory(count * size + 4 * this.columns) : new Float64Array(count * size + 4 * this.columns);

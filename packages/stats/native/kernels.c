@@ -1,10 +1,11 @@
 /*
- * The cross-product kernel of kernels/gram.ts in C with AVX2 and FMA (four rows per 256-bit
- * lane, fused multiply-adds): the same contract as gram.wat's strip, for CPUs that have them.
- * Built by scripts/native.mjs into build/gram.node (Node-API, so one binary serves every Node
- * version of the machine); where it is not built or the CPU lacks AVX2/FMA, gram.ts uses the
- * WebAssembly kernel.
+ * The native kernels of @sml/stats (kernels/native.ts loads them), for CPUs with AVX2 and FMA.
+ * Built by scripts/native.mjs into build/kernels.node (Node-API, so one binary serves every
+ * Node version of the machine); where it is not built or the CPU lacks AVX2/FMA, each caller
+ * uses its WebAssembly or JavaScript way instead.
  *
+ * strip: the cross-product kernel of kernels/gram.ts (four rows per 256-bit lane, fused
+ * multiply-adds), the same contract as gram.wat's strip:
  *   strip(x, stride, b, out): for the columns a in [0, b + 4) and j in [0, 4):
  *     out[4a + j] = Σ_r X[a][r] · X[b + j][r]
  * X is column-major in the Float64Array x, a column every `stride` doubles (a multiple of 4,
@@ -58,7 +59,7 @@ static double *doubles(napi_env env, napi_value value, size_t *length) {
   napi_typedarray_type type;
   void *data;
   if (napi_get_typedarray_info(env, value, &type, length, &data, NULL, NULL) != napi_ok || type != napi_float64_array) {
-    fail(env, "gram.node: expected a Float64Array");
+    fail(env, "kernels.node: expected a Float64Array");
     return NULL;
   }
   return (double *)data;
@@ -67,22 +68,60 @@ static double *doubles(napi_env env, napi_value value, size_t *length) {
 static napi_value strip_js(napi_env env, napi_callback_info info) {
   size_t argc = 4;
   napi_value argv[4];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 4) return fail(env, "gram.node: strip(x, stride, b, out)");
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 4) return fail(env, "kernels.node: strip(x, stride, b, out)");
   size_t xs, outs;
   double *x = doubles(env, argv[0], &xs);
   if (x == NULL) return NULL;
   double *out = doubles(env, argv[3], &outs);
   if (out == NULL) return NULL;
   int64_t stride, b;
-  if (napi_get_value_int64(env, argv[1], &stride) != napi_ok || napi_get_value_int64(env, argv[2], &b) != napi_ok) return fail(env, "gram.node: stride and b are integers");
+  if (napi_get_value_int64(env, argv[1], &stride) != napi_ok || napi_get_value_int64(env, argv[2], &b) != napi_ok) return fail(env, "kernels.node: stride and b are integers");
   // Every access in bounds, whatever the caller passes: a wrong call throws, it never reads past the arrays.
-  if (stride <= 0 || stride % 4 != 0 || b < 0 || b % 4 != 0) return fail(env, "gram.node: stride a positive multiple of 4, b a multiple of 4");
-  if ((size_t)(b + 4) * (size_t)stride > xs || (size_t)(b + 4) * 4 > outs) return fail(env, "gram.node: the columns up to b + 3 must exist");
+  if (stride <= 0 || stride % 4 != 0 || b < 0 || b % 4 != 0) return fail(env, "kernels.node: stride a positive multiple of 4, b a multiple of 4");
+  if ((size_t)(b + 4) * (size_t)stride > xs || (size_t)(b + 4) * 4 > outs) return fail(env, "kernels.node: the columns up to b + 3 must exist");
   strip(x, (size_t)stride, (size_t)b, out);
   return NULL;
 }
 
-/* Whether this CPU runs the kernel (AVX2 and FMA). */
+/*
+ * fromMantissas(mantissas, scale, out): out[r] = mantissas[r] / 10^scale, NaN for the missing
+ * mark (INT32_MIN), four at a time; each quotient is the correctly rounded one, as JavaScript's
+ * division gives (frame-columns.ts).
+ */
+__attribute__((target("avx2,fma"))) static void from_mantissas(const int32_t *m, size_t n, double p, double *out) {
+  const __m256d divisor = _mm256_set1_pd(p);
+  const __m128i missing = _mm_set1_epi32(INT32_MIN);
+  const __m256d nan = _mm256_set1_pd(__builtin_nan(""));
+  size_t r = 0;
+  for (; r + 4 <= n; r += 4) {
+    __m128i q = _mm_loadu_si128((const __m128i *)(m + r));
+    __m256d v = _mm256_div_pd(_mm256_cvtepi32_pd(q), divisor);
+    __m256d absent = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_cmpeq_epi32(q, missing)));
+    _mm256_storeu_pd(out + r, _mm256_blendv_pd(v, nan, absent));
+  }
+  for (; r < n; r++) out[r] = m[r] == INT32_MIN ? __builtin_nan("") : (double)m[r] / p;
+}
+
+static const double POW10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+
+static napi_value from_mantissas_js(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 3) return fail(env, "kernels.node: fromMantissas(mantissas, scale, out)");
+  napi_typedarray_type type;
+  size_t n, outs;
+  void *data;
+  if (napi_get_typedarray_info(env, argv[0], &type, &n, &data, NULL, NULL) != napi_ok || type != napi_int32_array) return fail(env, "kernels.node: expected an Int32Array");
+  double *out = doubles(env, argv[2], &outs);
+  if (out == NULL) return NULL;
+  int64_t scale;
+  if (napi_get_value_int64(env, argv[1], &scale) != napi_ok || scale < 0 || scale > 9) return fail(env, "kernels.node: scale an integer from 0 to 9");
+  if (outs != n) return fail(env, "kernels.node: out must have one double per mantissa");
+  from_mantissas((const int32_t *)data, n, POW10[scale], out);
+  return NULL;
+}
+
+/* Whether this CPU runs the kernels (AVX2 and FMA). */
 static napi_value supported_js(napi_env env, napi_callback_info info) {
   (void)info;
   __builtin_cpu_init();
@@ -95,6 +134,8 @@ NAPI_MODULE_INIT() {
   napi_value fn;
   napi_create_function(env, "strip", NAPI_AUTO_LENGTH, strip_js, NULL, &fn);
   napi_set_named_property(env, exports, "strip", fn);
+  napi_create_function(env, "fromMantissas", NAPI_AUTO_LENGTH, from_mantissas_js, NULL, &fn);
+  napi_set_named_property(env, exports, "fromMantissas", fn);
   napi_create_function(env, "supported", NAPI_AUTO_LENGTH, supported_js, NULL, &fn);
   napi_set_named_property(env, exports, "supported", fn);
   return exports;

@@ -1,0 +1,34 @@
+import { join } from 'node:path';
+
+/*
+ * The native kernels (native/kernels.c, AVX2 and FMA), built by scripts/native.mjs into
+ * build/kernels.node where the machine has a C compiler and Node's headers. Absent, or on a
+ * CPU without AVX2/FMA, every caller keeps its WebAssembly or JavaScript way: null here.
+ */
+export interface NativeKernels {
+  /** The cross products of kernels/gram.ts (its contract); throws on arguments outside the arrays. */
+  strip(x: Float64Array, stride: number, b: number, out: Float64Array): void;
+  /** out[r] = mantissas[r] / 10^scale (scale 0–9), NaN for MISSING_MANTISSA: what JavaScript's division gives. */
+  fromMantissas(mantissas: Int32Array, scale: number, out: Float64Array): void;
+  supported(): boolean;
+}
+
+let loaded: NativeKernels | null | undefined;
+
+/** The native kernels, or null; SML_STATS_NATIVE=0 turns them off for the process. */
+export function nativeKernels(): NativeKernels | null {
+  if (loaded === undefined) {
+    loaded = null;
+    if (process.env.SML_STATS_NATIVE !== '0') {
+      try {
+        // build/ beside dist/ and src/: the same path from either.
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- a .node addon loads only through require
+        const kernels = require(join(__dirname, '../../build/kernels.node')) as NativeKernels;
+        loaded = kernels.supported() ? kernels : null;
+      } catch {
+        loaded = null;
+      }
+    }
+  }
+  return loaded;
+}
