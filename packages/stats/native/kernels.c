@@ -4,6 +4,9 @@
  * Node version of the machine); where it is not built or the CPU lacks AVX2/FMA, each caller
  * uses its WebAssembly or JavaScript way instead.
  *
+ * Each checks its arguments against its arrays' lengths: a wrong call throws, never reads or
+ * writes outside them.
+ *
  * strip: the cross-product kernel of kernels/gram.ts (four rows per 256-bit lane, fused
  * multiply-adds), the same contract as gram.wat's strip:
  *   strip(x, stride, b, out): for the columns a in [0, b + 4) and j in [0, 4):
@@ -121,6 +124,76 @@ static napi_value from_mantissas_js(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/*
+ * binColumn(values, t, count, counts, state): the tight loop of a streaming histogram's
+ * addColumn (histogram.ts) for a column read whole with an exact inverse width: from row t,
+ * counts each present value whose bin k = floor(v · inverse) lies strictly between `low` and
+ * `high`, moving them as the occupied span [kmin, kmax] widens, exactly as that loop does.
+ * Stops at the first value that does not fit, at −0 and at a negative value whose quotient
+ * underflows to zero (the general add() places those), and returns its row (count when done).
+ * state: [inverse, lo, bins, kmin, kmax, added]; kmin, kmax and added are written back.
+ */
+#define INDEX_LIMIT 4503599627370496.0 /* 2^52, as histogram.ts */
+
+static double lower_bound(double lo, double kmax, double bins) {
+  double low = lo - 1 > kmax - bins ? lo - 1 : kmax - bins;
+  return low > -INDEX_LIMIT ? low : -INDEX_LIMIT;
+}
+
+static double upper_bound(double end, double kmin, double bins) {
+  double high = end < kmin + bins ? end : kmin + bins;
+  return high < INDEX_LIMIT ? high : INDEX_LIMIT;
+}
+
+__attribute__((target("avx2,fma"))) static size_t bin_column(const double *values, size_t t, size_t count, double *counts, size_t slots, double *state) {
+  const double inverse = state[0], lo = state[1], bins = state[2], end = lo + (double)slots;
+  double kmin = state[3], kmax = state[4], added = 0;
+  double low = lower_bound(lo, kmax, bins), high = upper_bound(end, kmin, bins);
+  for (; t < count; t++) {
+    const double v = values[t];
+    if (v != v) continue;
+    const double q = v * inverse;
+    if (q == 0 && (v < 0 || __builtin_signbit(v))) break;
+    const double k = __builtin_floor(q);
+    if (k <= low || k >= high) break;
+    counts[(int64_t)(k - lo)] += 1;
+    added++;
+    if (k < kmin) { kmin = k; high = upper_bound(end, kmin, bins); }
+    if (k > kmax) { kmax = k; low = lower_bound(lo, kmax, bins); }
+  }
+  state[3] = kmin;
+  state[4] = kmax;
+  state[5] = added;
+  return t;
+}
+
+static napi_value bin_column_js(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 5) return fail(env, "kernels.node: binColumn(values, t, count, counts, state)");
+  size_t n, slots, states;
+  double *values = doubles(env, argv[0], &n);
+  if (values == NULL) return NULL;
+  double *counts = doubles(env, argv[3], &slots);
+  if (counts == NULL) return NULL;
+  double *state = doubles(env, argv[4], &states);
+  if (state == NULL) return NULL;
+  int64_t t, count;
+  if (napi_get_value_int64(env, argv[1], &t) != napi_ok || napi_get_value_int64(env, argv[2], &count) != napi_ok) return fail(env, "kernels.node: t and count are integers");
+  if (states != 6 || t < 0 || count < t || (size_t)count > n) return fail(env, "kernels.node: binColumn needs 0 <= t <= count <= values.length and a state of 6");
+  /*
+   * Every bin counted lies strictly between low ≥ lo − 1 and high ≤ lo + slots, so its index
+   * k − lo is in [0, slots) once lo, bins and the span are finite numbers (NaN compares false).
+   */
+  if (!(state[3] <= state[4]) || !(state[1] - 1 <= state[3]) || !(state[4] < state[1] + (double)slots) ||
+      !__builtin_isfinite(state[0]) || !__builtin_isfinite(state[2]) || !(state[2] >= 1) || !__builtin_isfinite(state[1])) {
+    return fail(env, "kernels.node: binColumn's state must be finite and its span lie in its window");
+  }
+  napi_value result;
+  napi_create_int64(env, (int64_t)bin_column(values, (size_t)t, (size_t)count, counts, slots, state), &result);
+  return result;
+}
+
 /* Whether this CPU runs the kernels (AVX2 and FMA). */
 static napi_value supported_js(napi_env env, napi_callback_info info) {
   (void)info;
@@ -136,6 +209,8 @@ NAPI_MODULE_INIT() {
   napi_set_named_property(env, exports, "strip", fn);
   napi_create_function(env, "fromMantissas", NAPI_AUTO_LENGTH, from_mantissas_js, NULL, &fn);
   napi_set_named_property(env, exports, "fromMantissas", fn);
+  napi_create_function(env, "binColumn", NAPI_AUTO_LENGTH, bin_column_js, NULL, &fn);
+  napi_set_named_property(env, exports, "binColumn", fn);
   napi_create_function(env, "supported", NAPI_AUTO_LENGTH, supported_js, NULL, &fn);
   napi_set_named_property(env, exports, "supported", fn);
   return exports;

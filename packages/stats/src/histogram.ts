@@ -1,5 +1,6 @@
 import type { ByteReader, ByteWriter } from './binary';
 import { SummaryError } from './errors';
+import { nativeKernels } from './kernels/native';
 
 /**
  * Per-attribute histograms (STATS.md §1). Missing cells are not in a histogram: the
@@ -126,9 +127,16 @@ class StreamingHistogram {
         // multiplying by 2^-e exactly, when 2^-e is a double (the same quotient either way).
         const inverse = 1 / w;
         const exact = Number.isFinite(inverse) && inverse * w === 1;
+        const native = rows === null && exact ? nativeKernels() : null;
+        if (native !== null) {
+          // The same loop in C (native/kernels.c binColumn), which also stops at −0.
+          const state = Float64Array.of(inverse, lo, bins, kmin, kmax, 0);
+          t = native.binColumn(values, t, count, counts, state);
+          [kmin, kmax, added] = [state[3], state[4], state[5]];
+        }
         let low = Math.max(lo - 1, kmax - bins, -INDEX_LIMIT);
         let high = Math.min(end, kmin + bins, INDEX_LIMIT);
-        for (; t < count; t++) {
+        for (; native === null && t < count; t++) {
           const v = values[rows === null ? t : rows[t]];
           if (v !== v) continue;
           const q = exact ? v * inverse : v / w;

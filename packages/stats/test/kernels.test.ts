@@ -50,7 +50,7 @@ test('where the CPU has AVX2 and FMA and a C compiler is at hand, the build made
 test('the native kernel refuses arguments that would read or write outside its arrays', () => {
   if (!kernels.includes('native')) return; // nothing to call on this machine (the test above says why)
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const native = require('../build/kernels.node') as { strip(...args: unknown[]): void; fromMantissas(...args: unknown[]): void };
+  const native = require('../build/kernels.node') as { strip(...args: unknown[]): void; fromMantissas(...args: unknown[]): void; binColumn(...args: unknown[]): number };
   const x = new Float64Array(8 * 4);
   const out = new Float64Array(32);
   expect(() => native.strip(x, 4, 4, out)).not.toThrow();
@@ -65,6 +65,18 @@ test('the native kernel refuses arguments that would read or write outside its a
   expect(() => native.fromMantissas(m, 2, new Float64Array(4))).toThrow(/one double per mantissa/);
   expect(() => native.fromMantissas(m, 10, new Float64Array(5))).toThrow(/scale an integer from 0 to 9/);
   expect(() => native.fromMantissas(new Uint32Array(5), 2, new Float64Array(5))).toThrow(/Int32Array/);
+  // binColumn: the state [inverse, lo, bins, kmin, kmax, added] must describe a span inside the window.
+  const values = Float64Array.of(1, 2, 3);
+  const counts = new Float64Array(8);
+  const state = () => Float64Array.of(1, 0, 16, 1, 1, 0);
+  expect(native.binColumn(values, 0, 3, counts, state())).toBe(3);
+  expect(Array.from(counts.subarray(0, 4))).toEqual([0, 1, 1, 1]);
+  expect(() => native.binColumn(values, 0, 4, counts, state())).toThrow(/t <= count <= values.length/);
+  expect(() => native.binColumn(values, 2, 1, counts, state())).toThrow(/t <= count/);
+  expect(() => native.binColumn(values, 0, 3, counts, new Float64Array(5))).toThrow(/state of 6/);
+  // A NaN lo or bins, bins < 1, an infinite inverse, a span outside the window, an empty span.
+  const bad = [[1, NaN, 16, 1, 1], [1, 0, NaN, 1, 1], [1, 0, 0, 1, 1], [Infinity, 0, 16, 1, 1], [1, 0, 16, 9, 9], [1, 0, 16, 2, 1]];
+  for (const b of bad) expect(() => native.binColumn(values, 0, 3, counts, Float64Array.of(...b, 0))).toThrow(/finite and its span lie in its window/);
 });
 
 test('decimal columns read back to the doubles JavaScript\'s division gives, with the native kernel as without it', () => {

@@ -10,13 +10,26 @@ export interface NativeKernels {
   strip(x: Float64Array, stride: number, b: number, out: Float64Array): void;
   /** out[r] = mantissas[r] / 10^scale (scale 0–9), NaN for MISSING_MANTISSA: what JavaScript's division gives. */
   fromMantissas(mantissas: Int32Array, scale: number, out: Float64Array): void;
+  /**
+   * The tight loop of a streaming histogram's addColumn (histogram.ts) for a whole column with
+   * an exact inverse width; state [inverse, lo, bins, kmin, kmax, added] (the last three written
+   * back); returns the row it stopped at, which the caller adds the general way.
+   */
+  binColumn(values: Float64Array, t: number, count: number, counts: Float64Array, state: Float64Array): number;
   supported(): boolean;
 }
 
 let loaded: NativeKernels | null | undefined;
+let off = false;
+
+/** Turns the native kernels off (false) or back to what the machine has (true): tests compare both ways. */
+export function useNativeKernels(enabled: boolean): void {
+  off = !enabled;
+}
 
 /** The native kernels, or null; SML_STATS_NATIVE=0 turns them off for the process. */
 export function nativeKernels(): NativeKernels | null {
+  if (off) return null;
   if (loaded === undefined) {
     loaded = null;
     if (process.env.SML_STATS_NATIVE !== '0') {
