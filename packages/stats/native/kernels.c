@@ -194,6 +194,129 @@ static napi_value bin_column_js(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/*
+ * learnAttributes(columns, offsets, attrs, layout, block, out): moments.ts learnAttribute for
+ * q columns of equal length, four columns at a time, one per 256-bit lane, each lane doing
+ * exactly the scalar operations in the scalar order (no FMA: adds, subtracts and multiplies
+ * round as JavaScript's), so every sum is the one learnAttribute makes, bit for bit. A missing
+ * value (NaN) counts as 0 in every sum of its lane: adding +0 to a sum that started at +0 leaves
+ * it and its compensation as they were (neither can become −0), which is skipping it.
+ *   attrs at offsets[c] + layout[i] (layout: N, S1, S2, S3, S4, MIN, MAX): the stored count,
+ *   compensated power sums (sum, compensation) and extremes, updated per block of `block` rows;
+ *   out[9c .. 9c + 8]: the count and the column's own compensated sums, as learnAttribute returns.
+ */
+__attribute__((target("avx2,fma"))) static inline __m256d two_sum_error(__m256d s, __m256d v, __m256d t) {
+  __m256d vv = _mm256_sub_pd(t, s);
+  return _mm256_add_pd(_mm256_sub_pd(s, _mm256_sub_pd(t, vv)), _mm256_sub_pd(v, vv));
+}
+
+/* addBlock of moments.ts: a[k] += sum compensated, then a[k + 1] += compensation. */
+static void add_block(double *a, size_t k, double sum, double compensation) {
+  double s = a[k], t = s + sum, vv = t - s;
+  a[k + 1] += (s - (t - vv)) + (sum - vv);
+  a[k] = t;
+  a[k + 1] += compensation;
+}
+
+__attribute__((target("avx2,fma"))) static void learn_four(const double *x[4], size_t lanes, size_t rows, double *attrs, const int64_t *offsets, const int32_t *layout, size_t block, double *out) {
+  const size_t N = layout[0], S[4] = {layout[1], layout[2], layout[3], layout[4]}, MIN = layout[5], MAX = layout[6];
+  double lo[4], hi[4];
+  for (size_t l = 0; l < 4; l++) {
+    size_t c = l < lanes ? l : 0;
+    lo[l] = attrs[offsets[c] + MIN];
+    hi[l] = attrs[offsets[c] + MAX];
+  }
+  __m256d min = _mm256_loadu_pd(lo), max = _mm256_loadu_pd(hi), n = _mm256_setzero_pd();
+  const __m256d one = _mm256_set1_pd(1), zero = _mm256_setzero_pd();
+  double sums[4][8] = {{0}};
+  for (size_t start = 0; start < rows; start += block) {
+    size_t end = start + block < rows ? start + block : rows;
+    __m256d s1 = zero, c1 = zero, s2 = zero, c2 = zero, s3 = zero, c3 = zero, s4 = zero, c4 = zero, t;
+    for (size_t r = start; r < end; r++) {
+      __m256d v = _mm256_set_pd(x[3][r], x[2][r], x[1][r], x[0][r]);
+      __m256d present = _mm256_cmp_pd(v, v, _CMP_ORD_Q);
+      n = _mm256_add_pd(n, _mm256_and_pd(present, one));
+      min = _mm256_blendv_pd(min, v, _mm256_cmp_pd(v, min, _CMP_LT_OQ));
+      max = _mm256_blendv_pd(max, v, _mm256_cmp_pd(v, max, _CMP_GT_OQ));
+      v = _mm256_and_pd(v, present);
+      __m256d v2 = _mm256_mul_pd(v, v), v3 = _mm256_mul_pd(v2, v), v4 = _mm256_mul_pd(v2, v2);
+      t = _mm256_add_pd(s1, v); c1 = _mm256_add_pd(c1, two_sum_error(s1, v, t)); s1 = t;
+      t = _mm256_add_pd(s2, v2); c2 = _mm256_add_pd(c2, two_sum_error(s2, v2, t)); s2 = t;
+      t = _mm256_add_pd(s3, v3); c3 = _mm256_add_pd(c3, two_sum_error(s3, v3, t)); s3 = t;
+      t = _mm256_add_pd(s4, v4); c4 = _mm256_add_pd(c4, two_sum_error(s4, v4, t)); s4 = t;
+    }
+    double b[8][4];
+    _mm256_storeu_pd(b[0], s1); _mm256_storeu_pd(b[1], c1); _mm256_storeu_pd(b[2], s2); _mm256_storeu_pd(b[3], c2);
+    _mm256_storeu_pd(b[4], s3); _mm256_storeu_pd(b[5], c3); _mm256_storeu_pd(b[6], s4); _mm256_storeu_pd(b[7], c4);
+    for (size_t l = 0; l < lanes; l++) {
+      for (size_t p = 0; p < 4; p++) add_block(attrs, offsets[l] + S[p], b[2 * p][l], b[2 * p + 1][l]);
+      for (size_t p = 0; p < 4; p++) add_block(sums[l], 2 * p, b[2 * p][l], b[2 * p + 1][l]);
+    }
+  }
+  double counts[4];
+  _mm256_storeu_pd(counts, n);
+  _mm256_storeu_pd(lo, min);
+  _mm256_storeu_pd(hi, max);
+  for (size_t l = 0; l < lanes; l++) {
+    attrs[offsets[l] + N] += counts[l];
+    attrs[offsets[l] + MIN] = lo[l];
+    attrs[offsets[l] + MAX] = hi[l];
+    out[9 * l] = counts[l];
+    for (size_t p = 0; p < 8; p++) out[9 * l + 1 + p] = sums[l][p];
+  }
+}
+
+static napi_value learn_attributes_js(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 6) return fail(env, "kernels.node: learnAttributes(columns, offsets, attrs, layout, block, out)");
+  uint32_t q;
+  if (napi_get_array_length(env, argv[0], &q) != napi_ok) return fail(env, "kernels.node: columns must be an array");
+  size_t offsetCount, attrCount, layoutCount, outCount;
+  napi_typedarray_type type;
+  void *data;
+  if (napi_get_typedarray_info(env, argv[1], &type, &offsetCount, &data, NULL, NULL) != napi_ok || type != napi_float64_array) return fail(env, "kernels.node: offsets must be a Float64Array");
+  const double *offsetValues = (const double *)data;
+  double *attrs = doubles(env, argv[2], &attrCount);
+  if (attrs == NULL) return NULL;
+  if (napi_get_typedarray_info(env, argv[3], &type, &layoutCount, &data, NULL, NULL) != napi_ok || type != napi_int32_array || layoutCount != 7) return fail(env, "kernels.node: layout must be an Int32Array of 7");
+  const int32_t *layout = (const int32_t *)data;
+  int64_t block;
+  if (napi_get_value_int64(env, argv[4], &block) != napi_ok || block < 1) return fail(env, "kernels.node: block must be a positive integer");
+  double *out = doubles(env, argv[5], &outCount);
+  if (out == NULL) return NULL;
+  if (offsetCount != q || outCount < 9 * (size_t)q) return fail(env, "kernels.node: one offset and 9 outputs per column");
+  // The furthest slot written past an attribute's offset: a sum's compensation follows it.
+  int64_t reach = 0;
+  for (size_t i = 0; i < 7; i++) {
+    if (layout[i] < 0) return fail(env, "kernels.node: layout offsets are non-negative");
+    int64_t last = layout[i] + (i >= 1 && i <= 4 ? 1 : 0);
+    if (last > reach) reach = last;
+  }
+  size_t rows = 0;
+  const double *x[4];
+  int64_t offsets[4];
+  for (uint32_t c0 = 0; c0 < q; c0 += 4) {
+    size_t lanes = q - c0 < 4 ? q - c0 : 4;
+    for (size_t l = 0; l < 4; l++) {
+      size_t c = c0 + (l < lanes ? l : 0);
+      napi_value column;
+      size_t length;
+      if (napi_get_element(env, argv[0], (uint32_t)c, &column) != napi_ok) return fail(env, "kernels.node: columns must be an array");
+      x[l] = doubles(env, column, &length);
+      if (x[l] == NULL) return NULL;
+      if (c == 0) rows = length;
+      if (length != rows) return fail(env, "kernels.node: every column must have the same length");
+      double offset = offsetValues[c];
+      // Every attrs index written is at most offsets[c] + reach: within the array.
+      if (!(offset >= 0 && offset < (double)attrCount) || offset != (double)(int64_t)offset || (size_t)offset + (size_t)reach >= attrCount) return fail(env, "kernels.node: an offset outside attrs");
+      offsets[l] = (int64_t)offset;
+    }
+    learn_four(x, lanes, rows, attrs, offsets, layout, (size_t)block, out + 9 * (size_t)c0);
+  }
+  return NULL;
+}
+
 /* Whether this CPU runs the kernels (AVX2 and FMA). */
 static napi_value supported_js(napi_env env, napi_callback_info info) {
   (void)info;
@@ -211,6 +334,8 @@ NAPI_MODULE_INIT() {
   napi_set_named_property(env, exports, "fromMantissas", fn);
   napi_create_function(env, "binColumn", NAPI_AUTO_LENGTH, bin_column_js, NULL, &fn);
   napi_set_named_property(env, exports, "binColumn", fn);
+  napi_create_function(env, "learnAttributes", NAPI_AUTO_LENGTH, learn_attributes_js, NULL, &fn);
+  napi_set_named_property(env, exports, "learnAttributes", fn);
   napi_create_function(env, "supported", NAPI_AUTO_LENGTH, supported_js, NULL, &fn);
   napi_set_named_property(env, exports, "supported", fn);
   return exports;

@@ -1,5 +1,6 @@
 import { addCompensated, combineCompensated, compensatedValue, twoSumError } from './compensated';
 import { GramBlocks, gramBlockRows } from './kernels/gram';
+import { nativeKernels } from './kernels/native';
 
 /*
  * Flat storage of the summary's moments (STATS.md §1). Every sum is a compensated pair
@@ -20,6 +21,8 @@ export function pairOffset(i: number, j: number): number {
 
 /** Rows summed (compensated, in local variables) before a block total is added to a stored sum. */
 const BLOCK = 256;
+/** Where the native learnAttributes finds an attribute's count, power sums and extremes (native/kernels.c). */
+const NATIVE_LAYOUT = Int32Array.of(ATTR.N, ATTR.S1, ATTR.S2, ATTR.S3, ATTR.S4, ATTR.MIN, ATTR.MAX);
 
 /** One attribute's values over the learned rows: NaN marks a missing cell. */
 function denseColumn(s: AttributeSource, rowCount: number, rows: Int32Array | null): Float64Array {
@@ -313,7 +316,7 @@ export class MomentStore {
   private accumulateNumeric(sources: readonly AttributeSource[], rowCount: number, rows: Int32Array | null): Float64Array[] {
     const q = sources.length;
     const columns = sources.map((s) => denseColumn(s, rowCount, rows));
-    const totals = columns.map((x, k) => this.learnAttribute(sources[k].index, x));
+    const totals = this.learnAttributes(sources, columns);
     const complete = totals.map((t) => t.n === rowCount);
     const pairs = this.pairs;
     for (let b = 0; b < q; b++) {
@@ -482,6 +485,18 @@ export class MomentStore {
     }
     addBlock(pairs, pk + PAIR.SIJ, sij, cij);
     addBlock(pairs, pk + PAIR.SIIJJ, siijj, ciijj);
+  }
+
+  /**
+   * learnAttribute of every source's dense column: four columns at a time by the native kernel
+   * where there is one (the same sums, bit for bit), else one by one here.
+   */
+  private learnAttributes(sources: readonly AttributeSource[], columns: Float64Array[]): { n: number; sums: Float64Array }[] {
+    const native = nativeKernels();
+    if (native === null || columns.length === 0) return columns.map((x, k) => this.learnAttribute(sources[k].index, x));
+    const out = new Float64Array(9 * columns.length);
+    native.learnAttributes(columns, Float64Array.from(sources, (s) => s.index * ATTR.STRIDE), this.attrs, NATIVE_LAYOUT, BLOCK, out);
+    return columns.map((_, k) => ({ n: out[9 * k], sums: out.subarray(9 * k + 1, 9 * k + 9) }));
   }
 
   /**

@@ -16,6 +16,12 @@ export interface NativeKernels {
    * back); returns the row it stopped at, which the caller adds the general way.
    */
   binColumn(values: Float64Array, t: number, count: number, counts: Float64Array, state: Float64Array): number;
+  /**
+   * moments.ts learnAttribute for several columns of equal length, four at a time, the same sums
+   * bit for bit: attrs updated at offsets[c] + layout (N, S1, S2, S3, S4, MIN, MAX) per block of
+   * `block` rows; out[9c .. 9c + 8] = the column's count and its compensated sums of x, x², x³, x⁴.
+   */
+  learnAttributes(columns: Float64Array[], offsets: Float64Array, attrs: Float64Array, layout: Int32Array, block: number, out: Float64Array): void;
   supported(): boolean;
 }
 
