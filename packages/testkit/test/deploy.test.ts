@@ -235,4 +235,11 @@ describe('deploy/Dockerfile', () => {
     expect(runtime).toMatch(/^USER (?!root\b|0\b)\S+$/m);
     expect(runtime).toContain('services/$SERVICE/dist/main.js');
   });
+
+  it('builds the native kernels in the image (a C compiler in the build stage) and never copies the host\'s', () => {
+    const build = dockerfile.slice(0, dockerfile.lastIndexOf('\nFROM '));
+    expect(build).toMatch(/apt-get install -y --no-install-recommends gcc libc6-dev/);
+    expect(build.indexOf('gcc')).toBeLessThan(build.indexOf('npx turbo run build'));
+    expect(readFileSync(join(deployDir, 'Dockerfile.dockerignore'), 'utf8')).toMatch(/^packages\/stats\/build$/m);
+  });
 });
