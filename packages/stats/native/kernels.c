@@ -317,6 +317,83 @@ static napi_value learn_attributes_js(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/*
+ * shiftColumns(columns, start, rows, shift, shifted, squares, stride, totals): the first step of
+ * moments.ts accumulateCompleteProducts for one block of rows of complete columns (no missing
+ * value): for each column a, d = x − shift[a] and x² into shifted and squares at a · stride, and
+ * totals[a] = the compensated Σd in row order, exactly as the JavaScript loop sums it (four
+ * columns at a time, one per lane, the scalar operations in the scalar order, no FMA).
+ */
+__attribute__((target("avx2,fma"))) static void shift_columns(const double *const *x, size_t m, size_t rows, const double *shift, double *shifted, double *squares, size_t stride, double *totals) {
+  for (size_t a = 0; a < m; a++) {
+    const double *col = x[a];
+    double *d = shifted + a * stride, *q = squares + a * stride;
+    const __m256d s = _mm256_set1_pd(shift[a]);
+    size_t r = 0;
+    for (; r + 4 <= rows; r += 4) {
+      __m256d v = _mm256_loadu_pd(col + r);
+      _mm256_storeu_pd(d + r, _mm256_sub_pd(v, s));
+      _mm256_storeu_pd(q + r, _mm256_mul_pd(v, v));
+    }
+    for (; r < rows; r++) {
+      d[r] = col[r] - shift[a];
+      q[r] = col[r] * col[r];
+    }
+  }
+  for (size_t a0 = 0; a0 < m; a0 += 4) {
+    size_t lanes = m - a0 < 4 ? m - a0 : 4;
+    const double *dl[4];
+    for (size_t l = 0; l < 4; l++) dl[l] = shifted + (a0 + (l < lanes ? l : 0)) * stride;
+    __m256d sum = _mm256_setzero_pd(), compensation = _mm256_setzero_pd();
+    for (size_t r = 0; r < rows; r++) {
+      __m256d d = _mm256_set_pd(dl[3][r], dl[2][r], dl[1][r], dl[0][r]);
+      __m256d t = _mm256_add_pd(sum, d);
+      compensation = _mm256_add_pd(compensation, two_sum_error(sum, d, t));
+      sum = t;
+    }
+    double total[4];
+    _mm256_storeu_pd(total, _mm256_add_pd(sum, compensation));
+    for (size_t l = 0; l < lanes; l++) totals[a0 + l] = total[l];
+  }
+}
+
+static napi_value shift_columns_js(napi_env env, napi_callback_info info) {
+  size_t argc = 8;
+  napi_value argv[8];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 8) return fail(env, "kernels.node: shiftColumns(columns, start, rows, shift, shifted, squares, stride, totals)");
+  uint32_t m;
+  if (napi_get_array_length(env, argv[0], &m) != napi_ok) return fail(env, "kernels.node: columns must be an array");
+  int64_t start, rows, stride;
+  if (napi_get_value_int64(env, argv[1], &start) != napi_ok || napi_get_value_int64(env, argv[2], &rows) != napi_ok || napi_get_value_int64(env, argv[6], &stride) != napi_ok) return fail(env, "kernels.node: start, rows and stride are integers");
+  size_t shifts, shiftedCount, squaresCount, totalsCount;
+  double *shift = doubles(env, argv[3], &shifts);
+  if (shift == NULL) return NULL;
+  double *shifted = doubles(env, argv[4], &shiftedCount);
+  if (shifted == NULL) return NULL;
+  double *squares = doubles(env, argv[5], &squaresCount);
+  if (squares == NULL) return NULL;
+  double *totals = doubles(env, argv[7], &totalsCount);
+  if (totals == NULL) return NULL;
+  if (start < 0 || rows < 0 || stride < rows || shifts < m || totalsCount < m || shiftedCount < (size_t)m * (size_t)stride || squaresCount < (size_t)m * (size_t)stride) {
+    return fail(env, "kernels.node: shiftColumns needs rows <= stride, m columns of stride in shifted and squares, m shifts and totals");
+  }
+  const double *x[256]; /* the columns, 256 at a time */
+  for (uint32_t a0 = 0; a0 < m; a0 += 256) {
+    uint32_t chunk = m - a0 < 256 ? m - a0 : 256;
+    for (uint32_t a = 0; a < chunk; a++) {
+      napi_value column;
+      size_t length;
+      if (napi_get_element(env, argv[0], a0 + a, &column) != napi_ok) return fail(env, "kernels.node: columns must be an array");
+      const double *values = doubles(env, column, &length);
+      if (values == NULL) return NULL;
+      if (length < (size_t)(start + rows)) return fail(env, "kernels.node: a column shorter than start + rows");
+      x[a] = values + start;
+    }
+    shift_columns(x, chunk, (size_t)rows, shift + a0, shifted + (size_t)a0 * (size_t)stride, squares + (size_t)a0 * (size_t)stride, (size_t)stride, totals + a0);
+  }
+  return NULL;
+}
+
 /* Whether this CPU runs the kernels (AVX2 and FMA). */
 static napi_value supported_js(napi_env env, napi_callback_info info) {
   (void)info;
@@ -336,6 +413,8 @@ NAPI_MODULE_INIT() {
   napi_set_named_property(env, exports, "binColumn", fn);
   napi_create_function(env, "learnAttributes", NAPI_AUTO_LENGTH, learn_attributes_js, NULL, &fn);
   napi_set_named_property(env, exports, "learnAttributes", fn);
+  napi_create_function(env, "shiftColumns", NAPI_AUTO_LENGTH, shift_columns_js, NULL, &fn);
+  napi_set_named_property(env, exports, "shiftColumns", fn);
   napi_create_function(env, "supported", NAPI_AUTO_LENGTH, supported_js, NULL, &fn);
   napi_set_named_property(env, exports, "supported", fn);
   return exports;

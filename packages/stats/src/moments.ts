@@ -65,29 +65,39 @@ function accumulateCompleteProducts(pairs: Float64Array, index: readonly number[
   const levelShift = new Float64Array(m); // R · s, exact
   const sumHigh = new Float64Array(m); // Σd split into two halves of at most 26 bits
   const sumLow = new Float64Array(m);
+  const totals = new Float64Array(m); // each column's compensated Σd over the block
+  const native = nativeKernels();
   gram.clearPadding(m, rowsPerBlock);
   for (let start = 0; start < rowCount; start += rowsPerBlock) {
     const rows = Math.min(rowsPerBlock, rowCount - start);
     if (rows < rowsPerBlock) gram.clearPadding(m, rows);
-    for (let a = 0; a < m; a++) {
-      const x = columns[a];
-      const s = splitHigh(x[start], SHIFT_SPLITTER);
-      const o = a * stride;
-      let sum = 0, compensation = 0;
-      for (let r = 0; r < rows; r++) {
-        const v = x[start + r];
-        const d = v - s;
-        shifted[o + r] = d;
-        squares[o + r] = v * v;
-        const t = sum + d;
-        compensation += twoSumError(sum, d, t);
-        sum = t;
+    for (let a = 0; a < m; a++) shift[a] = splitHigh(columns[a][start], SHIFT_SPLITTER);
+    // The shifted values, the squares and each column's compensated Σd: natively where there is
+    // a kernel (four columns at a time, the same sums bit for bit), else here.
+    if (native !== null) {
+      native.shiftColumns(columns as Float64Array[], start, rows, shift, shifted, squares, stride, totals);
+    } else {
+      for (let a = 0; a < m; a++) {
+        const x = columns[a];
+        const s = shift[a];
+        const o = a * stride;
+        let sum = 0, compensation = 0;
+        for (let r = 0; r < rows; r++) {
+          const v = x[start + r];
+          const d = v - s;
+          shifted[o + r] = d;
+          squares[o + r] = v * v;
+          const t = sum + d;
+          compensation += twoSumError(sum, d, t);
+          sum = t;
+        }
+        totals[a] = sum + compensation;
       }
-      const total = sum + compensation;
-      shift[a] = s;
-      levelShift[a] = rows * s;
-      sumHigh[a] = splitHigh(total, HALF_SPLITTER);
-      sumLow[a] = total - sumHigh[a];
+    }
+    for (let a = 0; a < m; a++) {
+      levelShift[a] = rows * shift[a];
+      sumHigh[a] = splitHigh(totals[a], HALF_SPLITTER);
+      sumLow[a] = totals[a] - sumHigh[a];
     }
     for (let b = 0; b < m; b += 4) {
       const last = Math.min(m, b + 4);

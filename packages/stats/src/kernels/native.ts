@@ -22,6 +22,12 @@ export interface NativeKernels {
    * `block` rows; out[9c .. 9c + 8] = the column's count and its compensated sums of x, x², x³, x⁴.
    */
   learnAttributes(columns: Float64Array[], offsets: Float64Array, attrs: Float64Array, layout: Int32Array, block: number, out: Float64Array): void;
+  /**
+   * The first step of moments.ts accumulateCompleteProducts for a block of `rows` rows from
+   * `start` of complete columns: x − shift[a] and x² into shifted and squares at a · stride, and
+   * totals[a] = the compensated Σ(x − shift[a]), the same bits as the JavaScript loop.
+   */
+  shiftColumns(columns: Float64Array[], start: number, rows: number, shift: Float64Array, shifted: Float64Array, squares: Float64Array, stride: number, totals: Float64Array): void;
   supported(): boolean;
 }
 
