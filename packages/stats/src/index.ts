@@ -31,3 +31,4 @@ export * from './survival';
 export * from './explore';
 export * from './encoder';
 export { type GramKernel, gramBlockRows, gramKernel, useGramKernel } from './kernels/gram';
+export { useNativeKernels } from './kernels/native';
