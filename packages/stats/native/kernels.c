@@ -18,6 +18,7 @@
 #define NAPI_VERSION 8
 #include <node_api.h>
 #include <immintrin.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -68,10 +69,17 @@ static double *doubles(napi_env env, napi_value value, size_t *length) {
   return (double *)data;
 }
 
+/* The call's `n` arguments into argv; false (a RangeError naming `usage` pending) when it has another count. */
+static bool arguments(napi_env env, napi_callback_info info, size_t n, napi_value *argv, const char *usage) {
+  size_t argc = n;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc == n) return true;
+  fail(env, usage);
+  return false;
+}
+
 static napi_value strip_js(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
   napi_value argv[4];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 4) return fail(env, "kernels.node: strip(x, stride, b, out)");
+  if (!arguments(env, info, 4, argv, "kernels.node: strip(x, stride, b, out)")) return NULL;
   size_t xs, outs;
   double *x = doubles(env, argv[0], &xs);
   if (x == NULL) return NULL;
@@ -108,9 +116,8 @@ __attribute__((target("avx2,fma"))) static void from_mantissas(const int32_t *m,
 static const double POW10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
 
 static napi_value from_mantissas_js(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
   napi_value argv[3];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 3) return fail(env, "kernels.node: fromMantissas(mantissas, scale, out)");
+  if (!arguments(env, info, 3, argv, "kernels.node: fromMantissas(mantissas, scale, out)")) return NULL;
   napi_typedarray_type type;
   size_t n, outs;
   void *data;
@@ -168,9 +175,8 @@ __attribute__((target("avx2,fma"))) static size_t bin_column(const double *value
 }
 
 static napi_value bin_column_js(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
   napi_value argv[5];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 5) return fail(env, "kernels.node: binColumn(values, t, count, counts, state)");
+  if (!arguments(env, info, 5, argv, "kernels.node: binColumn(values, t, count, counts, state)")) return NULL;
   size_t n, slots, states;
   double *values = doubles(env, argv[0], &n);
   if (values == NULL) return NULL;
@@ -267,16 +273,15 @@ __attribute__((target("avx2,fma"))) static void learn_four(const double *x[4], s
 }
 
 static napi_value learn_attributes_js(napi_env env, napi_callback_info info) {
-  size_t argc = 6;
   napi_value argv[6];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 6) return fail(env, "kernels.node: learnAttributes(columns, offsets, attrs, layout, block, out)");
+  if (!arguments(env, info, 6, argv, "kernels.node: learnAttributes(columns, offsets, attrs, layout, block, out)")) return NULL;
   uint32_t q;
   if (napi_get_array_length(env, argv[0], &q) != napi_ok) return fail(env, "kernels.node: columns must be an array");
   size_t offsetCount, attrCount, layoutCount, outCount;
   napi_typedarray_type type;
   void *data;
-  if (napi_get_typedarray_info(env, argv[1], &type, &offsetCount, &data, NULL, NULL) != napi_ok || type != napi_float64_array) return fail(env, "kernels.node: offsets must be a Float64Array");
-  const double *offsetValues = (const double *)data;
+  const double *offsetValues = doubles(env, argv[1], &offsetCount);
+  if (offsetValues == NULL) return NULL;
   double *attrs = doubles(env, argv[2], &attrCount);
   if (attrs == NULL) return NULL;
   if (napi_get_typedarray_info(env, argv[3], &type, &layoutCount, &data, NULL, NULL) != napi_ok || type != napi_int32_array || layoutCount != 7) return fail(env, "kernels.node: layout must be an Int32Array of 7");
@@ -358,9 +363,8 @@ __attribute__((target("avx2,fma"))) static void shift_columns(const double *cons
 }
 
 static napi_value shift_columns_js(napi_env env, napi_callback_info info) {
-  size_t argc = 8;
   napi_value argv[8];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 8) return fail(env, "kernels.node: shiftColumns(columns, start, rows, shift, shifted, squares, stride, totals)");
+  if (!arguments(env, info, 8, argv, "kernels.node: shiftColumns(columns, start, rows, shift, shifted, squares, stride, totals)")) return NULL;
   uint32_t m;
   if (napi_get_array_length(env, argv[0], &m) != napi_ok) return fail(env, "kernels.node: columns must be an array");
   int64_t start, rows, stride;
@@ -404,18 +408,14 @@ static napi_value supported_js(napi_env env, napi_callback_info info) {
 }
 
 NAPI_MODULE_INIT() {
-  napi_value fn;
-  napi_create_function(env, "strip", NAPI_AUTO_LENGTH, strip_js, NULL, &fn);
-  napi_set_named_property(env, exports, "strip", fn);
-  napi_create_function(env, "fromMantissas", NAPI_AUTO_LENGTH, from_mantissas_js, NULL, &fn);
-  napi_set_named_property(env, exports, "fromMantissas", fn);
-  napi_create_function(env, "binColumn", NAPI_AUTO_LENGTH, bin_column_js, NULL, &fn);
-  napi_set_named_property(env, exports, "binColumn", fn);
-  napi_create_function(env, "learnAttributes", NAPI_AUTO_LENGTH, learn_attributes_js, NULL, &fn);
-  napi_set_named_property(env, exports, "learnAttributes", fn);
-  napi_create_function(env, "shiftColumns", NAPI_AUTO_LENGTH, shift_columns_js, NULL, &fn);
-  napi_set_named_property(env, exports, "shiftColumns", fn);
-  napi_create_function(env, "supported", NAPI_AUTO_LENGTH, supported_js, NULL, &fn);
-  napi_set_named_property(env, exports, "supported", fn);
+  static const struct { const char *name; napi_callback fn; } entries[] = {
+    {"strip", strip_js}, {"fromMantissas", from_mantissas_js}, {"binColumn", bin_column_js},
+    {"learnAttributes", learn_attributes_js}, {"shiftColumns", shift_columns_js}, {"supported", supported_js},
+  };
+  for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
+    napi_value fn;
+    napi_create_function(env, entries[i].name, NAPI_AUTO_LENGTH, entries[i].fn, NULL, &fn);
+    napi_set_named_property(env, exports, entries[i].name, fn);
+  }
   return exports;
 }

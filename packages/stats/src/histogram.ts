@@ -129,29 +129,30 @@ class StreamingHistogram {
         const exact = Number.isFinite(inverse) && inverse * w === 1;
         const native = rows === null && exact ? nativeKernels() : null;
         if (native !== null) {
-          // The same loop in C (native/kernels.c binColumn), which also stops at −0.
+          // The JavaScript loop of the other branch, in C (native/kernels.c binColumn); it also stops at −0.
           const state = Float64Array.of(inverse, lo, bins, kmin, kmax, 0);
           t = native.binColumn(values, t, count, counts, state);
           [kmin, kmax, added] = [state[3], state[4], state[5]];
-        }
-        let low = Math.max(lo - 1, kmax - bins, -INDEX_LIMIT);
-        let high = Math.min(end, kmin + bins, INDEX_LIMIT);
-        for (; native === null && t < count; t++) {
-          const v = values[rows === null ? t : rows[t]];
-          if (v !== v) continue;
-          const q = exact ? v * inverse : v / w;
-          const k = q === 0 && v < 0 ? -1 : Math.floor(q);
-          if (k <= low || k >= high) break;
-          counts[k - lo] += 1;
-          added++;
-          // Math.min/max, as bump() uses: they order -0 before 0, which the bins' lower edges show.
-          if (k <= kmin) {
-            kmin = Math.min(kmin, k);
-            high = Math.min(end, kmin + bins, INDEX_LIMIT);
-          }
-          if (k >= kmax) {
-            kmax = Math.max(kmax, k);
-            low = Math.max(lo - 1, kmax - bins, -INDEX_LIMIT);
+        } else {
+          let low = Math.max(lo - 1, kmax - bins, -INDEX_LIMIT);
+          let high = Math.min(end, kmin + bins, INDEX_LIMIT);
+          for (; t < count; t++) {
+            const v = values[rows === null ? t : rows[t]];
+            if (v !== v) continue;
+            const q = exact ? v * inverse : v / w;
+            const k = q === 0 && v < 0 ? -1 : Math.floor(q);
+            if (k <= low || k >= high) break;
+            counts[k - lo] += 1;
+            added++;
+            // Math.min/max, as bump() uses: they order -0 before 0, which the bins' lower edges show.
+            if (k <= kmin) {
+              kmin = Math.min(kmin, k);
+              high = Math.min(end, kmin + bins, INDEX_LIMIT);
+            }
+            if (k >= kmax) {
+              kmax = Math.max(kmax, k);
+              low = Math.max(lo - 1, kmax - bins, -INDEX_LIMIT);
+            }
           }
         }
         this.kmin = kmin;
