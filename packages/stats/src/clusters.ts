@@ -99,6 +99,15 @@ export interface WeightedPoints {
  * Forget does not apply: micro-clusters cannot tell which rows they absorbed, so forget
  * and subtract leave them unchanged (documented in STATS.md / README).
  */
+/** The micro-clusters' state as MicroClusters.detach gives it. */
+export interface ClusterParts {
+  seeded: boolean;
+  buffer: number[][];
+  n: number[];
+  ls: Float64Array[];
+  ss: Float64Array[];
+}
+
 export class MicroClusters {
   readonly dims: number;
   /** Buffered rows (warm-up), d numbers each; empty once seeded. */
@@ -112,23 +121,54 @@ export class MicroClusters {
     this.dims = options.features.length;
   }
 
+  /** Whether the state is out (detach) and not yet back (attach): see MondrianForest.detach. */
+  private away = false;
+
+  /**
+   * Hands the state out as plain data (the sums' arrays not copied, so they can be transferred
+   * to a worker thread): until attach() gives it back, the micro-clusters may not be read or changed.
+   */
+  detach(): ClusterParts {
+    this.here();
+    this.away = true;
+    return { seeded: this.seeded, buffer: this.buffer, n: this.n, ls: this.ls, ss: this.ss };
+  }
+
+  /** Takes back the state detach() gave (updated on another thread, or as it was). */
+  attach(parts: ClusterParts): void {
+    this.away = false;
+    this.seeded = parts.seeded;
+    this.buffer = parts.buffer;
+    this.n = parts.n;
+    this.ls = parts.ls;
+    this.ss = parts.ss;
+  }
+
+  private here(): void {
+    if (this.away) throw new Error('the micro-clusters are being updated on another thread: wait for their update before reading them');
+  }
+
   /** Whether the warm-up is over. */
   get isSeeded(): boolean {
+    this.here();
     return this.seeded;
   }
 
   /** Micro-clusters kept (0 during warm-up). */
   get size(): number {
+    this.here();
     return this.n.length;
   }
 
   /** Rows the micro-clusters (or the warm-up buffer) summarize. */
   get rowCount(): number {
+    this.here();
     return this.seeded ? this.n.reduce((a, b) => a + b, 0) : this.buffer.length;
   }
 
   /** Learns the rows of a frame, in order; rows missing a feature (or lacking its column) are skipped. */
-  learn(parsed: ParsedFrame): void {
+  learn(parsed: Pick<ParsedFrame, 'numeric'>): void {
+    this.here();
     const columns = this.options.features.map((f) => parsed.numeric.find((c) => c.name === f)?.values);
     if (columns.some((c) => c === undefined)) return;
     const rows = columns[0]!.length;
@@ -164,6 +204,7 @@ export class MicroClusters {
 
   /** Adds another summary's micro-clusters (see the class comment for the rule). */
   merge(other: MicroClusters): void {
+    this.here();
     if (!this.seeded && !other.seeded) {
       for (const x of other.buffer) this.learnRow(x);
       return;
@@ -186,6 +227,7 @@ export class MicroClusters {
    * omitted); during warm-up, the buffered rows with weight 1.
    */
   points(dims?: readonly number[]): WeightedPoints {
+    this.here();
     const use = dims ?? this.options.features.map((_, k) => k);
     if (!this.seeded) {
       return { centers: this.buffer.map((x) => Float64Array.from(use, (k) => x[k])), weights: this.buffer.map(() => 1), within: this.buffer.map(() => 0) };
@@ -200,6 +242,7 @@ export class MicroClusters {
   }
 
   write(w: ByteWriter): void {
+    this.here();
     w.u8(this.seeded ? 1 : 0);
     w.u32(this.buffer.length);
     for (const x of this.buffer) w.f64s(Float64Array.from(x));

@@ -2,6 +2,9 @@ import { ByteReader, ByteWriter } from './binary';
 import { SummaryError } from './errors';
 import type { ParsedFrame } from './frame';
 
+/** What the online models (forest, micro-clusters) read of a batch: its C/B and categorical columns. */
+export type OnlineFrame = Pick<ParsedFrame, 'numeric' | 'categorical'>;
+
 /** What a project's forest learns (`rf_type`): one forest per project. */
 export const FOREST_TYPES = ['rf_classifier', 'rf_regressor', 'rf_anomaly'] as const;
 export type ForestType = (typeof FOREST_TYPES)[number];
@@ -218,6 +221,35 @@ class MondrianTree {
 
   isLeaf(j: number): boolean {
     return this.left[j] === NONE;
+  }
+
+  /** The tree's state as plain data whose arrays can be transferred to another thread (attach takes it back). */
+  parts(): TreeParts {
+    return {
+      size: this.size, rows: this.rows, capacity: this.capacity, rng: this.rng.state,
+      parent: this.parent, left: this.left, right: this.right, feature: this.feature, height: this.height,
+      threshold: this.threshold, time: this.time, count: this.count, weight: this.weight, lo: this.lo, hi: this.hi, stats: this.stats,
+    };
+  }
+
+  /** Takes the state parts() gave (on this thread or another): the arrays themselves, not copies. */
+  attach(p: TreeParts): void {
+    this.size = p.size;
+    this.rows = p.rows;
+    this.capacity = p.capacity;
+    this.rng.state = p.rng;
+    this.parent = p.parent;
+    this.left = p.left;
+    this.right = p.right;
+    this.feature = p.feature;
+    this.height = p.height;
+    this.threshold = p.threshold;
+    this.time = p.time;
+    this.count = p.count;
+    this.weight = p.weight;
+    this.lo = p.lo;
+    this.hi = p.hi;
+    this.stats = p.stats;
   }
 
   /** Learns one row: x (d values), y a class index (classifier), a value (regressor) or NaN (anomaly). */
@@ -473,6 +505,33 @@ class MondrianTree {
   }
 }
 
+/** A tree's state as MondrianTree.parts gives it: plain data a worker thread can be sent (arrays transferred, not copied). */
+export interface TreeParts {
+  size: number;
+  rows: number;
+  capacity: number;
+  rng: number;
+  parent: Int32Array<ArrayBuffer>;
+  left: Int32Array<ArrayBuffer>;
+  right: Int32Array<ArrayBuffer>;
+  feature: Int32Array<ArrayBuffer>;
+  height: Int32Array<ArrayBuffer>;
+  threshold: Float64Array<ArrayBuffer>;
+  time: Float64Array<ArrayBuffer>;
+  count: Float64Array<ArrayBuffer>;
+  weight: Float64Array<ArrayBuffer>;
+  lo: Float64Array<ArrayBuffer>;
+  hi: Float64Array<ArrayBuffer>;
+  stats: Float64Array<ArrayBuffer>;
+}
+
+/** A forest's state as MondrianForest.detach gives it. */
+export interface ForestParts {
+  features: string[];
+  classes: string[];
+  trees: TreeParts[];
+}
+
 /** A tree as the models read it (plain arrays, copied: the models are snapshots). */
 export interface ForestTreeView {
   rows: number;
@@ -529,9 +588,44 @@ export class MondrianForest {
     return this.classNames;
   }
 
+  /**
+   * Whether the forest's state is out (detach) and not yet back (attach): it is being updated
+   * on another thread, and reading it now would read nothing (Summary.takeOnline).
+   */
+  private away = false;
+
   /** Rows the forest learned. */
   get rowCount(): number {
+    this.here();
     return this.trees[0]?.rows ?? 0;
+  }
+
+  /**
+   * Hands the forest's state out as plain data, its arrays not copied (a worker thread is sent
+   * them as transferables): until attach() gives it back the forest may not be read or changed.
+   */
+  detach(): ForestParts {
+    this.here();
+    this.away = true;
+    // A tree's arrays are its own (grow allocates each one), so transferring them moves nothing else.
+    return { features: [...this.resolved], classes: [...this.classNames], trees: this.trees.map((t) => t.parts()) };
+  }
+
+  /** Takes back the state detach() gave (updated on another thread, or as it was). */
+  attach(parts: ForestParts): void {
+    this.away = false;
+    this.resolved = [...parts.features];
+    this.classNames = [...parts.classes];
+    if (parts.trees.length === 0) {
+      this.trees = [];
+      return;
+    }
+    this.plant();
+    this.trees.forEach((t, i) => t.attach(parts.trees[i]));
+  }
+
+  private here(): void {
+    if (this.away) throw new Error('the forest is being updated on another thread: wait for its update before reading it');
   }
 
   get nodeCap(): number {
@@ -539,7 +633,8 @@ export class MondrianForest {
   }
 
   /** Learns the rows of a frame in order (see the class comment for what is skipped). */
-  learn(parsed: ParsedFrame): void {
+  learn(parsed: OnlineFrame): void {
+    this.here();
     const o = this.options;
     const supervised = o.type !== 'rf_anomaly';
     const numericTarget = supervised ? parsed.numeric.find((c) => c.name === o.target) : undefined;
@@ -593,6 +688,7 @@ export class MondrianForest {
 
   /** Copies of the trees, as the models read them. */
   treeViews(): ForestTreeView[] {
+    this.here();
     return this.trees.map((t) => {
       const n = t.size;
       return {
@@ -605,6 +701,7 @@ export class MondrianForest {
   }
 
   write(w: ByteWriter): void {
+    this.here();
     w.u32(this.resolved.length);
     for (const f of this.resolved) w.string(f);
     w.u32(this.classNames.length);

@@ -12,8 +12,9 @@ export {
 } from './power';
 export {
   FOREST_DEFAULTS, FOREST_TYPES, type ForestOptions, type ForestTreeView, type ForestType, MAX_FOREST_CELLS, MAX_FOREST_CLASSES, MAX_FOREST_DEPTH, MAX_FOREST_MODEL_NUMBERS,
-  MAX_FOREST_TREES, MondrianForest, forestNodeCap, forestOptionsOf, forestOptionsProblem,
+  MAX_FOREST_TREES, MondrianForest, type OnlineFrame, forestNodeCap, forestOptionsOf, forestOptionsProblem,
 } from './forest';
+export { type OnlineOptions, type OnlineState, learnOnline, onlineTransferList } from './online';
 export { DEFAULT_MAX_ATTRIBUTES, type ResolvedOptions, type SummaryOptions } from './options';
 export { type NgramCount, ROWS_LAYOUT_VARIABLE, SequenceCounts, type SequenceLayout } from './sequence';
 export {

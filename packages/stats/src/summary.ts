@@ -1,7 +1,8 @@
 import { Matrix } from 'ml-matrix';
 import { ByteReader, ByteWriter, type SerializedChunks } from './binary';
 import { MicroClusters } from './clusters';
-import { MondrianForest } from './forest';
+import { MondrianForest, type OnlineFrame } from './forest';
+import { onlineFrame, type OnlineOptions, type OnlineState } from './online';
 import { compensatedValue } from './compensated';
 import { ConditionalHistograms } from './conditional';
 import { CapacityError, FrameError, SummaryError, shownText } from './errors';
@@ -171,6 +172,13 @@ function largestMagnitude(values: Float64Array): number {
 /** A validated learn or forget (Summary.prepare): `commit` applies it to the summary. */
 export interface PreparedChange extends JsonLearnResult {
   commit: () => void;
+  /**
+   * With prepare's `deferOnline`: what the online models (forest, micro-clusters) still have
+   * to learn of the batch after commit, for the caller to have them learn it (learnOnline on
+   * the state takeOnline hands out) before the summary is read again; absent when they have
+   * nothing to learn.
+   */
+  online?: OnlineFrame;
 }
 
 export class Summary {
@@ -236,7 +244,7 @@ export class Summary {
    * does not fail. A caller can so validate a batch, start making it durable and add it to
    * the summary while it travels.
    */
-  prepare(op: 'learn' | 'forget', input: LearnInput, limits: StateLimits = {}): PreparedChange {
+  prepare(op: 'learn' | 'forget', input: LearnInput, limits: StateLimits = {}, deferOnline = false): PreparedChange {
     if ('summary' in input) return this.prepareBatchSummary(op, input.summary, limits);
     const { parsed: read, lenient } = 'json' in input ? this.parseJson(input.json)
       : 'columns' in input ? { parsed: this.checkColumns(input.columns), lenient: false }
@@ -247,7 +255,8 @@ export class Summary {
     checkMagnitudes(parsed);
     if (op === 'learn') {
       this.checkCapacity(parsed, limits);
-      return { report: parsed.report, lenient, commit: this.prepareParsed(parsed, 'learn') };
+      const online = deferOnline && this.hasOnlineModels ? onlineFrame(parsed, this.mondrianForest, this.microClusters) : undefined;
+      return { report: parsed.report, lenient, commit: this.prepareParsed(parsed, 'learn', online !== undefined), ...(online ? { online } : {}) };
     }
     const delta = new Summary(this.options);
     delta.prepareParsed(parsed, 'forget')();
@@ -613,6 +622,31 @@ export class Summary {
     return [...out].sort((a, b) => a - b);
   }
 
+  /** Whether the summary keeps online models (a forest, micro-clusters): see takeOnline. */
+  get hasOnlineModels(): boolean {
+    return this.mondrianForest !== null || this.microClusters !== null;
+  }
+
+  /** The options of the online models, for learnOnline on another thread. */
+  get onlineOptions(): OnlineOptions {
+    return { ...(this.options.forest ? { forest: this.options.forest } : {}), ...(this.options.clusters ? { clusters: this.options.clusters } : {}) };
+  }
+
+  /**
+   * Hands the online models' state out (their arrays, not copies) to be updated elsewhere
+   * (learnOnline on a worker thread); until putOnline gives it back, anything that reads them
+   * (serialize, restrict, merge, the models) throws rather than read a forest that is not there.
+   */
+  takeOnline(): OnlineState {
+    return { forest: this.mondrianForest?.detach() ?? null, clusters: this.microClusters?.detach() ?? null };
+  }
+
+  /** Takes back the online models' state takeOnline handed out (updated, or as it was). */
+  putOnline(state: OnlineState): void {
+    if (state.forest !== null) this.mondrianForest?.attach(state.forest);
+    if (state.clusters !== null) this.microClusters?.attach(state.clusters);
+  }
+
   /** The online Mondrian forest, when the summary keeps one (`forest` option). */
   get forest(): MondrianForest | undefined {
     return this.mondrianForest ?? undefined;
@@ -686,7 +720,7 @@ export class Summary {
   }
 
   /** Checks everything that can fail (attribute conflicts, the attribute limit); returns the learning itself. */
-  private prepareParsed(parsed: ParsedFrame, purpose: 'learn' | 'forget'): () => void {
+  private prepareParsed(parsed: ParsedFrame, purpose: 'learn' | 'forget', deferOnline = false): () => void {
     const commits = [this.prepareLearn(parsed, null)];
     for (const [value, rows] of partitionRows(parsed, this.options.partitionSplit)) {
       const sub = this.partitions.get(value) ?? new Summary(partitionOptions(this.options));
@@ -700,8 +734,9 @@ export class Summary {
       for (const commit of commits) commit();
       this.survivalCounts?.learn(parsed);
       this.sequenceCounts?.learn(parsed, purpose);
-      if (purpose === 'learn') this.microClusters?.learn(parsed);
-      if (purpose === 'learn') this.mondrianForest?.learn(parsed);
+      // learnOnline keeps this order when they are deferred.
+      if (purpose === 'learn' && !deferOnline) this.microClusters?.learn(parsed);
+      if (purpose === 'learn' && !deferOnline) this.mondrianForest?.learn(parsed);
       this.powerColumns?.learn(parsed);
     };
   }
