@@ -100,6 +100,12 @@ export const configSchema = z.object({
   SML_PREDICT_THREAD_STEPS: int(0).default(1_000_000),
   /** Predict threads of a projects process (PredictPool): with more than one, two costly predicts do not wait for each other. */
   SML_PREDICT_THREADS: int(1).max(16).default(1),
+  /**
+   * Threads of a projects process on which the online models (rf_* forests, cluster_*
+   * micro-clusters) learn each batch (OnlinePool), off the event loop every project shares:
+   * with more than one, two customers' forests do not wait for each other.
+   */
+  SML_ONLINE_MODEL_THREADS: int(1).max(16).default(1),
   /** Attributes one sub-summary request (explore → projects) may name: its co-moments grow with their square (500: ≈ 13 MB). */
   SML_MAX_SUMMARY_ATTRIBUTES: int(1).default(500),
   // ≈ 45–70 bytes held and ≈ 50 stored per value; learning 10⁶ values peaked at 0.6–0.8 GiB RSS (bench/RESULTS.md "encoders").

@@ -8,6 +8,7 @@ import { batchOf, type ProjectState } from './project';
 import { idempotencyRecord, isRetry, messageId } from './idempotency';
 import type { ProjectRegistry } from './registry';
 import type { ProjectStore } from './store';
+import { ONLINE_BACKLOG } from './online-updates';
 import { DROP_MARKS } from './stream-marks';
 
 export type LearnOp = 'learn' | 'forget';
@@ -53,16 +54,21 @@ export class Learning {
 
   /** Whether an `async` batch must be sent again as JSON before its job is created (400 now for an unknown project). */
   needsJson(user: string, pid: string, req: sml.v1.ILearnRequest): Promise<boolean> {
-    return this.registry.with(user, pid, (p) => needsJson(p, req));
+    return this.registry.with(user, pid, (p) => needsJson(p, req), { pendingOnline: true });
   }
 
   batch(user: string, pid: string, req: sml.v1.ILearnRequest, op: LearnOp): Promise<sml.v1.ILearnReply> {
+    // The online models (forest, micro-clusters) learn each batch on their threads after it is
+    // committed: this batch neither waits for the previous one's update nor reads the models.
     return this.registry.with(user, pid, async (p) => {
       if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });
       const streamMark = p.streamMarks.covering(req.streamPosition);
       if (streamMark !== undefined) return { alreadyLearned: true, streamMark };
       if (needsJson(p, req)) return { needsJson: true };
       if (refusesSummary(p, req)) return { needsColumns: true };
+      // Before it is logged: a customer whose batches come faster than their forest learns them
+      // waits here (this project only), and at most ONLINE_BACKLOG batches' columns wait in memory.
+      await p.onlineBelow(ONLINE_BACKLOG);
       // The log keeps the encoded rows: replay never depends on the encoder's later state.
       const input = p.meta.encoder && this.encoders ? await this.encoders.encodeRequest(user, p.meta.encoder, req) : req;
       const entry = { ...logEntry(op, input), ...(req.streamPosition ? { streamPosition: req.streamPosition } : {}) };
@@ -134,7 +140,7 @@ export class Learning {
       await this.registry.afterBatch(p);
       this.log.debug({ pid, op, seq: ack.seq, rows: change.report.rowsLearned, prepareMs: t1 - t0, commitMs: t2 - t1, logWaitMs: t3 - t2, snapshotMs: performance.now() - t3 }, 'batch learned');
       return reply;
-    });
+    }, { pendingOnline: true });
   }
 
   /**
@@ -163,6 +169,6 @@ export class Learning {
       p.logged(ack.seq);
       p.streamMarks.drop(stream);
       await this.registry.afterBatch(p);
-    });
+    }, { pendingOnline: true });
   }
 }

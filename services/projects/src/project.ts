@@ -3,6 +3,8 @@ import { Summary, clusterOptionsOf, forestOptionsOf, forestOptionsProblem, frame
 import { checkParameters, dataFrameFromProto, smlError, type ParameterBound } from '@sml/core';
 import { sml } from '@sml/proto';
 import { toSmlError } from './errors';
+import type { OnlineRunner } from './online-pool';
+import { OnlineUpdates } from './online-updates';
 import type { StoredSnapshot } from './store';
 import { DROP_MARKS, StreamMarks } from './stream-marks';
 
@@ -98,6 +100,8 @@ export class ProjectState {
   readonly streamMarks = new StreamMarks();
   private dirty = false;
   private snapshotted: boolean;
+  /** The online models' updates when they learn on other threads (useOnlineThreads); else they learn in commit. */
+  private online?: OnlineUpdates;
 
   private constructor(readonly meta: sml.v1.ProjectMeta, readonly summary: Summary, snapshotted: boolean, private readonly limits: StateLimits) {
     this.snapshotted = snapshotted;
@@ -113,6 +117,37 @@ export class ProjectState {
     p.logSeq = Number(snapshot.logSeq ?? 0);
     p.streamMarks.load(snapshot.streamMarks);
     return p;
+  }
+
+  /**
+   * Has the summary's online models (forest, micro-clusters) learn each batch on `runner`'s
+   * threads after its commit, one batch at a time in order (OnlineUpdates); `onLost` is told if
+   * their state is lost. Nothing changes for a project without online models.
+   */
+  useOnlineThreads(runner: OnlineRunner, onLost: (err: Error) => void): void {
+    if (this.summary.hasOnlineModels) this.online = new OnlineUpdates(this.summary, runner, onLost);
+  }
+
+  /** Batches committed whose online models have not learned them yet. */
+  get onlinePending(): number {
+    return this.online?.pending ?? 0;
+  }
+
+  /**
+   * Resolves once the online models learned every batch committed so far (the summary may be
+   * read); 503 (retryable: the project is reloaded) when their state was lost.
+   */
+  async onlineSettled(): Promise<void> {
+    await this.onlineBelow(1);
+  }
+
+  /** Resolves once fewer than `n` batches wait for the online models (Learning's ONLINE_BACKLOG). */
+  async onlineBelow(n: number): Promise<void> {
+    try {
+      await this.online?.below(n);
+    } catch (err) {
+      throw smlError('SERVICE_UNAVAILABLE', { service: 'projects' }, err);
+    }
   }
 
   get memoryOnly(): boolean {
@@ -144,10 +179,25 @@ export class ProjectState {
    */
   prepare(op: 'learn' | 'forget', batch: LearnInput): PreparedChange {
     try {
-      return this.summary.prepare(op, batch, this.limits);
+      return this.prepareChange(op, batch);
     } catch (err) {
       throw toSmlError(err, this.meta.pid);
     }
+  }
+
+  /** Summary.prepare, the online models' part of its commit queued for their threads (when they learn there). */
+  private prepareChange(op: 'learn' | 'forget', batch: LearnInput): PreparedChange {
+    const online = this.online;
+    const change = this.summary.prepare(op, batch, this.limits, online !== undefined);
+    const frame = change.online;
+    if (!online || !frame) return change;
+    return {
+      ...change,
+      commit: () => {
+        change.commit();
+        online.add(frame);
+      },
+    };
   }
 
   /**
@@ -192,7 +242,7 @@ export class ProjectState {
     try {
       // With the limits in force now, so a batch logged under higher limits cannot grow the
       // state past today's (it is quarantined instead).
-      this.summary.prepare(op, batchOf(entry), this.limits).commit();
+      this.prepareChange(op, batchOf(entry)).commit();
     } catch (err) {
       failure = err instanceof Error ? err : new Error(String(err));
     }

@@ -20,6 +20,7 @@ import { ModelStore } from './model-store';
 import { jobModelInfo, Models } from './models';
 import { ProjectsOwnership } from './ownership';
 import { predictor, type PredictFn } from './predict';
+import { OnlinePool } from './online-pool';
 import { PredictPool } from './predict-pool';
 import { ProjectRegistry } from './registry';
 import { Shards } from './shards';
@@ -57,7 +58,10 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     state: { maxSequenceEntries: config.SML_MAX_SEQUENCE_NGRAMS, maxPartitions: config.SML_MAX_PARTITIONS, maxNameLength: config.SML_MAX_NAME_LENGTH },
     bounds,
   };
+  // Projects' online models (rf_* forests, cluster_* micro-clusters) learn off this thread.
+  const onlinePool = new OnlinePool(undefined, config.SML_ONLINE_MODEL_THREADS);
   const registry = new ProjectRegistry(store, log, {
+    online: onlinePool.learn,
     snapshotEveryBatches: config.SML_SNAPSHOT_EVERY_BATCHES,
     snapshotEveryMs: config.SML_SNAPSHOT_EVERY_MS,
     limits,
@@ -137,6 +141,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
       await dataSources.stop();
       // The last snapshots are written under the leases, which are then given up.
       await registry.stop();
+      await onlinePool.stop();
       await ownership.stop();
     },
   };

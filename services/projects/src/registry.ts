@@ -3,6 +3,8 @@ import { smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { ProjectState, type ProjectLimits } from './project';
 import { IDEMPOTENCY_WINDOW_MS, splitMessageId } from './idempotency';
+import type { OnlineRunner } from './online-pool';
+import { ONLINE_BACKLOG } from './online-updates';
 import { ProjectStore } from './store';
 
 /** Tries of one snapshot (ProjectRegistry.save), the n-th retry after n × SNAPSHOT_RETRY_MS. */
@@ -25,6 +27,11 @@ export interface RegistryOptions {
   holdsLease?: (user: string, pid: string) => boolean;
   /** The shard of a project (SML_PROJECT_SHARDS; default: one shard, 0). */
   shardOf?: (user: string, pid: string) => number;
+  /**
+   * Where projects' online models (forest, micro-clusters) learn their batches (the process's
+   * OnlinePool): off the event loop. Default: in the batch's commit, on the caller's thread.
+   */
+  online?: OnlineRunner;
 }
 
 /**
@@ -37,6 +44,8 @@ export class ProjectRegistry {
   private readonly loading = new Map<string, Promise<ProjectState>>();
   private readonly locks = new Map<string, Promise<unknown>>();
   private timer?: NodeJS.Timeout;
+  /** Projects whose snapshot afterBatch left for when their online models have learned (at most one each). */
+  private readonly savesAfterOnline = new WeakSet<ProjectState>();
   /** Batches quarantined by this process since it started (reported in $SRV.STATS). */
   quarantinedTotal = 0;
 
@@ -71,7 +80,7 @@ export class ProjectRegistry {
     if (count >= this.opts.maxProjectsPerCustomer) {
       throw smlError('PROJECT_LIMIT', { user: meta.user, count, variable: `SML_MAX_PROJECTS_PER_CUSTOMER = ${this.opts.maxProjectsPerCustomer}` });
     }
-    const project = ProjectState.fresh(meta, this.opts.limits);
+    const project = this.online(ProjectState.fresh(meta, this.opts.limits));
     // What an interrupted delete or import left under this id is not the new project's.
     await this.store.removeData(meta.user!, meta.pid!);
     await leftovers?.();
@@ -81,9 +90,31 @@ export class ProjectRegistry {
     return project;
   }
 
-  /** Runs `fn` on the project under its lock, loading it first if needed. */
-  async with<T>(user: string, pid: string, fn: (p: ProjectState) => Promise<T> | T): Promise<T> {
-    return this.locked(user, pid, async () => fn(await this.get(user, pid)));
+  /**
+   * Runs `fn` on the project under its lock, loading it first if needed. `fn` sees a summary
+   * whose online models learned every batch committed before (ProjectState.onlineSettled),
+   * unless `pendingOnline`: learn and forget, which neither read nor wait for them (a learn's
+   * log append never waits behind a forest's update; Learning bounds the backlog).
+   */
+  async with<T>(user: string, pid: string, fn: (p: ProjectState) => Promise<T> | T, opts: { pendingOnline?: boolean } = {}): Promise<T> {
+    return this.locked(user, pid, async () => {
+      const p = await this.get(user, pid);
+      if (!opts.pendingOnline) await p.onlineSettled();
+      return fn(p);
+    });
+  }
+
+  /** The project with its online models learning on the process's threads (RegistryOptions.online), when it has any. */
+  private online(project: ProjectState): ProjectState {
+    const runner = this.opts.online;
+    if (!runner) return project;
+    const { user, pid } = project.meta;
+    project.useOnlineThreads(runner, (err) => {
+      // The models' state went with the update that failed: what is durable is loaded again on next use.
+      this.log.warn({ err, user, pid }, 'online models lost with their update; the project is reloaded on next use');
+      if (this.loaded.get(ProjectStore.key(user, pid)) === project) this.evict(user, pid);
+    });
+    return project;
   }
 
   /** Runs `fn` under the project's lock, without loading it. */
@@ -123,7 +154,7 @@ export class ProjectRegistry {
     const snapshot = await this.store.loadSnapshot(user, pid);
     let project: ProjectState;
     try {
-      project = snapshot ? ProjectState.restore(meta, snapshot, this.opts.limits) : ProjectState.fresh(meta, this.opts.limits);
+      project = this.online(snapshot ? ProjectState.restore(meta, snapshot, this.opts.limits) : ProjectState.fresh(meta, this.opts.limits));
     } catch (err) {
       throw smlError('PROJECT_UNLOADABLE', { pid, detail: (err as Error).message }, err);
     }
@@ -139,6 +170,8 @@ export class ProjectRegistry {
         this.log.warn({ user, pid, snapshotSeq: Number(snapshot?.logSeq ?? 0), seq, prevSeq: Number(entry.prevSeq), after: project.logSeq }, 'project log does not continue the state read before it; not loaded');
         throw smlError('NATS_UNAVAILABLE', { cause: `the log entry ${seq} of project ${pid} follows ${Number(entry.prevSeq)}, not ${project.logSeq} as read` });
       }
+      // Replayed batches' online updates queue as learned ones do, as many at most.
+      await project.onlineBelow(ONLINE_BACKLOG);
       const record = msgId && storedAt >= keysSince ? splitMessageId(msgId) : undefined;
       if (record) project.replayedKeys.set(record.name, record.fingerprint);
       const failure = project.replay(entry, seq);
@@ -165,6 +198,8 @@ export class ProjectRegistry {
   async save(project: ProjectState): Promise<void> {
     if (project.memoryOnly || !project.isDirty) return;
     const { user, pid } = project.meta;
+    // The snapshot holds the online models as of logSeq (callers hold the lock: nothing queues meanwhile).
+    await project.onlineSettled();
     for (let attempt = 1; ; attempt++) {
       if (!this.writable(user, pid)) {
         this.evict(user, pid);
@@ -190,9 +225,27 @@ export class ProjectRegistry {
     this.log.debug({ user, pid, logSeq: project.logSeq }, 'snapshot written');
   }
 
-  /** After a logged batch: snapshot when enough batches piled up since the last one. */
+  /**
+   * After a logged batch: snapshot when enough batches piled up since the last one. A
+   * snapshot holds the online models as of its log position, so while they are still learning
+   * the snapshot is written after them, under the lock but not on this batch's answer.
+   */
   async afterBatch(project: ProjectState): Promise<void> {
-    if (project.batchesSinceSnapshot >= this.opts.snapshotEveryBatches) await this.save(project);
+    if (project.batchesSinceSnapshot < this.opts.snapshotEveryBatches) return;
+    if (project.onlinePending === 0) {
+      await this.save(project);
+      return;
+    }
+    if (this.savesAfterOnline.has(project)) return;
+    this.savesAfterOnline.add(project);
+    const { user, pid } = project.meta;
+    void this.locked(user, pid, async () => {
+      this.savesAfterOnline.delete(project);
+      // Not if the project was dropped or reloaded meanwhile: that state is not this one.
+      if (this.loaded.get(ProjectStore.key(user, pid)) !== project) return;
+      await project.onlineSettled();
+      await this.save(project);
+    }).catch((err: unknown) => this.log.error({ err, pid }, 'snapshot failed'));
   }
 
   /** Whether this replica may write the project now: it holds its shard's lease (RegistryOptions.holdsLease). */
