@@ -1,4 +1,4 @@
-import type { OnlineFrame, OnlineState, Summary } from '@sml/stats';
+import type { OnlineFrame, Summary } from '@sml/stats';
 import type { OnlineRunner } from './online-pool';
 
 /**
