@@ -1,13 +1,15 @@
 import type { KV } from 'nats';
 import { checkName, nameToken, smlError, SmlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
-import { FrameError, placeholderRows, Summary, type DataFrame } from '@sml/stats';
+import { FrameError, placeholderRows, Summary, type DataFrame, type LearnInput, type PreparedChange } from '@sml/stats';
 import { browseLocal, browseS3, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, STREAM_SOURCE_TYPES, type Source, type SourceContext } from '@sml/sources';
 import type { JobContext } from '@sml/jobs-client';
 import { columnPlan, guessType, SAMPLE_ROWS, type ColumnPlan } from './ds-plan';
 import type { ReadBatch } from './ds-read-worker';
 import { DsReaders } from './ds-reader';
 import { encodeFrame, type ProjectEncoders } from './encoding';
+import type { OnlineRunner } from './online-pool';
+import { ONLINE_BACKLOG, OnlineUpdates } from './online-updates';
 import { summaryOptions, type ProjectLimits } from './project';
 import type { ProjectRegistry } from './registry';
 import type { ProjectStore } from './store';
@@ -65,6 +67,8 @@ export class DataSources {
     maxPerCustomer: number;
     /** A project with an encoder (encoderAssign) learns its S/L columns encoded, as an inline learn does. */
     encoders?: ProjectEncoders;
+    /** Where the staging summary's online models (forest, micro-clusters) learn, as a project's do (RegistryOptions.online). */
+    online?: OnlineRunner;
   }) {}
 
   /** Ends the idle reading threads (service shutdown). */
@@ -271,6 +275,14 @@ export class DataSources {
       const staged = new Summary(summaryOptions(p.meta, this.deps.limits));
       return { staging: staged, seededAt: p.seedStaging(staged), encoderName: p.meta.encoder };
     });
+    // The staging forest learns on the online-model threads too, batch by batch in order (a
+    // failed update fails the job: its forest is gone), and is whole before it is merged.
+    const online = this.deps.online && staging.hasOnlineModels ? new OnlineUpdates(staging, this.deps.online, () => undefined) : undefined;
+    const stage = (input: LearnInput): PreparedChange => {
+      const change = staging.prepare('learn', input, this.deps.limits.state, online !== undefined);
+      return change.online ? { ...change, commit: () => { change.commit(); online!.add(change.online!); } } : change;
+    };
+    const backlog = async () => online?.below(ONLINE_BACKLOG);
     // The encoder's statistics as the job starts, for every batch of it.
     const encoder = encoderName && this.deps.encoders ? await this.deps.encoders.encoder(user, encoderName) : undefined;
     let source: Source;
@@ -306,7 +318,7 @@ export class DataSources {
       const plain: DataFrame = { attributeNames: sel.names, attributeTypes: sel.types, data, errorHandling: lenient ? 1 : 0 };
       const frame: DataFrame = encoder ? { ...encodeFrame(encoder, plain), errorHandling: plain.errorHandling } : plain;
       try {
-        const change = staging.prepare('learn', { frame }, this.deps.limits.state);
+        const change = stage({ frame });
         change.commit();
         run.rowsLearned = Number(run.rowsLearned) + change.report.rowsLearned;
         run.rowsSkipped = Number(run.rowsSkipped) + change.report.rowsSkipped;
@@ -333,7 +345,7 @@ export class DataSources {
       const { rows, ...frame } = batch.frame;
       const parsed = { ...frame, rows: placeholderRows(rows), report: { rowsLearned: rows, rowsSkipped: 0, errors: [] } };
       try {
-        const change = staging.prepare('learn', { columns: parsed }, this.deps.limits.state);
+        const change = stage({ columns: parsed });
         change.commit();
         run.rowsLearned = Number(run.rowsLearned) + change.report.rowsLearned;
       } catch (err) {
@@ -357,6 +369,7 @@ export class DataSources {
         for await (const batch of this.readers.read(task, job.signal)) {
           if (job.signal.aborted) throw new Error('cancelled');
           learnParsed(batch);
+          await backlog();
           run.bytesRead = batch.bytesRead;
           if (batch.total) job.progress(batch.bytesRead, batch.total);
         }
@@ -367,6 +380,7 @@ export class DataSources {
           learnBatch(header, rows, undefined, Number(run.rowsRead));
           if (total) job.progress(Number(run.rowsRead), total);
           await yieldNow();
+          await backlog();
         }
       } else {
         const total = await source.size();
@@ -376,12 +390,14 @@ export class DataSources {
           run.bytesRead = batch.bytesRead;
           if (total) job.progress(batch.bytesRead, total);
           await yieldNow();
+          await backlog();
         }
       }
     } catch (err) {
       if (job.signal.aborted) throw err; // the runner answers a cancelled job
       return sourceFailure(err, ds);
     }
+    await online?.settled();
     if (job.signal.aborted) throw new Error('cancelled');
     // All read: now, and only now, the project changes (under its lock), and is snapshotted.
     await this.deps.registry.with(user, pid, async (p) => {

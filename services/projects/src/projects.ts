@@ -95,7 +95,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   const encoders = new ProjectEncoders(client, registry);
   const dataSources = new DataSources({
     kv: dss, registry, store, limits, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, log,
-    maxPerCustomer: config.SML_MAX_DATA_SOURCES_PER_CUSTOMER, encoders,
+    maxPerCustomer: config.SML_MAX_DATA_SOURCES_PER_CUSTOMER, encoders, online: onlinePool.learn,
   });
   const sharding = shards > 1 ? new Shards(shards, (shard) => ownership.holds(shard), client) : undefined;
   const lifecycle = new Lifecycle({ registry, store, models, bounds, maxSummaryAttributes: config.SML_MAX_SUMMARY_ATTRIBUTES, log, shards: sharding });
