@@ -6,6 +6,7 @@ describe('config from the environment', () => {
     const c = loadConfig({});
     expect(c).toEqual(expect.objectContaining({ SML_PORT: 8080, SML_BASE_PATH: '/symetry/rest', SML_ROOT_USER: 'root', SML_BODY_LIMIT: 256 * 1024 * 1024 }));
     expect(c.SML_ROOT_SECRET).toBeUndefined();
+    expect(c.SML_ONLINE_MODEL_THREADS).toBe(1);
   });
 
   it.each([
@@ -14,6 +15,8 @@ describe('config from the environment', () => {
     ['SML_ROOT_SECRET', 'short'],
     ['SML_BASE_PATH', 'no-slash'],
     ['SML_LOG_LEVEL', 'loud'],
+    ['SML_ONLINE_MODEL_THREADS', '0'],
+    ['SML_ONLINE_MODEL_THREADS', '17'],
   ])('a bad %s=%s stops boot with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid environment: ${name}: `));
