@@ -5,7 +5,7 @@ import type { ISocketFactory } from 'kafkajs';
 // nats.js' own reading of a server string (what its connect does with `servers`).
 import { hostPort } from 'nats/lib/nats-base-client/servers';
 import { smlError } from '@sml/core';
-import { bareHost, checkLiteral, guardedLookup, isPrivateAddress, refusalText } from '@sml/sources';
+import { checkLiteral, guardedLookup, isPrivateAddress, refusalText } from '@sml/sources';
 
 /**
  * The SSRF guard of data sources (packages/sources/src/ssrf.ts) for the brokers a customer's
@@ -46,39 +46,26 @@ export function guardedSocketFactory(): ISocketFactory {
   };
 }
 
-/** The host of `host:port`, `[v6]:port`, or a URL (nats://host:port). */
-export function hostOf(server: string): string {
-  const s = server.trim();
-  if (s.includes('://')) {
-    try {
-      return bareHost(new URL(s).hostname);
-    } catch {
-      return s;
-    }
-  }
-  const v6 = /^\[([^\]]+)\]/.exec(s);
-  if (v6) return v6[1];
-  const colon = s.lastIndexOf(':');
-  return colon > 0 && s.indexOf(':') === colon ? s.slice(0, colon) : s;
-}
-
 /**
  * Checks the Kafka brokers a DSInfo names before connecting: 400 STREAM_INVALID naming the
- * refused address. A name that does not resolve is left to kafkajs, whose sockets resolve
- * through the guarded lookup anyway (guardedSocketFactory).
+ * refused address, or the host that does not resolve. The host is read as kafkajs reads a
+ * broker (`host:port` split at the first `:`); kafkajs' sockets resolve through the guarded
+ * lookup all the same (guardedSocketFactory), which also covers the brokers a cluster advertises.
  */
 export async function checkServers(stream: string, what: string, servers: string[]): Promise<void> {
   if (guard.allowPrivate) return;
   for (const server of servers) {
-    const host = hostOf(server);
+    // kafkajs: `broker.split(':')[0]`; an empty host is Node's `localhost`.
+    const host = server.trim().split(':')[0] || 'localhost';
     let addresses: string[];
     if (isIP(host) !== 0) addresses = [host];
     else {
       try {
         addresses = (await lookup(host, { all: true })).map((a) => a.address);
       } catch {
-        continue;
+        addresses = [];
       }
+      if (addresses.length === 0) throw smlError('STREAM_INVALID', { stream, detail: `${what} ${shown(server)}: host ${shown(host)} does not resolve` });
     }
     const refused = addresses.find((a) => isPrivateAddress(a));
     if (refused !== undefined) {

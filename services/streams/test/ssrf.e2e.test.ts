@@ -52,6 +52,16 @@ async function customer(sys: RunningSystem): Promise<SmlClient> {
   return alice;
 }
 
+/** browse, create and preview of a Kafka DSInfo naming `broker`. */
+function kafkaCalls(alice: SmlClient, broker: string) {
+  const ds = (name: string) => ({ type: 'kafka', name, info: { 'bootstrap.servers': broker, 'kafka.topic': 't', format: 'csv', attributeNames: 'a,b' } });
+  return [
+    { call: 'browse', answer: () => alice.browseStreams(ds('b')) },
+    { call: 'create', answer: () => alice.createStream('p', ds('c')) },
+    { call: 'preview', answer: () => alice.previewStream(ds('v')) },
+  ];
+}
+
 /** browse, create and preview of a NATS DSInfo naming `server`. */
 function natsCalls(alice: SmlClient, server: string) {
   const ds = (name: string) => ({ type: 'nats', name, info: { nats_hosts: server, 'nats.subject': 'events.x', format: 'csv', attributeNames: 'a,b' } });
@@ -105,11 +115,26 @@ describe('stream and source addresses with SML_SOURCES_ALLOW_PRIVATE=false', () 
     expect(sys.unexpectedExits()).toEqual([]);
   });
 
-  it('refuses a NATS host that does not resolve (400), rather than leaving it to the system resolver', async () => {
+  it('refuses a NATS or Kafka host that does not resolve (400), rather than leaving it to the system resolver', async () => {
     for (const { answer } of natsCalls(alice, 'nats://no-such-host.invalid:4222')) {
       const r = await answer();
       expect(r.status).toBe(400);
       expect(r.body.statusString).toMatch(/nats_hosts nats:\/\/no-such-host\.invalid:4222: host no-such-host\.invalid does not resolve$/);
+    }
+    for (const { answer } of kafkaCalls(alice, 'no-such-host.invalid:9092')) {
+      const r = await answer();
+      expect(r.status).toBe(400);
+      expect(r.body.statusString).toMatch(/bootstrap\.servers no-such-host\.invalid:9092: host no-such-host\.invalid does not resolve$/);
+    }
+  });
+
+  it('refuses Kafka brokers spelled as the bus address in other bases (400 naming the address)', async () => {
+    for (const broker of [`0x7f.1:${busPort}`, `2130706433:${busPort}`, `017700000001:${busPort}`, `localhost:${busPort}`]) {
+      for (const { call, answer } of kafkaCalls(alice, broker)) {
+        const r = await answer();
+        expect({ call, broker, status: r.status }).toEqual({ call, broker, status: 400 });
+        expect(r.body.statusString).toMatch(new RegExp(`bootstrap\\.servers ${quoted(broker)}: address (127\\.0\\.0\\.1|::1) is loopback, not a public address`));
+      }
     }
   });
 
@@ -171,6 +196,13 @@ describe('a NATS server that cannot be connected to reads only "cannot connect t
       }
     }
     expect(silent.accepted()).toBeGreaterThan(0);
+    // Kafka alike (a closed port: ECONNREFUSED).
+    const broker = `127.0.0.1:${await freePort()}`;
+    for (const { call, answer } of kafkaCalls(alice, broker)) {
+      const r = await answer();
+      expect({ call, status: r.status }).toEqual({ call, status: 500 });
+      expect(r.body.statusString).toMatch(new RegExp(`^Generic Exception \\[java\\.lang\\.Exception: Cannot (browse the Kafka cluster|build the Kafka consumer of topic \\[t\\]): cannot connect to ${quoted(broker)}\\]$`));
+    }
     expect(sys.unexpectedExits()).toEqual([]);
-  }, 90_000);
+  }, 120_000);
 });
