@@ -19,6 +19,7 @@ export async function startEncoders({ nc, service, client, config, log }: Servic
     maxValues: config.SML_MAX_ENCODER_VALUES,
     maxEncoders: config.SML_MAX_ENCODERS_PER_CUSTOMER,
     maxPageRows: config.SML_MAX_ENCODER_PAGE_ROWS,
+    maxKeyLength: config.SML_MAX_NAME_LENGTH,
   });
   // Statistics objects left by a write or delete that stopped halfway.
   void store.sweep().then((n) => n > 0 && log.info({ objects: n }, 'orphaned encoder statistics removed'), (err: unknown) => log.warn({ err }, 'encoder statistics sweep failed'));
@@ -92,7 +93,7 @@ export async function startEncoders({ nc, service, client, config, log }: Servic
       const { signal } = job;
       if (isSpark(ds)) throw smlError('GENERIC_EXCEPTION', { detail: 'Spark data sources are not available in this build' });
       const ctx = { user, filesRoot: config.SML_FILES_ROOT, signal, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE };
-      await learnDataSource(ds, staging, ctx, config.SML_MAX_ENCODER_VALUES, (current, maximum) => job.progress(current, maximum));
+      await learnDataSource(ds, staging, ctx, { maxValues: config.SML_MAX_ENCODER_VALUES, maxKeyLength: config.SML_MAX_NAME_LENGTH }, (current, maximum) => job.progress(current, maximum));
       if (signal.aborted) throw smlError('JOB_CANCELLED');
       await encoders.merge(user, name, staging);
       return jobResult(sml.v1.Empty, { status: okStatus() });
