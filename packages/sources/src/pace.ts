@@ -50,7 +50,11 @@ export class ReadPace {
 
   constructor(private readonly limits: ReadLimits, parent?: AbortSignal) {
     this.aborted = new Promise<never>((_, reject) => {
-      this.controller.signal.addEventListener('abort', () => reject(this.controller.signal.reason), { once: true });
+      // The reason is an Error: a bound's SourceError, or the caller's (a cancelled job's) reason.
+      this.controller.signal.addEventListener('abort', () => {
+        const reason: unknown = this.controller.signal.reason;
+        reject(reason instanceof Error ? reason : new Error(String(reason)));
+      }, { once: true });
     });
     this.aborted.catch(() => undefined);
     const onAbort = () => this.controller.abort(parent?.reason);

@@ -17,7 +17,7 @@ export interface SourceContext {
   filesRoot: string;
   /** Aborts reading (a cancelled job). */
   signal?: AbortSignal;
-  /** Connect / first-byte timeout of remote sources, ms. */
+  /** Connect / first-byte / silence timeout of remote sources, ms (SML_SOURCE_TIMEOUT_MS). */
   timeoutMs: number;
   /**
    * SML_SOURCES_ALLOW_PRIVATE: remote sources (http, s3, redshift) may connect to loopback,

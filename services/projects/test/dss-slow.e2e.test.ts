@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { nameToken } from '@sml/core';
+import { encryptDsInfo, nameToken } from '@sml/core';
 import { SmlClient } from '@sml/sdk';
 import { startSystem, type RunningSystem } from '@sml/testkit';
 
@@ -19,6 +19,7 @@ describe('slow and silent data sources; failed jobs; bounds', () => {
   let server: Server;
   let base: string;
   let alice: SmlClient;
+  let secret: string;
   /** Requests the test server holds open now, by path. */
   const open = new Map<string, number>();
   const held = new Set<ServerResponse>();
@@ -64,7 +65,8 @@ describe('slow and silent data sources; failed jobs; bounds', () => {
     });
     const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
     const r = await root.addUser('alice');
-    alice = new SmlClient({ url: sys.url, user: 'alice', secret: String((r.body.values as { secretKey: string }).secretKey) });
+    secret = String((r.body.values as { secretKey: string }).secretKey);
+    alice = new SmlClient({ url: sys.url, user: 'alice', secret });
   }, 60_000);
   afterAll(async () => {
     await sys?.stop();
@@ -96,7 +98,14 @@ describe('slow and silent data sources; failed jobs; bounds', () => {
     // The trickling connection was closed by the reader.
     for (let i = 0; i < 50 && (open.get('/trickle.csv') ?? 0) > 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(open.get('/trickle.csv')).toBe(0);
-  }, 60_000);
+
+    // An encoder's learnds reads under the same bounds.
+    expect((await alice.request('POST', '/encoders/create', { query: { encodername: 'et', targetName: 'y' } })).status).toBe(201);
+    const learnds = await alice.request('POST', '/encoders/et/learnds', { raw: encryptDsInfo({ type: 'http', name: 'tr', info: { path: `${base}/trickle.csv` }, extra: ['S', 'B'] }, secret) });
+    expect(learnds.status).toBe(202);
+    const encoderJob = await alice.waitForJob(learnds, { timeoutMs: 30_000 });
+    expect([encoderJob.status, encoderJob.body.statusString]).toEqual([500, expect.stringMatching(/^Generic Exception \[java\.lang\.Exception: Data source \[tr\]: http:\/\/127\.0\.0\.1:\d+\/trickle\.csv: sent \d+ bytes in .* \(SML_SOURCE_MIN_BYTES_PER_S/)]);
+  }, 90_000);
 
   it('a silent or trickling source answers a preview 400 naming it within SML_SOURCE_TIMEOUT_MS, not 503 for the service', async () => {
     for (const path of ['/silent.csv', '/trickle.csv']) {
@@ -104,6 +113,7 @@ describe('slow and silent data sources; failed jobs; bounds', () => {
       const r = await alice.previewDataSource({ type: 'http', name: 'p', info: { path: `${base}${path}` } });
       const took = Date.now() - t0;
       expect([r.status, r.body.statusString]).toEqual([400, expect.stringContaining(`Data source [p] cannot be read: ${base}${path}: `)]);
+      expect(r.body.statusString).toContain('(SML_SOURCE_TIMEOUT_MS)');
       expect(r.body.statusString).not.toMatch(/did not answer within 30000/);
       expect(took).toBeGreaterThanOrEqual(SOURCE_TIMEOUT_MS - 100);
       expect(took).toBeLessThan(SOURCE_TIMEOUT_MS + 10_000);
