@@ -20,11 +20,11 @@ export interface EncoderLimits {
  * key is kept, stored and answered with every value of it, so it is bounded as the projects
  * bound attribute names (SML_MAX_NAME_LENGTH, in characters), before anything is learned.
  */
-export function checkKeyLength(keys: Iterable<string>, max: number, what = 'key'): void {
+export function checkKeyLength(keys: Iterable<string>, max: number): void {
   for (const key of keys) {
     if (key.length <= max) continue;
     const n = [...key].length;
-    if (n > max) throw new FrameError(-1, key, `the ${what} has ${n} characters, over the limit of ${max} (SML_MAX_NAME_LENGTH)`);
+    if (n > max) throw new FrameError(-1, key, `the key has ${n} characters, over the limit of ${max} (SML_MAX_NAME_LENGTH)`);
   }
 }
 
