@@ -7,3 +7,4 @@ export { pgFailure, postgresSource, quoteTable } from './postgres';
 export { httpSource } from './http';
 export * from './csv-records';
 export { bareHost, checkAddress, checkLiteral, guardedLookup, isPrivateAddress, refusalText, refusedAddress } from './ssrf';
+export { pacedSource, ReadPace, readLimitsOf, type ReadLimits } from './pace';
