@@ -64,7 +64,7 @@ describe('sml dss end to end', () => {
     const r = await sml(['dss', 'preview', '--type', 'http', '--info', 'path=http://127.0.0.1:9/data.csv'], env);
     expect(r).toEqual({
       code: 1, stdout: '',
-      stderr: 'Data source [preview] cannot be read: http://127.0.0.1:9/data.csv: address 127.0.0.1 is private/loopback/link-local; set SML_SOURCES_ALLOW_PRIVATE=true to allow\n',
+      stderr: 'Data source [preview] cannot be read: http://127.0.0.1:9/data.csv: address 127.0.0.1 is loopback, not a public address; set SML_SOURCES_ALLOW_PRIVATE=true to allow\n',
     });
   });
 });

@@ -117,9 +117,9 @@ describe('sml dss (against a stand-in gateway)', () => {
 
   it('a learn job that fails answers 1 with its reason', async () => {
     gw.answer = (s) => (s.method === 'POST' ? { status: 202, statusString: 'Job Created', headers: { 'sym-job-id': '44' } }
-      : { status: 500, statusString: 'Data source [web] cannot be read: http://127.0.0.1/x.csv: address 127.0.0.1 is private/loopback/link-local; set SML_SOURCES_ALLOW_PRIVATE=true to allow' });
+      : { status: 500, statusString: 'Data source [web] cannot be read: http://127.0.0.1/x.csv: address 127.0.0.1 is loopback, not a public address; set SML_SOURCES_ALLOW_PRIVATE=true to allow' });
     const r = await sml(['dss', 'learn', 'p', 'web', '--wait'], gw.env);
-    expect(r).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(/^Data source \[web\] cannot be read: .*address 127\.0\.0\.1 is private/) });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(/^Data source \[web\] cannot be read: .*address 127\.0\.0\.1 is loopback/) });
   });
 
   it('attach, detach and log', async () => {

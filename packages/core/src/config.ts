@@ -60,6 +60,18 @@ export const configSchema = z.object({
   SML_FILES_ROOT: z.string().min(1).default('./.sml/files'),
   /** http, s3 and redshift data sources may connect to loopback, private and link-local addresses (SSRF guard). */
   SML_SOURCES_ALLOW_PRIVATE: bool.default(false),
+  /**
+   * Data sources (README "Resource limits"): how long a remote source may stay silent
+   * (connect, first byte, between chunks), and the whole of a synchronous read (sample,
+   * preview, dsbrowse), which must end before the gateway gives up on the request. Unset:
+   * 2/3 of SML_REQUEST_TIMEOUT_MS (20 s at its default); set, it must be less (loadConfig).
+   */
+  SML_SOURCE_TIMEOUT_MS: int(100).optional(),
+  /** The whole of one read of a source by a job (learn, forget, predict, selectModel, encoder learnds), wall clock. */
+  SML_SOURCE_READ_DEADLINE_MS: int(1_000).default(6 * 3600 * 1000),
+  /** The least rate a source read by a job must keep, bytes a second of waiting on it, over each SML_SOURCE_RATE_WINDOW_MS; 0 = none. */
+  SML_SOURCE_MIN_BYTES_PER_S: int(0).default(1024),
+  SML_SOURCE_RATE_WINDOW_MS: int(1_000).max(3_600_000).default(60_000),
   SML_TRUST_PROXY: bool.default(false),
   SML_HEALTH_PORT: int(0).max(65535).default(0),
   SML_JOB_TTL_MS: int(1).default(7 * 24 * 3600 * 1000),
@@ -154,7 +166,8 @@ export const configSchema = z.object({
   SML_MAX_EXPORT_BYTES: int(1).default(128 * 1024 * 1024),
 });
 
-export type Config = z.infer<typeof configSchema>;
+/** The environment, read: SML_SOURCE_TIMEOUT_MS resolved (its default follows SML_REQUEST_TIMEOUT_MS). */
+export type Config = Omit<z.infer<typeof configSchema>, 'SML_SOURCE_TIMEOUT_MS'> & { SML_SOURCE_TIMEOUT_MS: number };
 
 /** Reads and validates the environment once; a bad variable stops the process with its name. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -164,5 +177,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new ConfigError(`Invalid environment: ${issues}`);
   }
-  return parsed.data;
+  const c = parsed.data;
+  // A sample or preview that waits on a silent source must answer, naming it, before the
+  // gateway answers 503 'did not answer' for the service.
+  const sourceTimeout = c.SML_SOURCE_TIMEOUT_MS ?? Math.floor((c.SML_REQUEST_TIMEOUT_MS * 2) / 3);
+  if (c.SML_SOURCE_TIMEOUT_MS !== undefined && sourceTimeout >= c.SML_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(`Invalid environment: SML_SOURCE_TIMEOUT_MS: must be less than SML_REQUEST_TIMEOUT_MS (${c.SML_REQUEST_TIMEOUT_MS}), got ${sourceTimeout}`);
+  }
+  return { ...c, SML_SOURCE_TIMEOUT_MS: sourceTimeout };
 }

@@ -23,6 +23,16 @@ describe('config from the environment', () => {
   });
 });
 
+describe('data-source timeouts', () => {
+  it('SML_SOURCE_TIMEOUT_MS follows the request timeout unless set, and must be less than it', () => {
+    expect(loadConfig({}).SML_SOURCE_TIMEOUT_MS).toBe(20_000);
+    expect(loadConfig({ SML_REQUEST_TIMEOUT_MS: '3000' }).SML_SOURCE_TIMEOUT_MS).toBe(2000);
+    expect(loadConfig({ SML_SOURCE_TIMEOUT_MS: '1500', SML_REQUEST_TIMEOUT_MS: '3000' }).SML_SOURCE_TIMEOUT_MS).toBe(1500);
+    expect(() => loadConfig({ SML_SOURCE_TIMEOUT_MS: '30000' })).toThrow(/^Invalid environment: SML_SOURCE_TIMEOUT_MS: must be less than SML_REQUEST_TIMEOUT_MS \(30000\)/);
+    expect(loadConfig({})).toEqual(expect.objectContaining({ SML_SOURCE_READ_DEADLINE_MS: 21_600_000, SML_SOURCE_MIN_BYTES_PER_S: 1024, SML_SOURCE_RATE_WINDOW_MS: 60_000 }));
+  });
+});
+
 describe('logger', () => {
   it('redacts secrets and credentials from every log line', () => {
     const lines: string[] = [];

@@ -3,7 +3,7 @@
  * (node:http, not fetch: fetch refuses the ports of its "bad ports" list, e.g. 6000).
  * Credentials in the URL (`https://user:pass@host/…`) are sent as Basic authorization, to
  * the URL's own origin only. Redirects are followed up to MAX_REDIRECTS, to http(s) only.
- * `ctx.timeoutMs` bounds the wait for the answer and every wait for the next chunk.
+ * `ctx.timeoutMs` (SML_SOURCE_TIMEOUT_MS) bounds the wait for the answer and every wait for the next chunk.
  * Every hop connects through the SSRF guard (ssrf.ts): a fresh connection (no pooled socket
  * checked for another request) whose address is checked as it is resolved.
  */
@@ -86,7 +86,7 @@ export const httpSource: SourceFactory = (info, ctx): ByteSource => {
     let response: IncomingMessage | undefined;
     const alive = () => {
       clearTimeout(timer);
-      timer = setTimeout(() => controller.abort(new SourceError('unreachable', `${what}: no answer within ${ctx.timeoutMs} ms`)), ctx.timeoutMs);
+      timer = setTimeout(() => controller.abort(new SourceError('unreachable', `${what}: no answer within ${ctx.timeoutMs} ms (SML_SOURCE_TIMEOUT_MS)`)), ctx.timeoutMs);
     };
     const idle = () => clearTimeout(timer);
     const done = () => {

@@ -6,4 +6,5 @@ export { browseS3, s3Failure, s3Source } from './s3';
 export { pgFailure, postgresSource, quoteTable } from './postgres';
 export { httpSource } from './http';
 export * from './csv-records';
-export { bareHost, checkAddress, checkLiteral, guardedLookup, isPrivateAddress } from './ssrf';
+export { bareHost, checkAddress, checkLiteral, guardedLookup, isPrivateAddress, refusalText, refusedAddress } from './ssrf';
+export { pacedSource, ReadPace, readLimitsOf, type ReadLimits } from './pace';

@@ -2,6 +2,7 @@ import { httpSource } from './http';
 import { localFileSource } from './localfile';
 import { postgresSource } from './postgres';
 import { s3Source } from './s3';
+import { pacedSource, ReadPace } from './pace';
 import { localFileSink, postgresSink, s3Sink, type RowSink } from './sinks';
 import { SourceError, type Source, type SourceContext, type SourceFactory, type SourceInfo } from './types';
 
@@ -29,7 +30,10 @@ export const STREAM_SOURCE_TYPES = ['kafka', 'nats'] as const;
 export function sourceOf(type: string, info: SourceInfo, ctx: SourceContext): Source {
   const factory = Object.hasOwn(sourceFactories, type) ? sourceFactories[type] : undefined;
   if (!factory) throw new SourceError('invalid', `data source type [${String(type).slice(0, 100)}] is not available`);
-  return factory(info, ctx);
+  if (!ctx.limits) return factory(info, ctx);
+  // The source reads with the pace's signal: a bound passed aborts it as a cancel would.
+  const pace = new ReadPace(ctx.limits, ctx.signal);
+  return pacedSource(factory(info, { ...ctx, signal: pace.signal }), pace);
 }
 
 export type { RowSink, SinkReport } from './sinks';

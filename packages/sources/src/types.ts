@@ -5,6 +5,7 @@
  * stream: memory stays bounded whatever the size of the source, and progress is what was
  * read over `size()` when the size is known.
  */
+import type { ReadLimits } from './pace';
 
 /** The DSInfo `info` map of a source, as registered. */
 export type SourceInfo = Readonly<Record<string, string>>;
@@ -16,13 +17,19 @@ export interface SourceContext {
   filesRoot: string;
   /** Aborts reading (a cancelled job). */
   signal?: AbortSignal;
-  /** Connect / first-byte timeout of remote sources, ms. */
+  /** Connect / first-byte / silence timeout of remote sources, ms (SML_SOURCE_TIMEOUT_MS). */
   timeoutMs: number;
   /**
    * SML_SOURCES_ALLOW_PRIVATE: remote sources (http, s3, redshift) may connect to loopback,
    * private and link-local addresses. Off, they are refused (SourceError 'denied'; ssrf.ts).
    */
   allowPrivate: boolean;
+  /**
+   * Bounds on each read of a source made with this context (pace.ts): a whole-read deadline
+   * and a least rate. Set for every read that holds a job or answers a request; a source made
+   * only to check its info (dss/create) has none.
+   */
+  limits?: ReadLimits;
 }
 
 /** CSV bytes: localfile, s3, http. A `.gz` path is gunzipped by the CSV reader, not here. */

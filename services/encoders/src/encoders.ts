@@ -1,5 +1,5 @@
 import { isKeyExists, okStatus } from '@sml/bus';
-import { checkName, SmlError, smlError, type ErrorCode } from '@sml/core';
+import { checkName, clip, SmlError, smlError, type ErrorCode } from '@sml/core';
 import { sml } from '@sml/proto';
 import { CapacityError, Encoder, type EncoderFrame, FrameError, SummaryError } from '@sml/stats';
 import type { EncoderStore } from './store';
@@ -11,6 +11,21 @@ export interface EncoderLimits {
   maxEncoders: number;
   /** Rows of one keyvals answer (SML_MAX_ENCODER_PAGE_ROWS): the default and largest page. */
   maxPageRows: number;
+  /** Characters of a key (an attribute name: SML_MAX_NAME_LENGTH), and of the target's name. */
+  maxKeyLength: number;
+}
+
+/**
+ * Refuses a key (a column's name, a setValues key) longer than an attribute name may be: a
+ * key is kept, stored and answered with every value of it, so it is bounded as the projects
+ * bound attribute names (SML_MAX_NAME_LENGTH, in characters), before anything is learned.
+ */
+export function checkKeyLength(keys: Iterable<string>, max: number): void {
+  for (const key of keys) {
+    if (key.length <= max) continue;
+    const n = [...key].length;
+    if (n > max) throw new FrameError(-1, key, `the key has ${n} characters, over the limit of ${max} (SML_MAX_NAME_LENGTH)`);
+  }
 }
 
 /** A number as Java's Double.toString writes it (SymetryML's stats cells): `1.0`, `2153.25`, `3.4243127E7`. */
@@ -113,6 +128,9 @@ export class Encoders {
     const name = checkName('encoder', req.encoderName);
     const target = (req.targetName ?? '').trim();
     if (target === '') throw smlError('INVALID_PARAMETER', { name: 'targetName', value: '', reason: 'the target attribute name is required' });
+    if ([...target].length > this.limits.maxKeyLength) {
+      throw smlError('INVALID_PARAMETER', { name: 'targetName', value: clip(target), reason: `an attribute name of at most ${this.limits.maxKeyLength} characters (SML_MAX_NAME_LENGTH)` });
+    }
     const type = (req.encoderType ?? '').trim().toUpperCase() || 'B';
     if (type !== 'B' && type !== 'C') throw smlError('ENCODER_TYPE', { type: req.encoderType });
     const trimText = (req.minTrimSize ?? '').trim();
@@ -138,6 +156,7 @@ export class Encoders {
    */
   learn(user: string, name: string, frame: EncoderFrame): Promise<number> {
     return this.mutate(user, name, 'ENCODER_NOT_FOUND', (e) => {
+      checkKeyLength(frame.attributeNames, this.limits.maxKeyLength);
       const delta = new Encoder(e.options);
       const result = delta.learn(frame);
       mergeChecked(e, delta, this.limits.maxValues);
@@ -156,7 +175,10 @@ export class Encoders {
       count: number(row[c], `row ${r + 1}: Count`),
       sum: number(row[s], `row ${r + 1}: Sum`),
     }));
-    return this.mutate(user, name, 'ENCODER_NOT_FOUND', (e) => ({ result: e.setValues(entries, key === undefined, this.limits.maxValues) }));
+    return this.mutate(user, name, 'ENCODER_NOT_FOUND', (e) => {
+      checkKeyLength(key === undefined ? entries.map((x) => x.key) : [key], this.limits.maxKeyLength);
+      return { result: e.setValues(entries, key === undefined, this.limits.maxValues) };
+    });
   }
 
   /** A fresh encoder with the options of `name` (learnds learns into it, then merges: nothing is kept from a failed job). */

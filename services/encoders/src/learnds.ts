@@ -1,6 +1,7 @@
 import { smlError } from '@sml/core';
 import { csvBatches, csvOptionsOf, SourceError, sourceOf, type SourceContext } from '@sml/sources';
 import { CapacityError, type Encoder, FrameError } from '@sml/stats';
+import { checkKeyLength } from './encoders';
 
 /** A decrypted DSInfo (API.md §2.4, §5). */
 export interface DsInfo {
@@ -50,7 +51,8 @@ export function checkSpark(ds: DsInfo, target: string, maxColumns: number): void
  * reporting bytes read (CSV sources) or rows read (redshift / PostgreSQL). Any failure is
  * the job's failure (500, naming the cause).
  */
-export async function learnDataSource(ds: DsInfo, staging: Encoder, ctx: SourceContext, maxValues: number, progress: (current: number, maximum: number) => void): Promise<number> {
+export async function learnDataSource(ds: DsInfo, staging: Encoder, ctx: SourceContext, limits: { maxValues: number; maxKeyLength: number }, progress: (current: number, maximum: number) => void): Promise<number> {
+  const { maxValues, maxKeyLength } = limits;
   const fail = (detail: string, cause?: unknown) => smlError('GENERIC_EXCEPTION', { detail: `Data source [${ds.name}]: ${detail}` }, cause);
   try {
     const source = sourceOf(ds.type, ds.info, ctx);
@@ -60,6 +62,7 @@ export async function learnDataSource(ds: DsInfo, staging: Encoder, ctx: SourceC
       // redshift / PostgreSQL: rows already split; progress counts rows.
       const header = await source.columns();
       if (ds.extra.length !== header.length) throw fail(`extra has ${ds.extra.length} attribute types for ${header.length} columns`);
+      checkKeyLength(header, maxKeyLength);
       for await (const batch of source.open(2000)) {
         if (ctx.signal?.aborted) throw new Error('cancelled');
         rows += staging.learn({ attributeNames: header, attributeTypes: ds.extra, data: batch.map((r) => r.map((c) => c ?? '')) }, maxValues);
@@ -69,6 +72,7 @@ export async function learnDataSource(ds: DsInfo, staging: Encoder, ctx: SourceC
     }
     for await (const batch of csvBatches(source.open(), csvOptionsOf(ds.info, ds.info.path ?? ''))) {
       if (ds.extra.length !== batch.header.length) throw fail(`extra has ${ds.extra.length} attribute types for ${batch.header.length} columns`);
+      checkKeyLength(batch.header, maxKeyLength);
       rows += staging.learn({ attributeNames: batch.header, attributeTypes: ds.extra, data: batch.rows }, maxValues);
       progress(batch.bytesRead, Math.max(total, batch.bytesRead));
     }

@@ -2,6 +2,7 @@ import { okStatus, subjects, type ServiceRuntime } from '@sml/bus';
 import { checkName, smlError } from '@sml/core';
 import { executorOf, JobRunner, jobResult } from '@sml/jobs-client';
 import { sml } from '@sml/proto';
+import { readLimitsOf } from '@sml/sources';
 import { Encoders, frameOf } from './encoders';
 import { checkSpark, dsInfoOf, isSpark, learnDataSource } from './learnds';
 import { EncoderStore } from './store';
@@ -19,6 +20,7 @@ export async function startEncoders({ nc, service, client, config, log }: Servic
     maxValues: config.SML_MAX_ENCODER_VALUES,
     maxEncoders: config.SML_MAX_ENCODERS_PER_CUSTOMER,
     maxPageRows: config.SML_MAX_ENCODER_PAGE_ROWS,
+    maxKeyLength: config.SML_MAX_NAME_LENGTH,
   });
   // Statistics objects left by a write or delete that stopped halfway.
   void store.sweep().then((n) => n > 0 && log.info({ objects: n }, 'orphaned encoder statistics removed'), (err: unknown) => log.warn({ err }, 'encoder statistics sweep failed'));
@@ -91,8 +93,8 @@ export async function startEncoders({ nc, service, client, config, log }: Servic
     const jobId = await runner.submit(caller, 'encoderLearnDs', { ds_name: ds.name, encoder: name }, async (job) => {
       const { signal } = job;
       if (isSpark(ds)) throw smlError('GENERIC_EXCEPTION', { detail: 'Spark data sources are not available in this build' });
-      const ctx = { user, filesRoot: config.SML_FILES_ROOT, signal, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE };
-      await learnDataSource(ds, staging, ctx, config.SML_MAX_ENCODER_VALUES, (current, maximum) => job.progress(current, maximum));
+      const ctx = { user, filesRoot: config.SML_FILES_ROOT, signal, timeoutMs: config.SML_SOURCE_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, limits: readLimitsOf(config, 'job') };
+      await learnDataSource(ds, staging, ctx, { maxValues: config.SML_MAX_ENCODER_VALUES, maxKeyLength: config.SML_MAX_NAME_LENGTH }, (current, maximum) => job.progress(current, maximum));
       if (signal.aborted) throw smlError('JOB_CANCELLED');
       await encoders.merge(user, name, staging);
       return jobResult(sml.v1.Empty, { status: okStatus() });

@@ -106,7 +106,7 @@ describe('an encoder larger than a NATS message', () => {
     const results = await Promise.all([a.request('POST', '/encoders/big/learn', batch(0, 1000, '1')), a.request('POST', '/encoders/big/learn', batch(500, 1000, '0'))]);
     expect(results.map((r) => r.status)).toEqual([200, 200]);
     // Two more replicas of the encoders service, in this process, over the same bucket and objects.
-    const limits = { maxValues: 300_000, maxEncoders: 10, maxPageRows: 100_000 };
+    const limits = { maxValues: 300_000, maxEncoders: 10, maxPageRows: 100_000, maxKeyLength: 256 };
     const replicas = [new Encoders(await EncoderStore.open(nc), limits), new Encoders(await EncoderStore.open(nc), limits)];
     await Promise.all(replicas.map((e, i) => e.learn(user, 'big', { attributeNames: header, attributeTypes: types, data: [[`u${i}`, 's1', '1'], ['fresh', 's1', '1']] })));
     expected.learn(batch(0, 1000, '1').json);

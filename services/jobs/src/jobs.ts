@@ -5,6 +5,8 @@ import { LeaseKeeper } from './lease';
 import { JobStore } from './store';
 
 const FOLD_CONSUMER = 'jobs-fold';
+/** What `GET /{user}/jobs/{id}` of a failed job answers (API.md §10). */
+const FAILED_JOB_STATUS = 500;
 
 /** The jobs service: allocates ids, folds job events into records, expires silent jobs' leases, answers get/list/cancel. */
 export async function startJobs({ nc, service, log, config }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
@@ -35,7 +37,11 @@ export async function startJobs({ nc, service, log, config }: ServiceRuntime): P
       case 'finished':
         return { status: { code: catalogue.JOB_FINISHED.status, message: catalogue.JOB_FINISHED.message }, result: record.result };
       case 'failed':
-        return { status: record.status };
+        // API.md §10 (the seed): a failed job reads 500 with its error, whatever failed it. The
+        // failure's message and errorCode are kept (a data source's file, line and column; the
+        // bound that was passed); its own status (a 400 for bad data, 413 for a result too
+        // large) is what the synchronous request answers, not the job.
+        return { status: { ...record.status, code: FAILED_JOB_STATUS } };
       default:
         return { status: { code: catalogue.JOB_RUNNING.status, message: catalogue.JOB_RUNNING.message }, jobinfo: record.info };
     }

@@ -66,10 +66,17 @@ describe('jobs service', () => {
     expect(sml.v1.StringList.decode(r.result!.payload!).values).toEqual(['done']);
   });
 
-  it('a failing job reads its failure status; a crash reads 500 without internals', async () => {
+  it('a failing job reads 500 with its failure message and code; a crash reads 500 without internals', async () => {
     const { smlError } = await import('@sml/core');
     const failed = await runner.submit(alice, 'explore', {}, async () => { throw smlError('GENERIC_EXCEPTION', { detail: 'no values' }); });
     expect((await waitDone(alice, failed)).status).toEqual(expect.objectContaining({ code: 500, message: 'Generic Exception [java.lang.Exception: no values]' }));
+    // A failure answered 400 or 413 when synchronous reads 500 as a job, its message and code kept (issue 29).
+    const bad = await runner.submit(alice, 'dsUpdate', {}, async () => { throw smlError('DS_LEARN_FAILED', { ds: 'd', detail: '[f.csv] line 30001, column [x]: bad' }); });
+    expect((await waitDone(alice, bad)).status).toEqual(expect.objectContaining({
+      code: 500, errorCode: 'DS_LEARN_FAILED', message: 'Learning from data source [d] failed, nothing was learned: [f.csv] line 30001, column [x]: bad',
+    }));
+    const large = await runner.submit(alice, 'explore', {}, async () => { throw smlError('JOB_RESULT_TOO_LARGE', { jobType: 'explore', bytes: 9, limit: 8 }); });
+    expect((await waitDone(alice, large)).status).toEqual(expect.objectContaining({ code: 500, errorCode: 'JOB_RESULT_TOO_LARGE' }));
     const crashed = await runner.submit(alice, 'explore', {}, async () => { throw new RangeError('secret detail'); });
     const r = await waitDone(alice, crashed);
     expect(r.status?.code).toBe(500);

@@ -2,7 +2,7 @@ import type { KV } from 'nats';
 import { checkName, nameToken, smlError, SmlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { FrameError, placeholderRows, Summary, type DataFrame, type LearnInput, type PreparedChange } from '@sml/stats';
-import { browseLocal, browseS3, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, STREAM_SOURCE_TYPES, type Source, type SourceContext } from '@sml/sources';
+import { browseLocal, browseS3, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, STREAM_SOURCE_TYPES, type ReadLimits, type Source, type SourceContext } from '@sml/sources';
 import type { JobContext } from '@sml/jobs-client';
 import { columnPlan, guessType, SAMPLE_ROWS, type ColumnPlan } from './ds-plan';
 import type { ReadBatch } from './ds-read-worker';
@@ -60,7 +60,11 @@ export class DataSources {
   private readonly readers = new DsReaders();
 
   constructor(private readonly deps: {
-    kv: KV; registry: ProjectRegistry; store: ProjectStore; limits: ProjectLimits; filesRoot: string; timeoutMs: number; log: Logger;
+    kv: KV; registry: ProjectRegistry; store: ProjectStore; limits: ProjectLimits; filesRoot: string; log: Logger;
+    /** SML_SOURCE_TIMEOUT_MS: a remote source's silence, and the whole of a sample or preview. */
+    timeoutMs: number;
+    /** The bounds of a job's read and of a request's (readLimitsOf). */
+    readLimits: { job: ReadLimits; request: ReadLimits };
     /** SML_SOURCES_ALLOW_PRIVATE */
     allowPrivate: boolean;
     /** SML_MAX_DATA_SOURCES_PER_CUSTOMER */
@@ -86,8 +90,12 @@ export class DataSources {
     return `${nameToken(user)}.${nameToken(ds)}`;
   }
 
-  private ctx(user: string, signal?: AbortSignal): SourceContext {
-    return { user, filesRoot: this.deps.filesRoot, timeoutMs: this.deps.timeoutMs, allowPrivate: this.deps.allowPrivate, ...(signal ? { signal } : {}) };
+  /** A read's context: `read` says which bounds it is under (none: a source only checked, never read). */
+  private ctx(user: string, read?: 'job' | 'request', signal?: AbortSignal): SourceContext {
+    return {
+      user, filesRoot: this.deps.filesRoot, timeoutMs: this.deps.timeoutMs, allowPrivate: this.deps.allowPrivate,
+      ...(signal ? { signal } : {}), ...(read ? { limits: this.deps.readLimits[read] } : {}),
+    };
   }
 
   /** A DSInfo as sent, checked: name, type, info strings, the type's own checks. */
@@ -175,7 +183,9 @@ export class DataSources {
   async sample(user: string, ds: sml.v1.IDsInfo): Promise<sml.v1.IDataFrame> {
     const name = ds.name ?? '';
     try {
-      const source = sourceOf(ds.type!, ds.info ?? {}, this.ctx(user));
+      // Under SML_SOURCE_TIMEOUT_MS in all: a silent or trickling source answers 400 naming it
+      // before the gateway's request timeout would answer 503 for the service.
+      const source = sourceOf(ds.type!, ds.info ?? {}, this.ctx(user, 'request'));
       let header: string[] = [];
       const rows: string[][] = [];
       if (source.kind === 'rows') {
@@ -221,7 +231,17 @@ export class DataSources {
     if (type !== 'localfile' && type !== 's3') throw smlError('DS_NOT_BROWSABLE', { type: type.slice(0, 100) });
     const info = req.dsInfo.info ?? {};
     try {
-      if (type === 's3') return await browseS3(info, this.ctx(user), info.path ?? '');
+      if (type === 's3') {
+        // Every page of the listing, in all, within SML_SOURCE_TIMEOUT_MS (as a sample).
+        const ms = this.deps.timeoutMs;
+        const bounded = new AbortController();
+        const timer = setTimeout(() => bounded.abort(new SourceError('unreachable', `s3://${String(info.s3bucket ?? '').slice(0, 100)}: the listing did not end within ${ms} ms (SML_SOURCE_TIMEOUT_MS)`)), ms);
+        try {
+          return await browseS3(info, this.ctx(user, undefined, bounded.signal), info.path ?? '');
+        } finally {
+          clearTimeout(timer);
+        }
+      }
       return await browseLocal(info.path ?? '', this.ctx(user));
     } catch (err) {
       return sourceFailure(err, req.dsInfo.name || '-');
@@ -287,7 +307,7 @@ export class DataSources {
     const encoder = encoderName && this.deps.encoders ? await this.deps.encoders.encoder(user, encoderName) : undefined;
     let source: Source;
     try {
-      source = sourceOf(info.type!, info.info ?? {}, this.ctx(user, job.signal));
+      source = sourceOf(info.type!, info.info ?? {}, this.ctx(user, 'job', job.signal));
     } catch (err) {
       return sourceFailure(err, ds);
     }
@@ -363,7 +383,7 @@ export class DataSources {
     try {
       if (source.kind === 'bytes' && fast) {
         const task = {
-          type: info.type!, info: { ...info.info }, ctx: { user, filesRoot: this.deps.filesRoot, timeoutMs: this.deps.timeoutMs, allowPrivate: this.deps.allowPrivate },
+          type: info.type!, info: { ...info.info }, ctx: this.ctx(user, 'job'),
           columns: { attributeNames: columns.attributeNames ?? [], attributeTypes: columns.attributeTypes ?? [] }, extra: info.extra ?? [], lenient, ds,
         };
         for await (const batch of this.readers.read(task, job.signal)) {

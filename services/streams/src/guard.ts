@@ -2,8 +2,10 @@ import { lookup } from 'node:dns/promises';
 import { connect as netConnect, isIP } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { ISocketFactory } from 'kafkajs';
+// nats.js' own reading of a server string (what its connect does with `servers`).
+import { hostPort } from 'nats/lib/nats-base-client/servers';
 import { smlError } from '@sml/core';
-import { bareHost, checkLiteral, guardedLookup, isPrivateAddress } from '@sml/sources';
+import { checkLiteral, guardedLookup, isPrivateAddress, refusalText } from '@sml/sources';
 
 /**
  * The SSRF guard of data sources (packages/sources/src/ssrf.ts) for the brokers a customer's
@@ -13,10 +15,11 @@ import { bareHost, checkLiteral, guardedLookup, isPrivateAddress } from '@sml/so
  * - Kafka: every socket kafkajs opens — the bootstrap servers and the brokers their metadata
  *   advertises — comes from `guardedSocketFactory`: an IP literal is checked, a name resolved by
  *   the guarded lookup, and the socket connects to the address that was checked.
- * - NATS: nats.js resolves and connects by itself, so the servers of `nats_hosts` are resolved
- *   and checked before connecting, and the servers a NATS cluster advertises are ignored
- *   (`ignoreClusterUpdates`). A DNS answer that changes between that check and nats.js' own
- *   resolution is not seen (README "Known gaps").
+ * - NATS: nats.js parses, resolves and dials by itself, so `natsServers` reads each server of
+ *   `nats_hosts` with nats.js' own parser, resolves it here once, checks every address, and
+ *   nats.js is given only the checked IP literals (it neither resolves a literal nor, with
+ *   `ignoreClusterUpdates`, dials the servers a cluster advertises): the address dialed is the
+ *   address checked.
  */
 const guard = { allowPrivate: false };
 
@@ -43,43 +46,74 @@ export function guardedSocketFactory(): ISocketFactory {
   };
 }
 
-/** The host of `host:port`, `[v6]:port`, or a URL (nats://host:port). */
-export function hostOf(server: string): string {
-  const s = server.trim();
-  if (s.includes('://')) {
-    try {
-      return bareHost(new URL(s).hostname);
-    } catch {
-      return s;
-    }
-  }
-  const v6 = /^\[([^\]]+)\]/.exec(s);
-  if (v6) return v6[1];
-  const colon = s.lastIndexOf(':');
-  return colon > 0 && s.indexOf(':') === colon ? s.slice(0, colon) : s;
-}
-
 /**
- * Checks the servers a DSInfo names before connecting: 400 STREAM_INVALID naming the refused
- * address. A name that does not resolve is left to the client (whose failure is the 500
- * "cannot build the consumer").
+ * Checks the Kafka brokers a DSInfo names before connecting: 400 STREAM_INVALID naming the
+ * refused address, or the host that does not resolve. The host is read as kafkajs reads a
+ * broker (`host:port` split at the first `:`); kafkajs' sockets resolve through the guarded
+ * lookup all the same (guardedSocketFactory), which also covers the brokers a cluster advertises.
  */
 export async function checkServers(stream: string, what: string, servers: string[]): Promise<void> {
   if (guard.allowPrivate) return;
   for (const server of servers) {
-    const host = hostOf(server);
+    // kafkajs: `broker.split(':')[0]`; an empty host is Node's `localhost`.
+    const host = server.trim().split(':')[0] || 'localhost';
     let addresses: string[];
     if (isIP(host) !== 0) addresses = [host];
     else {
       try {
         addresses = (await lookup(host, { all: true })).map((a) => a.address);
       } catch {
-        continue;
+        addresses = [];
       }
+      if (addresses.length === 0) throw smlError('STREAM_INVALID', { stream, detail: `${what} ${shown(server)}: host ${shown(host)} does not resolve` });
     }
     const refused = addresses.find((a) => isPrivateAddress(a));
     if (refused !== undefined) {
-      throw smlError('STREAM_INVALID', { stream, detail: `${what} ${server}: address ${refused} is private/loopback/link-local; set SML_SOURCES_ALLOW_PRIVATE=true to allow` });
+      throw smlError('STREAM_INVALID', { stream, detail: refusalText(`${what} ${shown(server)}`, refused) });
     }
   }
+}
+
+/** A server string as messages echo it: the customer's own text, bounded. */
+export function shown(server: string): string {
+  return server.length > 200 ? `${server.slice(0, 200)}…` : server;
+}
+
+/**
+ * The servers nats.js is to dial for `nats_hosts`: each server read with nats.js' own parser
+ * (`hostPort`: the scheme stripped up to the last `://`, then a WHATWG URL, which decodes
+ * %-escapes and reads 2130706433, 0x7f.1 or 127.0.0.1. as 127.0.0.1), its host resolved here
+ * once (getaddrinfo, as a socket would: /etc/hosts, `localhost`), every address checked, and
+ * the checked addresses returned as IP literals `a.b.c.d:port` / `[v6]:port`. 400
+ * STREAM_INVALID for a server nats.js cannot read, a host that does not resolve, or a
+ * refused address (named). With SML_SOURCES_ALLOW_PRIVATE the servers are returned as given.
+ */
+export async function natsServers(stream: string, servers: string[]): Promise<string[]> {
+  if (guard.allowPrivate) return servers;
+  const bad = (server: string, detail: string) => smlError('STREAM_INVALID', { stream, detail: `nats_hosts ${shown(server)}: ${detail}` });
+  const dialed = new Set<string>();
+  for (const server of servers) {
+    let hostname: string;
+    let port: number;
+    try {
+      ({ hostname, port } = hostPort(server));
+    } catch {
+      throw bad(server, 'not a NATS server URL (nats://host:port)');
+    }
+    let addresses: string[];
+    if (isIP(hostname) !== 0) addresses = [hostname];
+    else {
+      try {
+        addresses = (await lookup(hostname, { all: true })).map((a) => a.address);
+      } catch {
+        addresses = [];
+      }
+      // nats.js would dial a name it cannot resolve as it is (the system's resolver then decides): refused instead.
+      if (addresses.length === 0) throw bad(server, `host ${shown(hostname)} does not resolve`);
+    }
+    const refused = addresses.find((a) => isPrivateAddress(a));
+    if (refused !== undefined) throw smlError('STREAM_INVALID', { stream, detail: refusalText(`nats_hosts ${shown(server)}`, refused) });
+    for (const a of addresses) dialed.add(isIP(a) === 6 ? `[${a}]:${port}` : `${a}:${port}`);
+  }
+  return [...dialed];
 }

@@ -1,7 +1,7 @@
 import { AssignerProtocol, Kafka, logLevel, type Admin, type Consumer, type KafkaConfig, type PartitionAssigner, type SASLOptions } from 'kafkajs';
 import { smlError, type Logger } from '@sml/core';
 import type { sml } from '@sml/proto';
-import { checkServers, guardedSocketFactory } from './guard';
+import { checkServers, guardedSocketFactory, shown } from './guard';
 import { chunks, type BatchLimits, type SourceBatch, type StreamSource } from './source';
 
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -91,6 +91,22 @@ export function startsEarliest(ds: sml.v1.IDsInfo): boolean {
   return reset === 'earliest';
 }
 
+/**
+ * What a customer reads of a kafkajs failure: a failure to connect (kafkajs'
+ * KafkaJSConnectionError, alone or as the cause of its retries) reads only `cannot connect to
+ * <bootstrap.servers as given>` (ECONNREFUSED, a timeout or a closed connection would tell what
+ * listens where), unless it is the SSRF guard's refusal of a broker the cluster advertises,
+ * which names that address; any other failure (the cluster's own answer) keeps its message.
+ */
+export function kafkaFailureText(err: unknown, brokers: string[]): string {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e.name !== 'KafkaJSConnectionError' && e.name !== 'KafkaJSConnectionClosedError') continue;
+    const refused = /Kafka broker \S+: address \S+ is .*, not a public address; set SML_SOURCES_ALLOW_PRIVATE=true to allow/.exec(e.message);
+    return refused ? refused[0] : `cannot connect to ${brokers.map(shown).join(', ')}`;
+  }
+  return (err as Error).message;
+}
+
 /** A kafkajs client whose every connection goes through the SSRF guard (guard.ts). */
 export function kafkaClient(s: Pick<KafkaSettings, 'brokers' | 'ssl' | 'sasl'>, log: Logger): Kafka {
   const config: KafkaConfig = {
@@ -134,7 +150,7 @@ export async function topicOffsets(s: KafkaSettings, log: Logger, stream = '-'):
     if (s.partitions && wanted.length !== s.partitions.length) throw new Error(`topic ${s.topic} has no partition ${s.partitions.filter((p) => !offsets.some((o) => o.partition === p)).join(',')}`);
     return wanted.map((o) => ({ partition: o.partition, low: Number(o.low), high: Number(o.high) }));
   } catch (err) {
-    throw smlError('GENERIC_EXCEPTION', { detail: `Cannot build the Kafka consumer of topic [${s.topic}]: ${(err as Error).message}` }, err);
+    throw smlError('GENERIC_EXCEPTION', { detail: `Cannot build the Kafka consumer of topic [${s.topic}]: ${kafkaFailureText(err, s.brokers)}` }, err);
   } finally {
     await admin.disconnect().catch(() => undefined);
   }

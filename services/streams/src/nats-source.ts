@@ -1,7 +1,7 @@
 import { AckPolicy, connect, DeliverPolicy, nkeyAuthenticator, type ConnectionOptions, type JsMsg, type NatsConnection } from 'nats';
-import { smlError, type Logger } from '@sml/core';
+import { smlError, SmlError, type Logger } from '@sml/core';
 import type { sml } from '@sml/proto';
-import { checkServers, privateAllowed } from './guard';
+import { natsServers, privateAllowed, shown } from './guard';
 import { chunks, type BatchLimits, type SourceBatch, type StreamSource } from './source';
 
 /** The NATS settings of a DSInfo (API.md §9). */
@@ -28,15 +28,22 @@ export function natsSettings(ds: sml.v1.IDsInfo, instance: string): NatsSettings
 }
 
 /**
- * A connection to the customer's NATS, its servers checked by the SSRF guard first (guard.ts);
- * without SML_SOURCES_ALLOW_PRIVATE the servers the cluster advertises are not used.
+ * A connection to the customer's NATS. Without SML_SOURCES_ALLOW_PRIVATE nats.js dials only the
+ * IP literals the SSRF guard resolved and checked (natsServers, guard.ts; 400 for a refused
+ * or unresolvable server) and not the servers the cluster advertises. A failure to connect
+ * reads only `cannot connect to <nats_hosts as given>`: nats.js' reasons (Authorization
+ * Violation, TIMEOUT, CONNECTION_REFUSED) would tell a customer what listens where.
  */
 export async function openNats(s: Pick<NatsSettings, 'servers' | 'auth'>, opts: { stream?: string; reconnect?: boolean } = {}): Promise<NatsConnection> {
-  await checkServers(opts.stream ?? '-', 'nats_hosts', s.servers);
-  return connect({
-    servers: s.servers, name: 'sml-streams', timeout: 5_000, ignoreClusterUpdates: !privateAllowed(),
-    ...(opts.reconnect === false ? { reconnect: false } : { maxReconnectAttempts: -1, reconnectTimeWait: 1_000 }), ...s.auth,
-  });
+  const servers = await natsServers(opts.stream ?? '-', s.servers);
+  try {
+    return await connect({
+      servers, name: 'sml-streams', timeout: 5_000, ignoreClusterUpdates: !privateAllowed(),
+      ...(opts.reconnect === false ? { reconnect: false } : { maxReconnectAttempts: -1, reconnectTimeWait: 1_000 }), ...s.auth,
+    });
+  } catch (err) {
+    throw new Error(`cannot connect to ${s.servers.map(shown).join(', ')}`, { cause: err });
+  }
 }
 
 /**
@@ -54,17 +61,18 @@ function maxAckPending(limits: BatchLimits): number {
  * the messages published after the create.
  */
 export async function prepareNats(s: NatsSettings, fromBeginning: boolean, stream = '-'): Promise<void> {
-  await checkServers(stream, 'nats_hosts', s.servers);
   let nc: NatsConnection | undefined;
   try {
-    nc = await openNats(s, { reconnect: false });
+    nc = await openNats(s, { stream, reconnect: false });
     const jsm = await nc.jetstreamManager();
-    const stream = await jsm.streams.find(s.subject);
-    await jsm.consumers.add(stream, {
+    const jsStream = await jsm.streams.find(s.subject);
+    await jsm.consumers.add(jsStream, {
       durable_name: s.durable, filter_subject: s.subject, ack_policy: AckPolicy.All,
       deliver_policy: fromBeginning ? DeliverPolicy.All : DeliverPolicy.New,
     });
   } catch (err) {
+    // The guard's 400 as it is.
+    if (err instanceof SmlError) throw err;
     throw smlError('GENERIC_EXCEPTION', { detail: `Cannot build the NATS consumer of subject [${s.subject}]: ${(err as Error).message}` }, err);
   } finally {
     await nc?.close().catch(() => undefined);

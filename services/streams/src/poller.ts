@@ -5,7 +5,7 @@ import { isKeyExists } from '@sml/bus';
 import { nameToken, smlError, SmlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { sampleFrame } from './frame';
-import { kafkaClient, kafkaSettings, oneMember, startsEarliest, topicOffsets, type KafkaSettings } from './kafka-source';
+import { kafkaClient, kafkaFailureText, kafkaSettings, oneMember, startsEarliest, topicOffsets, type KafkaSettings } from './kafka-source';
 
 /**
  * Bounds of the Kafka pollers (POST /{user}/streams/poll, API.md §9), per replica of the
@@ -112,7 +112,7 @@ class KafkaPoller {
     } catch (err) {
       await this.stop();
       if (err instanceof SmlError) throw err;
-      throw smlError('GENERIC_EXCEPTION', { detail: `Cannot build the Kafka consumer of topic [${this.s.topic}]: ${(err as Error).message}` }, err);
+      throw smlError('GENERIC_EXCEPTION', { detail: `Cannot build the Kafka consumer of topic [${this.s.topic}]: ${kafkaFailureText(err, this.s.brokers)}` }, err);
     }
   }
 
@@ -130,7 +130,7 @@ class KafkaPoller {
       await this.until(() => this.queue.length > 0 || this.failure !== undefined || (first ? this.fetches >= 2 : this.fetches >= since + 2), first ? this.limits.firstWaitMs : this.limits.waitMs);
     }
     this.polled = true;
-    if (this.queue.length === 0 && this.failure) throw smlError('GENERIC_EXCEPTION', { detail: `Kafka poller [${this.name}] failed: ${this.failure.message}` }, this.failure);
+    if (this.queue.length === 0 && this.failure) throw smlError('GENERIC_EXCEPTION', { detail: `Kafka poller [${this.name}] failed: ${kafkaFailureText(this.failure, this.s.brokers)}` }, this.failure);
     const out: (Buffer | null)[] = [];
     let bytes = 0;
     while (this.queue.length > 0 && out.length < this.limits.maxRecords) {

@@ -4,7 +4,7 @@ import { smlError, SmlError, type Logger } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { sampleFrame } from './frame';
 import { checkServers } from './guard';
-import { kafkaClient, kafkaSecurity, kafkaSettings, oneMember } from './kafka-source';
+import { kafkaClient, kafkaFailureText, kafkaSecurity, kafkaSettings, oneMember } from './kafka-source';
 import { natsSettings, openNats } from './nats-source';
 import { STREAM_TYPES } from './streams';
 
@@ -19,9 +19,10 @@ function typeOf(user: string, ds: sml.v1.IDsInfo): 'kafka' | 'nats' {
   return type as 'kafka' | 'nats';
 }
 
-function failure(what: string, err: unknown): never {
+/** A 500 naming what failed; Kafka's failures to connect reduced as kafkaFailureText says (NATS': openNats). */
+function failure(what: string, err: unknown, brokers?: string[]): never {
   if (err instanceof SmlError) throw err;
-  throw smlError('GENERIC_EXCEPTION', { detail: `${what}: ${(err as Error).message}` }, err);
+  throw smlError('GENERIC_EXCEPTION', { detail: `${what}: ${brokers ? kafkaFailureText(err, brokers) : (err as Error).message}` }, err);
 }
 
 /**
@@ -43,7 +44,7 @@ export async function browse(user: string, ds: sml.v1.IDsInfo, log: Logger): Pro
       const files = topics.filter((t) => !t.name.startsWith('_')).map((t) => `${t.name}:${t.partitions.length}`).sort();
       return { ok: true, files };
     } catch (err) {
-      return failure('Cannot browse the Kafka cluster', err);
+      return failure('Cannot browse the Kafka cluster', err, brokers);
     } finally {
       await admin.disconnect().catch(() => undefined);
     }
@@ -121,7 +122,7 @@ export async function preview(user: string, ds: sml.v1.IDsInfo, maxRecordBytes: 
         })]);
       }
     } catch (err) {
-      return failure(`Cannot build the Kafka consumer of topic [${s.topic}]`, err);
+      return failure(`Cannot build the Kafka consumer of topic [${s.topic}]`, err, s.brokers);
     } finally {
       await consumer.disconnect().catch(() => undefined);
       await admin.deleteGroups([s.groupId]).catch(() => undefined);

@@ -28,7 +28,7 @@ export const jobRoutes = [
   }),
   defineRoute({
     method: 'get', path: '/:user/jobs/:id', operationId: 'getJob', tags: ['jobs'],
-    summary: 'Read a job: 202 running (values.jobinfo), 200 finished (the result), failed → its status',
+    summary: 'Read a job: 202 running (values.jobinfo), 200 finished (the result), failed → 500 with its error',
     service: 'jobs', subject: subjects.jobs.get, request: sml.v1.JobGetRequest, reply: sml.v1.JobGetReply,
     description: 'A queued or running job is answered when its record changes (finished, failed, started, progress), or after SML_JOB_POLL_WAIT_MS (25 ms by default), whichever comes first: a short job\'s end comes back with the poll waiting for it.',
     params: jobParams,
