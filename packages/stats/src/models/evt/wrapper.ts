@@ -1,5 +1,5 @@
 import { parseDecimal } from '../../frame';
-import { ModelInputError, type Prediction } from '../types';
+import type { Prediction } from '../types';
 import { extremeQuantile, type GpdFit, grimshaw, momentsFit, tailProbability } from './gpd';
 import { type EvtParams, evtParams } from './params';
 import { TDigest, type TDigestState } from './tdigest';
