@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { connect } from 'nats';
+import { nameToken } from '@sml/core';
+import { sml } from '@sml/proto';
 import type { SmlClient, SmlResponse } from '@sml/sdk';
 import { Summary } from '@sml/stats';
 import { startSystem, type RunningSystem } from '@sml/testkit';
@@ -141,6 +144,28 @@ describe('an import checks model states, model inputs and summary statistics', (
     expect(await importProject(summaryWith(doc, (s, names) => {
       s.store.attrs[names.indexOf('cls$a') * STRIDE + 1] += 1;
     }))).toEqual({ status: 400, message: expect.stringContaining('the levels of [cls] add up to 121 of the 120 rows') });
+  });
+
+  it('a stored state its reader refuses (written before imports were checked): predict answers 400 naming the model, not an internal error', async () => {
+    expect(await importProject(exported)).toEqual({ status: 200, message: 'Project [imported] imported' });
+    expect((await predict('imported', 'm_lr')).status).toBe(200);
+    const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('projects') });
+    try {
+      const kv = await nc.jetstream().views.kv('sml_models');
+      const key = `${nameToken('alice')}.${nameToken('imported')}.${nameToken('m_lr')}`;
+      const record = sml.v1.ModelRecord.decode((await kv.get(key))!.value);
+      await kv.put(key, sml.v1.ModelRecord.encode({ ...record, stateJson: '{"algo":"lr","coef":[[[]]]}' }).finish());
+    } finally {
+      await nc.close();
+    }
+    // The KV watch drops the cached model; the next predict restores the stored state.
+    let r = await predict('imported', 'm_lr');
+    for (let i = 0; i < 50 && r.status === 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      r = await predict('imported', 'm_lr');
+    }
+    expect(answer(r)).toEqual({ status: 400, message: expect.stringMatching(/^Model \[m_lr\] of project \[imported\] has a state its algorithm cannot read \(state\.\w+ .*\): build it again/) });
+    expect((await alice.request('DELETE', '/projects/imported')).status).toBe(200);
   });
 
   it('after every refusal: the source projects answer as before and the genuine document still imports', async () => {
