@@ -114,49 +114,89 @@ const summaryMutation: fc.Arbitrary<SummaryMutation> = fc.record({
   value: fc.constantFrom(NaN, Infinity, -Infinity, -1, 0.5, 2.5, 1e300, -1e300, 0, 1e9, 2 ** 53),
 });
 
+/**
+ * The other kinds of project, for the models only they build: [kind, create options, frame,
+ * [model, algo, inputs, targets]…, a frame to predict]. Each kind gets a source project and a
+ * target project learning the same rows.
+ */
+type Kind = { kind: string; type?: string; params: Record<string, string>; frame: { attributeNames: string[]; attributeTypes: string[]; data: string[][] };
+  models: [string, string, string[], string[]][]; predict: { attributeNames: string[]; attributeTypes: string[]; data: string[][] } };
+const forestRows = rows.map(([x, y, z, b]) => [x, y, z, b]);
+const KINDS: Kind[] = [
+  { kind: 'rf', params: { rf_type: 'rf_classifier', rf_target_name: 'b', rf_features: 'x:z', rf_num_trees: '3' },
+    frame: { attributeNames: ['x', 'y', 'z', 'b'], attributeTypes: ['C', 'C', 'C', 'B'], data: forestRows }, models: [['f_rf', 'rf_classifier', [], ['b']]], predict: scoring },
+  { kind: 'seq', type: 'sequence', params: { sml_project_order: '2' },
+    frame: { attributeNames: ['Activity', 'Place'], attributeTypes: ['T', 'T'], data: Array.from({ length: 60 }, (_, i) => (Math.floor(i / 5) % 2 ? ['rest', 'bed'] : ['work', 'desk'])) },
+    models: [['s_hmm', 'hmm', ['Place'], ['Activity']], ['s_mc', 'mc', ['Activity'], []]], predict: { attributeNames: ['Place', 'Activity'], attributeTypes: ['T', 'T'], data: [['desk', 'work'], ['bed', ''], ['x', 'rest']] } },
+  { kind: 'surv', params: { km_time_column: 't', km_event_column: 'e', km_group_column: 'g' },
+    frame: { attributeNames: ['t', 'e', 'g'], attributeTypes: ['C', 'C', 'T'], data: Array.from({ length: 30 }, (_, i) => [String(i + 1), String(i % 3 === 0 ? 0 : 1), i % 2 ? 'a' : 'b']) },
+    models: [['k_km', 'km', [], []]], predict: { attributeNames: ['t', 'g'], attributeTypes: ['C', 'T'], data: [['3', 'a'], ['-1', 'b'], ['', '']] } },
+];
+
 type Case =
-  | { route: 'project'; model: number; mutations: Mutation[]; summary: SummaryMutation | null; algo: string | null; rename: boolean }
-  | { route: 'model'; model: number; mutations: Mutation[]; algo: string | null; rename: boolean };
+  | { route: 'project'; kind: number; model: number; mutations: Mutation[]; summary: SummaryMutation | null; algo: string | null; rename: boolean }
+  | { route: 'model'; kind: number; model: number; mutations: Mutation[]; algo: string | null; rename: boolean };
 const ALGOS = [...MODELS.map((m) => m[1]), 'rf_classifier', 'rf_anomaly', 'hmm', 'mc', 'km', 'kmeans', 'mqda', 'lsvm', 'plsq'];
 const caseOf: fc.Arbitrary<Case> = fc.oneof(
   fc.record({
-    route: fc.constant('project' as const), model: fc.nat(), mutations: fc.array(mutation, { maxLength: 3 }),
+    route: fc.constant('project' as const), kind: fc.nat(), model: fc.nat(), mutations: fc.array(mutation, { maxLength: 3 }),
     summary: fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: summaryMutation, weight: 1 }), algo: fc.option(fc.constantFrom(...ALGOS), { freq: 6 }), rename: fc.boolean(),
   }),
   fc.record({
-    route: fc.constant('model' as const), model: fc.nat(), mutations: fc.array(mutation, { minLength: 1, maxLength: 3 }),
+    route: fc.constant('model' as const), kind: fc.nat(), model: fc.nat(), mutations: fc.array(mutation, { minLength: 1, maxLength: 3 }),
     algo: fc.option(fc.constantFrom(...ALGOS), { freq: 6 }), rename: fc.boolean(),
   }),
 );
 
+/** One kind of project: its source and target projects, its export, its models and their exports, the frame its models predict. */
+interface Source {
+  src: string;
+  tgt: string;
+  project: Doc;
+  models: string[];
+  modelDocs: Map<string, Doc>;
+  predict: { attributeNames: string[]; attributeTypes: string[]; data: string[][] };
+}
+
 describe('adversarial import documents against a running system', () => {
   let sys: RunningSystem;
   let alice: SmlClient;
-  let project: Doc;
-  const modelDocs = new Map<string, Doc>();
-  let built: string[] = [];
+  const sources: Source[] = [];
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_PROJECTS_PER_CUSTOMER: '10' } });
+    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_PROJECTS_PER_CUSTOMER: '12' } });
     const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
     const r = await root.addUser('alice');
     alice = new SmlClient({ url: sys.url, user: 'alice', secret: String((r.body.values as { secretKey: string }).secretKey) });
-    for (const pid of ['src', 'tgt']) {
-      expect((await alice.createProject(pid, { enableHistogram: true })).status).toBe(201);
-      expect((await alice.learn(pid, data)).status).toBe(200);
+    const kinds: Kind[] = [
+      { kind: 'plain', params: {}, frame: data, models: MODELS.map(([m, a, i, t]) => [m, a, i, t]), predict: scoring },
+      ...KINDS,
+    ];
+    const params = new Map(MODELS.map(([m, , , , p]) => [m, p]));
+    for (const k of kinds) {
+      const [src, tgt] = [`${k.kind}_src`, `${k.kind}_tgt`];
+      for (const pid of [src, tgt]) {
+        expect((await alice.createProject(pid, { enableHistogram: true, ...(k.type ? { type: k.type } : {}), params: k.params })).status).toBe(201);
+        expect((await alice.learn(pid, { ...k.frame, errorHandling: 0 })).status).toBe(200);
+      }
+      const models: string[] = [];
+      for (const [model, algo, inputs, targets] of k.models) {
+        const job = await alice.request('POST', `/projects/${src}/build`, {
+          query: { modelid: model, algo }, json: { inputAttributeNames: inputs, targetAttributeNames: targets, extraParameters: params.get(model) ?? {} },
+        });
+        if ((await alice.waitForJob(job)).status === 200) models.push(model);
+      }
+      const project = decode((await alice.request<{ status: string }>('GET', `/projects/${src}/export`)).body.values!.status);
+      const modelDocs = new Map<string, Doc>();
+      for (const model of models) {
+        modelDocs.set(model, decode((await alice.request<{ status: string }>('GET', `/projects/${src}/model/export`, { query: { modelid: model } })).body.values!.status));
+        expect((await alice.request('POST', `/projects/${tgt}/model/import`, { query: { modelid: model }, raw: encode(modelDocs.get(model)!) })).status).toBe(200);
+      }
+      sources.push({ src, tgt, project, models: models.sort(), modelDocs, predict: k.predict });
     }
-    for (const [model, algo, inputs, targets, extraParameters] of MODELS) {
-      const job = await alice.request('POST', '/projects/src/build', { query: { modelid: model, algo }, json: { inputAttributeNames: inputs, targetAttributeNames: targets, extraParameters } });
-      if ((await alice.waitForJob(job)).status === 200) built.push(model);
-    }
-    built = built.sort();
-    expect(built.length).toBeGreaterThanOrEqual(10);
-    project = decode((await alice.request<{ status: string }>('GET', '/projects/src/export')).body.values!.status);
-    for (const model of built) {
-      modelDocs.set(model, decode((await alice.request<{ status: string }>('GET', '/projects/src/model/export', { query: { modelid: model } })).body.values!.status));
-      expect((await alice.request('POST', '/projects/tgt/model/import', { query: { modelid: model }, raw: encode(modelDocs.get(model)!) })).status).toBe(200);
-    }
-  }, 180_000);
+    // Every kind of model of the registry but mqda (a partition project) and powerreg.
+    expect(sources.flatMap((x) => x.models).length).toBeGreaterThanOrEqual(16);
+  }, 240_000);
   afterAll(() => sys?.stop());
 
   /** A model entry with its state mutated (and its algorithm or first input changed), stateSha256 recomputed. */
@@ -168,11 +208,11 @@ describe('adversarial import documents against a running system', () => {
     return { ...entry, info: { ...entry.info, ...(c.algo ? { algo: c.algo } : {}) }, state: text, stateSha256: sha(text) };
   };
 
-  const summaryOf = (m: SummaryMutation): Doc => {
+  const summaryOf = (project: Doc, m: SummaryMutation): Doc => {
     const summary = Summary.deserialize(Buffer.from(project.summary as string, 'base64'));
     const inside = summary as unknown as { rows: number; store: { attrs: Float64Array; pairs: Float64Array } };
     const size = summary.attributeNames.length;
-    if (m.field === 'rows') inside.rows = m.value;
+    if (m.field === 'rows' || size === 0) inside.rows = m.value;
     else if (m.field === 'attrs') inside.store.attrs[m.at % (size * 11)] = m.value;
     else inside.store.pairs[m.at % ((size * (size + 1)) / 2 * 13)] = m.value;
     const bytes = summary.serialize();
@@ -189,29 +229,36 @@ describe('adversarial import documents against a running system', () => {
     const started = Date.now();
     await fc.assert(
       fc.asyncProperty(caseOf, async (c) => {
-        const model = built[c.model % built.length];
+        const source = sources[c.kind % sources.length];
+        const model = source.models[c.model % source.models.length];
+        const predict = (pid: string, m: string) => alice.request('POST', `/projects/${pid}/predict/${m}`, { json: source.predict });
         if (c.route === 'model') {
-          const doc = modelDocs.get(model)!;
-          const r = await alice.request('POST', '/projects/tgt/model/import', { query: { modelid: 'g' }, raw: encode({ ...doc, model: entryOf(doc.model as ModelEntry, c) }) });
+          const doc = source.modelDocs.get(model)!;
+          const r = await alice.request('POST', `/projects/${source.tgt}/model/import`, { query: { modelid: 'g' }, raw: encode({ ...doc, model: entryOf(doc.model as ModelEntry, c) }) });
           check(r, 'model import');
-          if (r.status === 200) check(await alice.request('POST', '/projects/tgt/predict/g', { json: scoring }), `predict of an imported ${model}`);
+          if (r.status === 200) check(await predict(source.tgt, 'g'), `predict of an imported ${model}`);
           return;
         }
-        const models = (project.models as ModelEntry[]).map((e) => (e.info.modelId === model ? entryOf(e, c) : e));
-        const r = await alice.request('POST', '/projects/import', { query: { pid: 'imp' }, raw: encode({ ...project, models, ...(c.summary ? summaryOf(c.summary) : {}) }) });
+        const models = (source.project.models as ModelEntry[]).map((e) => (e.info.modelId === model ? entryOf(e, c) : e));
+        const document = encode({ ...source.project, models, ...(c.summary ? summaryOf(source.project, c.summary) : {}) });
+        const r = await alice.request('POST', '/projects/import', { query: { pid: 'imp' }, raw: document });
         check(r, 'project import');
         if (r.status !== 200) return;
-        for (const m of built) check(await alice.request('POST', `/projects/imp/predict/${m}`, { json: scoring }), `predict of imported project's ${m}`);
+        for (const m of source.models) check(await predict('imp', m), `predict of imported project's ${m}`);
         expect((await alice.request('DELETE', '/projects/imp')).status).toBe(200);
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
     const seconds = (Date.now() - started) / 1000;
-    // Every model of the target project, whatever was imported into it, predicts.
-    const list = await alice.request<{ smlInfo: { modelsList: string[] } }>('GET', '/projects/tgt/info');
-    for (const m of list.body.values!.smlInfo.modelsList) check(await alice.request('POST', `/projects/tgt/predict/${m}`, { json: scoring }), `final predict of ${m}`);
+    // Every model of every target project, whatever was imported into it, predicts.
+    for (const source of sources) {
+      const info = await alice.request<{ smlInfo: { modelsList: string[] } }>('GET', `/projects/${source.tgt}/info`);
+      for (const m of info.body.values!.smlInfo.modelsList) check(await alice.request('POST', `/projects/${source.tgt}/predict/${m}`, { json: source.predict }), `final predict of ${m}`);
+    }
     expect(failures.slice(0, 20)).toEqual([]);
     expect(sys.unexpectedExits()).toEqual([]);
-    console.log(`adversarial imports: ${RUNS} documents in ${seconds.toFixed(1)} s, ${built.length} models (${built.join(', ')}), statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+    const models = sources.flatMap((x) => x.models);
+    const accepted = [...statuses].filter(([k]) => / import 200$/.test(k)).reduce((a, [, n]) => a + n, 0);
+    console.log(`adversarial imports: ${RUNS} documents in ${seconds.toFixed(1)} s, ${accepted} imported; ${models.length} models (${models.join(', ')}); statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
   }, 300_000);
 });
