@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { checkName, smlError, SmlError, type ParameterBound } from '@sml/core';
+import { checkName, checkParameters, smlError, SmlError, type ParameterBound } from '@sml/core';
 import { okStatus, subjects, type BusService } from '@sml/bus';
 import { jobResult, type JobRunner } from '@sml/jobs-client';
 import { sml } from '@sml/proto';
@@ -133,7 +133,7 @@ function modelEntry(record: sml.v1.IModelRecord): ModelEntry {
 }
 
 /** A model entry of a document as a record to store under `modelId` (default: its own id), checked. */
-function modelRecordOf(entry: unknown, kind: Kind, modelId?: string): { record: sml.v1.IModelRecord; model: Model } {
+function modelRecordOf(entry: unknown, kind: Kind, bounds: Readonly<Record<string, ParameterBound>>, modelId?: string): { record: sml.v1.IModelRecord; model: Model } {
   if (!isRecord(entry) || !isRecord(entry.info) || typeof entry.state !== 'string' || typeof entry.evt !== 'string' || typeof entry.evtKey !== 'string') {
     throw invalid(kind, 'a model entry needs info, state, evt and evtKey');
   }
@@ -150,8 +150,11 @@ function modelRecordOf(entry: unknown, kind: Kind, modelId?: string): { record: 
   let model: Model;
   try {
     // The reader predict itself restores with (state-read.ts): a state it refuses would fail every predict.
-    model = algorithm.restore(JSON.parse(entry.state));
-    if (entry.evt) EvtWrapper.restore(JSON.parse(entry.evt));
+    const state: unknown = JSON.parse(entry.state);
+    model = algorithm.restore(state);
+    const evt: unknown = entry.evt ? JSON.parse(entry.evt) : undefined;
+    if (evt !== undefined) EvtWrapper.restore(evt);
+    for (const wrapper of [info.algo === 'evt' ? (state as { wrapper: unknown }).wrapper : undefined, evt]) if (wrapper !== undefined) checkEvtBounds(wrapper, bounds);
   } catch (err) {
     throw invalid(kind, `the state of model [${info.modelId}] cannot be read (${(err as Error).message})`, err);
   }
@@ -163,6 +166,16 @@ function modelRecordOf(entry: unknown, kind: Kind, modelId?: string): { record: 
     if (!(err instanceof ModelInputError)) throw invalid(kind, `model [${info.modelId}] cannot predict from its state (${(err as Error).message})`, err);
   }
   return { record: { info, stateJson: entry.state, evtJson: entry.evt, evtKey: entry.evt ? entry.evtKey : '' }, model };
+}
+
+/**
+ * An EVT wrapper's sizes (read by EvtWrapper.restore) within the evt_* bounds of this service
+ * (SML_MAX_EVT_WINDOW), as a build or an evtwrapper request is held to: its lists grow to them
+ * as it predicts.
+ */
+function checkEvtBounds(wrapper: unknown, bounds: Readonly<Record<string, ParameterBound>>): void {
+  const p = (wrapper as { params: { warmupSize: number; windowSize: number; maxExceedances: number } }).params;
+  checkParameters({ evt_warmup_size: String(p.warmupSize), evt_window_size: String(p.windowSize), evt_max_exceedances: String(p.maxExceedances) }, bounds);
 }
 
 /**
@@ -285,7 +298,7 @@ export class Transfers {
     const { bytes: summary, attributes } = this.checkedSummary(doc, meta);
     if (!Array.isArray(doc.models)) throw invalid('project', 'models is not a list');
     const records = doc.models.map((m) => {
-      const { record, model } = modelRecordOf(m, 'project');
+      const { record, model } = modelRecordOf(m, 'project', this.deps.bounds);
       checkInputs('project', record.info!.modelId!, model, attributes, pid);
       return record;
     });
@@ -298,7 +311,7 @@ export class Transfers {
   /** Imports a model document into an existing project, under `modelId` (default: its own id; an existing model of that id is replaced, as a build replaces it). */
   async importModel(user: string, pid: string, req: sml.v1.IImportRequest): Promise<string> {
     const doc = readDocument(req.document ?? new Uint8Array(), 'model', this.deps.maxDocumentBytes);
-    const { record, model } = modelRecordOf(doc.model, 'model', req.modelId || undefined);
+    const { record, model } = modelRecordOf(doc.model, 'model', this.deps.bounds, req.modelId || undefined);
     await this.deps.registry.with(user, pid, (p) => {
       checkInputs('model', record.info!.modelId!, model, p.summary.attributeNames, pid);
       return this.deps.models.putRecord(user, pid, record);

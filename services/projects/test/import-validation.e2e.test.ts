@@ -59,7 +59,7 @@ describe('an import checks model states, model inputs and summary statistics', (
   const importProject = async (document: string) => answer(await alice.request('POST', '/projects/import', { query: { pid: 'imported' }, raw: document }));
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'] });
+    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_EVT_WINDOW: '1000' } });
     alice = await customer(sys, 'alice');
     expect((await alice.createProject('p', { enableHistogram: true })).status).toBe(201);
     expect((await alice.learn('p', data)).status).toBe(200);
@@ -117,6 +117,34 @@ describe('an import checks model states, model inputs and summary statistics', (
       status: 400, message: expect.stringContaining('model [m_mlr] reads input attributes project [imported] does not have: [x1], [x2]'),
     });
     expect(await pids()).toEqual(before);
+  });
+
+  it('an EVT state over SML_MAX_EVT_WINDOW, or a forest whose tree loops back to its root: 400 naming the model', async () => {
+    // An evt model of p's, its warm-up over the service's bound (what a build would refuse).
+    const evt = await alice.request('POST', '/projects/p/build', { query: { modelid: 'm_evt', algo: 'evt' }, json: { inputAttributeNames: ['x1'], extraParameters: { evt_warmup_size: '20' } } });
+    expect((await alice.waitForJob(evt)).status).toBe(200);
+    const model = decode((await alice.request<{ status: string }>('GET', '/projects/p/model/export', { query: { modelid: 'm_evt' } })).body.values!.status);
+    const entry = model.model as ModelEntry;
+    const state = JSON.parse(entry.state) as { wrapper: { params: { warmupSize: number } } };
+    state.wrapper.params.warmupSize = 100_000;
+    const r = await alice.request('POST', '/projects/q/model/import', { raw: encode({ ...model, model: withState(entry, JSON.stringify(state)) }) });
+    expect(answer(r)).toEqual({ status: 400, message: expect.stringMatching(/^Invalid model document: the state of model \[m_evt\] cannot be read \(.*evt_warmup_size.*SML_MAX_EVT_WINDOW.*\); nothing was imported$/) });
+    expect((await alice.request('DELETE', '/projects/p/models/m_evt')).status).toBe(200);
+
+    expect((await alice.createProject('forest', { params: { rf_type: 'rf_regressor', rf_target_name: 'y', rf_features: 'x1:x2', rf_num_trees: '2' } })).status).toBe(201);
+    expect((await alice.learn('forest', data)).status).toBe(200);
+    const rf = await alice.request('POST', '/projects/forest/build', { query: { modelid: 'm_rf', algo: 'rf_regressor' }, json: { targetAttributeNames: ['y'] } });
+    expect((await alice.waitForJob(rf)).status).toBe(200);
+    const forest = decode((await alice.request<{ status: string }>('GET', '/projects/forest/model/export', { query: { modelid: 'm_rf' } })).body.values!.status);
+    const rfEntry = forest.model as ModelEntry;
+    const rfState = JSON.parse(rfEntry.state) as { trees: string[]; stride: number };
+    const nodes = new Float64Array(new Uint8Array(Buffer.from(rfState.trees[0], 'base64')).buffer);
+    nodes[2] = 0; // the root's left child: the root itself
+    rfState.trees[0] = Buffer.from(nodes.buffer).toString('base64');
+    const looped = await alice.request('POST', '/projects/forest/model/import', { query: { modelid: 'loop' }, raw: encode({ ...forest, model: withState(rfEntry, JSON.stringify(rfState)) }) });
+    expect(answer(looped)).toEqual({ status: 400, message: 'Invalid model document: the state of model [loop] cannot be read (state.trees[0]: node 0 has child 0, not a node of its own); nothing was imported' });
+    expect((await alice.request('POST', '/projects/forest/predict/m_rf', { json: scoring })).status).toBe(200);
+    expect((await alice.request('DELETE', '/projects/forest')).status).toBe(200);
   });
 
   const counts: [string, number][] = [['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity], ['-1', -1], ['2.5', 2.5]];
