@@ -103,3 +103,35 @@ describe('checkStatistics refuses what no learn makes', () => {
   });
   test('a histogram that does not count the attribute\'s values', () => refused((s) => attr(s, 'x', ATTR.N, 3), /its histogram counts 4 values, its count is 3 \[x\]/));
 });
+
+describe('the parts that belong to no attribute, read back', () => {
+  // Forged through the summary's internals, then serialized: what hostile bytes carry.
+  const forged = (options: SummaryOptions, data: DataFrame, change: (inside: Record<string, never>) => void) => {
+    const s = new Summary(options);
+    s.learn(data);
+    change(s as unknown as Record<string, never>);
+    return () => Summary.deserialize(s.serialize(), { options });
+  };
+
+  test.each([NaN, Infinity, -1, 0, 1.5])('a survival count %p is refused', (v) => {
+    const options: SummaryOptions = { km_time_column: 't', km_event_column: 'e' };
+    const read = forged(options, { attributeNames: ['t', 'e'], attributeTypes: ['C', 'C'], data: [['1', '1'], ['2', '0']] }, (inside) => {
+      const counts = (inside.survivalCounts as { counts: Map<string, number> }).counts;
+      counts.set([...counts.keys()][0], v);
+    });
+    expect(read).toThrow(/^damaged summary serialization: the count of \["",1,1\] is .*, not a whole number > 0$/);
+  });
+
+  test('a micro-cluster sum that is not finite is refused', () => {
+    const options: SummaryOptions = { clusters: { features: ['x'], centroids: 2, warmup: 3 } };
+    const read = forged(options, { attributeNames: ['x'], attributeTypes: ['C'], data: [['1'], ['2'], ['3'], ['9']] }, (inside) => {
+      (inside.microClusters as { ls: Float64Array[] }).ls[0][0] = Infinity;
+    });
+    expect(read).toThrow('damaged summary serialization: micro-clusters (a number is not finite)');
+  });
+
+  test('genuine survival and cluster parts read back', () => {
+    expect(forged({ km_time_column: 't', km_event_column: 'e' }, { attributeNames: ['t', 'e'], attributeTypes: ['C', 'C'], data: [['1', '1'], ['2', '0']] }, () => undefined)).not.toThrow();
+    expect(forged({ clusters: { features: ['x'], centroids: 2, warmup: 3 } }, { attributeNames: ['x'], attributeTypes: ['C'], data: [['1'], ['2'], ['3'], ['9']] }, () => undefined)).not.toThrow();
+  });
+});
