@@ -113,6 +113,7 @@ export const catalogue = {
   ALGORITHM_NOT_AVAILABLE: { status: 400, message: 'Algorithm [{algo}] is not available in this build yet' },
   MODEL_NOT_FOUND: { status: 400, message: 'Unknown model [{model}] in project [{pid}]' },
   MODEL_INPUT: { status: 400, message: '{detail}' },
+  MODEL_STATE_INVALID: { status: 400, message: 'Model [{model}] of project [{pid}] has a state its algorithm cannot read ({detail}): build it again, or import it from a valid document' },
   BATCH_TOO_LARGE: { status: 413, message: 'The batch takes {bytes} bytes in the project log, over the limit of {limit} for one batch (the NATS server max_payload): nothing was learned; send it as smaller batches' },
   JOB_RESULT_TOO_LARGE: { status: 413, message: 'The result of this {jobType} job takes {bytes} bytes, over the limit of {limit} for a job result (the NATS server max_payload): ask for less at a time (fewer attributes or rows)' },
   MODEL_TOO_LARGE: { status: 413, message: 'Model [{model}] would be stored as {bytes} bytes besides its state, over the limit of {limit} (the NATS server max_payload): a smaller EVT wrapper window (evt_window_size, evt_max_exceedances)' },

@@ -265,6 +265,7 @@ export class MicroClusters {
     const vector = () => {
       const v = r.f64s();
       if (v.length !== this.dims) throw bad('dimension');
+      if (!v.every(Number.isFinite)) throw bad('a number is not finite');
       return v;
     };
     this.buffer = Array.from({ length: buffered }, () => Array.from(vector()));
@@ -275,7 +276,7 @@ export class MicroClusters {
     this.ss = [];
     for (let i = 0; i < size; i++) {
       const n = r.f64();
-      if (!(n >= 1)) throw bad('row count');
+      if (!(n >= 1 && n <= Number.MAX_SAFE_INTEGER)) throw bad('row count');
       this.push(n, vector(), vector());
     }
   }

@@ -1,5 +1,5 @@
 import type { ByteReader, ByteWriter } from './binary';
-import { SummaryError } from './errors';
+import { shownText, SummaryError } from './errors';
 
 /**
  * Exact integer counts keyed by string, the building block of survival and sequence
@@ -36,11 +36,14 @@ export function writeCounts(w: ByteWriter, counts: Counts): void {
   }
 }
 
+/** Counts as writeCounts wrote them: each a whole number > 0 (a count that reaches 0 is deleted), else the bytes are damaged (or forged: an import). */
 export function readCounts(r: ByteReader): Counts {
   const counts: Counts = new Map();
   for (let n = r.u32(); n > 0; n--) {
     const key = r.string();
-    counts.set(key, r.f64());
+    const c = r.f64();
+    if (!(Number.isSafeInteger(c) && c > 0)) throw new SummaryError(`damaged summary serialization: the count of ${shownText(key)} is ${c}, not a whole number > 0`);
+    counts.set(key, c);
   }
   return counts;
 }

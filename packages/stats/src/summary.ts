@@ -707,6 +707,78 @@ export class Summary {
     }
   }
 
+  /**
+   * Checks the statistics of a summary read from elsewhere (an imported project), as a learn
+   * would have left them, and throws SummaryError naming the attribute and the number
+   * otherwise: rows and every count (attribute, pair, histogram bin) a whole number ≥ 0, a pair's
+   * count at most either attribute's, an attribute's at most the rows; every sum finite; an
+   * attribute present in any row has finite min ≤ max within ±MAX_ABS_VALUE; the power sums of
+   * present values consistent (Σx² ≥ 0, (Σx)² ≤ n·Σx², (Σx²)² ≤ n·Σx⁴, within MOMENT_TOLERANCE
+   * of n·max|x|²: forget leaves a few ulps); a categorical level's Σx a whole number in [0, n],
+   * the levels of one column present in the same rows, their Σx adding up to those rows; a
+   * histogram's counts adding up to its attribute's count. Partitions are checked the same way.
+   * One pass over the statistics: linear in the size of the serialized summary.
+   */
+  checkStatistics(): void {
+    const bad = (what: string, attribute = '') => new SummaryError(`imported statistics are inconsistent: ${what}`, attribute);
+    const count = (v: number, what: string, attribute = '') => {
+      if (!(Number.isSafeInteger(v) && v >= 0)) throw bad(`${what} is ${v}, not a whole number ≥ 0`, attribute);
+      return v;
+    };
+    const rows = count(this.rows, 'the row count');
+    const size = this.schema.size;
+    const attrs = this.store.attrs;
+    const sums = [ATTR.S1, ATTR.S2, ATTR.S3, ATTR.S4];
+    const levels = new Map<string, { n: number; ones: number }>();
+    for (let i = 0; i < size; i++) {
+      const { name, kind, base } = this.schema.info(i);
+      const at = i * ATTR.STRIDE;
+      const n = count(attrs[at + ATTR.N], 'the count', name);
+      if (n > rows) throw bad(`the count ${n} is over the ${rows} rows`, name);
+      for (const k of sums) if (!Number.isFinite(attrs[at + k]) || !Number.isFinite(attrs[at + k + 1])) throw bad('a power sum is not finite', name);
+      if (kind === 'T') {
+        const ones = this.sum(i, ATTR.S1);
+        if (!(Number.isSafeInteger(ones) && ones >= 0 && ones <= n)) throw bad(`a categorical level's Σx ${ones} is not a whole number in [0, ${n}]`, name);
+        const group = levels.get(base);
+        if (group === undefined) levels.set(base, { n, ones });
+        else if (group.n !== n) throw bad(`the levels of [${base}] are present in ${group.n} and ${n} rows`, name);
+        else group.ones += ones;
+      }
+      const h = this.histograms[i];
+      if (h !== undefined) {
+        let total = 0;
+        for (const b of h.toBins()) {
+          total += count(b.count, 'a histogram count', name);
+          if (!(Number.isFinite(b.lower) && Number.isFinite(b.upper))) throw bad('a histogram bin is not finite', name);
+        }
+        if (total !== n) throw bad(`its histogram counts ${total} values, its count is ${n}`, name);
+      }
+      if (n > 0) {
+        const [lo, hi] = [attrs[at + ATTR.MIN], attrs[at + ATTR.MAX]];
+        if (!(lo >= -MAX_ABS_VALUE && hi <= MAX_ABS_VALUE && lo <= hi)) throw bad(`min ${lo} and max ${hi} are not an interval of values`, name);
+        const [s1, s2, s4] = [this.sum(i, ATTR.S1), this.sum(i, ATTR.S2), this.sum(i, ATTR.S4)];
+        if (!consistentMoments(n, Math.max(-lo, hi), s1, s2, s4)) throw bad(`n ${n}, Σx ${s1}, Σx² ${s2}, Σx⁴ ${s4} are not the power sums of any values`, name);
+      }
+    }
+    for (const [base, group] of levels) if (group.ones !== group.n) throw bad(`the levels of [${base}] add up to ${group.ones} of the ${group.n} rows it is present in`, base);
+    const pairs = this.store.pairs;
+    const pairSums = [PAIR.SI, PAIR.SJ, PAIR.SII, PAIR.SJJ, PAIR.SIJ, PAIR.SIIJJ];
+    for (let j = 0; j < size; j++) {
+      for (let i = 0; i <= j; i++) {
+        const at = pairOffset(i, j);
+        const names = () => `${this.schema.info(i).name}, ${this.schema.info(j).name}`;
+        const n = pairs[at + PAIR.N];
+        if (!(Number.isSafeInteger(n) && n >= 0)) throw bad(`a pair count is ${n}, not a whole number ≥ 0`, names());
+        if (n > attrs[i * ATTR.STRIDE + ATTR.N] || n > attrs[j * ATTR.STRIDE + ATTR.N]) throw bad(`the pair count ${n} is over an attribute's count`, names());
+        for (const k of pairSums) if (!Number.isFinite(pairs[at + k]) || !Number.isFinite(pairs[at + k + 1])) throw bad('a pair sum is not finite', names());
+      }
+    }
+    for (const [value, sub] of this.partitions) {
+      if (sub.rows > rows) throw bad(`partition [${value}] has ${sub.rows} of the ${rows} rows`);
+      sub.checkStatistics();
+    }
+  }
+
   /** A 53-bit hash of the serialized statistics: equal summaries hash equal. */
   hash(): number {
     return hash53(this.serialize());
@@ -1086,6 +1158,23 @@ export class Summary {
       throw new SummaryError(`the summary was built with options ${JSON.stringify(written)}, not the ones its settings give (${JSON.stringify(expected)})`);
     }
   }
+}
+
+/**
+ * Slack of the moment inequalities of checkStatistics, relative to n·M² (M the largest |x| the
+ * extremes allow): forgetting rows leaves a few ulps of the largest partial sum in a sum.
+ */
+export const MOMENT_TOLERANCE = 1e-6;
+
+/**
+ * Whether n values of magnitude at most `m` can have these power sums: Σx² ≥ 0, Σx⁴ ≥ 0,
+ * (Σx)² ≤ n·Σx² and (Σx²)² ≤ n·Σx⁴ (Cauchy-Schwarz), within MOMENT_TOLERANCE of n·m², n·m⁴.
+ */
+function consistentMoments(n: number, m: number, s1: number, s2: number, s4: number): boolean {
+  const m2 = n * m * m;
+  const m4 = m2 * m * m;
+  const tol = MOMENT_TOLERANCE;
+  return s2 >= -tol * m2 && s4 >= -tol * m4 && n * s2 - s1 * s1 >= -tol * n * m2 && n * s4 - s2 * s2 >= -tol * m2 * m2;
 }
 
 /**

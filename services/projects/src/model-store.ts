@@ -22,6 +22,18 @@ const BODY_CHUNK_BYTES = 128 * 1024;
 const REWRITE_ATTEMPTS = 3;
 
 /**
+ * A stored state read back; one its reader refuses (stored before imports were checked) is a
+ * 400 naming the model, not an Internal error in every predict.
+ */
+function readable<T>(model: string, pid: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    throw smlError('MODEL_STATE_INVALID', { model, pid, detail: (err as Error).message }, err);
+  }
+}
+
+/**
  * Built models (API.md §7) in KV bucket `sml_models`, key `<customer>.<project>.<model>`:
  * the modelInfo plus the algorithm's state. Models are snapshots: they answer from the
  * statistics they were built from until rebuilt. Restored models are cached, each with the
@@ -157,7 +169,7 @@ export class ModelStore {
     const algo = record.info?.algo ?? '';
     const algorithm = ALGORITHMS[algo];
     if (!algorithm) throw smlError('ALGORITHM_NOT_AVAILABLE', { algo });
-    const restored = algorithm.restore(JSON.parse(record.stateJson));
+    const restored = readable(model, pid, () => algorithm.restore(JSON.parse(record.stateJson)));
     this.keep(key, restored, revision, epoch);
     return { model: restored, key, revision };
   }
@@ -221,7 +233,7 @@ export class ModelStore {
     await this.change(user, pid, model, (record) => {
       if (!record.evtJson) return false;
       // Run again from the fresh state when a write found the record changed: each run sets the same keys.
-      const wrapper = EvtWrapper.restore(JSON.parse(record.evtJson));
+      const wrapper = readable(model, pid, () => EvtWrapper.restore(JSON.parse(record.evtJson)));
       wrapper.annotate(predictions).forEach((annotated, i) => Object.assign(predictions[i], annotated));
       record.evtJson = JSON.stringify(wrapper.state());
       return true;

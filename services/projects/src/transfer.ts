@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { checkName, smlError, SmlError, type ParameterBound } from '@sml/core';
+import { checkName, checkParameters, smlError, SmlError, type ParameterBound } from '@sml/core';
 import { okStatus, subjects, type BusService } from '@sml/bus';
 import { jobResult, type JobRunner } from '@sml/jobs-client';
 import { sml } from '@sml/proto';
-import { ALGORITHMS, EvtWrapper, Summary } from '@sml/stats';
+import { ALGORITHMS, EvtWrapper, ModelInputError, Summary, type Model } from '@sml/stats';
 import { projectMetaFromCreate } from './create';
 import type { ProjectEncoders } from './encoding';
 import { smlInfo } from './info';
@@ -32,7 +32,8 @@ import type { Shards } from './shards';
  * unknown version is refused naming it: version 1 is the only one there is), the settings
  * (as a create would check them), the summary (its options must be the ones the settings
  * give, and its state within this service's limits, checked while it is read, before the
- * state is allocated), every model (known algorithm, readable state).
+ * state is allocated), every model (known algorithm, a state its algorithm's own reader takes and predicts a row
+ * from, input attributes the project has), the summary's statistics (Summary.checkStatistics).
  *
  * An import is all or nothing: the models and the snapshot are written under the new id
  * first, then the project's metadata, which is what makes a project exist (a KV create:
@@ -132,7 +133,7 @@ function modelEntry(record: sml.v1.IModelRecord): ModelEntry {
 }
 
 /** A model entry of a document as a record to store under `modelId` (default: its own id), checked. */
-function modelRecordOf(entry: unknown, kind: Kind, modelId?: string): sml.v1.IModelRecord {
+function modelRecordOf(entry: unknown, kind: Kind, bounds: Readonly<Record<string, ParameterBound>>, modelId?: string): { record: sml.v1.IModelRecord; model: Model } {
   if (!isRecord(entry) || !isRecord(entry.info) || typeof entry.state !== 'string' || typeof entry.evt !== 'string' || typeof entry.evtKey !== 'string') {
     throw invalid(kind, 'a model entry needs info, state, evt and evtKey');
   }
@@ -146,13 +147,56 @@ function modelRecordOf(entry: unknown, kind: Kind, modelId?: string): sml.v1.IMo
   info.modelId = checkName('model', modelId || info.modelId);
   const algorithm = ALGORITHMS[info.algo];
   if (!algorithm) throw invalid(kind, `model [${info.modelId}] is of an algorithm this build does not have [${info.algo}]`);
+  let model: Model;
   try {
-    algorithm.restore(JSON.parse(entry.state));
-    if (entry.evt) EvtWrapper.restore(JSON.parse(entry.evt));
+    // The reader predict itself restores with (state-read.ts): a state it refuses would fail every predict.
+    const state: unknown = JSON.parse(entry.state);
+    model = algorithm.restore(state);
+    const evt: unknown = entry.evt ? JSON.parse(entry.evt) : undefined;
+    if (evt !== undefined) EvtWrapper.restore(evt);
+    for (const wrapper of [info.algo === 'evt' ? (state as { wrapper: unknown }).wrapper : undefined, evt]) if (wrapper !== undefined) checkEvtBounds(wrapper, bounds);
   } catch (err) {
     throw invalid(kind, `the state of model [${info.modelId}] cannot be read (${(err as Error).message})`, err);
   }
-  return { info, stateJson: entry.state, evtJson: entry.evt, evtKey: entry.evt ? entry.evtKey : '' };
+  try {
+    // And one row with every input missing, on this throwaway copy: what the reader does not
+    // see fails here, not in every later predict. Its cost is linear in the state's size.
+    model.predict({ names: [...model.inputNames], rows: [model.inputNames.map(() => '')] });
+  } catch (err) {
+    if (!(err instanceof ModelInputError)) throw invalid(kind, `model [${info.modelId}] cannot predict from its state (${(err as Error).message})`, err);
+  }
+  return { record: { info, stateJson: entry.state, evtJson: entry.evt, evtKey: entry.evt ? entry.evtKey : '' }, model };
+}
+
+/**
+ * An EVT wrapper's sizes (read by EvtWrapper.restore) within the evt_* bounds of this service
+ * (SML_MAX_EVT_WINDOW), as a build or an evtwrapper request is held to: its lists grow to them
+ * as it predicts.
+ */
+function checkEvtBounds(wrapper: unknown, bounds: Readonly<Record<string, ParameterBound>>): void {
+  const p = (wrapper as { params: { warmupSize: number; windowSize: number; maxExceedances: number } }).params;
+  checkParameters({ evt_warmup_size: String(p.warmupSize), evt_window_size: String(p.windowSize), evt_max_exceedances: String(p.maxExceedances) }, bounds);
+}
+
+/**
+ * Algorithms whose inputs are not attributes of the summary (sequence variables, survival
+ * columns): their inputs are not looked up among the project's attributes.
+ */
+const NOT_ATTRIBUTE_INPUTS: ReadonlySet<string> = new Set(['mc', 'hmm', 'km']);
+
+/**
+ * Refuses a model whose inputs are not attributes of the project it goes into: it would
+ * predict every row from the means it was built with (a missing input is imputed), a number
+ * that means nothing there. Names only: a state records no attribute types.
+ */
+function checkInputs(kind: Kind, modelId: string, model: Model, attributes: readonly string[], pid: string): void {
+  if (NOT_ATTRIBUTE_INPUTS.has(model.algo)) return;
+  const known = new Set(attributes);
+  const missing = model.inputNames.filter((n) => !known.has(n));
+  if (missing.length > 0) {
+    const shown = missing.slice(0, 10).map((n) => `[${n}]`).join(', ') + (missing.length > 10 ? ` and ${missing.length - 10} more` : '');
+    throw invalid(kind, `model [${modelId}] reads input attributes project [${pid}] does not have: ${shown}`);
+  }
 }
 
 function settingsOf(meta: sml.v1.IProjectMeta): ProjectSettings {
@@ -251,9 +295,13 @@ export class Transfers {
     }
     meta = { ...meta, histogramEnabled: s.histogramEnabled, frozen: s.frozen, creationDate: s.creationDate, lastModificationDate: s.lastModificationDate };
     meta.params = { ...meta.params, sml_project_is_freeze: String(s.frozen) };
-    const summary = this.checkedSummary(doc, meta);
+    const { bytes: summary, attributes } = this.checkedSummary(doc, meta);
     if (!Array.isArray(doc.models)) throw invalid('project', 'models is not a list');
-    const records = doc.models.map((m) => modelRecordOf(m, 'project'));
+    const records = doc.models.map((m) => {
+      const { record, model } = modelRecordOf(m, 'project', this.deps.bounds);
+      checkInputs('project', record.info!.modelId!, model, attributes, pid);
+      return record;
+    });
     const ids = new Set(records.map((r) => r.info!.modelId));
     if (ids.size !== records.length) throw invalid('project', 'two models have the same id');
     await this.adopt(user, meta, summary, records, true);
@@ -263,8 +311,11 @@ export class Transfers {
   /** Imports a model document into an existing project, under `modelId` (default: its own id; an existing model of that id is replaced, as a build replaces it). */
   async importModel(user: string, pid: string, req: sml.v1.IImportRequest): Promise<string> {
     const doc = readDocument(req.document ?? new Uint8Array(), 'model', this.deps.maxDocumentBytes);
-    const record = modelRecordOf(doc.model, 'model', req.modelId || undefined);
-    await this.deps.registry.with(user, pid, () => this.deps.models.putRecord(user, pid, record));
+    const { record, model } = modelRecordOf(doc.model, 'model', this.deps.bounds, req.modelId || undefined);
+    await this.deps.registry.with(user, pid, (p) => {
+      checkInputs('model', record.info!.modelId!, model, p.summary.attributeNames, pid);
+      return this.deps.models.putRecord(user, pid, record);
+    });
     return record.info!.modelId!;
   }
 
@@ -289,17 +340,22 @@ export class Transfers {
     }
   }
 
-  /** The document's summary bytes, read once with this service's limits and the options `meta` gives. */
-  private checkedSummary(doc: Record<string, unknown>, meta: sml.v1.IProjectMeta): Uint8Array {
+  /**
+   * The document's summary bytes, read once with this service's limits and the options `meta`
+   * gives, its statistics checked (Summary.checkStatistics); and its attribute names.
+   */
+  private checkedSummary(doc: Record<string, unknown>, meta: sml.v1.IProjectMeta): { bytes: Uint8Array; attributes: readonly string[] } {
     if (typeof doc.summary !== 'string') throw invalid('project', 'summary is missing');
     const bytes = decodeBase64(doc.summary, 'project', 'summary');
     if (doc.summarySha256 !== sha256(bytes)) throw invalid('project', 'the summary does not match its summarySha256');
+    let summary: Summary;
     try {
-      Summary.deserialize(bytes, { options: summaryOptions(meta, this.deps.limits), ...this.deps.limits.state });
+      summary = Summary.deserialize(bytes, { options: summaryOptions(meta, this.deps.limits), ...this.deps.limits.state });
+      summary.checkStatistics();
     } catch (err) {
       throw invalid('project', `its summary cannot be imported (${(err as Error).message})`, err);
     }
-    return bytes;
+    return { bytes, attributes: summary.attributeNames };
   }
 
   /**

@@ -31,7 +31,7 @@ describe('PredictPool', () => {
   });
 
   it("the thread's errors come back as inline's: a ModelInputError as one (400 MODEL_INPUT), others with their message", async () => {
-    // States the thread cannot restore stand in for a failing predict (the same path back).
+    // A state the thread cannot restore stands in for a failing predict (the same path back).
     const fake = (algo: string): Model => ({ ...covest(), algo, state: () => ({}) });
     const restore = (algo: string) => {
       try {
@@ -41,8 +41,12 @@ describe('PredictPool', () => {
       }
       throw new Error('restored');
     };
-    await expect(pool.predict('u.p.e', 1, fake('evt'), frame)).rejects.toEqual(new ModelInputError(restore('evt').message));
-    await expect(pool.predict('u.p.e', 2, fake('evt'), frame)).rejects.toBeInstanceOf(ModelInputError);
+    // A steps-layout mc whose column the frame lacks: restored there, its predict refuses the frame (a ModelInputError).
+    const mcState = { algo: 'mc', inputNames: ['w'], targetNames: [], info: {}, extra: {}, layout: 'steps', order: 1, initialKind: 'starts', initial: [['s', 1]], chains: [[[['s'], [['s', 1]]]]] };
+    const mc: Model = { ...covest(), algo: 'mc', state: () => mcState };
+    const refused = new ModelInputError('mc: the frame has no column [w] (a steps-layout sequence is one column)');
+    await expect(pool.predict('u.p.e', 1, mc, frame)).rejects.toEqual(refused);
+    await expect(pool.predict('u.p.e', 2, mc, frame)).rejects.toBeInstanceOf(ModelInputError);
     await expect(pool.predict('u.p.c', 1, fake('covest'), frame)).rejects.toThrow(restore('covest').message);
   });
 

@@ -112,6 +112,8 @@ describe('project and model transfer end to end', () => {
     expect(r.status).toBe(200);
     expect(decode(r.body.values!.status)).toMatchObject({ format: 'sml-model', version: 1, model: { info: { modelId: 'm_lr', algo: 'lr' } } });
     expect((await bob.createProject('empty')).status).toBe(201);
+    // A model goes only into a project that has its input attributes (import-validation.e2e.test.ts).
+    expect((await bob.learn('empty', scoring)).status).toBe(200);
     const imported = await bob.request('POST', '/projects/empty/model/import', { query: { modelid: 'copy' }, raw: r.body.values!.status });
     expect({ status: imported.status, message: imported.body.statusString }).toEqual({ status: 200, message: 'Model [copy] imported into project [empty]' });
     const predict = (sdk: SmlClient, pid: string, m: string) => ok(sdk.request('POST', `/projects/${pid}/predict/${m}`, { json: scoring }));

@@ -1,8 +1,9 @@
-import { type ForestTreeView, type ForestType, type MondrianForest } from '../forest';
+import { type ForestTreeView, type ForestType, MAX_FOREST_DEPTH, MAX_FOREST_MODEL_NUMBERS, MAX_FOREST_TREES, type MondrianForest } from '../forest';
 import type { Summary } from '../summary';
 import { SnapshotModel, type SnapshotState } from './classifiers/model';
 import { num } from './rows';
 import { type Algorithm, ModelInputError, type ModelSpec } from './types';
+import { as, choice, integer, ModelStateError, number, readSnapshotState, texts } from './state-read';
 
 /**
  * The three models of a project's online Mondrian forest (forest.ts, STATS.md §4):
@@ -211,12 +212,61 @@ function model(state: ForestState) {
   });
 }
 
+/** A ForestState read back (state-read.ts): sizes that agree, and trees every path of which ends at a leaf. */
+function readForestState(state: unknown, type: ForestType): ForestState {
+  const { s, p } = readSnapshotState(state, type);
+  choice(s.forestType, 'state.forestType', [type]);
+  const classes = texts(s.classes, 'state.classes').length;
+  if (type === 'rf_classifier' && classes === 0) throw new ModelStateError('state.classes is empty');
+  const stride = type === 'rf_anomaly' ? 7 + 2 * p : type === 'rf_regressor' ? 6 : 5 + classes;
+  integer(s.stride, 'state.stride', stride, stride);
+  const trees = texts(s.trees, 'state.trees');
+  if (trees.length === 0 || trees.length > MAX_FOREST_TREES) throw new ModelStateError(`state.trees has ${trees.length} trees, not 1 to ${MAX_FOREST_TREES}`);
+  // What a build packs at most (5·10⁵ numbers): it bounds a predict's walk as the depth does.
+  const numbers = trees.reduce((sum, t) => sum + Math.floor((t.length * 3) / 4 / 8), 0);
+  if (numbers > MAX_FOREST_MODEL_NUMBERS) throw new ModelStateError(`state.trees hold ${numbers} numbers, more than a forest model has (${MAX_FOREST_MODEL_NUMBERS})`);
+  trees.forEach((t, i) => checkTree(t, stride, p, `state.trees[${i}]`));
+  number(s.norm, 'state.norm');
+  return as<ForestState>(s);
+}
+
+/**
+ * A packed tree's nodes as predict walks them from the root (node 0): an inner node names an
+ * input and two children that are nodes of the tree reached by no other path, within the
+ * depth rf_complexity allows, so that every walk ends at a leaf within MAX_FOREST_DEPTH + 1
+ * steps (a loop would hold a predict forever).
+ */
+function checkTree(text: string, stride: number, d: number, path: string): void {
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.length === 0 || bytes.length % (8 * stride) !== 0) throw new ModelStateError(`${path} is not whole nodes of ${stride} numbers`);
+  const nodes = decode(text);
+  const size = nodes.length / stride;
+  const seen = new Uint8Array(size);
+  const depth = new Uint8Array(size);
+  const stack = [0];
+  seen[0] = 1;
+  while (stack.length > 0) {
+    const j = stack.pop()!;
+    const at = j * stride;
+    if (nodes[at + 2] < 0) continue;
+    if (depth[j] >= MAX_FOREST_DEPTH + 1) throw new ModelStateError(`${path}: node ${j} is deeper than rf_complexity allows (${MAX_FOREST_DEPTH})`);
+    const feature = nodes[at];
+    if (!(Number.isInteger(feature) && feature >= 0 && feature < d)) throw new ModelStateError(`${path}: node ${j} splits on no input (${feature})`);
+    for (const child of [nodes[at + 2], nodes[at + 3]]) {
+      if (!(Number.isInteger(child) && child > 0 && child < size) || seen[child] === 1) throw new ModelStateError(`${path}: node ${j} has child ${child}, not a node of its own`);
+      seen[child] = 1;
+      depth[child] = depth[j] + 1;
+      stack.push(child);
+    }
+  }
+}
+
 function forestAlgorithm(name: ForestType, task: Algorithm['task']): Algorithm {
   return {
     name,
     task,
     build: (summary, spec) => model(build(summary, { ...spec, algo: name })),
-    restore: (state) => model(state as ForestState),
+    restore: (state) => model(readForestState(state, name)),
   };
 }
 

@@ -7,6 +7,7 @@ export { classifiers } from './classifiers';
 export { anomalyDetectors } from './anomaly';
 export { assess } from './assessment';
 export { ALGORITHM_NAMES, ALGORITHMS } from './registry';
+export { ModelStateError } from './state-read';
 export { RESTRICTABLE_ALGORITHMS, restrictedBuild } from './restrict';
 export * from './selection';
 export * from './evt';

@@ -4,6 +4,7 @@ import { integerParam, SnapshotModel, type SnapshotState } from './classifiers/m
 import { num } from './rows';
 import { mulberry32 } from './selection';
 import { type Algorithm, ModelInputError, type ModelSpec } from './types';
+import { as, matrix, readSnapshotState } from './state-read';
 
 /** Defaults of the kmeans extraParameters. */
 export const KMEANS_DEFAULTS = { kmeans_k: 2, rnd_seed: 0, kmeans_n_init: 10, max_iter: 300 };
@@ -169,7 +170,11 @@ export const kmeans: Algorithm = {
     };
     return kmeansModel(state);
   },
-  restore: (state) => kmeansModel(state as KmeansState),
+  restore(state) {
+    const { s, p } = readSnapshotState(state, 'kmeans');
+    matrix(s.centers, 'state.centers', undefined, p);
+    return kmeansModel(as<KmeansState>(s));
+  },
 };
 
 function kmeansModel(state: KmeansState) {

@@ -4,6 +4,7 @@ import { studentT } from './jstat';
 import { LinearModel, type LinearState, regressionMoments } from './linear';
 import { inverseOrExplain } from './linalg';
 import type { Algorithm, ModelSpec } from './types';
+import { as, readLinearState } from './state-read';
 
 /**
  * `mlr`: ordinary least squares with intercept (STATS.md §4), solved from the summary:
@@ -55,5 +56,5 @@ export const mlr: Algorithm = {
     };
     return new LinearModel(state);
   },
-  restore: (state) => new LinearModel(state as LinearState),
+  restore: (state) => new LinearModel(as<LinearState>(readLinearState(state, 'mlr'))),
 };

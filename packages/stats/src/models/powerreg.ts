@@ -5,6 +5,7 @@ import type { LinearState } from './linear';
 import { mlr } from './mlr';
 import { numericRows } from './rows';
 import { type Algorithm, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from './types';
+import { as, number, readLinearState } from './state-read';
 
 export interface PowerRegressionState extends LinearState {
   /** The chosen Yeo-Johnson power λ: coef and intercept predict YJ(target, λ). */
@@ -63,7 +64,11 @@ export const powerreg: Algorithm = {
     };
     return new PowerRegressionModel(state);
   },
-  restore: (state) => new PowerRegressionModel(state as PowerRegressionState),
+  restore(state) {
+    const s = readLinearState(state, 'powerreg');
+    number(s.power, 'state.power');
+    return new PowerRegressionModel(as<PowerRegressionState>(s));
+  },
 };
 
 /** Predicts YJ⁻¹(intercept + coef·x, λ): NaN where the linear prediction is outside the transform's range. */

@@ -6,6 +6,7 @@ import type { Summary } from '../summary';
 import type { SurvivalCounts } from './counts';
 import { kaplanMeier, TOTAL_GROUP } from './kaplan-meier';
 import { lastAtOrBefore, riskSet } from './risk-set';
+import { as, numbers, object, readModelState, text } from '../models/state-read';
 
 /** A step function at the event times: survival S(t) and Nelson-Aalen cumulative hazard H(t). */
 interface Curve {
@@ -69,7 +70,14 @@ export const km: Algorithm = {
     };
     return new KmModel(state);
   },
-  restore: (state) => new KmModel(state as KmState),
+  restore(state) {
+    const s = readModelState(state, 'km');
+    text(s.timeColumn, 'state.timeColumn');
+    if (s.groupColumn !== null) text(s.groupColumn, 'state.groupColumn');
+    for (const [g, curve] of Object.entries(object(s.groups, 'state.groups'))) readCurve(curve, `state.groups.${g}`);
+    readCurve(s.total, 'state.total');
+    return new KmModel(as<KmState>(s));
+  },
 };
 
 function curveOf(counts: SurvivalCounts, group: string | null): Curve {
@@ -81,6 +89,14 @@ function curveOf(counts: SurvivalCounts, group: string | null): Curve {
     survival: kaplanMeier(counts, group, times).map((r) => r.survival),
     hazard: rows.map((r) => (hazard += r.events / r.atRisk)),
   };
+}
+
+/** A Curve read back (state-read.ts): one survival and one hazard per time. */
+function readCurve(v: unknown, path: string): void {
+  const c = object(v, path);
+  const n = numbers(c.times, `${path}.times`).length;
+  numbers(c.survival, `${path}.survival`, n);
+  numbers(c.hazard, `${path}.hazard`, n);
 }
 
 const steps = (times: readonly number[], values: readonly number[]) => times.map((t, i) => `${num(t)}:${num(values[i])}`).join(',');

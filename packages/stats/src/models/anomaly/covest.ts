@@ -6,6 +6,7 @@ import { num } from '../rows';
 import type { Algorithm, ModelSpec } from '../types';
 import { checkedInputs, choiceParam, numberParam, SnapshotModel, type SnapshotState } from '../classifiers/model';
 import { centredFourthMoments, checkedCovariance, commonCount } from './moments';
+import { as, matrix, number, readSnapshotState } from '../state-read';
 
 export const ESTIMATE_TYPES = ['empirical', 'ledoit_wolf', 'oas', 'shrunk'] as const;
 export type EstimateType = (typeof ESTIMATE_TYPES)[number];
@@ -103,7 +104,12 @@ export const covest: Algorithm = {
     };
     return covestModel(state);
   },
-  restore: (state) => covestModel(state as CovestState),
+  restore(state) {
+    const { s, p } = readSnapshotState(state, 'covest');
+    matrix(s.precision, 'state.precision', p, p);
+    number(s.threshold, 'state.threshold');
+    return covestModel(as<CovestState>(s));
+  },
 };
 
 function covestModel(state: CovestState) {

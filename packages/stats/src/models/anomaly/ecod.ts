@@ -3,6 +3,7 @@ import { num } from '../rows';
 import type { Algorithm, ModelSpec } from '../types';
 import { checkedInputs, numberParam, SnapshotModel, type SnapshotState } from '../classifiers/model';
 import { independentThreshold, lowerBound, type Marginal, marginal, points, upperBound } from './marginals';
+import { as, choice, list, number, numbers, object, readSnapshotState } from '../state-read';
 
 /** Default `ecod_threshold_sd`. */
 export const ECOD_DEFAULTS = { ecod_threshold_sd: 3 };
@@ -97,7 +98,22 @@ export const ecod: Algorithm = {
     };
     return ecodModel(state);
   },
-  restore: (state) => ecodModel(state as EcodState),
+  restore(state) {
+    const { s, p } = readSnapshotState(state, 'ecod');
+    list(s.inputs, 'state.inputs', p).forEach((input, i) => {
+      const path = `state.inputs[${i}]`;
+      const o = object(input, path);
+      const m = object(o.marginal, `${path}.marginal`);
+      const bins = numbers(m.counts, `${path}.marginal.counts`).length;
+      const ends = choice(m.kind, `${path}.marginal.kind`, ['exact', 'binned'] as const) === 'exact' ? ['values'] : ['lower', 'upper'];
+      for (const k of ends) numbers(m[k], `${path}.marginal.${k}`, bins);
+      if (m.kind === 'binned') for (const k of ['min', 'max']) number(m[k], `${path}.marginal.${k}`);
+      numbers(o.cumulative, `${path}.cumulative`, bins);
+      for (const k of ['n', 's1', 's2', 's3']) number(o[k], `${path}.${k}`);
+    });
+    number(s.threshold, 'state.threshold');
+    return ecodModel(as<EcodState>(s));
+  },
 };
 
 function ecodModel(state: EcodState) {

@@ -3,6 +3,7 @@ import { num } from '../rows';
 import type { Algorithm, ModelSpec } from '../types';
 import { checkedInputs, integerParam, numberParam, SnapshotModel, type SnapshotState } from '../classifiers/model';
 import { independentThreshold, lowerBound, marginal, points } from './marginals';
+import { as, list, ModelStateError, number, numbers, object, readSnapshotState } from '../state-read';
 
 /** Defaults: pyod HBOS's n_bins, alpha and tol, and the threshold's standard deviations. */
 export const HBA_DEFAULTS = { hba_bins: 10, hba_alpha: 0.1, hba_tol: 0.5, hba_threshold_sd: 3 };
@@ -48,13 +49,20 @@ function numpyHistogram(values: readonly number[], counts: readonly number[], bi
 }
 
 /** pyod's per-input outlier term log₂(density + alpha) of x (larger = more normal). */
+/** The least value (Math.min(...values) overflows the stack on a long array). */
+function smallest(values: readonly number[]): number {
+  let m = Infinity;
+  for (const v of values) m = Math.min(m, v);
+  return m;
+}
+
 function term(input: HbaInput, x: number, tol: number): number {
   const { edges, logDensity } = input;
   const bins = logDensity.length;
   // np.digitize(x, edges, right=True): edges[k−1] < x ≤ edges[k].
   const k = lowerBound(edges, x);
-  if (k === 0) return edges[0] - x <= (edges[1] - edges[0]) * tol ? logDensity[0] : Math.min(...logDensity);
-  if (k === bins + 1) return x - edges[bins] <= (edges[bins] - edges[bins - 1]) * tol ? logDensity[bins - 1] : Math.min(...logDensity);
+  if (k === 0) return edges[0] - x <= (edges[1] - edges[0]) * tol ? logDensity[0] : smallest(logDensity);
+  if (k === bins + 1) return x - edges[bins] <= (edges[bins] - edges[bins - 1]) * tol ? logDensity[bins - 1] : smallest(logDensity);
   return logDensity[k - 1];
 }
 
@@ -110,7 +118,18 @@ export const hba: Algorithm = {
     };
     return hbaModel(state);
   },
-  restore: (state) => hbaModel(state as HbaState),
+  restore(state) {
+    const { s, p } = readSnapshotState(state, 'hba');
+    list(s.inputs, 'state.inputs', p).forEach((input, i) => {
+      const o = object(input, `state.inputs[${i}]`);
+      const edges = numbers(o.edges, `state.inputs[${i}].edges`);
+      if (edges.length < 2) throw new ModelStateError(`state.inputs[${i}].edges has ${edges.length} entries, fewer than 2`);
+      numbers(o.logDensity, `state.inputs[${i}].logDensity`, edges.length - 1);
+    });
+    number(s.tol, 'state.tol');
+    number(s.threshold, 'state.threshold');
+    return hbaModel(as<HbaState>(s));
+  },
 };
 
 function hbaModel(state: HbaState) {

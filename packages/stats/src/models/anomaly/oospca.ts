@@ -5,6 +5,7 @@ import { num } from '../rows';
 import { type Algorithm, ModelInputError, type ModelSpec } from '../types';
 import { checkedInputs, numberParam, SnapshotModel, type SnapshotState } from '../classifiers/model';
 import { checkedCovariance } from './moments';
+import { as, matrix, number, numbers, readSnapshotState } from '../state-read';
 
 /** Defaults: `oospca_ratio` (Lee et al.) and `oospca_threshold_sd`. */
 export const OOSPCA_DEFAULTS = { oospca_ratio: 0.1, oospca_threshold_sd: 3 };
@@ -63,7 +64,14 @@ export const oospca: Algorithm = {
     };
     return oospcaModel(state);
   },
-  restore: (state) => oospcaModel(state as OospcaState),
+  restore(state) {
+    const { s, p } = readSnapshotState(state, 'oospca');
+    numbers(s.values, 'state.values', p);
+    matrix(s.vectors, 'state.vectors', p, p);
+    number(s.rho, 'state.rho');
+    number(s.threshold, 'state.threshold');
+    return oospcaModel(as<OospcaState>(s));
+  },
 };
 
 /** Rows drawn to estimate the score distribution of Gaussian rows (deterministic). */

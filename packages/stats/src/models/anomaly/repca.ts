@@ -5,6 +5,7 @@ import { flatRows } from '../linalg';
 import { num } from '../rows';
 import { type Algorithm, ModelInputError, type ModelSpec } from '../types';
 import { checkedInputs, integerParam, numberParam, SnapshotModel, type SnapshotState } from '../classifiers/model';
+import { as, matrix, number, numbers, readSnapshotState } from '../state-read';
 
 /** Default share of the variance the kept components explain (as pcr), and `repca_quantile`. */
 export const REPCA_DEFAULTS = { variance: 0.95, repca_quantile: 0.975 };
@@ -75,7 +76,14 @@ export const repca: Algorithm = {
     };
     return repcaModel(state);
   },
-  restore: (state) => repcaModel(state as RepcaState),
+  restore(state) {
+    const { s, p } = readSnapshotState(state, 'repca');
+    numbers(s.sds, 'state.sds', p);
+    const loadings = matrix(s.loadings, 'state.loadings', p);
+    matrix(loadings, 'state.loadings', p, loadings[0]?.length ?? 0);
+    number(s.threshold, 'state.threshold');
+    return repcaModel(as<RepcaState>(s));
+  },
 };
 
 function repcaModel(state: RepcaState) {

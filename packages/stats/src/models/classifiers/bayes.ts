@@ -3,6 +3,7 @@ import { num } from '../rows';
 import { type Algorithm, ModelInputError, type ModelSpec } from '../types';
 import { binaryClasses } from './class-moments';
 import { checkedInputs, numberParam, SnapshotModel, type SnapshotState } from './model';
+import { as, choice, list, numbers, object, readSnapshotState } from '../state-read';
 
 /** sklearn GaussianNB's default `var_smoothing`. */
 export const DEFAULT_VAR_SMOOTHING = 1e-9;
@@ -80,7 +81,17 @@ export const bayes: Algorithm = {
     };
     return bayesModel(state);
   },
-  restore: (state) => bayesModel(state as BayesState),
+  restore(state) {
+    const { s, p } = readSnapshotState(state, 'bayes');
+    numbers(s.logPrior, 'state.logPrior', 2);
+    list(s.likelihoods, 'state.likelihoods', p).forEach((l, i) => {
+      const path = `state.likelihoods[${i}]`;
+      const o = object(l, path);
+      const keys = choice(o.kind, `${path}.kind`, ['gaussian', 'bernoulli'] as const) === 'gaussian' ? ['mean', 'variance'] : ['logP', 'logQ'];
+      for (const k of keys) numbers(o[k], `${path}.${k}`, 2);
+    });
+    return bayesModel(as<BayesState>(s));
+  },
 };
 
 function bayesModel(state: BayesState) {

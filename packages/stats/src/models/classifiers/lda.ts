@@ -5,6 +5,7 @@ import { num } from '../rows';
 import { type Algorithm, ModelInputError, type ModelSpec } from '../types';
 import { binaryClasses, oneHotClasses, partitionClasses, pooledWithinCovariance } from './class-moments';
 import { argmax, checkedInputs, SnapshotModel, type SnapshotState } from './model';
+import { as, classCount, matrix, number, numbers, readSnapshotState } from '../state-read';
 
 /**
  * Linear discriminant functions δ_k(x) = x·Σ⁻¹μ_k − ½μ_k·Σ⁻¹μ_k + ln π_k with Σ the pooled
@@ -74,7 +75,13 @@ export const lda: Algorithm = {
     };
     return ldaModel(state);
   },
-  restore: (state) => ldaModel(state as LdaState),
+  restore(state) {
+    const { s, p } = readSnapshotState(state, 'lda');
+    numbers(s.w, 'state.w', p);
+    number(s.z0, 'state.z0');
+    number(s.d, 'state.d');
+    return ldaModel(as<LdaState>(s));
+  },
 };
 
 function ldaModel(state: LdaState) {
@@ -147,7 +154,13 @@ export const mlda: Algorithm = {
     };
     return mldaModel(state);
   },
-  restore: (state) => mldaModel(state as MldaState),
+  restore(state) {
+    const { s, p } = readSnapshotState(state, 'mlda');
+    const k = classCount(s.classes);
+    matrix(s.coef, 'state.coef', k, p);
+    numbers(s.intercept, 'state.intercept', k);
+    return mldaModel(as<MldaState>(s));
+  },
 };
 
 function mldaModel(state: MldaState) {

@@ -5,6 +5,7 @@ import { num } from '../rows';
 import { type Algorithm, ModelInputError, type ModelSpec } from '../types';
 import { partitionClasses } from './class-moments';
 import { argmax, checkedInputs, SnapshotModel, type SnapshotState } from './model';
+import { as, classCount, list, matrix, numbers, readSnapshotState } from '../state-read';
 
 interface MqdaState extends SnapshotState {
   classes: string[];
@@ -88,7 +89,14 @@ export const mqda: Algorithm = {
     };
     return mqdaModel(state);
   },
-  restore: (state) => mqdaModel(state as MqdaState),
+  restore(state) {
+    const { s, p } = readSnapshotState(state, 'mqda');
+    const k = classCount(s.classes);
+    matrix(s.classMeans, 'state.classMeans', k, p);
+    list(s.precisions, 'state.precisions', k).forEach((m, c) => matrix(m, `state.precisions[${c}]`, p, p));
+    numbers(s.offsets, 'state.offsets', k);
+    return mqdaModel(as<MqdaState>(s));
+  },
 };
 
 function mqdaModel(state: MqdaState) {

@@ -4,6 +4,7 @@ import { num } from '../rows';
 import { type Algorithm, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
 import { StateModel, type ModelState } from '../base';
 import { EvtWrapper, type EvtState } from './wrapper';
+import { as, readModelState, texts } from '../state-read';
 
 interface EvtModelState extends ModelState {
   wrapper: EvtState;
@@ -39,7 +40,12 @@ export const evt: Algorithm = {
     };
     return new EvtModel({ algo: 'evt', inputNames: [names[index]], targetNames: [], info, extra: {}, wrapper: wrapper.state() });
   },
-  restore: (state) => new EvtModel(state as EvtModelState),
+  restore(state) {
+    const s = readModelState(state, 'evt');
+    texts(s.inputNames, 'state.inputNames', 1);
+    EvtWrapper.restore(s.wrapper, 'state.wrapper');
+    return new EvtModel(as<EvtModelState>(s));
+  },
 };
 
 class EvtModel extends StateModel<EvtModelState> {

@@ -1,8 +1,9 @@
 import { parseDecimal } from '../../frame';
-import { ModelInputError, type Prediction } from '../types';
+import type { Prediction } from '../types';
 import { extremeQuantile, type GpdFit, grimshaw, momentsFit, tailProbability } from './gpd';
 import { type EvtParams, evtParams } from './params';
 import { TDigest, type TDigestState } from './tdigest';
+import { flag, integer, ModelStateError, number, numbers, object, text } from '../state-read';
 
 /** What EVT adds to a prediction (STATS.md §5). */
 export interface EvtResult {
@@ -88,9 +89,8 @@ export class EvtWrapper {
     this.digest = resolved.tdigest ? new TDigest() : null;
   }
 
-  static restore(state: unknown): EvtWrapper {
-    const s = state as EvtState;
-    if (typeof s !== 'object' || s === null || typeof s.params !== 'object' || !Array.isArray(s.peaks)) throw new ModelInputError('not an EVT wrapper state');
+  static restore(state: unknown, path = 'evt'): EvtWrapper {
+    const s = readEvtState(state, path);
     const wrapper = new EvtWrapper();
     Object.assign(wrapper.s, { ...s, params: { ...s.params }, warmup: [...s.warmup], window: [...s.window], peaks: [...s.peaks], digest: null });
     wrapper.digest = s.digest === null ? null : TDigest.restore(s.digest);
@@ -239,3 +239,47 @@ export class EvtWrapper {
     if (s.window.length > s.params.windowSize) s.window.shift();
   }
 }
+
+/**
+ * An EvtState read back (state-read.ts): its parameters as evtParams would give them, and the
+ * lists within the sizes those parameters keep them to (a longer warm-up would never calibrate).
+ */
+function readEvtState(state: unknown, path: string): EvtState {
+  const s = object(state, path);
+  const p = object(s.params, `${path}.params`);
+  const given = {
+    warmupSize: integer(p.warmupSize, `${path}.params.warmupSize`, 2), alpha: number(p.alpha, `${path}.params.alpha`), quantile: number(p.quantile, `${path}.params.quantile`),
+    tdigest: flag(p.tdigest, `${path}.params.tdigest`), windowSize: integer(p.windowSize, `${path}.params.windowSize`), maxExceedances: integer(p.maxExceedances, `${path}.params.maxExceedances`, 1),
+    grimshaw: flag(p.grimshaw, `${path}.params.grimshaw`),
+  };
+  let checked: EvtParams;
+  try {
+    checked = evtParams({
+      evt_warmup_size: String(given.warmupSize), evt_alpha: String(given.alpha), evt_quantile: String(given.quantile), evt_tdigest: String(given.tdigest),
+      evt_window_size: String(given.windowSize), evt_max_exceedances: String(given.maxExceedances), evt_grimshaw: String(given.grimshaw),
+    });
+  } catch (err) {
+    throw new ModelStateError(`${path}.params: ${(err as Error).message}`);
+  }
+  if (checked.quantile !== given.quantile) throw new ModelStateError(`${path}.params.quantile is not in (0, 1)`);
+  if (s.scoreKey !== null) text(s.scoreKey, `${path}.scoreKey`);
+  const calibrated = flag(s.calibrated, `${path}.calibrated`);
+  const warmup = numbers(s.warmup, `${path}.warmup`);
+  if (warmup.length >= (calibrated ? 1 : given.warmupSize)) throw new ModelStateError(`${path}.warmup has ${warmup.length} scores, more than a warm-up of ${given.warmupSize} keeps`);
+  if (numbers(s.window, `${path}.window`).length > given.windowSize) throw new ModelStateError(`${path}.window is longer than windowSize`);
+  if (numbers(s.peaks, `${path}.peaks`).length > given.maxExceedances) throw new ModelStateError(`${path}.peaks has more than maxExceedances`);
+  for (const k of ['n', 'exceedances', 't', 'gamma', 'sigma', 'z', 'sinceRefit']) number(s[k], `${path}.${k}`);
+  if (given.tdigest !== (s.digest !== null)) throw new ModelStateError(`${path}.digest is ${s.digest === null ? 'missing' : 'there'} while params.tdigest is ${given.tdigest}`);
+  if (s.digest !== null) {
+    const d = object(s.digest, `${path}.digest`);
+    const compression = number(d.compression, `${path}.digest.compression`);
+    if (!(compression >= 1 && compression <= MAX_TDIGEST_COMPRESSION)) throw new ModelStateError(`${path}.digest.compression is not in [1, ${MAX_TDIGEST_COMPRESSION}]`);
+    numbers(d.weights, `${path}.digest.weights`, numbers(d.means, `${path}.digest.means`).length);
+    if (numbers(d.buffer, `${path}.digest.buffer`).length >= 5 * compression) throw new ModelStateError(`${path}.digest.buffer holds more than a merge leaves`);
+    for (const k of ['min', 'max']) number(d[k], `${path}.digest.${k}`);
+  }
+  return s as unknown as EvtState;
+}
+
+/** The largest t-digest compression a state may have (the wrapper's is DEFAULT_TDIGEST_COMPRESSION). */
+const MAX_TDIGEST_COMPRESSION = 10_000;

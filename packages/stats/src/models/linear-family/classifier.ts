@@ -1,5 +1,6 @@
 import { LinearModel, type LinearState } from '../linear';
 import type { PredictFrame, Prediction } from '../types';
+import { as, choice, readLinearState } from '../state-read';
 
 /**
  * How a binary linear classifier reports its linear predictor z = intercept + coef·x:
@@ -30,4 +31,11 @@ export class LinearClassifier extends LinearModel {
   override state(): LinearClassifierState {
     return this.classifier;
   }
+}
+
+/** A LinearClassifierState read back (state-read.ts). */
+export function readClassifierState(state: unknown, algo: string): LinearClassifierState {
+  const s = readLinearState(state, algo);
+  choice(s.output, 'state.output', ['score', 'logistic'] as const);
+  return as<LinearClassifierState>(s);
 }

@@ -4,6 +4,7 @@ import type { Algorithm, ModelSpec } from '../types';
 import { linearState, trainingR2 } from './coefficients';
 import { DEFAULT_MAX_ITER, DEFAULT_TOL, elasticNetDescent } from './coordinate-descent';
 import { lambdaParam, numberParam } from './params';
+import { as, readLinearState } from '../state-read';
 
 /** Default penalty (`lambda`/`alpha`) of `lasso` and `elasticnet`, and `eta` of `elasticnet`: scikit-learn's alpha = 1, l1_ratio = 0.5. */
 export const DEFAULT_LASSO_LAMBDA = 1;
@@ -31,7 +32,7 @@ function penalised(name: 'lasso' | 'elasticnet'): Algorithm {
       };
       return new LinearModel(linearState(name, m, fit.coef, info));
     },
-    restore: (state) => new LinearModel(state as LinearState),
+    restore: (state) => new LinearModel(as<LinearState>(readLinearState(state, name))),
   };
 }
 

@@ -6,6 +6,7 @@ import { LinearClassifier, type LinearClassifierState } from './classifier';
 import { linearState } from './coefficients';
 import { numberParam, usePseudoInverse } from './params';
 import { ridgeCoefficients } from './ridge';
+import { readClassifierState } from './classifier';
 
 /** Default half-width R of the interval [−R, R] on which the log-likelihood is approximated (`lr_approx_radius`). */
 export const DEFAULT_LR_RADIUS = 4;
@@ -67,5 +68,5 @@ export const lr: Algorithm = {
     const state: LinearClassifierState = { ...linearState('lr', { ...m, yMean: scale * m.yMean }, coef, info), output: 'logistic' };
     return new LinearClassifier(state);
   },
-  restore: (state) => new LinearClassifier(state as LinearClassifierState),
+  restore: (state) => new LinearClassifier(readClassifierState(state, 'lr')),
 };

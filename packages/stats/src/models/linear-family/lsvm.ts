@@ -6,6 +6,7 @@ import { LinearClassifier, type LinearClassifierState } from './classifier';
 import { linearState } from './coefficients';
 import { numberParam, usePseudoInverse } from './params';
 import { DEFAULT_RIDGE_LAMBDA, ridgeCoefficients } from './ridge';
+import { readClassifierState } from './classifier';
 
 /**
  * `lsvm` (STATS.md §4): linear least-squares SVM — ridge regression of the ±1 labels
@@ -24,5 +25,5 @@ export const lsvm: Algorithm = {
     const state: LinearClassifierState = { ...linearState('lsvm', m, coef, { sml_model_svm_nu: String(nu) }), output: 'score' };
     return new LinearClassifier(state);
   },
-  restore: (state) => new LinearClassifier(state as LinearClassifierState),
+  restore: (state) => new LinearClassifier(readClassifierState(state, 'lsvm')),
 };

@@ -6,6 +6,7 @@ import { type Algorithm, ModelInputError, type ModelSpec } from '../types';
 import { linearState, trainingR2 } from './coefficients';
 import { optionalNumberParam, usePseudoInverse } from './params';
 import { standardizedMoments } from './standardize';
+import { as, readLinearState } from '../state-read';
 
 /** Without `q`, pcr keeps the fewest components whose explained variance exceeds this fraction. */
 export const DEFAULT_PCR_VARIANCE = 0.95;
@@ -55,7 +56,7 @@ export const pcr: Algorithm = {
     const info = { q: String(q), explained_variance: String(kept), r2: String(trainingR2(m, coef)) };
     return new LinearModel(linearState('pcr', m, coef, info, extra));
   },
-  restore: (state) => new LinearModel(state as LinearState),
+  restore: (state) => new LinearModel(as<LinearState>(readLinearState(state, 'pcr'))),
 };
 
 /** scikit-learn's rule: one more than the number of components whose cumulative ratio is ≤ the fraction. */

@@ -5,6 +5,7 @@ import type { Algorithm, ModelSpec } from '../types';
 import { linearState, trainingR2 } from './coefficients';
 import { optionalNumberParam } from './params';
 import { standardizedMoments } from './standardize';
+import { as, readLinearState } from '../state-read';
 
 /** Without `q`, plsq keeps min(p, 2) components: scikit-learn PLSRegression's n_components = 2. */
 export const DEFAULT_PLS_COMPONENTS = 2;
@@ -60,5 +61,5 @@ export const plsq: Algorithm = {
     const info = { q: String(q), components: String(weights.length), r2: String(trainingR2(m, coef)) };
     return new LinearModel(linearState('plsq', m, coef, info));
   },
-  restore: (state) => new LinearModel(state as LinearState),
+  restore: (state) => new LinearModel(as<LinearState>(readLinearState(state, 'plsq'))),
 };

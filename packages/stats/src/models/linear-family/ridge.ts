@@ -5,6 +5,7 @@ import { inverseOrExplain } from '../linalg';
 import type { Algorithm, ModelSpec } from '../types';
 import { linearState, trainingR2 } from './coefficients';
 import { lambdaParam, numberParam, usePseudoInverse } from './params';
+import { as, readLinearState } from '../state-read';
 
 /** Default penalty of `ridge` (`lambda`/`alpha`) and of the least-squares SVMs (`sml_model_svm_nu`): scikit-learn's alpha = 1. */
 export const DEFAULT_RIDGE_LAMBDA = 1;
@@ -32,7 +33,7 @@ function ridgeAlgorithm(name: string, penalty: (spec: ModelSpec) => number, pena
       const coef = ridgeCoefficients(m, lambda, usePseudoInverse(spec));
       return new LinearModel(linearState(name, m, coef, { [penaltyName]: String(lambda), r2: String(trainingR2(m, coef)) }));
     },
-    restore: (state) => new LinearModel(state as LinearState),
+    restore: (state) => new LinearModel(as<LinearState>(readLinearState(state, name))),
   };
 }
 

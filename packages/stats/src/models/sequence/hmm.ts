@@ -6,6 +6,7 @@ import { num } from '../rows';
 import { type Algorithm, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
 import { countPairs, type Initial, initialParam, type Named, resolveRole, sequenceCounts } from './variables';
 import { StateModel } from '../base';
+import { as, choice, matrix, ModelStateError, numbers, object, readModelState, texts } from '../state-read';
 
 /** Default `hmm_var_smoothing`: Gaussian emission variances get this × the observed variable's variance (sklearn GaussianNB's var_smoothing). */
 export const DEFAULT_HMM_VAR_SMOOTHING = 1e-9;
@@ -84,7 +85,22 @@ export const hmm: Algorithm = {
     };
     return new HmmModel(state);
   },
-  restore: (state) => new HmmModel(state as HmmState),
+  restore(state) {
+    const s = readModelState(state, 'hmm');
+    texts(s.inputNames, 'state.inputNames', 1);
+    const n = texts(s.states, 'state.states').length;
+    if (n === 0) throw new ModelStateError('state.states is empty');
+    choice(s.initialKind, 'state.initialKind', ['starts', 'unigrams'] as const);
+    numbers(s.initial, 'state.initial', n);
+    matrix(s.transitions, 'state.transitions', n, n);
+    const e = object(s.emission, 'state.emission');
+    if (choice(e.kind, 'state.emission.kind', ['categorical', 'gaussian'] as const) === 'categorical') {
+      matrix(e.counts, 'state.emission.counts', n, texts(e.symbols, 'state.emission.symbols').length);
+    } else {
+      for (const k of ['count', 'mean', 'variance']) numbers(e[k], `state.emission.${k}`, n);
+    }
+    return new HmmModel(as<HmmState>(s));
+  },
 };
 
 function categorical(seq: SequenceCounts, hidden: string, observed: string, states: readonly string[]): Emission {

@@ -5,6 +5,7 @@ import { num } from '../rows';
 import { type Algorithm, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
 import { countPairs, paramText, resolveRole, sequenceCounts } from './variables';
 import { StateModel } from '../base';
+import { as, choice, integer, list, number, readModelState, text, texts } from '../state-read';
 
 /**
  * How `seq.like` scores the start of a sequence (`sequence_initial`): `ngrams` (default,
@@ -98,7 +99,20 @@ export const mc: Algorithm = {
     };
     return new McModel(state);
   },
-  restore: (state) => new McModel(state as McState),
+  restore(state) {
+    const s = readModelState(state, 'mc');
+    texts(s.inputNames, 'state.inputNames', 1);
+    choice(s.layout, 'state.layout', ['steps', 'rows'] as const);
+    choice(s.initialKind, 'state.initialKind', ['ngrams', 'starts', 'unigrams'] as const);
+    const order = integer(s.order, 'state.order', 1);
+    counts(s.initial, 'state.initial');
+    list(s.chains, 'state.chains', order).forEach((rows, c) => list(rows, `state.chains[${c}]`).forEach((row, r) => {
+      const [history, next] = list(row, `state.chains[${c}][${r}]`, 2);
+      texts(history, `state.chains[${c}][${r}][0]`, c + 1);
+      counts(next, `state.chains[${c}][${r}][1]`);
+    }));
+    return new McModel(as<McState>(s));
+  },
 };
 
 /** `sequence_initial` of mc: `ngrams` unless `starts` or `unigrams` is asked for. */
@@ -121,6 +135,15 @@ function chainRows(ngrams: readonly { states: string[]; count: number }[]): Chai
   const rows = [...byHistory.values()];
   for (const row of rows) row[1].sort((a, b) => compare(a[0], b[0]));
   return rows.sort((a, b) => compare(JSON.stringify(a[0]), JSON.stringify(b[0])));
+}
+
+/** [state, count] pairs (state-read.ts). */
+function counts(v: unknown, path: string): void {
+  list(v, path).forEach((pair, i) => {
+    const [state, count] = list(pair, `${path}[${i}]`, 2);
+    text(state, `${path}[${i}][0]`);
+    number(count, `${path}[${i}][1]`);
+  });
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
