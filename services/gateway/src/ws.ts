@@ -151,19 +151,22 @@ export class WsGateway {
     // - until a message of the connection has authenticated, a message may be at most
     //   SML_WS_UNAUTHENTICATED_MAX_BYTES (a header and a small body): a larger one closes the
     //   connection (1009) unread, unless a message is being authenticated just then (a client
-    //   that pipelines): the frame then waits, unread, for that authentication;
+    //   that pipelines): the frame then waits, unread, for that authentication; a message
+    //   over SML_BODY_LIMIT + 64 KiB is closed 1009 likewise;
     // - every frame reserves its length in the body budget the REST bodies share
     //   (SML_MAX_BODY_BYTES_IN_FLIGHT) before it is read; one that does not fit closes the
-    //   connection with 1013 (try again later) once the replies owed have gone out.
+    //   connection with 1013 (try again later).
+    // A refused frame waits, unread, for the replies owed on the connection, then closes it.
     // A message's header cannot authenticate it before its body is read: its Content-MD5 and
     // signature cover the body.
     const limit = config.SML_BODY_LIMIT + HEADER_ALLOWANCE;
+    const refuse = (code: number, reason: string) => replies.then((): FrameVerdict => ({ code, reason }));
     const decide = (length: number): FrameVerdict | Promise<FrameVerdict> => {
       const total = receiving + length;
-      if (total > limit) return { code: MESSAGE_TOO_BIG, reason: `message over ${limit} bytes (SML_BODY_LIMIT + 64 KiB)` };
+      if (total > limit) return refuse(MESSAGE_TOO_BIG, `message over ${limit} bytes (SML_BODY_LIMIT + 64 KiB)`);
       if (bound === undefined && total > config.SML_WS_UNAUTHENTICATED_MAX_BYTES) {
         if (authenticating > 0) return new Promise<void>((resolve) => authSettled.push(resolve)).then(() => decide(length));
-        return { code: MESSAGE_TOO_BIG, reason: `message over ${config.SML_WS_UNAUTHENTICATED_MAX_BYTES} bytes before the connection authenticated (SML_WS_UNAUTHENTICATED_MAX_BYTES)` };
+        return refuse(MESSAGE_TOO_BIG, `message over ${config.SML_WS_UNAUTHENTICATED_MAX_BYTES} bytes before the connection authenticated (SML_WS_UNAUTHENTICATED_MAX_BYTES)`);
       }
       const reserve = (): FrameVerdict => {
         if (!bodies.tryReserve(length)) return { code: TRY_AGAIN_LATER, reason: `the gateway's body budget is full (SML_MAX_BODY_BYTES_IN_FLIGHT = ${bodies.limit}); retry later` };

@@ -8,28 +8,38 @@ export interface ServerFrame {
   payload: Buffer;
 }
 
-/** The header of a client frame (masked, as a client must) announcing `length` payload bytes. */
-export function frameHeader(opcode: number, length: number, opts: { fin?: boolean; mask?: Buffer; rsv?: number } = {}): Buffer {
+export interface FrameOptions {
+  fin?: boolean;
+  /** The masking key (zeros by default for a bare header); null: an unmasked frame, which a server must refuse. */
+  mask?: Buffer | null;
+  /** RSV1-3 (0-7): no extension is negotiated, so any is a protocol error. */
+  rsv?: number;
+}
+
+/** The header of a client frame (masked, as a client must) announcing `length` payload bytes (up to 2⁶⁴ − 1). */
+export function frameHeader(opcode: number, length: number | bigint, opts: FrameOptions = {}): Buffer {
   const first = ((opts.fin ?? true) ? 0x80 : 0) | ((opts.rsv ?? 0) << 4) | (opcode & 0x0f);
-  const mask = opts.mask ?? Buffer.alloc(4);
-  if (length < 126) return Buffer.concat([Buffer.from([first, 0x80 | length]), mask]);
+  const mask = opts.mask === null ? Buffer.alloc(0) : opts.mask ?? Buffer.alloc(4);
+  const maskBit = opts.mask === null ? 0 : 0x80;
+  if (length < 126) return Buffer.concat([Buffer.from([first, maskBit | Number(length)]), mask]);
   if (length < 65536) {
     const h = Buffer.alloc(4);
     h[0] = first;
-    h[1] = 0x80 | 126;
-    h.writeUInt16BE(length, 2);
+    h[1] = maskBit | 126;
+    h.writeUInt16BE(Number(length), 2);
     return Buffer.concat([h, mask]);
   }
   const h = Buffer.alloc(10);
   h[0] = first;
-  h[1] = 0x80 | 127;
+  h[1] = maskBit | 127;
   h.writeBigUInt64BE(BigInt(length), 2);
   return Buffer.concat([h, mask]);
 }
 
-/** A whole client frame: header and payload masked with a random key (or the one given). */
-export function clientFrame(opcode: number, payload: Buffer | string, opts: { fin?: boolean; mask?: Buffer; rsv?: number } = {}): Buffer {
+/** A whole client frame: header and payload masked with a random key (or the one given, or unmasked). */
+export function clientFrame(opcode: number, payload: Buffer | string, opts: FrameOptions = {}): Buffer {
   const data = Buffer.from(payload);
+  if (opts.mask === null) return Buffer.concat([frameHeader(opcode, data.length, opts), data]);
   const mask = opts.mask ?? randomBytes(4);
   const masked = Buffer.alloc(data.length);
   for (let i = 0; i < data.length; i++) masked[i] = data[i] ^ mask[i & 3];
