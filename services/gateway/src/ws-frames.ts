@@ -1,3 +1,4 @@
+import * as wsModule from 'ws';
 import type { WebSocket } from 'ws';
 
 /** Read the frame (undefined), or close the connection with this code and reason (≤ 123 bytes) before its payload is read. */
@@ -23,12 +24,18 @@ interface ReceiverInternals {
 /** The Receiver state in which its parsing loop stops and holds its write callback (ws/lib/receiver.js DEFER_EVENT). */
 const DEFER_EVENT = 6;
 
+const METHODS = ['haveLength', 'startLoop', 'createError'] as const;
+const MISSING = 'ws: its Receiver lacks the internals the gateway gates frames with (ws 8.x: haveLength, startLoop, createError)';
+
+/** Throws unless ws's Receiver has what gateFrames wraps: called at the gateway's start, so that an upgrade of ws that changes them stops it. */
+export function assertFrameGateSupported(): void {
+  const proto = (wsModule as unknown as { Receiver?: { prototype: Partial<ReceiverInternals> } }).Receiver?.prototype;
+  if (!proto || METHODS.some((m) => typeof proto[m] !== 'function')) throw new Error(MISSING);
+}
+
 function receiverOf(ws: WebSocket): ReceiverInternals {
   const receiver = (ws as unknown as { _receiver?: ReceiverInternals })._receiver;
-  const methods = ['haveLength', 'startLoop', 'createError'] as const;
-  if (!receiver || methods.some((m) => typeof receiver[m] !== 'function') || typeof receiver._payloadLength !== 'number') {
-    throw new Error('ws: the Receiver has not the internals the gateway gates frames with (ws 8.x haveLength, startLoop, createError)');
-  }
+  if (!receiver || METHODS.some((m) => typeof receiver[m] !== 'function') || typeof receiver._payloadLength !== 'number') throw new Error(MISSING);
   return receiver;
 }
 
@@ -44,8 +51,9 @@ function receiverOf(ws: WebSocket): ReceiverInternals {
  * parsing resumes as ws resumes it. A refusal closes the connection with its code and
  * reason and errors the Receiver, which stops reading the socket, as ws does for a frame
  * over its maxPayload. Control frames (≤ 125 bytes) are not gated. ws's internals are
- * checked when a connection opens, so that an upgrade of ws that changes them fails every
- * connection loudly (and the end-to-end tests) rather than dropping the bound.
+ * checked when the gateway starts (assertFrameGateSupported) and on each connection (which
+ * throws without them), so that an upgrade of ws that changes them cannot drop the bound
+ * unsaid; ws is pinned to 8.x by the gateway's package.json.
  */
 export function gateFrames(ws: WebSocket, decide: FrameGate): void {
   const receiver = receiverOf(ws);

@@ -13,7 +13,7 @@ import type { GatewayMetrics } from './metrics';
 import type { ReplayCache } from './replay';
 import type { AnyRoute } from './route';
 import type { UserDirectory } from './users';
-import { gateFrames, type FrameVerdict } from './ws-frames';
+import { assertFrameGateSupported, gateFrames, type FrameVerdict } from './ws-frames';
 
 /**
  * The WebSocket API (API.md §12, SymetryML's websocket-api.md): `<ws path>/learn`, `/forget`,
@@ -95,6 +95,7 @@ export class WsGateway {
 
   constructor(private readonly deps: WsDeps) {
     const { config } = deps;
+    assertFrameGateSupported();
     this.wss = new WebSocketServer({ noServer: true, maxPayload: config.SML_BODY_LIMIT + HEADER_ALLOWANCE });
     this.bus = BusHealth.of(deps.nc, deps.log);
     this.authOpts = { basePath: config.SML_BASE_PATH, pastWindowMs: config.SML_AUTH_PAST_WINDOW_MS, futureWindowMs: config.SML_AUTH_FUTURE_WINDOW_MS };
@@ -176,7 +177,14 @@ export class WsGateway {
       // Once this connection's own messages are answered (and their bytes released), once more.
       return reserve() === undefined ? undefined : replies.then(reserve);
     };
-    gateFrames(ws, decide);
+    try {
+      gateFrames(ws, decide);
+    } catch (err) {
+      // Never a connection whose messages would be buffered unbounded (checked at start too).
+      log.error({ err }, 'WebSocket connection refused: its frames cannot be gated');
+      ws.terminate();
+      return;
+    }
 
     const authenticate = async (header: MessageHeader, body: Buffer): Promise<Identity> => {
       const [symDate, md5, authorization, customerId] = header.headers;
