@@ -195,6 +195,15 @@ describe('the gateway edge', () => {
       ws.destroy();
     });
 
+    it('a signed message with an empty body authenticates the connection (its answer is the route\'s 400)', async () => {
+      const ws = await RawWs.open(sys.url, wsPath);
+      ws.sendText(wsMessage(alice, 'learn', '', ['p']));
+      expect(JSON.parse((await ws.nextText())!)).toMatchObject({ statusCode: 400 });
+      ws.sendText(batch(20_000, 7));
+      expect(JSON.parse((await ws.nextText())!)).toEqual({ statusCode: 200, statusString: 'OK', values: {} });
+      ws.destroy();
+    });
+
     it('a first message over SML_WS_UNAUTHENTICATED_MAX_BYTES, however well signed, is closed 1009 unread', async () => {
       const ws = await RawWs.open(sys.url, wsPath);
       ws.sendText(wsMessage(alice, 'learn', batch(20_000), ['p']));
