@@ -33,6 +33,15 @@ export const configSchema = z.object({
   SML_MAX_INFLATE_RATIO: int(1).default(100),
   SML_MAX_BODY_BYTES_IN_FLIGHT: int(1).default(1024 * 1024 * 1024),
   /**
+   * The request line and header fields of one request together (node's maxHeaderSize): over it
+   * the gateway answers 431 from the bytes read so far. Node's own default (16 KiB).
+   */
+  SML_MAX_HEADER_BYTES: int(1024).max(1024 * 1024).default(16 * 1024),
+  /** The request target (path and query) of one request: 414 above (within SML_MAX_HEADER_BYTES). */
+  SML_MAX_URL_BYTES: int(64).max(1024 * 1024).default(8 * 1024),
+  /** Parameters of one query string (`&`-separated): 400 above, before anything parses them. */
+  SML_MAX_QUERY_PARAMETERS: int(1).max(100_000).default(256),
+  /**
    * Threads on which the gateway computes the Content-MD5 and signature of large bodies (the
    * protocol hashes each body twice: ≈ 2.5 ms a MB) and reads learn frames (≈ 1.4 ms a MB);
    * 0 = on the event loop. Bodies under SML_GATEWAY_BODY_THREAD_MIN_BYTES stay on the event
@@ -162,6 +171,12 @@ export const configSchema = z.object({
   SML_WS_PATH: z.string().regex(/^\/[A-Za-z0-9_\-/]*$/, 'must start with / and contain only path characters').default('/symetry/ws'),
   SML_WS_MAX_IN_FLIGHT: int(1).max(1024).default(8),
   SML_WS_MAX_CONNECTIONS_PER_CUSTOMER: int(1).default(16),
+  /**
+   * The largest message a WebSocket connection may send before one of its messages has
+   * authenticated (the header of a message and a small body): a frame announcing more closes the
+   * connection (1009) before its payload is read.
+   */
+  SML_WS_UNAUTHENTICATED_MAX_BYTES: int(1024).default(64 * 1024),
   /** Bytes of an exported or imported project or model document (API.md §12). */
   SML_MAX_EXPORT_BYTES: int(1).default(128 * 1024 * 1024),
 });

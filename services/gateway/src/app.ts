@@ -3,13 +3,14 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { RequestStrategy, type NatsConnection } from 'nats';
 import { SmlError, parameterBounds, smlError, type Config, type Logger } from '@sml/core';
 import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
-import { authenticate } from './auth';
+import { authenticate, checkRequestHeaders } from './auth';
 import { BodyBudget } from './body-budget';
 import type { BodyThreads } from './body-threads';
 import type { SummaryRecipes } from './summary-recipes';
 import { inflateBody } from './inflate';
 import { dispatch, routeContext, routeLimits } from './dispatch';
 import { envelopeWithRawValues, sendEnvelope, sendError } from './envelope';
+import { requestTargetBounds } from './http-edge';
 import type { GatewayMetrics } from './metrics';
 import { openApiDocument } from './openapi';
 import type { ReplayCache } from './replay';
@@ -63,6 +64,7 @@ export function createApp(deps: GatewayDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.SML_TRUST_PROXY);
+  app.use(requestTargetBounds(config));
 
   app.get('/livez', (_req, res) => void res.type('text/plain').send('ok'));
   // Ready = connected to NATS, every required service answers, and every JetStream resource
@@ -89,6 +91,24 @@ export function createApp(deps: GatewayDeps): express.Express {
     res.locals.contentEncoding = req.headers['content-encoding'];
     delete req.headers['content-encoding'];
     next();
+  });
+  // A body declared over SML_BODY_LIMIT is never read: the body parser would read all of it
+  // only to throw it away (a declared 8 GiB held the connection with no answer). The request
+  // is answered from its headers, the checks that need no body first (an unknown customer:
+  // 401, as if the body had been read), then 413, and the connection closed.
+  api.use(async (req: Request, res: Response, next: NextFunction) => {
+    const declared = Number(req.headers['content-length']);
+    if (!(declared > config.SML_BODY_LIMIT)) return next();
+    try {
+      bus.assertConnected();
+      await checkRequestHeaders(req, firstSegment(req.path), users, authOpts);
+      sendError(res, smlError('BODY_TOO_LARGE', { limit: config.SML_BODY_LIMIT }));
+    } catch (thrown) {
+      const err = bus.failure(thrown) ?? thrown;
+      if (err instanceof SmlError) return sendError(res, err);
+      log.error({ err, path: req.path }, 'request failed');
+      sendError(res, smlError('INTERNAL', { requestId: randomUUID() }));
+    }
   });
   const bodies = deps.bodies ?? bodyBudget(config, metrics);
   api.use(bodies.middleware(config.SML_BODY_LIMIT));
@@ -159,4 +179,14 @@ export function createApp(deps: GatewayDeps): express.Express {
     sendError(res, smlError('INTERNAL', { requestId: res.getHeader('X-Request-Id') ?? '-' }));
   });
   return app;
+}
+
+/** The first segment of a path, decoded as express decodes `:user` (as it is when it is not valid percent-encoding). */
+function firstSegment(path: string): string {
+  const segment = path.split('/')[1] ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -46,6 +46,21 @@ export interface SignedMessage {
  * failure answers. REST and WebSocket messages go through this one function.
  */
 export async function authenticateMessage(m: SignedMessage, users: UserDirectory, replay: ReplayCache, opts: AuthOptions): Promise<Authenticated> {
+  const { authorization, customerId, record } = await checkHeaders(m, users, opts);
+  const { md5, signed } = m.digest ? await m.digest(record.secretKey) : digestHere(m, record.secretKey);
+  if (m.contentMd5 !== md5) throw smlError('MD5_MISMATCH');
+  if (!signed) {
+    throw smlError('INVALID_SIGNATURE').withValues({ stringToSign: m.redacted(md5) });
+  }
+  if (!(await replay.remember(bareSignature(authorization)))) throw smlError('REPLAYED_REQUEST');
+  return { user: customerId, root: record.root, secretKey: record.secretKey };
+}
+
+/**
+ * The checks of authenticateMessage that need no body, in the seed's order (authorization, date,
+ * window, customer, path): a request whose body will not be read is answered from them.
+ */
+export async function checkHeaders(m: Pick<SignedMessage, 'authorization' | 'symDate' | 'customerId' | 'pathUser'>, users: UserDirectory, opts: AuthOptions) {
   if (!m.authorization) throw smlError('AUTH_HEADER_NULL');
   if (!m.symDate) throw smlError('SYM_DATE_NULL');
   const when = parseSymDate(m.symDate);
@@ -57,14 +72,12 @@ export async function authenticateMessage(m: SignedMessage, users: UserDirectory
   const record = await users.get(customerId);
   if (!record) throw smlError('INVALID_USER');
   if (m.pathUser !== undefined && customerId !== m.pathUser) throw smlError('CUSTOMER_ID_MISMATCH', { header: customerId, user: m.pathUser });
+  return { authorization: m.authorization, customerId, record };
+}
 
-  const { md5, signed } = m.digest ? await m.digest(record.secretKey) : digestHere(m, record.secretKey);
-  if (m.contentMd5 !== md5) throw smlError('MD5_MISMATCH');
-  if (!signed) {
-    throw smlError('INVALID_SIGNATURE').withValues({ stringToSign: m.redacted(md5) });
-  }
-  if (!(await replay.remember(bareSignature(m.authorization)))) throw smlError('REPLAYED_REQUEST');
-  return { user: customerId, root: record.root, secretKey: record.secretKey };
+/** The body-free checks of a REST request (checkHeaders), for the customer its path names. */
+export function checkRequestHeaders(req: Request, pathUser: string, users: UserDirectory, opts: AuthOptions) {
+  return checkHeaders({ authorization: header(req, 'authorization'), symDate: header(req, 'sym-date'), customerId: header(req, 'customer-id'), pathUser }, users, opts);
 }
 
 function digestHere(m: SignedMessage, secret: string): { md5: string; signed: boolean } {

@@ -73,6 +73,12 @@ export function envelopeWithRawValues(status: number, message: string, values: U
 }
 
 export function sendError(res: Response, err: SmlError): void {
+  // Answered before the request's body was read (a body never to be read, over a bound or not
+  // authenticated): the connection closes after the answer, else node reads the rest of the
+  // body, however long, to keep the connection.
+  const req = res.req;
+  const declaresBody = Number(req.headers['content-length']) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (declaresBody && !req.complete && !res.headersSent) res.setHeader('Connection', 'close');
   // A retryable error (503: service or NATS unavailable, queue full) says when to retry.
   if (err.retryable) res.setHeader('Retry-After', '1');
   sendEnvelope(res, err.status, err.message, err.omitValues ? undefined : err.values ?? {});

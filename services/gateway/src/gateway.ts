@@ -1,7 +1,8 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { ServiceRuntime } from '@sml/bus';
 import { bodyBudget, createApp } from './app';
 import { BodyThreads } from './body-threads';
+import { answerClientErrors } from './http-edge';
 import { ReplayCache } from './replay';
 import { GatewayMetrics } from './metrics';
 import { routes } from './routes';
@@ -31,9 +32,11 @@ export async function startGateway(rt: ServiceRuntime): Promise<{ server: Server
   });
   const summaryRecipes = new SummaryRecipes(config.SML_GATEWAY_BATCH_SUMMARY_PROJECTS);
   const app = createApp({ config, nc, client, users, log, metrics, routes, replay, bodies, bodyThreads, summaryRecipes });
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(config.SML_PORT, config.SML_HOST, () => resolve(s));
-  });
+  // The request line and headers are bounded by node's parser (SML_MAX_HEADER_BYTES); what it
+  // refuses is answered with the envelope too (http-edge.ts).
+  const server = createServer({ maxHeaderSize: config.SML_MAX_HEADER_BYTES }, app);
+  answerClientErrors(server, config);
+  await new Promise<void>((resolve) => server.listen(config.SML_PORT, config.SML_HOST, () => resolve()));
   server.keepAliveTimeout = 65_000;
   const ws = new WsGateway({ config, nc, client, users, replay, log, metrics, routes, bodies });
   ws.attach(server);

@@ -13,6 +13,7 @@ import type { GatewayMetrics } from './metrics';
 import type { ReplayCache } from './replay';
 import type { AnyRoute } from './route';
 import type { UserDirectory } from './users';
+import { assertFrameGateSupported, gateFrames, type FrameVerdict } from './ws-frames';
 
 /**
  * The WebSocket API (API.md §12, SymetryML's websocket-api.md): `<ws path>/learn`, `/forget`,
@@ -29,8 +30,11 @@ const OPERATIONS = {
 } as const;
 type Operation = keyof typeof OPERATIONS;
 
-/** Room for the header beside a body of SML_BODY_LIMIT bytes: over it the library closes the connection (1009). */
+/** Room for the header beside a body of SML_BODY_LIMIT bytes: a message over both is closed (1009) at its frame header. */
 const HEADER_ALLOWANCE = 64 * 1024;
+/** Close codes (RFC 6455 §7.4.1, IANA registry): a message too big; try again later (the body budget is full). */
+const MESSAGE_TOO_BIG = 1009;
+const TRY_AGAIN_LATER = 1013;
 /** The longest header length prefix read (digits). */
 const MAX_PREFIX_DIGITS = 10;
 
@@ -91,6 +95,7 @@ export class WsGateway {
 
   constructor(private readonly deps: WsDeps) {
     const { config } = deps;
+    assertFrameGateSupported();
     this.wss = new WebSocketServer({ noServer: true, maxPayload: config.SML_BODY_LIMIT + HEADER_ALLOWANCE });
     this.bus = BusHealth.of(deps.nc, deps.log);
     this.authOpts = { basePath: config.SML_BASE_PATH, pastWindowMs: config.SML_AUTH_PAST_WINDOW_MS, futureWindowMs: config.SML_AUTH_FUTURE_WINDOW_MS };
@@ -136,6 +141,50 @@ export class WsGateway {
     // A connection that has not authenticated a message within the request timeout is closed.
     const unauthenticated = setTimeout(() => ws.close(1008, 'no authenticated message'), config.SML_REQUEST_TIMEOUT_MS);
     unauthenticated.unref();
+    // Messages with a header whose authentication is under way, and who waits for them to end.
+    let authenticating = 0;
+    let authSettled: Array<() => void> = [];
+    // Bytes of the message being received, reserved in the body budget as its frame headers
+    // announced them; handed to the message when it is complete, released when it is answered.
+    let receiving = 0;
+
+    // Each data frame is decided on from its header, before its payload is read (ws-frames.ts):
+    // - until a message of the connection has authenticated, a message may be at most
+    //   SML_WS_UNAUTHENTICATED_MAX_BYTES (a header and a small body): a larger one closes the
+    //   connection (1009) unread, unless a message is being authenticated just then (a client
+    //   that pipelines): the frame then waits, unread, for that authentication; a message
+    //   over SML_BODY_LIMIT + 64 KiB is closed 1009 likewise;
+    // - every frame reserves its length in the body budget the REST bodies share
+    //   (SML_MAX_BODY_BYTES_IN_FLIGHT) before it is read; one that does not fit closes the
+    //   connection with 1013 (try again later).
+    // A refused frame waits, unread, for the replies owed on the connection, then closes it.
+    // A message's header cannot authenticate it before its body is read: its Content-MD5 and
+    // signature cover the body.
+    const limit = config.SML_BODY_LIMIT + HEADER_ALLOWANCE;
+    const refuse = (code: number, reason: string) => replies.then((): FrameVerdict => ({ code, reason }));
+    const decide = (length: number): FrameVerdict | Promise<FrameVerdict> => {
+      const total = receiving + length;
+      if (total > limit) return refuse(MESSAGE_TOO_BIG, `message over ${limit} bytes (SML_BODY_LIMIT + 64 KiB)`);
+      if (bound === undefined && total > config.SML_WS_UNAUTHENTICATED_MAX_BYTES) {
+        if (authenticating > 0) return new Promise<void>((resolve) => authSettled.push(resolve)).then(() => decide(length));
+        return refuse(MESSAGE_TOO_BIG, `message over ${config.SML_WS_UNAUTHENTICATED_MAX_BYTES} bytes before the connection authenticated (SML_WS_UNAUTHENTICATED_MAX_BYTES)`);
+      }
+      const reserve = (): FrameVerdict => {
+        if (!bodies.tryReserve(length)) return { code: TRY_AGAIN_LATER, reason: `the gateway's body budget is full (SML_MAX_BODY_BYTES_IN_FLIGHT = ${bodies.limit}); retry later` };
+        receiving = total;
+        return undefined;
+      };
+      // Once this connection's own messages are answered (and their bytes released), once more.
+      return reserve() === undefined ? undefined : replies.then(reserve);
+    };
+    try {
+      gateFrames(ws, decide);
+    } catch (err) {
+      // Never a connection whose messages would be buffered unbounded (checked at start too).
+      log.error({ err }, 'WebSocket connection refused: its frames cannot be gated');
+      ws.terminate();
+      return;
+    }
 
     const authenticate = async (header: MessageHeader, body: Buffer): Promise<Identity> => {
       const [symDate, md5, authorization, customerId] = header.headers;
@@ -169,6 +218,13 @@ export class WsGateway {
       let id: Identity | undefined;
       if (header) {
         const mine = authenticate(header, body);
+        authenticating++;
+        void mine.catch(() => undefined).finally(() => {
+          if (--authenticating > 0) return;
+          const waiting = authSettled;
+          authSettled = [];
+          for (const resume of waiting) resume();
+        });
         // A later message without header speaks as the last authenticated one.
         const previous = identity;
         identity = mine.catch(() => previous);
@@ -207,14 +263,14 @@ export class WsGateway {
       const end = metrics.requestDuration.startTimer({ method: 'ws', route: op });
       // Messages beyond the bound wait in the socket: reading stops until a reply goes out.
       if (++inFlight >= maxInFlight) ws.pause();
-      const reserved = bodies.tryReserve(data.length);
-      const answer = reserved
-        ? handle(data).catch(failure)
-        : Promise.resolve(failure(smlError('BODY_BUDGET', { inFlight: bodies.inFlight, limit: bodies.limit })));
+      // Reserved frame by frame as it arrived (decide).
+      const reserved = receiving;
+      receiving = 0;
+      const answer = handle(data).catch(failure);
       // Replies leave in the order the messages came, whatever order they finish in.
       replies = replies.then(async () => {
         const text = await answer;
-        if (reserved) bodies.release(data.length);
+        bodies.release(reserved);
         if (ws.readyState === ws.OPEN) ws.send(text);
         if (closeAfterReply) ws.close(1008, 'too many connections');
         end({ status: Number(/^\{"statusCode":(\d+)/.exec(text)?.[1] ?? 0) });
@@ -223,6 +279,9 @@ export class WsGateway {
     });
     ws.on('close', () => {
       clearTimeout(unauthenticated);
+      // A message cut off midway.
+      bodies.release(receiving);
+      receiving = 0;
       if (bound !== undefined) {
         const left = (this.perCustomer.get(bound) ?? 1) - 1;
         if (left > 0) this.perCustomer.set(bound, left);

@@ -153,6 +153,9 @@ describe('WebSocket API end to end', () => {
     expect((await fourth.whenClosed()).code).toBe(1008);
     // Alice's connections are not bob's.
     const a = await WsClient.open(wsUrl('learn'));
+    // Over SML_WS_UNAUTHENTICATED_MAX_BYTES (64 KiB): only once a message of the connection authenticated.
+    a.send(wsMessage(who.alice, 'learn', batch(602), ['viaWs']));
+    expect(await a.next()).toMatchObject({ statusCode: 200 });
     const big = JSON.stringify({ attributeNames: ['x1'], attributeTypes: ['C'], data: Array.from({ length: 21_000 }, () => ['1.2345']) });
     a.send(wsMessage(who.alice, 'learn', big, ['viaWs']));
     expect(await a.next()).toMatchObject({ statusCode: 413 });
