@@ -104,8 +104,8 @@ async function learnOverRest(sdk, pid, payloads, inFlight) {
 const m = machine();
 const profDir = process.env.BENCH_CPU_PROF; // a directory: CPU profiles of the service processes
 // The documented protocol carries the first batch on the signed first message (10 000 rows ≈ 2.6 MB):
-// over the default SML_WS_UNAUTHENTICATED_MAX_BYTES (64 KiB), so it is raised as such a deployment would.
-const sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_LOG_LEVEL: 'warn', SML_WS_MAX_IN_FLIGHT: String(WS_IN_FLIGHT), SML_WS_UNAUTHENTICATED_MAX_BYTES: String(64 * 1024 * 1024) }, ...(profDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] } : {}) });
+// within the default SML_WS_UNAUTHENTICATED_MAX_BYTES (16 MiB).
+const sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_LOG_LEVEL: 'warn', SML_WS_MAX_IN_FLIGHT: String(WS_IN_FLIGHT) }, ...(profDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] } : {}) });
 const results = [];
 try {
   const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });

@@ -123,7 +123,7 @@ describe('adversarial WebSocket frames against a running system', () => {
   let bobSdk: SmlClient;
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'] });
+    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_WS_UNAUTHENTICATED_MAX_BYTES: String(UNAUTHENTICATED_MAX) } });
     const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
     const add = async (user: string): Promise<WsSigner> => {
       const r = await root.addUser(user);

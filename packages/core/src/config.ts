@@ -173,10 +173,18 @@ export const configSchema = z.object({
   SML_WS_MAX_CONNECTIONS_PER_CUSTOMER: int(1).default(16),
   /**
    * The largest message a WebSocket connection may send before one of its messages has
-   * authenticated (the header of a message and a small body): a frame announcing more closes the
-   * connection (1009) before its payload is read.
+   * authenticated: a frame announcing more closes the connection (1009) before its payload is
+   * read. SymetryML's clients carry their data on the signed first message (sym-rest-rc sends
+   * a whole file as one), so the default admits a first batch; memory is bounded by
+   * SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT, not by this.
    */
-  SML_WS_UNAUTHENTICATED_MAX_BYTES: int(1024).default(64 * 1024),
+  SML_WS_UNAUTHENTICATED_MAX_BYTES: int(1024).default(16 * 1024 * 1024),
+  /**
+   * Bytes that the messages over 64 KiB of not-yet-authenticated WebSocket connections may
+   * hold at once in this gateway, reserved from their frame headers: one that does not fit
+   * closes its connection (1013, retry later) unread. 0: no such message is read.
+   */
+  SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT: int(0).default(64 * 1024 * 1024),
   /** Bytes of an exported or imported project or model document (API.md §12). */
   SML_MAX_EXPORT_BYTES: int(1).default(128 * 1024 * 1024),
 });

@@ -6,7 +6,7 @@ import type { NatsConnection } from 'nats';
 import { SmlError, redactedWsStringToSign, smlError, toJson, verifySignature, wsSignatures, type Config, type Logger } from '@sml/core';
 import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticateMessage, type AuthOptions, type Authenticated } from './auth';
-import type { BodyBudget } from './body-budget';
+import { BodyBudget } from './body-budget';
 import { dispatch, routeContext, routeLimits } from './dispatch';
 import { envelopeWithRawValues } from './envelope';
 import type { GatewayMetrics } from './metrics';
@@ -35,6 +35,12 @@ const HEADER_ALLOWANCE = 64 * 1024;
 /** Close codes (RFC 6455 §7.4.1, IANA registry): a message too big; try again later (the body budget is full). */
 const MESSAGE_TOO_BIG = 1009;
 const TRY_AGAIN_LATER = 1013;
+/**
+ * What a message of a connection that has not authenticated may hold outside the pool of
+ * SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT: a header and a small body (a client that opens
+ * with a short signed message never waits for the pool that others may have filled).
+ */
+const UNPOOLED_BYTES = 64 * 1024;
 /** The longest header length prefix read (digits). */
 const MAX_PREFIX_DIGITS = 10;
 
@@ -92,10 +98,13 @@ export class WsGateway {
   private readonly perCustomer = new Map<string, number>();
   private readonly authOpts: AuthOptions;
   private readonly routeOf: Record<Operation, AnyRoute>;
+  /** Bytes of the large messages of connections that have not authenticated, all connections together. */
+  private readonly unauthenticated: BodyBudget;
 
   constructor(private readonly deps: WsDeps) {
     const { config } = deps;
     assertFrameGateSupported();
+    this.unauthenticated = new BodyBudget(config.SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT);
     this.wss = new WebSocketServer({ noServer: true, maxPayload: config.SML_BODY_LIMIT + HEADER_ALLOWANCE });
     this.bus = BusHealth.of(deps.nc, deps.log);
     this.authOpts = { basePath: config.SML_BASE_PATH, pastWindowMs: config.SML_AUTH_PAST_WINDOW_MS, futureWindowMs: config.SML_AUTH_FUTURE_WINDOW_MS };
@@ -146,14 +155,20 @@ export class WsGateway {
     let authSettled: Array<() => void> = [];
     // Bytes of the message being received, reserved in the body budget as its frame headers
     // announced them; handed to the message when it is complete, released when it is answered.
+    // `pooled`: the part of them also reserved in the pool of unauthenticated messages.
     let receiving = 0;
+    let pooled = 0;
 
     // Each data frame is decided on from its header, before its payload is read (ws-frames.ts):
     // - until a message of the connection has authenticated, a message may be at most
-    //   SML_WS_UNAUTHENTICATED_MAX_BYTES (a header and a small body): a larger one closes the
-    //   connection (1009) unread, unless a message is being authenticated just then (a client
-    //   that pipelines): the frame then waits, unread, for that authentication; a message
-    //   over SML_BODY_LIMIT + 64 KiB is closed 1009 likewise;
+    //   SML_WS_UNAUTHENTICATED_MAX_BYTES: a larger one closes the connection (1009) unread,
+    //   unless a message is being authenticated just then (a client that pipelines): the
+    //   frame then waits, unread, for that authentication; a message over SML_BODY_LIMIT +
+    //   64 KiB is closed 1009 likewise;
+    // - such a message over 64 KiB (UNPOOLED_BYTES) also reserves its frames in the gateway's
+    //   pool for unauthenticated messages (SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT): what
+    //   anonymous connections can make the gateway hold is that pool, whatever their number;
+    //   one that does not fit closes its connection with 1013 (try again later);
     // - every frame reserves its length in the body budget the REST bodies share
     //   (SML_MAX_BODY_BYTES_IN_FLIGHT) before it is read; one that does not fit closes the
     //   connection with 1013 (try again later).
@@ -165,13 +180,21 @@ export class WsGateway {
     const decide = (length: number): FrameVerdict | Promise<FrameVerdict> => {
       const total = receiving + length;
       if (total > limit) return refuse(MESSAGE_TOO_BIG, `message over ${limit} bytes (SML_BODY_LIMIT + 64 KiB)`);
-      if (bound === undefined && total > config.SML_WS_UNAUTHENTICATED_MAX_BYTES) {
-        if (authenticating > 0) return new Promise<void>((resolve) => authSettled.push(resolve)).then(() => decide(length));
+      const anonymous = bound === undefined && total > UNPOOLED_BYTES;
+      if (anonymous && authenticating > 0) return new Promise<void>((resolve) => authSettled.push(resolve)).then(() => decide(length));
+      if (anonymous && total > config.SML_WS_UNAUTHENTICATED_MAX_BYTES) {
         return refuse(MESSAGE_TOO_BIG, `message over ${config.SML_WS_UNAUTHENTICATED_MAX_BYTES} bytes before the connection authenticated (SML_WS_UNAUTHENTICATED_MAX_BYTES)`);
       }
       const reserve = (): FrameVerdict => {
-        if (!bodies.tryReserve(length)) return { code: TRY_AGAIN_LATER, reason: `the gateway's body budget is full (SML_MAX_BODY_BYTES_IN_FLIGHT = ${bodies.limit}); retry later` };
+        if (anonymous && !this.unauthenticated.tryReserve(length)) {
+          return { code: TRY_AGAIN_LATER, reason: `unauthenticated messages fill SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT (${this.unauthenticated.limit}); retry later` };
+        }
+        if (!bodies.tryReserve(length)) {
+          if (anonymous) this.unauthenticated.release(length);
+          return { code: TRY_AGAIN_LATER, reason: `the gateway's body budget is full (SML_MAX_BODY_BYTES_IN_FLIGHT = ${bodies.limit}); retry later` };
+        }
         receiving = total;
+        if (anonymous) pooled += length;
         return undefined;
       };
       // Once this connection's own messages are answered (and their bytes released), once more.
@@ -265,12 +288,15 @@ export class WsGateway {
       if (++inFlight >= maxInFlight) ws.pause();
       // Reserved frame by frame as it arrived (decide).
       const reserved = receiving;
+      const reservedPooled = pooled;
       receiving = 0;
+      pooled = 0;
       const answer = handle(data).catch(failure);
       // Replies leave in the order the messages came, whatever order they finish in.
       replies = replies.then(async () => {
         const text = await answer;
         bodies.release(reserved);
+        this.unauthenticated.release(reservedPooled);
         if (ws.readyState === ws.OPEN) ws.send(text);
         if (closeAfterReply) ws.close(1008, 'too many connections');
         end({ status: Number(/^\{"statusCode":(\d+)/.exec(text)?.[1] ?? 0) });
@@ -281,7 +307,9 @@ export class WsGateway {
       clearTimeout(unauthenticated);
       // A message cut off midway.
       bodies.release(receiving);
+      this.unauthenticated.release(pooled);
       receiving = 0;
+      pooled = 0;
       if (bound !== undefined) {
         const left = (this.perCustomer.get(bound) ?? 1) - 1;
         if (left > 0) this.perCustomer.set(bound, left);

@@ -177,7 +177,7 @@ describe('the gateway edge', () => {
       peak = Math.max(peak, rssMb(pid));
       console.log(`5 × 220 MiB unauthenticated frames: gateway RSS ${Math.round(before)} → peak ${Math.round(peak)} MB; MiB written before the close: ${sent.map((b) => Math.round(b / MiB)).join(', ')}`);
       expect({ growthMb: Math.round(peak - before), under: peak - before < 100 }).toEqual({ growthMb: expect.any(Number), under: true });
-      for (const c of codes) expect(c).toEqual({ code: 1009, reason: 'message over 65536 bytes before the connection authenticated (SML_WS_UNAUTHENTICATED_MAX_BYTES)' });
+      for (const c of codes) expect(c).toEqual({ code: 1009, reason: `message over ${16 * MiB} bytes before the connection authenticated (SML_WS_UNAUTHENTICATED_MAX_BYTES)` });
       expect(await inFlight()).toBe(0);
     }, 120_000);
 
@@ -204,12 +204,49 @@ describe('the gateway edge', () => {
       ws.destroy();
     });
 
-    it('a first message over SML_WS_UNAUTHENTICATED_MAX_BYTES, however well signed, is closed 1009 unread', async () => {
+    it('a signed first message carrying its batch (as sym-rest-rc sends a whole file) is read and learned', async () => {
       const ws = await RawWs.open(sys.url, wsPath);
-      ws.sendText(wsMessage(alice, 'learn', batch(20_000), ['p']));
-      expect(await ws.nextText()).toBeUndefined();
-      expect((await ws.whenClosed()).code).toBe(1009);
+      const first = batch(20_000, 11);
+      expect(first.length).toBeGreaterThan(64 * 1024);
+      ws.sendText(wsMessage(alice, 'learn', first, ['p']));
+      expect(JSON.parse((await ws.nextText())!)).toEqual({ statusCode: 200, statusString: 'OK', values: {} });
       ws.destroy();
+    });
+
+    it('a first message over SML_WS_UNAUTHENTICATED_MAX_BYTES (16 MiB), however well signed, is closed 1009 unread', async () => {
+      const ws = await RawWs.open(sys.url, wsPath);
+      ws.write(frameHeader(0x1, 16 * MiB + 1));
+      expect(await ws.whenClosed()).toEqual({ code: 1009, reason: `message over ${16 * MiB} bytes before the connection authenticated (SML_WS_UNAUTHENTICATED_MAX_BYTES)` });
+      ws.destroy();
+    });
+
+    it('anonymous messages over 64 KiB share SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT (64 MiB): the fifth 16 MiB one is closed 1013 unread, a short signed one still gets in', async () => {
+      const held = await Promise.all(Array.from({ length: 4 }, async () => {
+        const ws = await RawWs.open(sys.url, wsPath);
+        ws.write(frameHeader(0x1, 16 * MiB));
+        return ws;
+      }));
+      for (let t = Date.now(); (await inFlight()) !== 64 * MiB && Date.now() - t < 10_000;) await new Promise((r) => setTimeout(r, 20));
+      expect(await inFlight()).toBe(64 * MiB);
+      const fifth = await RawWs.open(sys.url, wsPath);
+      fifth.write(frameHeader(0x1, 1 * MiB));
+      expect(await fifth.whenClosed()).toEqual({ code: 1013, reason: `unauthenticated messages fill SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT (${64 * MiB}); retry later` });
+      fifth.destroy();
+      // A client that opens with a short signed message is not held behind the pool.
+      const short = await RawWs.open(sys.url, wsPath);
+      short.sendText(wsMessage(alice, 'learn', batch(5, 20), ['p']));
+      expect(JSON.parse((await short.nextText())!)).toEqual({ statusCode: 200, statusString: 'OK', values: {} });
+      short.sendText(batch(20_000, 30));
+      expect(JSON.parse((await short.nextText())!)).toEqual({ statusCode: 200, statusString: 'OK', values: {} });
+      short.destroy();
+      for (const ws of held) ws.destroy();
+      for (let t = Date.now(); (await inFlight()) !== 0 && Date.now() - t < 10_000;) await new Promise((r) => setTimeout(r, 20));
+      expect(await inFlight()).toBe(0);
+      // The pool is free again: a large signed first message is read.
+      const again = await RawWs.open(sys.url, wsPath);
+      again.sendText(wsMessage(alice, 'learn', batch(20_000, 40), ['p']));
+      expect(JSON.parse((await again.nextText())!)).toEqual({ statusCode: 200, statusString: 'OK', values: {} });
+      again.destroy();
     });
 
     it('authenticated frames reserve their announced length before it is read; one that does not fit is closed 1013', async () => {

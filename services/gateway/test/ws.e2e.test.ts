@@ -153,7 +153,7 @@ describe('WebSocket API end to end', () => {
     expect((await fourth.whenClosed()).code).toBe(1008);
     // Alice's connections are not bob's.
     const a = await WsClient.open(wsUrl('learn'));
-    // Over SML_WS_UNAUTHENTICATED_MAX_BYTES (64 KiB): only once a message of the connection authenticated.
+    // A first message that carries its batch, read from its header within SML_WS_UNAUTHENTICATED_MAX_BYTES.
     a.send(wsMessage(who.alice, 'learn', batch(602), ['viaWs']));
     expect(await a.next()).toMatchObject({ statusCode: 200 });
     const big = JSON.stringify({ attributeNames: ['x1'], attributeTypes: ['C'], data: Array.from({ length: 21_000 }, () => ['1.2345']) });
