@@ -12,18 +12,40 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
+export interface BusClientOptions {
+  timeoutMs: number;
+  resetMs: number;
+  /**
+   * How long a request that meets "no responders" (nobody subscribed to its subject: a shard
+   * being handed over, a replica restarting) is sent again before it answers 503
+   * (SML_NO_RESPONDERS_RETRY_MS; 0: at once). Always safe: such a request reached nobody.
+   */
+  noRespondersRetryMs?: number;
+}
+
+/** Default of BusClientOptions.noRespondersRetryMs (SML_NO_RESPONDERS_RETRY_MS). */
+export const NO_RESPONDERS_RETRY_MS = 2000;
+/** First and longest pause between two sends of a request that met no responders. */
+const RETRY_FIRST_MS = 25;
+const RETRY_MAX_MS = 250;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const natsCode = (err: unknown) => (err as { code?: string }).code;
+
 /**
- * Typed request/reply over protobuf, through a per-service circuit breaker. Transport
- * failures become 503 SmlErrors naming the service; replies are returned as decoded, their
- * Status included (use `unwrap` to turn an error status into an exception).
+ * Typed request/reply over protobuf, through a circuit breaker per subject (Breakers).
+ * Transport failures become 503 SmlErrors naming the service; replies are returned as
+ * decoded, their Status included (use `unwrap` to turn an error status into an exception).
  */
 export class BusClient {
   private readonly breakers: Breakers;
   private readonly spill: Spill;
+  private readonly noRespondersRetryMs: number;
 
-  constructor(readonly nc: NatsConnection, private readonly opts: { timeoutMs: number; resetMs: number }) {
+  constructor(readonly nc: NatsConnection, private readonly opts: BusClientOptions) {
     this.breakers = new Breakers({ resetMs: opts.resetMs });
     this.spill = new Spill(nc);
+    this.noRespondersRetryMs = opts.noRespondersRetryMs ?? NO_RESPONDERS_RETRY_MS;
   }
 
   async request<Req extends WithCaller, Rep extends WithStatus>(
@@ -44,26 +66,44 @@ export class BusClient {
     const packed = await this.spill.pack(reqType.encode(req).finish(), h).catch((err) => {
       throw health.failure(err) ?? err;
     });
-    try {
-      const msg = await this.breakers.fire(service, () => this.nc.request(subject, packed.data, { timeout, headers: packed.headers }));
-      return repType.decode(await this.spill.unpack(msg));
-    } catch (err) {
-      if (!health.connected) throw smlError('NATS_UNAVAILABLE', { cause: 'connection lost' }, err);
-      throw transportError(err, service, timeout);
+    const started = Date.now();
+    const retryUntil = started + Math.min(this.noRespondersRetryMs, timeout);
+    for (let pause = RETRY_FIRST_MS; ; pause = Math.min(2 * pause, RETRY_MAX_MS)) {
+      if (this.breakers.admit(subject) === 'refused') {
+        throw smlError('SERVICE_UNAVAILABLE', { service }, Object.assign(new Error(`circuit breaker of ${subject} open`), { code: 'EOPENBREAKER' }));
+      }
+      try {
+        const msg = await this.nc.request(subject, packed.data, { timeout: Math.max(1, started + timeout - Date.now()), headers: packed.headers });
+        this.breakers.answered(subject);
+        return repType.decode(await this.spill.unpack(msg));
+      } catch (err) {
+        if (!health.connected) {
+          this.breakers.released(subject);
+          throw smlError('NATS_UNAVAILABLE', { cause: 'connection lost' }, err);
+        }
+        if (natsCode(err) === NatsErrorCode.Timeout) {
+          this.breakers.timedOut(subject);
+          throw transportError(err, service, timeout);
+        }
+        this.breakers.released(subject);
+        // Nobody subscribed: the request reached no one, so sending it again is safe whatever it does.
+        if (natsCode(err) !== NatsErrorCode.NoResponders || Date.now() + pause > retryUntil) throw transportError(err, service, timeout);
+        await sleep(pause);
+      }
     }
   }
 
-  breakerOpen(service: string): boolean {
-    return this.breakers.isOpen(service);
+  /** Whether the breaker of `subject` is open: its requests fail at once, but one trial every resetMs. */
+  breakerOpen(subject: string): boolean {
+    return this.breakers.isOpen(subject);
   }
 
   close(): void {
-    this.breakers.shutdown();
+    // Nothing to stop: the breakers keep no timers.
   }
 }
 
 function transportError(err: unknown, service: string, timeoutMs: number): SmlError {
-  const code = (err as { code?: string }).code;
-  if (code === NatsErrorCode.Timeout) return smlError('SERVICE_TIMEOUT', { service, timeoutMs }, err);
+  if (natsCode(err) === NatsErrorCode.Timeout) return smlError('SERVICE_TIMEOUT', { service, timeoutMs }, err);
   return smlError('SERVICE_UNAVAILABLE', { service }, err);
 }

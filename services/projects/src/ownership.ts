@@ -44,6 +44,10 @@ export class ProjectsOwnership {
   private readonly cooldown = new Map<number, number>();
   /** Shard → the timer that gives it up a lease after its last renewal, unless renewed meanwhile. */
   private readonly expiries = new Map<number, NodeJS.Timeout>();
+  /** Live projects replicas at the last answered presence round (this one included). */
+  private live = 1;
+  /** Shards kept past their lease because no other replica could take them (see renewed()). */
+  private readonly overdue = new Set<number>();
   private timer?: NodeJS.Timeout;
   private round: Promise<void> = Promise.resolve();
   private stopped = false;
@@ -105,6 +109,7 @@ export class ProjectsOwnership {
     for (const [shard, n] of this.cooldown) if (n <= 1) this.cooldown.delete(shard); else this.cooldown.set(shard, n - 1);
     // 2. Shares: who holds what now.
     const live = await presence.beat();
+    this.live = live;
     const now = Date.now();
     const holders = await leases.holders(Array.from({ length: shards }, (_, s) => shardLeaseKey(s)));
     const counts = new Map<string, number>();
@@ -151,12 +156,26 @@ export class ProjectsOwnership {
    * from then. Should no later renewal be answered by then, the shard is given up at that
    * moment, not at the end of a round that may be waiting for NATS: past it another replica
    * may serve the shard, and this one must not answer for it any more, reads included.
+   *
+   * Unless no other replica can take it: when the last presence round saw this replica alone,
+   * giving the shard up would only turn a slow NATS (a loaded machine, a leader election) into
+   * "no responders" for every request of the shard until this replica takes it back. It keeps
+   * answering instead — reads from what it has loaded, no write (holds() is false until a
+   * renewal is answered) — and the next answered renewal tells: still its own (the lease's
+   * revision unchanged, so nobody took it meanwhile) and it serves on, or taken and it stops.
    */
   private renewed(shard: number, sentAt: number): void {
     this.renewedAt.set(shard, sentAt);
+    if (this.overdue.delete(shard)) this.deps.log.info({ owner: this.deps.leases.owner, shard }, 'projects lease renewed again: writing again');
     clearTimeout(this.expiries.get(shard));
     const timer = setTimeout(() => {
-      if (this.renewedAt.get(shard) === sentAt) void this.lose(shard, 'lease not renewed for a lease (NATS did not answer)');
+      if (this.renewedAt.get(shard) !== sentAt) return;
+      if (this.live <= 1) {
+        this.overdue.add(shard);
+        this.deps.log.warn({ owner: this.deps.leases.owner, shard }, 'projects lease not renewed for a lease (NATS did not answer); no other live replica can take the shard: still serving it, no writes until a renewal is answered');
+        return;
+      }
+      void this.lose(shard, 'lease not renewed for a lease (NATS did not answer)');
     }, Math.max(0, sentAt + this.deps.leaseMs - Date.now()));
     timer.unref();
     this.expiries.set(shard, timer);
@@ -174,6 +193,7 @@ export class ProjectsOwnership {
     if (!this.held.has(shard)) return; // lost already (its expiry timer and a round may both come)
     this.held.delete(shard);
     this.renewedAt.delete(shard);
+    this.overdue.delete(shard);
     clearTimeout(this.expiries.get(shard));
     this.expiries.delete(shard);
     await this.deps.services[shard].suspend();
