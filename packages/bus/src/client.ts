@@ -1,15 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode as NatsErrorCode, headers as natsHeaders, type NatsConnection } from 'nats';
+import { ErrorCode as NatsErrorCode, headers as natsHeaders, type Msg, type NatsConnection } from 'nats';
 import { smlError, type SmlError } from '@sml/core';
 import { Breakers } from './breaker';
 import { BusHealth } from './health';
-import { REQUEST_ID_HEADER } from './headers';
+import { INSTANCE_HEADER, REQUEST_ID_HEADER } from './headers';
 import { Spill } from './spill';
 import type { MessageType, WithCaller, WithStatus } from './types';
+
+/**
+ * How a request notices that whoever received it is gone (a projects replica SIGKILLed, a
+ * shard handed over), instead of waiting for its timeout: `probe` is a cheap endpoint
+ * subscribed exactly when the request's subject is (a shard's `alive`), whose answers name
+ * the holding that answered (INSTANCE_HEADER).
+ */
+export interface Failover {
+  probe: string;
+  /**
+   * The request may be sent again to the subject's next holder: it reads, or it is a learn
+   * with an Idempotency-Key (applied once however often it is sent). Otherwise it answers 503
+   * once the holder is gone and has not answered within FAILOVER_GRACE_MS.
+   */
+  resend: boolean;
+}
 
 export interface CallOptions {
   requestId?: string;
   timeoutMs?: number;
+  failover?: Failover;
 }
 
 export interface BusClientOptions {
@@ -28,6 +45,20 @@ export const NO_RESPONDERS_RETRY_MS = 2000;
 /** First and longest pause between two sends of a request that met no responders. */
 const RETRY_FIRST_MS = 25;
 const RETRY_MAX_MS = 250;
+/**
+ * A request with a Failover unanswered this long is watched: its probe is sent every
+ * PROBE_EVERY_MS. Shorter than two thirds of the shortest lease (SML_PROJECT_LEASE_MS ≥ 1 s),
+ * the least time between a holder's death and another replica serving its shard, so the
+ * probes see the gap ("no responders") rather than only the next holder.
+ */
+export const PROBE_AFTER_MS = 500;
+const PROBE_EVERY_MS = 500;
+const PROBE_TIMEOUT_MS = 1000;
+/** A holder gone (handed over, not dead) still answers what it was running: this long. */
+export const FAILOVER_GRACE_MS = 1500;
+
+/** What a probe tells: the holding that answered, nobody subscribed, or nothing (slow, NATS away). */
+type Probe = { instance: string } | 'none' | 'unknown';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const natsCode = (err: unknown) => (err as { code?: string }).code;
@@ -41,6 +72,8 @@ export class BusClient {
   private readonly breakers: Breakers;
   private readonly spill: Spill;
   private readonly noRespondersRetryMs: number;
+  /** Probe subject → the probe in flight, shared by every request watching that subject. */
+  private readonly probes = new Map<string, Promise<Probe>>();
 
   constructor(readonly nc: NatsConnection, private readonly opts: BusClientOptions) {
     this.breakers = new Breakers({ resetMs: opts.resetMs });
@@ -67,13 +100,23 @@ export class BusClient {
       throw health.failure(err) ?? err;
     });
     const started = Date.now();
-    const retryUntil = started + Math.min(this.noRespondersRetryMs, timeout);
+    const deadline = started + timeout;
+    let retryUntil = started + Math.min(this.noRespondersRetryMs, timeout);
     for (let pause = RETRY_FIRST_MS; ; pause = Math.min(2 * pause, RETRY_MAX_MS)) {
       if (this.breakers.admit(subject) === 'refused') {
         throw smlError('SERVICE_UNAVAILABLE', { service }, Object.assign(new Error(`circuit breaker of ${subject} open`), { code: 'EOPENBREAKER' }));
       }
       try {
-        const msg = await this.nc.request(subject, packed.data, { timeout: Math.max(1, started + timeout - Date.now()), headers: packed.headers });
+        const sent = this.nc.request(subject, packed.data, { timeout: Math.max(1, deadline - Date.now()), headers: packed.headers });
+        const msg = opts.failover ? await this.watched(sent, opts.failover) : await sent;
+        if (msg === 'gone') {
+          // Its holder is gone: sent again to the next one, which may take until the old
+          // holder's lease has run out (SML_PROJECT_LEASE_MS): "no responders" until then.
+          this.breakers.released(subject);
+          retryUntil = deadline;
+          pause = RETRY_FIRST_MS / 2;
+          continue;
+        }
         this.breakers.answered(subject);
         return repType.decode(await this.spill.unpack(msg));
       } catch (err) {
@@ -91,6 +134,64 @@ export class BusClient {
         await sleep(pause);
       }
     }
+  }
+
+  /**
+   * A request's answer, or `gone` when its subject's holder went away meanwhile and the
+   * request may be sent again (Failover.resend); one that may not is answered 503 unless the
+   * old holder answers within FAILOVER_GRACE_MS. The holder is gone when a probe finds nobody
+   * subscribed, or another holding than an earlier probe of this request found.
+   */
+  private async watched(sent: Promise<Msg>, failover: Failover): Promise<Msg | 'gone'> {
+    let answered = false;
+    let wake: () => void = () => undefined;
+    const settled = sent.then(() => undefined, () => undefined).finally(() => {
+      answered = true;
+      wake();
+    });
+    const pauseOrAnswer = (ms: number) => new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    const gone = (async (): Promise<boolean> => {
+      let known: string | undefined;
+      for (await pauseOrAnswer(PROBE_AFTER_MS); !answered; await pauseOrAnswer(PROBE_EVERY_MS)) {
+        const probe = await this.probe(failover.probe);
+        if (answered) return false;
+        if (probe === 'none' || (typeof probe === 'object' && known !== undefined && probe.instance !== known)) return true;
+        if (typeof probe === 'object') known = probe.instance;
+      }
+      return false;
+    })();
+    const holderGone = gone.then(async (g): Promise<Msg | 'gone'> => (g ? 'gone' : await sent));
+    const first = await Promise.race([sent, holderGone]);
+    if (first !== 'gone') return first;
+    if (failover.resend) {
+      void settled; // its late answer or timeout is nobody's any more
+      return 'gone';
+    }
+    const late = await Promise.race([sent.then((m) => m, () => undefined), sleep(FAILOVER_GRACE_MS).then(() => undefined)]);
+    if (late) return late;
+    throw Object.assign(new Error('the holder of the subject went away before answering'), { code: 'EHOLDERGONE' });
+  }
+
+  /** One probe of `subject`, shared by every request that asks while it is in flight. */
+  private probe(subject: string): Promise<Probe> {
+    let p = this.probes.get(subject);
+    if (!p) {
+      p = this.nc.request(subject, new Uint8Array(0), { timeout: PROBE_TIMEOUT_MS }).then(
+        (m): Probe => {
+          const instance = m.headers?.get(INSTANCE_HEADER);
+          return instance ? { instance } : 'unknown';
+        },
+        (err: unknown): Probe => (natsCode(err) === NatsErrorCode.NoResponders ? 'none' : 'unknown'),
+      ).finally(() => this.probes.delete(subject));
+      this.probes.set(subject, p);
+    }
+    return p;
   }
 
   /** Whether the breaker of `subject` is open: its requests fail at once, but one trial every resetMs. */
