@@ -7,3 +7,10 @@ export const SPILL_HEADER = 'Sml-Spill';
  * suspended service resumes, so a projects shard's holding (BusClient's failover probes).
  */
 export const INSTANCE_HEADER = 'Sml-Instance';
+/**
+ * Prefix of the Idempotency-Key the gateway gives a learn or forget the customer sent without
+ * one (so that sending it again to another projects replica applies it once). Such a batch
+ * still travels as its summary: the gateway sends the very same request again, never another
+ * form of it, so its fingerprint cannot change.
+ */
+export const GATEWAY_IDEMPOTENCY_PREFIX = 'sml-gateway.';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sml } from '@sml/proto';
 import { replyValues } from '../envelope';
-import type { MessageType } from '@sml/bus';
+import { GATEWAY_IDEMPOTENCY_PREFIX, type MessageType } from '@sml/bus';
 import { defineRoute, type Presentation, type Route, type RouteContext } from '../route';
 import type { SummaryRecipes } from '../summary-recipes';
 import { boolParam, dataFrame, name, userParam, z } from '../schemas';
@@ -90,14 +90,14 @@ function isSummarizable(recipes: SummaryRecipes | undefined, async: boolean, hea
 
 /**
  * The bus request of a learn or forget. A batch the customer sent without an Idempotency-Key
- * gets one of the gateway's own (`sml-gateway.<uuid>`, new for each form of the batch sent):
+ * gets one of the gateway's own (GATEWAY_IDEMPOTENCY_PREFIX + a uuid, new for each form of the batch sent):
  * should the projects replica holding the project die before answering, the gateway sends
  * the very same request to the next holder (Route.resend), which applies it once even if the
  * dead one had logged it. A job (async) keeps none: it is never sent twice.
  */
 function learnRequest(ctx: RouteContext, frame: Pick<sml.v1.ILearnRequest, 'columns' | 'frameJson' | 'batchSummary' | 'summaryRecipe' | 'askSummaryRecipe'>): sml.v1.ILearnRequest {
   const async = ctx.query.async === true;
-  const key = idempotencyKey(ctx) || (async ? '' : `sml-gateway.${randomUUID()}`);
+  const key = idempotencyKey(ctx) || (async ? '' : `${GATEWAY_IDEMPOTENCY_PREFIX}${randomUUID()}`);
   return { caller: ctx.caller, pid: ctx.params.pid, async, ...frame, idempotencyKey: key };
 }
 
