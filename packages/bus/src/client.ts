@@ -3,7 +3,7 @@ import { ErrorCode as NatsErrorCode, headers as natsHeaders, type Msg, type Nats
 import { smlError, type SmlError } from '@sml/core';
 import { Breakers } from './breaker';
 import { BusHealth } from './health';
-import { INSTANCE_HEADER, REQUEST_ID_HEADER } from './headers';
+import { connectionId, INSTANCE_HEADER, REQUEST_ID_HEADER } from './headers';
 import { Spill } from './spill';
 import type { MessageType, WithCaller, WithStatus } from './types';
 
@@ -140,7 +140,8 @@ export class BusClient {
    * A request's answer, or `gone` when its subject's holder went away meanwhile and the
    * request may be sent again (Failover.resend); one that may not is answered 503 unless the
    * old holder answers within FAILOVER_GRACE_MS. The holder is gone when a probe finds nobody
-   * subscribed, or another holding than an earlier probe of this request found.
+   * subscribed, or another holding (or the holder on another NATS connection) than an earlier
+   * probe of this request found; the request is lost too when this client reconnected.
    */
   private async watched(sent: Promise<Msg>, failover: Failover): Promise<Msg | 'gone'> {
     let answered = false;
@@ -156,9 +157,12 @@ export class BusClient {
         resolve();
       };
     });
+    const connection = connectionId(this.nc);
     const gone = (async (): Promise<boolean> => {
       let known: string | undefined;
       for (await pauseOrAnswer(PROBE_AFTER_MS); !answered; await pauseOrAnswer(PROBE_EVERY_MS)) {
+        // This client reconnected meanwhile (its NATS server died): the answer may have been lost with it.
+        if (connectionId(this.nc) !== connection && BusHealth.of(this.nc).connected) return true;
         const probe = await this.probe(failover.probe);
         if (answered) return false;
         if (probe === 'none' || (typeof probe === 'object' && known !== undefined && probe.instance !== known)) return true;

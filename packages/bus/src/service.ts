@@ -3,7 +3,7 @@ import { headers as natsHeaders, type NatsConnection, type Service, type Service
 import { SmlError, smlError, type Logger } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { BusHealth } from './health';
-import { INSTANCE_HEADER, REQUEST_ID_HEADER } from './headers';
+import { connectionId, INSTANCE_HEADER, REQUEST_ID_HEADER } from './headers';
 import { Spill } from './spill';
 import { errorStatus, okStatus } from './status';
 import type { HandlerContext, MessageType, WithCaller, WithStatus } from './types';
@@ -142,7 +142,8 @@ export class BusService {
     handler: Handler<Req, Rep>,
   ): Promise<void> {
     const requestId = msg.headers?.get(REQUEST_ID_HEADER) || randomUUID();
-    const instance = this.instance;
+    // The holding and the connection the request came in on (INSTANCE_HEADER).
+    const instance = `${this.instance}.${connectionId(this.nc)}`;
     const log = this.log.child({ requestId, subject });
     let reply: Rep;
     let crashed = false;
