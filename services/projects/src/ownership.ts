@@ -49,6 +49,8 @@ export class ProjectsOwnership {
   /** Shards kept past their lease because no other replica could take them (see renewed()). */
   private readonly overdue = new Set<number>();
   private timer?: NodeJS.Timeout;
+  /** A round when the next lease held by another replica runs out (see once(), step 4). */
+  private wake?: NodeJS.Timeout;
   private round: Promise<void> = Promise.resolve();
   private stopped = false;
 
@@ -138,7 +140,17 @@ export class ProjectsOwnership {
       }
       return;
     }
-    // 4. Under a fair share: take free shards (never held, or expired: their holder died).
+    // 4. Under a fair share: take free shards (never held, or expired: their holder died) —
+    // and come back the moment the next of the others' leases runs out, rather than up to a
+    // third of a lease later: a dead holder's shard is served again as soon as it may be.
+    if (this.held.size < ceil) {
+      const next = Math.min(...[...holders.values()].filter((h) => h.owner !== leases.owner && h.until > now).map((h) => h.until));
+      if (Number.isFinite(next)) {
+        clearTimeout(this.wake);
+        this.wake = setTimeout(() => void this.tick(), next - now + 50);
+        this.wake.unref();
+      }
+    }
     for (const shard of free) {
       if (this.held.size >= ceil) break;
       if (this.cooldown.has(shard)) continue;
@@ -205,6 +217,7 @@ export class ProjectsOwnership {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.wake);
     await this.round;
     for (const timer of this.expiries.values()) clearTimeout(timer);
     this.expiries.clear();
