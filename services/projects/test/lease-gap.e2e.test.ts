@@ -97,3 +97,46 @@ describe('the only projects replica stalled for longer than its lease', () => {
     console.log(`lease gap: ${JSON.stringify(seen)}; slowest ${slowest} ms; learns ${acked.join('/')}; retried answers ${JSON.stringify([...answers])}`);
   }, 60_000);
 });
+
+// Issue 29, item 14, the breaker: requests of one operation that time out (here: the only
+// projects replica frozen past the request timeout while learns were sent) opened the
+// gateway's one breaker of "projects", and every other request of every customer answered
+// 503 until it reset. Breakers are per subject now: the learns' opens, nothing else does.
+describe('learns timing out open the breaker of learns only', () => {
+  let sys: RunningSystem;
+  let alice: SmlClient;
+  let bob: SmlClient;
+
+  beforeAll(async () => {
+    sys = await startSystem({
+      services: ['users', 'jobs', 'projects'],
+      env: { SML_REQUEST_TIMEOUT_MS: '1000', SML_BREAKER_RESET_MS: '30000' },
+    });
+    alice = await customer(sys, 'alice');
+    bob = await customer(sys, 'bob');
+    expect((await alice.createProject('p')).status).toBe(201);
+    expect((await bob.createProject('mine')).status).toBe(201);
+  }, 60_000);
+  afterAll(async () => {
+    alice?.close();
+    bob?.close();
+    await sys?.stop();
+  });
+
+  it("another customer's reads and mistakes are answered at once after the stall", async () => {
+    const frame = { attributeNames: ['x'], attributeTypes: ['C'], data: [['1']] };
+    process.kill(sys.pids().projects, 'SIGSTOP');
+    let timedOut: number[];
+    try {
+      timedOut = (await Promise.all(Array.from({ length: 6 }, () => alice.request('POST', '/projects/p/learn', { json: frame })))).map((r) => r.status);
+    } finally {
+      process.kill(sys.pids().projects, 'SIGCONT');
+    }
+    expect(timedOut).toEqual([503, 503, 503, 503, 503, 503]);
+    const info = await bob.request('GET', '/projects/mine/info');
+    const missing = await bob.request('GET', '/projects/nope/info');
+    const list = await alice.request('GET', '/projects');
+    expect({ info: info.status, missing: missing.status, list: list.status }).toEqual({ info: 200, missing: 400, list: 200 });
+    expect(sys.unexpectedExits()).toEqual([]);
+  }, 60_000);
+});
