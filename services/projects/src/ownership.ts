@@ -112,6 +112,9 @@ export class ProjectsOwnership {
     // 2. Shares: who holds what now.
     const live = await presence.beat();
     this.live = live;
+    // Kept past their lease while alone (renewed()), still unrenewed, and now another replica
+    // is alive that may take them: given up, as they would have been.
+    if (live > 1) for (const shard of [...this.overdue]) await this.lose(shard, 'lease not renewed for a lease (NATS did not answer); another replica is alive now');
     const now = Date.now();
     const holders = await leases.holders(Array.from({ length: shards }, (_, s) => shardLeaseKey(s)));
     const counts = new Map<string, number>();
