@@ -114,7 +114,7 @@ export class BusClient {
           // holder's lease has run out (SML_PROJECT_LEASE_MS): "no responders" until then.
           this.breakers.released(subject);
           retryUntil = deadline;
-          pause = RETRY_FIRST_MS / 2;
+          pause = RETRY_FIRST_MS / 2; // the loop doubles it: the first pause again
           continue;
         }
         this.breakers.answered(subject);
@@ -186,7 +186,8 @@ export class BusClient {
   private probe(subject: string): Promise<Probe> {
     let p = this.probes.get(subject);
     if (!p) {
-      p = this.nc.request(subject, new Uint8Array(0), { timeout: PROBE_TIMEOUT_MS }).then(
+      // Through a then: a request the connection refuses at once (closed) is an 'unknown', not a throw.
+      p = Promise.resolve().then(() => this.nc.request(subject, new Uint8Array(0), { timeout: PROBE_TIMEOUT_MS })).then(
         (m): Probe => {
           const instance = m.headers?.get(INSTANCE_HEADER);
           return instance ? { instance } : 'unknown';
