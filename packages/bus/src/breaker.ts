@@ -16,8 +16,10 @@ interface BreakerState {
   failures: number;
   /** When it opened (undefined: closed). */
   openedAt?: number;
-  /** A half-open trial is out: every other call is refused until it ends. */
+  /** A half-open trial is out: every other call is refused until it ends, or for resetMs. */
   trial: boolean;
+  /** When the trial went out. */
+  trialAt: number;
 }
 
 /**
@@ -28,8 +30,9 @@ interface BreakerState {
  * included — closes the breaker and clears its count; "no responders" (nobody subscribed:
  * a replica handing a shard over, a service restarting) is answered by NATS at once, costs
  * nothing to wait for, and is retried by BusClient rather than counted. `failures` timeouts in
- * a row open a breaker; after `resetMs` one trial goes through (half-open): answered, the
- * breaker closes with a clean count; timed out, it opens for another `resetMs`.
+ * a row open a breaker; after `resetMs` one trial goes through (half-open), and another each
+ * `resetMs` while it is out: answered, the breaker closes with a clean count; timed out, it
+ * opens for another `resetMs`.
  *
  * Pure bookkeeping (the caller says what happened), so the policy is tested without a clock
  * or a socket.
@@ -46,8 +49,11 @@ export class Breakers {
   admit(key: string, now = Date.now()): Admission {
     const s = this.states.get(key);
     if (!s || s.openedAt === undefined) return 'go';
-    if (s.trial || now < s.openedAt + this.opts.resetMs) return 'refused';
+    // A trial still out after resetMs (it may wait the whole request timeout) lets another go:
+    // a stalled trial must not refuse everything else for that long.
+    if ((s.trial && now < s.trialAt + this.opts.resetMs) || now < s.openedAt + this.opts.resetMs) return 'refused';
     s.trial = true;
+    s.trialAt = now;
     return 'trial';
   }
 
@@ -58,7 +64,7 @@ export class Breakers {
 
   /** The call timed out: one more in a row; the breaker opens at the threshold, or again after a failed trial. */
   timedOut(key: string, now = Date.now()): void {
-    const s = this.states.get(key) ?? { failures: 0, trial: false };
+    const s = this.states.get(key) ?? { failures: 0, trial: false, trialAt: 0 };
     s.failures++;
     if (s.trial || s.failures >= this.failures) s.openedAt = now;
     s.trial = false;
