@@ -77,13 +77,21 @@ export class Leases {
  * lease: it runs at least a lease from the last answered renewal's sending, and the holder
  * keeps it until two thirds of that — the third left is the margin for the replicas' clocks
  * and for the holder's last work to end, as ProjectsOwnership.holds has it. Then a timer gives
- * it up (`onExpired`), whether or not a renewal is still waiting for NATS.
+ * it up (`onExpired`), whether or not a renewal is still waiting for NATS — unless `alone`
+ * says no other replica is alive to take it: then it is kept (`onOverdue`), renewed by the
+ * next answered renewal, or lost when another replica took it after all.
  */
 export class HeldLeases {
   /** Key → revision of the lease, and the timer that gives it up unless renewed meanwhile. */
   private readonly held = new Map<string, { revision: number; expiry: NodeJS.Timeout }>();
 
-  constructor(readonly leases: Leases, private readonly leaseMs: number, private readonly onExpired: (key: string) => void) {}
+  constructor(
+    readonly leases: Leases,
+    private readonly leaseMs: number,
+    private readonly onExpired: (key: string) => void,
+    private readonly alone: () => boolean = () => false,
+    private readonly onOverdue: (key: string) => void = () => undefined,
+  ) {}
 
   get owner(): string {
     return this.leases.owner;
@@ -134,6 +142,10 @@ export class HeldLeases {
     clearTimeout(this.held.get(key)?.expiry);
     const expiry = setTimeout(() => {
       if (this.held.get(key)?.expiry !== expiry) return;
+      if (this.alone()) {
+        this.onOverdue(key);
+        return;
+      }
       this.forget(key);
       this.onExpired(key);
     }, Math.max(0, sentAt + (2 * this.leaseMs) / 3 - Date.now()));

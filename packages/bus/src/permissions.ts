@@ -68,7 +68,7 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
   },
   // Explore forwards the gateway's caller to read summaries; it may ask nothing else of projects.
   explore: {
-    publish: ['sml.projects.*.summary', 'sml.projects.*.info', ...jobRunner('explore').publish],
+    publish: ['sml.projects.*.summary', 'sml.projects.*.info', 'sml.projects.*.alive', ...jobRunner('explore').publish],
     subscribe: ['sml.explore.>', ...jobRunner('explore').subscribe],
     service: 'explore',
     objectStores: [SPILL],
@@ -87,7 +87,7 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
   // POST /streams/poll?sid= reads the registered kafka data source `sid` (with its
   // credentials), DELETE /streams/poll?sid= deletes it.
   streams: {
-    publish: ['sml.projects.*.learn', 'sml.projects.*.info', 'sml.projects.*.dropStreamMarks'],
+    publish: ['sml.projects.*.learn', 'sml.projects.*.info', 'sml.projects.*.dropStreamMarks', 'sml.projects.*.alive'],
     subscribe: ['sml.streams.>'],
     service: 'streams',
     kv: ['sml_streams', 'sml_stream_status', 'sml_stream_leases', 'sml_stream_polls', 'sml_stream_replicas', 'sml_dss'],

@@ -27,7 +27,7 @@ export async function runService(
   const nc = await connectBus({ url: config.NATS_URL, name: `sml-${name}`, log, user: config.SML_NATS_USER, pass: config.SML_NATS_PASSWORD, jetStreamReplicas: config.SML_JETSTREAM_REPLICAS });
   const bus = BusHealth.of(nc, log);
   const service = await BusService.start(nc, { name, log });
-  const client = new BusClient(nc, { timeoutMs: config.SML_REQUEST_TIMEOUT_MS, resetMs: config.SML_BREAKER_RESET_MS });
+  const client = new BusClient(nc, { timeoutMs: config.SML_REQUEST_TIMEOUT_MS, resetMs: config.SML_BREAKER_RESET_MS, noRespondersRetryMs: config.SML_NO_RESPONDERS_RETRY_MS });
   const rt = { config, log, nc, service, client };
   const hooks = (await setup(rt)) ?? {};
   // The server has every endpoint's subscription once a flush returns: only then is the

@@ -3,7 +3,7 @@ import { headers as natsHeaders, type NatsConnection, type Service, type Service
 import { SmlError, smlError, type Logger } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { BusHealth } from './health';
-import { REQUEST_ID_HEADER } from './headers';
+import { connectionId, INSTANCE_HEADER, REQUEST_ID_HEADER } from './headers';
 import { Spill } from './spill';
 import { errorStatus, okStatus } from './status';
 import type { HandlerContext, MessageType, WithCaller, WithStatus } from './types';
@@ -45,6 +45,8 @@ export class BusService {
   /** Every endpoint registered, so that resume() can subscribe them again. */
   private readonly registered: Array<(s: BusService) => void> = [];
   private suspended = false;
+  /** Says which holding answered (INSTANCE_HEADER): new at each resume. */
+  private instance = randomUUID();
 
   private constructor(private readonly nc: NatsConnection, public service: Service, readonly name: string, private readonly log: Logger, private readonly opts: BusServiceOptions) {
     this.spill = new Spill(nc);
@@ -121,6 +123,7 @@ export class BusService {
     const holder: { self?: BusService } = { self: this };
     this.service = await BusService.micro(this.nc, this.opts, holder);
     this.groups = new Map();
+    this.instance = randomUUID();
     this.suspended = false;
     for (const add of this.registered) add(this);
     // Subscribed once the server has seen the flush: only then can another connection reach them.
@@ -139,6 +142,8 @@ export class BusService {
     handler: Handler<Req, Rep>,
   ): Promise<void> {
     const requestId = msg.headers?.get(REQUEST_ID_HEADER) || randomUUID();
+    // The holding and the connection the request came in on (INSTANCE_HEADER).
+    const instance = `${this.instance}.${connectionId(this.nc)}`;
     const log = this.log.child({ requestId, subject });
     let reply: Rep;
     let crashed = false;
@@ -164,6 +169,7 @@ export class BusService {
     try {
       const h = natsHeaders();
       h.set(REQUEST_ID_HEADER, requestId);
+      h.set(INSTANCE_HEADER, instance);
       const packed = await this.spill.pack(repType.encode(reply).finish(), h);
       // respondError counts the failure in $SRV.STATS; the body still carries our Status.
       if (crashed) msg.respondError(500, 'handler failed', packed.data, { headers: packed.headers });

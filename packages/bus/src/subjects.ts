@@ -99,5 +99,17 @@ export function projectSubject(op: string, user: string, pid?: string): string {
   return subjects.projects(op, pid ? shardOf(user, pid, projectShards()) : 0);
 }
 
+/** The operation every projects shard answers at once (an empty reply): BusClient's failover probe. */
+export const SHARD_PROBE_OP = 'alive';
+
+/**
+ * The failover probe of a projects subject (`sml.projects.<shard>.<op>` → its shard's
+ * `alive`), subscribed exactly while a replica serves the shard; undefined for any other subject.
+ */
+export function shardProbe(subject: string): string | undefined {
+  const m = /^sml\.projects\.(\d+)\.[^.]+$/.exec(subject);
+  return m ? subjects.projects(SHARD_PROBE_OP, Number(m[1])) : undefined;
+}
+
 export const JOB_EVENTS_STREAM = 'SML_JOB_EVENTS';
 export const JOB_IDS_STREAM = 'SML_JOB_IDS';

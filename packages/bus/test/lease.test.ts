@@ -108,4 +108,27 @@ describe('held leases', () => {
     });
     expect(await a.renewAll()).toEqual({ lost: [], unanswered: [] });
   }, 30_000);
+
+  // Issue 29, item 14 (streams): the only live streams replica stopped its streams once NATS
+  // had not answered for two thirds of a lease, though nobody else could run them.
+  it('the only live replica keeps a lease whose renewals go unanswered for longer than a lease, and renews it once NATS answers', async () => {
+    await until('NATS answers again after the restart before', () => kv.get('s4').then(() => true, () => undefined));
+    const slow = await nc.jetstream({ timeout: 4_000 }).views.kv('sml_test_leases', { bindOnly: true });
+    const expired: string[] = [];
+    const overdue: string[] = [];
+    const a = new HeldLeases(new Leases(slow, 'replica-e', 1_200), 1_200, (key) => expired.push(key), () => true, (key) => overdue.push(key));
+    expect(await a.take('s4')).toBe(true);
+    const before = (await holder('s4'))!.revision;
+    await nats.restart({
+      whileDown: async () => {
+        void a.renewAll();
+        await until('the lease overdue', () => (overdue.length > 0 ? true : undefined), 3_000);
+        await new Promise((r) => setTimeout(r, 800));
+        expect({ expired, overdue }).toEqual({ expired: [], overdue: ['s4'] });
+      },
+    });
+    await until('renewed', async () => ((await a.renewAll()).lost.length === 0 && ((await holder('s4'))?.revision ?? 0) > before ? true : undefined));
+    expect(expired).toEqual([]);
+    await a.release('s4');
+  }, 30_000);
 });

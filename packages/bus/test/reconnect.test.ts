@@ -48,7 +48,7 @@ describe('a nats-server restart', () => {
           const err = await echo(2).catch((e) => e);
           expect(err).toEqual(expect.objectContaining({ code: 'NATS_UNAVAILABLE', status: 503, retryable: true, message: 'NATS is unavailable (connection lost); retry later' }));
         }
-        expect(client.breakerOpen('echo')).toBe(false);
+        expect(client.breakerOpen('sml.echo.get')).toBe(false);
       },
     });
     // Both connections back (the service's subscriptions are sent again as it reconnects):
@@ -56,7 +56,7 @@ describe('a nats-server restart', () => {
     await until('both reconnected', () => (health.connected && BusHealth.of(serviceNc).connected ? true : undefined));
     await serviceNc.flush();
     expect((await echo(3)).jobinfolist).toEqual([expect.objectContaining({ jobId: 3 })]);
-    expect(client.breakerOpen('echo')).toBe(false);
+    expect(client.breakerOpen('sml.echo.get')).toBe(false);
   });
 });
 

@@ -36,7 +36,7 @@ export async function withAdminBus<T>(env: NodeJS.ProcessEnv, fn: (bus: AdminBus
       if (err.code === 'AUTHORIZATION_VIOLATION') throw new CliError(`NATS at ${config.NATS_URL} refused ${creds ? `user ${creds.user}` : 'a connection without credentials'} (set SML_NATS_USER and SML_NATS_PASSWORD to the admin identity)`);
       throw err;
     });
-  const client = new BusClient(nc, { timeoutMs: config.SML_REQUEST_TIMEOUT_MS, resetMs: config.SML_BREAKER_RESET_MS });
+  const client = new BusClient(nc, { timeoutMs: config.SML_REQUEST_TIMEOUT_MS, resetMs: config.SML_BREAKER_RESET_MS, noRespondersRetryMs: config.SML_NO_RESPONDERS_RETRY_MS });
   try {
     return await fn({ client, caller: { user: config.SML_ROOT_USER, root: true, requestId: randomUUID() } });
   } finally {

@@ -60,7 +60,13 @@ export const configSchema = z.object({
   SML_MAX_NAME_LENGTH: int(1).default(256),
   SML_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SML_REQUEST_TIMEOUT_MS: int(1).default(30_000),
-  SML_BREAKER_RESET_MS: int(1).default(5_000),
+  SML_BREAKER_RESET_MS: int(1).default(1_000),
+  /**
+   * How long a bus request that meets "no responders" (nobody subscribed: a shard being handed
+   * over, a replica restarting) is sent again before answering 503 (0: at once). It reached
+   * nobody, so sending it again is safe for every operation.
+   */
+  SML_NO_RESPONDERS_RETRY_MS: int(0).max(60_000).default(2_000),
   SML_REQUIRED_SERVICES: z.string().default('users,jobs,projects,explore,encoders,streams'),
   SML_EXECUTOR_CONCURRENCY: int(1).default(2),
   SML_EXECUTOR_QUEUE: int(0).default(100),

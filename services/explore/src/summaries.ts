@@ -1,4 +1,4 @@
-import { projectSubject, unwrap, type BusClient } from '@sml/bus';
+import { projectSubject, shardProbe, unwrap, type BusClient } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { type AttributeTable, Summary } from '@sml/stats';
 
@@ -88,7 +88,9 @@ export class SummaryCache {
   }
 
   private async request(caller: sml.v1.ICaller, req: sml.v1.ISummaryRequest): Promise<sml.v1.ISummaryReply> {
-    return unwrap(await this.client.request('projects', projectSubject('summary', caller.user ?? '', req.pid ?? undefined), sml.v1.SummaryRequest, { caller, ...req }, sml.v1.SummaryReply));
+    const subject = projectSubject('summary', caller.user ?? '', req.pid ?? undefined);
+    // A read: sent again to the next holder should the projects replica die before answering.
+    return unwrap(await this.client.request('projects', subject, sml.v1.SummaryRequest, { caller, ...req }, sml.v1.SummaryReply, { failover: { probe: shardProbe(subject)!, resend: true } }));
   }
 
   /** The whole summary. */

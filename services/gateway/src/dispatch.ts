@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { JsonBodyError, invalidUtf8At, parseJsonBody, smlError, type Config } from '@sml/core';
-import type { BusClient } from '@sml/bus';
+import { shardProbe, type BusClient, type CallOptions } from '@sml/bus';
 import type { sml } from '@sml/proto';
 import { readFrameHere, type BodyThreads, type FrameOnly } from './body-threads';
 import type { SummaryRecipes } from './summary-recipes';
@@ -85,7 +85,11 @@ export function routeContext(route: AnyRoute, input: RouteInput): RouteContext {
 /** The one bus request of a route (and its retry when the reply asks for one), as status and REST values. */
 export async function dispatch(route: AnyRoute, ctx: RouteContext, client: BusClient): Promise<Presentation> {
   const subject = typeof route.subject === 'function' ? route.subject(ctx) : route.subject;
-  const opts = { requestId: ctx.caller.requestId ?? undefined, timeoutMs: route.timeoutMs };
+  // A projects request whose shard's holder dies or hands the shard over is sent again to the
+  // next holder when that is safe (Route.resend), else answered 503 soon (BusClient, Failover).
+  const probe = shardProbe(subject);
+  const resend = typeof route.resend === 'function' ? route.resend(ctx) : route.resend === true;
+  const opts: CallOptions = { requestId: ctx.caller.requestId ?? undefined, timeoutMs: route.timeoutMs, ...(probe ? { failover: { probe, resend } } : {}) };
   let reply = await client.request(route.service, subject, route.request, await route.toRequest(ctx), route.reply, opts);
   route.observe?.(reply, ctx);
   const again = route.retry?.(reply, ctx);

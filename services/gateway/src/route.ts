@@ -100,6 +100,13 @@ export interface Route<Req = unknown, Rep = unknown> {
   /** A 202 reply created a job: set `sym-job-id`, `Job-Id` and `Location`. */
   createsJob?: boolean;
   timeoutMs?: number;
+  /**
+   * The bus request may be sent again when the projects replica it went to dies or hands its
+   * shard over before answering (BusClient, Failover): it only reads, or it is applied once
+   * however often it is sent (a learn with an Idempotency-Key). Otherwise such a request
+   * answers 503 (retryable) within seconds instead of waiting for its timeout.
+   */
+  resend?: boolean | ((ctx: RouteContext) => boolean);
   toRequest(ctx: RouteContext): Req | Promise<Req>;
   /**
    * For a route that reads its body as a learn frame: whether to read it on the thread that

@@ -1,6 +1,6 @@
 import type { KV } from 'nats';
 import { smlError, type Logger } from '@sml/core';
-import { jsErrorCode, JS_ERR } from '@sml/bus';
+import { GATEWAY_IDEMPOTENCY_PREFIX, jsErrorCode, JS_ERR } from '@sml/bus';
 import { sml } from '@sml/proto';
 import type { ProjectEncoders } from './encoding';
 import type { PreparedChange } from '@sml/stats';
@@ -27,11 +27,13 @@ export function needsJson(p: ProjectState, req: sml.v1.ILearnRequest): boolean {
 /**
  * Whether a batch summary must be sent again as the frame: the project's recipe is not the
  * one it was built with (the project was deleted and created again otherwise, or became one
- * that needs rows), or the batch is one that must stay a frame (a job's, or a keyed one: its
- * retry's fingerprint must not depend on the form it came in).
+ * that needs rows), or the batch is one that must stay a frame (a job's, or one the customer
+ * keyed: its retry's fingerprint must not depend on the form it came in; the gateway's own key
+ * is sent again only with the very same request, GATEWAY_IDEMPOTENCY_PREFIX).
  */
 export function refusesSummary(p: ProjectState, req: sml.v1.ILearnRequest): boolean {
-  return Boolean(req.batchSummary?.length) && (req.async || Boolean(req.idempotencyKey) || Boolean(req.streamPosition) || req.summaryRecipe !== p.batchRecipe);
+  const keyed = Boolean(req.idempotencyKey) && !req.idempotencyKey!.startsWith(GATEWAY_IDEMPOTENCY_PREFIX);
+  return Boolean(req.batchSummary?.length) && (req.async || keyed || Boolean(req.streamPosition) || req.summaryRecipe !== p.batchRecipe);
 }
 
 /**

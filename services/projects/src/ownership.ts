@@ -44,7 +44,13 @@ export class ProjectsOwnership {
   private readonly cooldown = new Map<number, number>();
   /** Shard → the timer that gives it up a lease after its last renewal, unless renewed meanwhile. */
   private readonly expiries = new Map<number, NodeJS.Timeout>();
+  /** Live projects replicas at the last answered presence round (this one included). */
+  private live = 1;
+  /** Shards kept past their lease because no other replica could take them (see renewed()). */
+  private readonly overdue = new Set<number>();
   private timer?: NodeJS.Timeout;
+  /** A round when the next lease held by another replica runs out (see once(), step 4). */
+  private wake?: NodeJS.Timeout;
   private round: Promise<void> = Promise.resolve();
   private stopped = false;
 
@@ -105,6 +111,10 @@ export class ProjectsOwnership {
     for (const [shard, n] of this.cooldown) if (n <= 1) this.cooldown.delete(shard); else this.cooldown.set(shard, n - 1);
     // 2. Shares: who holds what now.
     const live = await presence.beat();
+    this.live = live;
+    // Kept past their lease while alone (renewed()), still unrenewed, and now another replica
+    // is alive that may take them: given up, as they would have been.
+    if (live > 1) for (const shard of [...this.overdue]) await this.lose(shard, 'lease not renewed for a lease (NATS did not answer); another replica is alive now');
     const now = Date.now();
     const holders = await leases.holders(Array.from({ length: shards }, (_, s) => shardLeaseKey(s)));
     const counts = new Map<string, number>();
@@ -133,7 +143,17 @@ export class ProjectsOwnership {
       }
       return;
     }
-    // 4. Under a fair share: take free shards (never held, or expired: their holder died).
+    // 4. Under a fair share: take free shards (never held, or expired: their holder died) —
+    // and come back the moment the next of the others' leases runs out, rather than up to a
+    // third of a lease later: a dead holder's shard is served again as soon as it may be.
+    if (this.held.size < ceil) {
+      const next = Math.min(...[...holders.values()].filter((h) => h.owner !== leases.owner && h.until > now).map((h) => h.until));
+      if (Number.isFinite(next)) {
+        clearTimeout(this.wake);
+        this.wake = setTimeout(() => void this.tick(), next - now + 50);
+        this.wake.unref();
+      }
+    }
     for (const shard of free) {
       if (this.held.size >= ceil) break;
       if (this.cooldown.has(shard)) continue;
@@ -151,12 +171,26 @@ export class ProjectsOwnership {
    * from then. Should no later renewal be answered by then, the shard is given up at that
    * moment, not at the end of a round that may be waiting for NATS: past it another replica
    * may serve the shard, and this one must not answer for it any more, reads included.
+   *
+   * Unless no other replica can take it: when the last presence round saw this replica alone,
+   * giving the shard up would only turn a slow NATS (a loaded machine, a leader election) into
+   * "no responders" for every request of the shard until this replica takes it back. It keeps
+   * answering instead — reads from what it has loaded, no write (holds() is false until a
+   * renewal is answered) — and the next answered renewal tells: still its own (the lease's
+   * revision unchanged, so nobody took it meanwhile) and it serves on, or taken and it stops.
    */
   private renewed(shard: number, sentAt: number): void {
     this.renewedAt.set(shard, sentAt);
+    if (this.overdue.delete(shard)) this.deps.log.info({ owner: this.deps.leases.owner, shard }, 'projects lease renewed again: writing again');
     clearTimeout(this.expiries.get(shard));
     const timer = setTimeout(() => {
-      if (this.renewedAt.get(shard) === sentAt) void this.lose(shard, 'lease not renewed for a lease (NATS did not answer)');
+      if (this.renewedAt.get(shard) !== sentAt) return;
+      if (this.live <= 1) {
+        this.overdue.add(shard);
+        this.deps.log.warn({ owner: this.deps.leases.owner, shard }, 'projects lease not renewed for a lease (NATS did not answer); no other live replica can take the shard: still serving it, no writes until a renewal is answered');
+        return;
+      }
+      void this.lose(shard, 'lease not renewed for a lease (NATS did not answer)');
     }, Math.max(0, sentAt + this.deps.leaseMs - Date.now()));
     timer.unref();
     this.expiries.set(shard, timer);
@@ -174,6 +208,7 @@ export class ProjectsOwnership {
     if (!this.held.has(shard)) return; // lost already (its expiry timer and a round may both come)
     this.held.delete(shard);
     this.renewedAt.delete(shard);
+    this.overdue.delete(shard);
     clearTimeout(this.expiries.get(shard));
     this.expiries.delete(shard);
     await this.deps.services[shard].suspend();
@@ -185,6 +220,7 @@ export class ProjectsOwnership {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.wake);
     await this.round;
     for (const timer of this.expiries.values()) clearTimeout(timer);
     this.expiries.clear();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { BusService, kvBucket, Leases, okStatus, Presence, shardOf, subjects, type ServiceRuntime } from '@sml/bus';
+import { BusService, kvBucket, Leases, okStatus, Presence, SHARD_PROBE_OP, shardOf, subjects, type ServiceRuntime } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
 import { StorageType } from 'nats';
 import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
@@ -151,6 +151,9 @@ export async function startProjects({ nc, service, client, config, log }: Servic
 }
 
 function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Lifecycle, dataSources: DataSources, encoders: ProjectEncoders, shard: number): void {
+  // The failover probe (BusClient): answered, with the holding's instance header, exactly while this replica serves the shard.
+  service.endpoint(s(SHARD_PROBE_OP), sml.v1.ProjectRequest, sml.v1.Empty, () => ({}));
+
   service.endpoint(s('create'), sml.v1.ProjectCreateRequest, sml.v1.ProjectCreateReply, async (req, { caller }) => {
     const pid = await lifecycle.create(caller.user!, req);
     const recipe = req.askSummaryRecipe ? await lifecycle.batchRecipe(caller.user!, pid) : null;

@@ -88,9 +88,13 @@ describe('projects shard leases', () => {
     await ownership.stop();
   }, 30_000);
 
-  it('a shard whose renewals go unanswered for a whole lease is given up', async () => {
+  /** Another projects replica, alive as far as the presence bucket tells (its key lives the bucket's TTL, 3 s). */
+  const standby = () => new Presence(replicas, 'standby').beat();
+
+  it('a shard whose renewals go unanswered for a whole lease is given up when another replica could take it', async () => {
     const { ownership, suspended } = replica('replica-2', 1_000);
     // Shard 0's lease from the test before was released by its stop().
+    await standby();
     await ownership.tick();
     expect(ownership.shards).toEqual([0]);
     await nats.restart({
@@ -106,10 +110,11 @@ describe('projects shard leases', () => {
     await ownership.stop();
   }, 30_000);
 
-  it('a shard is given up a lease after its last renewal even while a renewal is still waiting for NATS', async () => {
+  it('a shard is given up a lease after its last renewal even while a renewal is still waiting for NATS (another replica could take it)', async () => {
     // Renewals that wait 4 s for an answer, a 1 s lease: the round is stuck in its renewal when the lease runs out.
     const slow = await nc.jetstream({ timeout: 4_000 }).views.kv('sml_project_leases', { bindOnly: true });
     const { ownership, suspended } = replica('replica-3', 1_000, slow);
+    await standby();
     await ownership.tick();
     expect(ownership.shards).toEqual([0]);
     await nats.restart({
@@ -123,6 +128,34 @@ describe('projects shard leases', () => {
         void round;
       },
     });
+    await ownership.stop();
+  }, 30_000);
+
+  // Issue 29, item 14: the only projects replica, its renewals unanswered on a loaded machine,
+  // gave its only shard up for 130 ms — every request of the shard met "no responders" — and
+  // took it back. Nobody else could have taken it: it keeps serving, writes nothing meanwhile,
+  // and the next answered renewal makes it write again, its projects still loaded.
+  it('the only live replica keeps a shard whose renewals go unanswered for longer than a lease; writes resume once one is answered', async () => {
+    // Past the TTL of the standby's presence key from the tests before: this replica is alone.
+    await new Promise((r) => setTimeout(r, 3_200));
+    const slow = await nc.jetstream({ timeout: 4_000 }).views.kv('sml_project_leases', { bindOnly: true });
+    const { ownership, suspended, dropped } = replica('replica-4', 1_000, slow);
+    await ownership.tick();
+    expect(ownership.shards).toEqual([0]);
+    expect(dropped).toEqual([0]);
+    await nats.restart({
+      whileDown: async () => {
+        void ownership.tick();
+        await new Promise((r) => setTimeout(r, 1_500));
+        // A whole lease without an answered renewal: still served, but no writes.
+        expect({ suspended, shards: ownership.shards, holds: ownership.holds(0) }).toEqual({ suspended: [], shards: [0], holds: false });
+      },
+    });
+    await until(async () => {
+      await ownership.tick();
+      return ownership.holds(0);
+    });
+    expect({ suspended, dropped, shards: ownership.shards }).toEqual({ suspended: [], dropped: [0], shards: [0] });
     await ownership.stop();
   }, 30_000);
 });

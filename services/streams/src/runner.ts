@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errorFromStatus, isOk, projectSubject, type BusClient } from '@sml/bus';
+import { errorFromStatus, isOk, projectSubject, shardProbe, type BusClient } from '@sml/bus';
 import { SmlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { KafkaSource, kafkaSettings } from './kafka-source';
@@ -126,7 +126,10 @@ export class StreamRunner {
       };
       let failure: SmlError;
       try {
-        const reply = await this.client.request('projects', projectSubject('learn', this.record.user, this.record.pid), sml.v1.LearnRequest, req, sml.v1.LearnReply);
+        // Sent again to the next holder should the projects replica die before answering: the
+        // project's stream mark makes a batch learned twice an `alreadyLearned`.
+        const subject = projectSubject('learn', this.record.user, this.record.pid);
+        const reply = await this.client.request('projects', subject, sml.v1.LearnRequest, req, sml.v1.LearnReply, { failover: { probe: shardProbe(subject)!, resend: true } });
         if (isOk(reply.status)) {
           if (!reply.alreadyLearned) return this.learned(partition, first, last, rows.length, reply.learnReport);
           // Learned before (a redelivery): only what lies after the project's mark is new.

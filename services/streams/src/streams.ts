@@ -36,6 +36,8 @@ export class Streams {
   private timer?: NodeJS.Timeout;
   private watching?: { stop(): void };
   private closed = false;
+  /** Live streams replicas at the last answered presence round (this one included). */
+  private replicas = 1;
   /** A lease round is running: the next one is skipped rather than piled on it (NATS slow to answer). */
   private ticking = false;
 
@@ -47,9 +49,13 @@ export class Streams {
     private readonly log: Logger,
     private readonly opts: StreamsOptions,
   ) {
+    // The only live replica keeps its streams however long NATS is slow to answer: nobody
+    // else could run them, and what a stream writes is fenced by its marks besides.
     this.held = new HeldLeases(leases, opts.leaseMs, (key) => {
       this.log.warn({ key }, 'stream lease renewals not answered for two thirds of a lease: stopping it here');
       void this.stopHere(key);
+    }, () => this.replicas <= 1, (key) => {
+      this.log.warn({ key }, 'stream lease renewals not answered for two thirds of a lease; no other live replica can run it: still running it here');
     });
   }
 
@@ -230,6 +236,7 @@ export class Streams {
       await this.stopHere(key);
     }
     const replicas = await this.presence.beat();
+    this.replicas = replicas;
     const candidates: string[] = [];
     for (const key of await this.store.keys()) {
       if (!this.running.has(key) && (await this.store.getByKey(key))?.running) candidates.push(key);

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { sml } from '@sml/proto';
 import { replyValues } from '../envelope';
-import type { MessageType } from '@sml/bus';
+import { GATEWAY_IDEMPOTENCY_PREFIX, type MessageType } from '@sml/bus';
 import { defineRoute, type Presentation, type Route, type RouteContext } from '../route';
 import type { SummaryRecipes } from '../summary-recipes';
 import { boolParam, dataFrame, name, userParam, z } from '../schemas';
@@ -67,6 +68,9 @@ const learnRoute = (op: 'learn' | 'forget') => defineRoute({
   // A project that reads the rows' cells (partitions, survival, sequences) asks for the JSON;
   // one that does not take the batch's summary, for the frame.
   retry: (reply, ctx) => (reply.needsJson || reply.needsColumns ? learnRequest(ctx, { frameJson: ctx.body as Buffer }) : undefined),
+  // Keyed (the customer's Idempotency-Key, or the gateway's own: learnRequest), so applied
+  // once however often the gateway sends it; a job (async) is not sent twice.
+  resend: (ctx) => ctx.query.async !== true,
   present: (reply) => withoutRecipe(sml.v1.LearnReply, reply),
 });
 
@@ -84,8 +88,17 @@ function isSummarizable(recipes: SummaryRecipes | undefined, async: boolean, hea
   return recipes !== undefined && !async && idempotencyKey({ headers }) === '';
 }
 
+/**
+ * The bus request of a learn or forget. A batch the customer sent without an Idempotency-Key
+ * gets one of the gateway's own (GATEWAY_IDEMPOTENCY_PREFIX + a uuid, new for each form of the batch sent):
+ * should the projects replica holding the project die before answering, the gateway sends
+ * the very same request to the next holder (Route.resend), which applies it once even if the
+ * dead one had logged it. A job (async) keeps none: it is never sent twice.
+ */
 function learnRequest(ctx: RouteContext, frame: Pick<sml.v1.ILearnRequest, 'columns' | 'frameJson' | 'batchSummary' | 'summaryRecipe' | 'askSummaryRecipe'>): sml.v1.ILearnRequest {
-  return { caller: ctx.caller, pid: ctx.params.pid, async: ctx.query.async === true, ...frame, idempotencyKey: idempotencyKey(ctx) };
+  const async = ctx.query.async === true;
+  const key = idempotencyKey(ctx) || (async ? '' : `${GATEWAY_IDEMPOTENCY_PREFIX}${randomUUID()}`);
+  return { caller: ctx.caller, pid: ctx.params.pid, async, ...frame, idempotencyKey: key };
 }
 
 export const projectRoutes = [
@@ -123,14 +136,14 @@ export const projectRoutes = [
     method: 'get', path: '/:user/projects', operationId: 'listProjects', tags: ['projects'], summary: "List the caller's project ids",
     service: 'projects', subject: s('list'), request: sml.v1.ProjectListRequest, reply: sml.v1.ProjectListReply,
     params: userParam, values: z.object({ stringList: z.object({ values: z.array(z.string()) }) }),
-    success: { status: 200, description: 'values.stringList.values' },
+    success: { status: 200, description: 'values.stringList.values' }, resend: true,
     toRequest: ({ caller }) => ({ caller }),
   }),
   defineRoute({
     method: 'get', path: '/:user/projects/list', operationId: 'listProjectsCompat', tags: ['projects'], summary: "List the caller's project ids (SymetryML's path for GET /{user}/projects)",
     service: 'projects', subject: s('list'), request: sml.v1.ProjectListRequest, reply: sml.v1.ProjectListReply,
     params: userParam, values: z.object({ stringList: z.object({ values: z.array(z.string()) }) }),
-    success: { status: 200, description: 'values.stringList.values' },
+    success: { status: 200, description: 'values.stringList.values' }, resend: true,
     toRequest: ({ caller }) => ({ caller }),
   }),
   defineRoute({
@@ -138,7 +151,7 @@ export const projectRoutes = [
     service: 'projects', subject: s('info'), request: sml.v1.ProjectRequest, reply: sml.v1.ProjectInfoReply,
     params: projectParams, query: z.object({ async: boolParam.optional(), hash: boolParam.optional() }),
     values: z.object({ smlInfo }), success: { status: 200, description: 'values.smlInfo' }, createsJob: true,
-    errors: ['PROJECT_NOT_FOUND', 'EXECUTOR_FULL'],
+    errors: ['PROJECT_NOT_FOUND', 'EXECUTOR_FULL'], resend: (ctx) => ctx.query.async !== true,
     toRequest: ({ caller, params, query }) => ({ caller, pid: params.pid, async: query.async === true, hash: query.hash === true }),
   }),
   defineRoute({
