@@ -10,7 +10,7 @@
 // patches (strategic merge: maps merged, lists of named items merged by name, other lists
 // replaced) and secretGenerator (envs, files; the content-hash name suffix and the references
 // to it rewritten as kustomize does). Anything else in a kustomization is refused, so it
-// cannot be silently ignored. packages/testkit/test/deploy-overlays.test.ts compares the
+// cannot be silently ignored. packages/testkit/test/deploy-overlays.int.test.ts compares the
 // result with `kubectl kustomize` where kubectl is installed.
 //
 // Validation uses the npm package kubernetes-models, generated from the upstream Kubernetes

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: build every workspace (tsc type-checks), type-check the tests, then one jest run over all of them.
+# `npm test`: build every workspace (tsc type-checks), type-check the tests, then one jest run over
+# every tier (jest.config.js projects). `npm run test:integration` / `test:system` pass
+# `--selectProjects <tier>` through to jest; `npm run test:unit` needs neither build nor this script.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 TURBO_TELEMETRY_DISABLED=1 npx turbo run build --output-logs=errors-only || exit 1

@@ -72,7 +72,7 @@ describe('redshift sink', () => {
     await sink.abort();
   });
 
-  it('http cannot be written (s3 can: s3.test.ts)', () => {
+  it('http cannot be written (s3 can: s3.int.test.ts)', () => {
     expect(() => sinkOf('http', { path: 'https://example.org/x.csv' }, ctx())).toThrow(/cannot be written \(outputs: localfile, s3, redshift\)/);
   });
 });

@@ -2,7 +2,7 @@
  * The native kernels (native/kernels.c) other than the cross products compute what the
  * JavaScript computes, bit for bit: a summary learned with them serializes to the same bytes
  * as one learned without them. The cross-product kernel is held to WebAssembly in both, since
- * FMA rounds its sums differently (kernels.test.ts holds each kernel to exact sums instead).
+ * FMA rounds its sums differently (kernels.int.test.ts holds each kernel to exact sums instead).
  */
 import fc from 'fast-check';
 import { Summary, frameFromColumns, readFrameColumns, type DataFrame } from '@sml/stats';
@@ -53,7 +53,7 @@ test.each([
   ['with missing cells', framesOf(cell, 700), 60],
   ['of complete columns (several cross-product blocks)', framesOf(present, 2100), 40],
 ])('a summary learned with the native kernels is the same, byte for byte, as one learned without them: frames %s', (_what, frames, numRuns) => {
-  if (nativeKernels() === null) return; // kernels.test.ts says whether this machine should have them
+  if (nativeKernels() === null) return; // kernels.int.test.ts says whether this machine should have them
   fc.assert(
     fc.property(fc.array(frames, { minLength: 1, maxLength: 3 }).filter((fs) => fs.every((f) => f.attributeNames.length === fs[0].attributeNames.length)), fc.boolean(), (batches, forgetLast) => {
       expect(learned(batches, true, forgetLast).equals(learned(batches, false, forgetLast))).toBe(true);

@@ -13,7 +13,7 @@ import { parseAllDocuments } from 'yaml';
 import { natsServerBinary, repoRoot } from '@sml/testkit';
 
 const deployDir = resolve(__dirname, '../../../deploy');
-// The base of the overlays (deploy-overlays.test.ts renders and validates those).
+// The base of the overlays (deploy-overlays.int.test.ts renders and validates those).
 const k8sDir = join(deployDir, 'k8s/base');
 const SERVICES = ['gateway', 'jobs', 'projects', 'explore', 'encoders', 'streams'];
 /** Bus identities (packages/bus/src/permissions.ts): one per service, plus `admin` for the CLI. */

@@ -6,7 +6,7 @@ import { SmlClient } from '@sml/sdk';
 import { sml } from './run';
 
 // End to end against nats-server, the gateway, the jobs and projects services as real
-// processes (needs a prior build). projects.test.ts pins the transfer details against a stand-in.
+// processes (needs a prior build). projects.int.test.ts pins the transfer details against a stand-in.
 describe('sml command line', () => {
   let sys: RunningSystem;
   let adminEnv: NodeJS.ProcessEnv;

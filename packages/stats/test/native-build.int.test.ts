@@ -36,7 +36,7 @@ test('SML_STATS_NATIVE=0 skips it', () => {
 });
 
 test('with the machine\'s compiler it builds an addon that loads and exports the kernels', () => {
-  if (spawnSync(process.env.CC ?? 'cc', ['--version']).status !== 0) return; // kernels.test.ts says whether this machine should have it
+  if (spawnSync(process.env.CC ?? 'cc', ['--version']).status !== 0) return; // kernels.int.test.ts says whether this machine should have it
   const out = build({});
   expect(out.status).toBe(0);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
