@@ -14,6 +14,7 @@
 const childProcess = require('node:child_process');
 const net = require('node:net');
 const path = require('node:path');
+const { promisify } = require('node:util');
 
 const STATE = Symbol.for('sml.jest.unitGuard');
 const guard = (childProcess[STATE] ??= install());
@@ -33,12 +34,17 @@ function install() {
       + 'or *.e2e.test.ts if it starts SML services (startSystem); see CONTRIBUTING.md "Test tiers".',
     );
   };
+  const guarded = (original, what) => function (...args) {
+    if (state.active) refuse(typeof what === 'function' ? what(args) : what);
+    return original.apply(this, args);
+  };
   const wrap = (owner, name, what) => {
     const original = owner[name];
-    owner[name] = function (...args) {
-      if (state.active) refuse(typeof what === 'function' ? what(args) : what);
-      return original.apply(this, args);
-    };
+    owner[name] = guarded(original, what);
+    // exec and execFile carry their own promisified form ({ stdout, stderr }), which
+    // util.promisify returns: keep it, guarded too (testkit's postgres.ts relies on it).
+    const custom = original[promisify.custom];
+    if (custom) owner[name][promisify.custom] = guarded(custom, what);
   };
   const command = (name) => (args) => `started a child process (child_process.${name} ${typeof args[0] === 'string' ? args[0] : ''})`.replace(' )', ')');
   for (const name of ['spawn', 'spawnSync', 'fork', 'exec', 'execSync', 'execFile', 'execFileSync']) wrap(childProcess, name, command(name));
