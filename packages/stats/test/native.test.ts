@@ -2,7 +2,7 @@
  * The native kernels (native/kernels.c) other than the cross products compute what the
  * JavaScript computes, bit for bit: a summary learned with them serializes to the same bytes
  * as one learned without them. The cross-product kernel is held to WebAssembly in both, since
- * FMA rounds its sums differently (kernels.int.test.ts holds each kernel to exact sums instead).
+ * FMA rounds its sums differently (kernels.test.ts holds each kernel to exact sums instead).
  */
 import fc from 'fast-check';
 import { Summary, frameFromColumns, readFrameColumns, type DataFrame } from '@sml/stats';
