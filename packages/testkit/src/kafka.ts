@@ -20,7 +20,7 @@ export interface KafkaMock {
 const READY_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 5_000;
 
-/** $SML_KAFKA_MOCK, else the copy committed in `tools/kafka-mock` (from shared/tools; see test/conformance/README.md). */
+/** $SML_KAFKA_MOCK, else the copy committed in `tools/kafka-mock` (vendored; see test/conformance/README.md). */
 export function kafkaMockPath(): string {
   const fromEnv = process.env.SML_KAFKA_MOCK;
   if (fromEnv) return fromEnv;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot, startKafkaMock, startSystem, type KafkaMock, type RunningSystem } from '@sml/testkit';
 
-// The customer's black-box checks (vendored from shared/conformance: test/conformance/README.md)
+// The customer's black-box checks (vendored: test/conformance/README.md)
 // for the capabilities built so far.
 const GROUPS = ['auth', 'jobs', 'projects', 'explore', 'density', 'svdfs', 'survival', 'models', 'evt', 'dss', 'streams'];
 // The script names its customers c<run id><tag>, and its `explore` and `encoders` checks both
