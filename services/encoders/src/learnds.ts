@@ -64,7 +64,7 @@ export async function learnDataSource(ds: DsInfo, staging: Encoder, ctx: SourceC
       if (ds.extra.length !== header.length) throw fail(`extra has ${ds.extra.length} attribute types for ${header.length} columns`);
       checkKeyLength(header, maxKeyLength);
       for await (const batch of source.open(2000)) {
-        if (ctx.signal?.aborted) throw new Error('cancelled');
+        if (ctx.signal?.aborted) throw smlError('JOB_CANCELLED');
         rows += staging.learn({ attributeNames: header, attributeTypes: ds.extra, data: batch.map((r) => r.map((c) => c ?? '')) }, maxValues);
         progress(rows, Math.max(total, rows));
       }

@@ -387,7 +387,7 @@ export class DataSources {
           columns: { attributeNames: columns.attributeNames ?? [], attributeTypes: columns.attributeTypes ?? [] }, extra: info.extra ?? [], lenient, ds,
         };
         for await (const batch of this.readers.read(task, job.signal)) {
-          if (job.signal.aborted) throw new Error('cancelled');
+          if (job.signal.aborted) throw smlError('JOB_CANCELLED');
           learnParsed(batch);
           await backlog();
           run.bytesRead = batch.bytesRead;
@@ -396,7 +396,7 @@ export class DataSources {
       } else if (source.kind === 'rows') {
         const [header, total] = [await source.columns(), await source.size()];
         for await (const rows of source.open(BATCH_ROWS)) {
-          if (job.signal.aborted) throw new Error('cancelled');
+          if (job.signal.aborted) throw smlError('JOB_CANCELLED');
           learnBatch(header, rows, undefined, Number(run.rowsRead));
           if (total) job.progress(Number(run.rowsRead), total);
           await yieldNow();
@@ -405,7 +405,7 @@ export class DataSources {
       } else {
         const total = await source.size();
         for await (const batch of csvBatches(source.open(), { ...csvOptionsOf(info.info ?? {}, where), batchRows: BATCH_ROWS })) {
-          if (job.signal.aborted) throw new Error('cancelled');
+          if (job.signal.aborted) throw smlError('JOB_CANCELLED');
           learnBatch(batch.header, batch.rows, batch.lines, 0);
           run.bytesRead = batch.bytesRead;
           if (total) job.progress(batch.bytesRead, total);
@@ -418,7 +418,7 @@ export class DataSources {
       return sourceFailure(err, ds);
     }
     await online?.settled();
-    if (job.signal.aborted) throw new Error('cancelled');
+    if (job.signal.aborted) throw smlError('JOB_CANCELLED');
     // All read: now, and only now, the project changes (under its lock), and is snapshotted.
     await this.deps.registry.with(user, pid, async (p) => {
       if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });

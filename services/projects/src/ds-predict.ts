@@ -96,7 +96,7 @@ export class DsPredictions {
     try {
       sink = sinkOf(output.type ?? '', output.info ?? {}, ctx);
       for await (const batch of dsBatches(input, ctx)) {
-        if (job.signal.aborted) throw new Error('cancelled');
+        if (job.signal.aborted) throw smlError('JOB_CANCELLED');
         header = batch.header;
         selection ??= this.select(header, batch.rows, input, columns, fail);
         const sel = selection;
@@ -136,7 +136,7 @@ export class DsPredictions {
         }
         if (batch.total) job.progress(batch.read, batch.total);
       }
-      if (job.signal.aborted) throw new Error('cancelled');
+      if (job.signal.aborted) throw smlError('JOB_CANCELLED');
       // Nothing predicted (no rows): the output holds the input's header only.
       if (!layout) await begin([], []);
       report.bytesWritten = (await sink.commit()).bytesWritten;
