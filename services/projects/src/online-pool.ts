@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { onlineTransferList, type OnlineFrame, type OnlineOptions, type OnlineState } from '@sml/stats';
+import { WorkerCalls } from './worker-calls';
 
 /** What an online-model thread is asked (online-worker.ts): learn `frames` into `state`. */
 export interface OnlineTask {
@@ -41,53 +41,23 @@ export class OnlinePool {
 }
 
 class OnlineThread {
-  private worker?: Worker;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (s: OnlineState) => void; reject: (err: Error) => void }>();
+  private readonly calls: WorkerCalls<Omit<OnlineTask, 'id'>, OnlineReply>;
 
-  constructor(private readonly script: string) {}
+  constructor(script: string) {
+    this.calls = new WorkerCalls(script, 'the online-model thread');
+  }
 
   get waiting(): number {
-    return this.pending.size;
+    return this.calls.waiting;
   }
 
-  call(options: OnlineOptions, state: OnlineState, frames: OnlineFrame[]): Promise<OnlineState> {
-    const worker = this.thread();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      const task: OnlineTask = { id, options, state, frames };
-      worker.postMessage(task, onlineTransferList(state));
-    });
+  async call(options: OnlineOptions, state: OnlineState, frames: OnlineFrame[]): Promise<OnlineState> {
+    const reply = await this.calls.call({ options, state, frames }, onlineTransferList(state));
+    if (reply.state) return reply.state;
+    throw new Error(reply.error ?? 'the online-model thread answered nothing');
   }
 
-  async stop(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    for (const waiting of this.pending.values()) waiting.reject(new Error('the projects service is stopping'));
-    this.pending.clear();
-    await worker?.terminate();
-  }
-
-  private thread(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(this.script);
-    worker.unref();
-    worker.on('message', (reply: OnlineReply) => {
-      const waiting = this.pending.get(reply.id);
-      this.pending.delete(reply.id);
-      if (reply.state) waiting?.resolve(reply.state);
-      else waiting?.reject(new Error(reply.error ?? 'the online-model thread answered nothing'));
-    });
-    const fail = (err: Error) => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      for (const waiting of this.pending.values()) waiting.reject(err);
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the online-model thread exited (code ${code})`)));
-    this.worker = worker;
-    return worker;
+  stop(): Promise<void> {
+    return this.calls.stop();
   }
 }

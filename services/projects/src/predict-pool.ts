@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { ModelInputError, type Model, type PredictFrame, type Prediction } from '@sml/stats';
+import { WorkerCalls } from './worker-calls';
 
 /** What a predict thread is asked: a stored model (by key and revision) and a frame. */
 export interface PredictTask {
@@ -69,16 +69,17 @@ export class PredictPool {
 
 /** One predict thread: its worker (started on demand), its tasks waiting, and the model revisions it was sent. */
 class PredictThread {
-  private worker?: Worker;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (r: Reply) => void; reject: (err: Error) => void }>();
+  private readonly calls: WorkerCalls<Omit<PredictTask, 'id'> & { frame: PredictFrame }, Reply>;
   /** Revision of each model the thread was last sent the state of (it may have dropped it since: it then says so). */
   private readonly sent = new Map<string, number>();
 
-  constructor(private readonly script: string) {}
+  constructor(script: string) {
+    // A thread that died forgot every model it held.
+    this.calls = new WorkerCalls(script, 'the predict thread', () => this.sent.clear());
+  }
 
   get waiting(): number {
-    return this.pending.size;
+    return this.calls.waiting;
   }
 
   get remembered(): number {
@@ -103,41 +104,10 @@ class PredictThread {
   }
 
   call(task: Omit<PredictTask, 'id'>, frame: PredictFrame): Promise<Reply> {
-    const worker = this.thread();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...task, id, frame });
-    });
+    return this.calls.call({ ...task, frame });
   }
 
-  async stop(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    for (const waiting of this.pending.values()) waiting.reject(new Error('the projects service is stopping'));
-    this.pending.clear();
-    await worker?.terminate();
-  }
-
-  private thread(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(this.script);
-    worker.unref();
-    worker.on('message', (reply: Reply) => {
-      const waiting = this.pending.get(reply.id);
-      this.pending.delete(reply.id);
-      waiting?.resolve(reply);
-    });
-    const fail = (err: Error) => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      this.sent.clear();
-      for (const waiting of this.pending.values()) waiting.reject(err);
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the predict thread exited (code ${code})`)));
-    this.worker = worker;
-    return worker;
+  stop(): Promise<void> {
+    return this.calls.stop();
   }
 }

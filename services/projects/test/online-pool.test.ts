@@ -37,10 +37,10 @@ describe('OnlinePool', () => {
   it('a thread that dies fails its task; the next task runs on a new thread', async () => {
     const s = new Summary(options);
     const frame: OnlineFrame = s.prepare('learn', { frame: batch(0) }, {}, true).online!;
-    const threads = (pool as unknown as { threads: Array<{ worker?: Worker }> }).threads;
+    const threads = (pool as unknown as { threads: Array<{ calls: { worker?: Worker; waiting: number } }> }).threads;
     const pending = pool.learn(s.onlineOptions, s.takeOnline(), [frame]);
-    const held = threads.find((t) => t.worker && (t as unknown as { waiting: number }).waiting > 0)!;
-    await held.worker!.terminate();
+    const held = threads.find((t) => t.calls.worker && t.calls.waiting > 0)!;
+    await held.calls.worker!.terminate();
     await expect(pending).rejects.toThrow(/exited/);
     const fresh = new Summary(options);
     const back = await pool.learn(fresh.onlineOptions, fresh.takeOnline(), [frame]);

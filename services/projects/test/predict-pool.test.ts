@@ -89,7 +89,7 @@ describe('PredictPool', () => {
   it('a thread that died is replaced, and sent the model again', async () => {
     const model = covest();
     await pool.predict('u.p.k', 7, model, frame);
-    await (pool as unknown as { threads: Array<{ worker: Worker }> }).threads[0].worker.terminate();
+    await (pool as unknown as { threads: Array<{ calls: { worker: Worker } }> }).threads[0].calls.worker.terminate();
     expect(await pool.predict('u.p.k', 7, model, frame)).toEqual(model.predict(frame));
   });
 });
