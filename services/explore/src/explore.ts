@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { okStatus, subjects, type ServiceRuntime } from '@sml/bus';
+import { contracts, okStatus, type ServiceRuntime } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
 import { checkName, parameterBounds } from '@sml/core';
 import { sml } from '@sml/proto';
@@ -12,6 +12,8 @@ import { exploreContexts, exploreMaps, exploreMetric } from './metrics';
 import { checkedContexts } from './resolve';
 import { fetchInfo, readAttributes, SummaryCache, type SummarySource } from './summaries';
 import { checkKmQueries, cumulativeIncidenceResults, kaplanMeierResults, survivalCounts } from './survival';
+
+const ops = contracts.explore;
 
 /**
  * The explore service (API.md §6 and §8): stateless; every request reads the project's
@@ -35,7 +37,7 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
   });
   const bounds = parameterBounds(config);
 
-  service.endpoint(subjects.explore.run, sml.v1.ExploreRequest, sml.v1.ExploreReply, async (req, { caller }) => {
+  service.handle(ops.run, async (req, { caller }) => {
     const metric = exploreMetric(req.metric);
     const pid = checkName('project', req.pid);
     const contexts = exploreContexts(metric, req.context, bounds);
@@ -52,7 +54,7 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
   });
 
   const densityEndpoint = (op: 'density' | 'conditionalDensity', arity: DensityArity) =>
-    service.endpoint(subjects.explore[op], sml.v1.DensityRequest, sml.v1.DensityReply, async (req, { caller }) => {
+    service.handle(ops[op], async (req, { caller }) => {
       const pid = checkName('project', req.pid);
       if (req.noValues) return { densityList: { values: [] } };
       const source = sourceOf(caller, pid);
@@ -67,7 +69,7 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
   densityEndpoint('density', 1);
   densityEndpoint('conditionalDensity', 2);
 
-  service.endpoint(subjects.explore.matrix, sml.v1.MatrixRequest, sml.v1.MatrixReply, async (req, { caller }) => {
+  service.handle(ops.matrix, async (req, { caller }) => {
     const pid = checkName('project', req.pid);
     const kind = req.kind ?? '';
     const contexts = checkedContexts(req.context, bounds);
@@ -84,7 +86,7 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
     return { status: okStatus('JOB_CREATED'), jobId };
   });
 
-  service.endpoint(subjects.explore.kaplanMeier, sml.v1.KmRequest, sml.v1.KmReply, async (req, { caller }) => {
+  service.handle(ops.kaplanMeier, async (req, { caller }) => {
     const pid = checkName('project', req.pid);
     const queries = req.values ?? [];
     checkKmQueries(queries);
@@ -92,7 +94,7 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
     return { kmResultList: { values: await kaplanMeierResults(counts, queries) } };
   });
 
-  service.endpoint(subjects.explore.cumulativeIncidence, sml.v1.CifRequest, sml.v1.CifReply, async (req, { caller }) => {
+  service.handle(ops.cumulativeIncidence, async (req, { caller }) => {
     const pid = checkName('project', req.pid);
     const counts = survivalCounts(await survivalView(caller, pid), pid);
     return { cifPredictionList: { values: await cumulativeIncidenceResults(counts, req.values ?? []) } };
