@@ -1,5 +1,5 @@
-import { contracts, okStatus, type ServiceRuntime } from '@sml/bus';
-import { checkName, smlError } from '@sml/core';
+import { contracts, okStatus, type BusService, type ServiceRuntime } from '@sml/bus';
+import { checkName, smlError, type Logger } from '@sml/core';
 import { executorOf, JobRunner, jobResult } from '@sml/jobs-client';
 import { sml } from '@sml/proto';
 import { readLimitsOf } from '@sml/sources';
@@ -25,6 +25,37 @@ export async function startEncoders({ nc, service, client, config, log }: Servic
   // Statistics objects left by a write or delete that stopped halfway.
   void store.sweep().then((n) => n > 0 && log.info({ objects: n }, 'orphaned encoder statistics removed'), (err: unknown) => log.warn({ err }, 'encoder statistics sweep failed'));
 
+  registerEncoders(service, encoders, log);
+
+  const runner = new JobRunner(nc, client, executorOf('encoders', config), 'encoders', log);
+  runner.start();
+
+  // Always a job for a non-Spark source (a missing file or target fails the job, 500);
+  // a Spark DSInfo is checked first (400) but cannot be read here.
+  service.handle(ops.learnds, async (req, { caller }) => {
+    const user = caller.user!;
+    const name = encoderOf(req.encoderName);
+    const ds = dsInfoOf(req.dsInfoJson ?? '');
+    const staging = await encoders.staging(user, name);
+    if (isSpark(ds)) checkSpark(ds, staging.options.target, config.SML_MAX_ATTRIBUTES);
+    const jobId = await runner.submit(caller, 'encoderLearnDs', { ds_name: ds.name, encoder: name }, async (job) => {
+      const { signal } = job;
+      if (isSpark(ds)) throw smlError('GENERIC_EXCEPTION', { detail: 'Spark data sources are not available in this build' });
+      const ctx = { user, filesRoot: config.SML_FILES_ROOT, signal, timeoutMs: config.SML_SOURCE_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, limits: readLimitsOf(config, 'job') };
+      await learnDataSource(ds, staging, ctx, { maxValues: config.SML_MAX_ENCODER_VALUES, maxKeyLength: config.SML_MAX_NAME_LENGTH }, (current, maximum) => job.progress(current, maximum));
+      if (signal.aborted) throw smlError('JOB_CANCELLED');
+      await encoders.merge(user, name, staging);
+      return jobResult(sml.v1.Empty, { status: okStatus() });
+    });
+    return { status: okStatus('JOB_CREATED'), jobId };
+  });
+
+  log.info('encoders endpoints registered');
+  return { onStop: () => Promise.resolve(runner.stop()) };
+}
+
+/** Every operation but learnds (a job): each decodes, calls the domain, encodes. */
+function registerEncoders(service: BusService, encoders: Encoders, log: Logger): void {
   service.handle(ops.create, async (req, { caller }) => ({
     status: await encoders.create(caller.user!, req),
   }));
@@ -78,30 +109,4 @@ export async function startEncoders({ nc, service, client, config, log }: Servic
     log.info({ user, encoders: await encoders.purge(user) }, 'customer encoders purged');
     return {};
   });
-
-  const runner = new JobRunner(nc, client, executorOf('encoders', config), 'encoders', log);
-  runner.start();
-
-  // Always a job for a non-Spark source (a missing file or target fails the job, 500);
-  // a Spark DSInfo is checked first (400) but cannot be read here.
-  service.handle(ops.learnds, async (req, { caller }) => {
-    const user = caller.user!;
-    const name = encoderOf(req.encoderName);
-    const ds = dsInfoOf(req.dsInfoJson ?? '');
-    const staging = await encoders.staging(user, name);
-    if (isSpark(ds)) checkSpark(ds, staging.options.target, config.SML_MAX_ATTRIBUTES);
-    const jobId = await runner.submit(caller, 'encoderLearnDs', { ds_name: ds.name, encoder: name }, async (job) => {
-      const { signal } = job;
-      if (isSpark(ds)) throw smlError('GENERIC_EXCEPTION', { detail: 'Spark data sources are not available in this build' });
-      const ctx = { user, filesRoot: config.SML_FILES_ROOT, signal, timeoutMs: config.SML_SOURCE_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, limits: readLimitsOf(config, 'job') };
-      await learnDataSource(ds, staging, ctx, { maxValues: config.SML_MAX_ENCODER_VALUES, maxKeyLength: config.SML_MAX_NAME_LENGTH }, (current, maximum) => job.progress(current, maximum));
-      if (signal.aborted) throw smlError('JOB_CANCELLED');
-      await encoders.merge(user, name, staging);
-      return jobResult(sml.v1.Empty, { status: okStatus() });
-    });
-    return { status: okStatus('JOB_CREATED'), jobId };
-  });
-
-  log.info('encoders endpoints registered');
-  return { onStop: () => Promise.resolve(runner.stop()) };
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { contracts, okStatus, type ServiceRuntime } from '@sml/bus';
+import { contracts, okStatus, type BusService, type ServiceRuntime } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
 import { checkName, parameterBounds } from '@sml/core';
 import { sml } from '@sml/proto';
@@ -28,8 +28,6 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
   runner.start();
   const summaries = new SummaryCache(client);
   const project = (caller: sml.v1.ICaller, pid: string) => summaries.project(caller, pid);
-  // Survival counts belong to no attribute: the sub-summary of none carries them (Summary.restrict).
-  const survivalView = (caller: sml.v1.ICaller, pid: string) => summaries.restricted(caller, pid, []);
   const sourceOf = (caller: sml.v1.ICaller, pid: string): SummarySource => ({
     schema: () => summaries.schema(caller, pid),
     restricted: (indexes, schema) => summaries.restricted(caller, pid, indexes, schema),
@@ -86,6 +84,22 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
     return { status: okStatus('JOB_CREATED'), jobId };
   });
 
+  registerSurvival(service, summaries);
+
+  return Promise.resolve({
+    onStop: async () => {
+      runner.stop();
+      await densityPool.stop();
+      await matrixWorkers.stop();
+    },
+  });
+}
+
+/** Kaplan-Meier and cumulative incidence (API.md §8), answered at once from the survival counts. */
+function registerSurvival(service: BusService, summaries: SummaryCache): void {
+  // Survival counts belong to no attribute: the sub-summary of none carries them (Summary.restrict).
+  const survivalView = (caller: sml.v1.ICaller, pid: string) => summaries.restricted(caller, pid, []);
+
   service.handle(ops.kaplanMeier, async (req, { caller }) => {
     const pid = checkName('project', req.pid);
     const queries = req.values ?? [];
@@ -98,13 +112,5 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
     const pid = checkName('project', req.pid);
     const counts = survivalCounts(await survivalView(caller, pid), pid);
     return { cifPredictionList: { values: await cumulativeIncidenceResults(counts, req.values ?? []) } };
-  });
-
-  return Promise.resolve({
-    onStop: async () => {
-      runner.stop();
-      await densityPool.stop();
-      await matrixWorkers.stop();
-    },
   });
 }

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { BusService, contracts, kvBucket, Leases, okStatus, Presence, SHARD_PROBE_OP, shardOf, subjectOf, type ServiceRuntime } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
-import { StorageType } from 'nats';
-import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
+import { StorageType, type NatsConnection } from 'nats';
+import { checkName, parameterBounds, smlError, type Config, type Logger } from '@sml/core';
 import { readLimitsOf, type SourceContext } from '@sml/sources';
 import { sml } from '@sml/proto';
 import type { BuildResult, BuildTask } from './build-worker';
@@ -45,19 +45,10 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   // replica holds the shard's lease (ownership.ts). The runtime's instance answers nothing.
   await service.suspend();
   const shards = config.SML_PROJECT_SHARDS;
-  const shardServices: BusService[] = [];
-  for (let shard = 0; shard < shards; shard++) {
-    const svc = await BusService.start(nc, { name: 'projects', log, shard: { from: 'sml.projects.0.', to: `sml.projects.${shard}.` } });
-    await svc.suspend();
-    shardServices.push(svc);
-  }
+  const shardServices = await startShardServices(nc, log, shards);
   const store = await ProjectStore.open(nc);
   const bounds = parameterBounds(config);
-  const limits = {
-    maxAttributes: config.SML_MAX_ATTRIBUTES,
-    state: { maxSequenceEntries: config.SML_MAX_SEQUENCE_NGRAMS, maxPartitions: config.SML_MAX_PARTITIONS, maxNameLength: config.SML_MAX_NAME_LENGTH },
-    bounds,
-  };
+  const limits = projectLimits(config, bounds);
   // Projects' online models (rf_* forests, cluster_* micro-clusters) learn off this thread.
   const onlinePool = new OnlinePool(undefined, config.SML_ONLINE_MODEL_THREADS);
   const registry = new ProjectRegistry(store, log, {
@@ -79,12 +70,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   const idempotency = await kvBucket(nc, 'sml_idempotency', { ttl: IDEMPOTENCY_WINDOW_MS, storage: StorageType.File });
   const dss = await kvBucket(nc, 'sml_dss');
   const models = await ModelStore.open(nc);
-  // Model state objects a crash left without a record (ModelStore.sweepOrphans): at start, then hourly.
-  const sweep = () => void models.sweepOrphans(ORPHAN_GRACE_MS)
-    .then((gone) => gone.length > 0 && log.info({ objects: gone.length }, 'orphaned model state objects deleted'))
-    .catch((err: unknown) => log.warn({ err }, 'model state objects not swept'));
-  sweep();
-  const sweeper = setInterval(sweep, ORPHAN_SWEEP_EVERY_MS).unref();
+  const sweeper = sweepOrphans(models, log);
   const runner = new JobRunner(nc, client, executorOf('projects', config), 'projects', log);
   runner.start();
   // Model builds run off this thread: seconds at 500 attributes, minutes at 2000.
@@ -107,30 +93,14 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     predictThread: { pool: predictPool, threadSteps: config.SML_PREDICT_THREAD_STEPS },
   });
   const predict = predictor({ registry, encoders, models: modelDomain });
-  // With a job's signal: a job's read, under the job bounds (deadline, least rate); without, only checked.
-  const sourceContext = (user: string, signal?: AbortSignal): SourceContext => ({
-    user, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_SOURCE_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE,
-    ...(signal ? { signal, limits: readLimitsOf(config, 'job') } : {}),
-  });
-  const dsModels = {
-    models: modelDomain, dataSources, sourceContext,
-    predictions: new DsPredictions({ dataSources, models: modelDomain, predict, sourceContext }),
-    frameBounds: { maxRows: config.SML_MAX_SELECT_DS_ROWS, maxCost: config.SML_BODY_LIMIT },
-  };
+  const dsModels = dsModelsOf(config, modelDomain, dataSources, predict);
   const evt = new EvtWrappers({ registry, store: models, bounds });
   const transfers = new Transfers({
     registry, store, models, encoders, limits, bounds, maxProjectsPerCustomer: config.SML_MAX_PROJECTS_PER_CUSTOMER, maxDocumentBytes: config.SML_MAX_EXPORT_BYTES,
     shards: sharding,
   });
   for (const [shard, svc] of shardServices.entries()) {
-    registerLifecycle(svc, runner, lifecycle, dataSources, encoders, shard);
-    registerDataSources(svc, runner, dataSources);
-    registerLearning(svc, runner, learning);
-    registerModels(svc, runner, modelDomain, predict, learning);
-    registerDsModels(svc, runner, dsModels);
-    registerEncoders(svc, { registry, store, encoders, log });
-    registerEvt(svc, evt);
-    registerTransfers(svc, runner, transfers);
+    registerShard(svc, shard, { runner, lifecycle, dataSources, encoders, learning, models: modelDomain, predict, dsModels, registry, store, log, evt, transfers });
   }
 
   // Serves the shards it holds; keeps trying for its share every third of a lease.
@@ -150,7 +120,67 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   };
 }
 
-function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Lifecycle, dataSources: DataSources, encoders: ProjectEncoders, shard: number): void {
+/** What bounds a project's state (ProjectRegistry, DataSources, Transfers). */
+function projectLimits(config: Config, bounds: ReturnType<typeof parameterBounds>) {
+  return {
+    maxAttributes: config.SML_MAX_ATTRIBUTES,
+    state: { maxSequenceEntries: config.SML_MAX_SEQUENCE_NGRAMS, maxPartitions: config.SML_MAX_PARTITIONS, maxNameLength: config.SML_MAX_NAME_LENGTH },
+    bounds,
+  };
+}
+
+/** Models with data sources: their reads, batch predictions and the bounds of a scoring frame. */
+function dsModelsOf(config: Config, models: Models, dataSources: DataSources, predict: PredictFn) {
+  // With a job's signal: a job's read, under the job bounds (deadline, least rate); without, only checked.
+  const sourceContext = (user: string, signal?: AbortSignal): SourceContext => ({
+    user, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_SOURCE_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE,
+    ...(signal ? { signal, limits: readLimitsOf(config, 'job') } : {}),
+  });
+  return {
+    models, dataSources, sourceContext,
+    predictions: new DsPredictions({ dataSources, models, predict, sourceContext }),
+    frameBounds: { maxRows: config.SML_MAX_SELECT_DS_ROWS, maxCost: config.SML_BODY_LIMIT },
+  };
+}
+
+/** One micro-service instance per shard, suspended until ownership.ts takes its lease. */
+async function startShardServices(nc: NatsConnection, log: Logger, shards: number): Promise<BusService[]> {
+  const services: BusService[] = [];
+  for (let shard = 0; shard < shards; shard++) {
+    const svc = await BusService.start(nc, { name: 'projects', log, shard: { from: 'sml.projects.0.', to: `sml.projects.${shard}.` } });
+    await svc.suspend();
+    services.push(svc);
+  }
+  return services;
+}
+
+/** Model state objects a crash left without a record (ModelStore.sweepOrphans): at start, then hourly. */
+function sweepOrphans(models: ModelStore, log: Logger): NodeJS.Timeout {
+  const sweep = () => void models.sweepOrphans(ORPHAN_GRACE_MS)
+    .then((gone) => gone.length > 0 && log.info({ objects: gone.length }, 'orphaned model state objects deleted'))
+    .catch((err: unknown) => log.warn({ err }, 'model state objects not swept'));
+  sweep();
+  return setInterval(sweep, ORPHAN_SWEEP_EVERY_MS).unref();
+}
+
+/** Every operation of the projects service, on one shard's instance. */
+function registerShard(svc: BusService, shard: number, deps: {
+  runner: JobRunner; lifecycle: Lifecycle; dataSources: DataSources; encoders: ProjectEncoders; learning: Learning; models: Models; predict: PredictFn;
+  dsModels: ReturnType<typeof dsModelsOf>; registry: ProjectRegistry; store: ProjectStore; log: Logger; evt: EvtWrappers; transfers: Transfers;
+}): void {
+  const { runner } = deps;
+  registerLifecycle(svc, runner, deps.lifecycle, deps.encoders);
+  registerCustomerData(svc, deps.lifecycle, deps.dataSources, shard);
+  registerDataSources(svc, runner, deps.dataSources);
+  registerLearning(svc, runner, deps.learning);
+  registerModels(svc, runner, deps.models, deps.predict, deps.learning);
+  registerDsModels(svc, runner, deps.dsModels);
+  registerEncoders(svc, { registry: deps.registry, store: deps.store, encoders: deps.encoders, log: deps.log });
+  registerEvt(svc, deps.evt);
+  registerTransfers(svc, runner, deps.transfers);
+}
+
+function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Lifecycle, encoders: ProjectEncoders): void {
   // The failover probe (BusClient): answered, with the holding's instance header, exactly while this replica serves the shard.
   service.handle(ops[SHARD_PROBE_OP], () => ({}));
 
@@ -219,7 +249,10 @@ function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Li
 
   service.handle(ops.summary, async (req, { caller }) =>
     lifecycle.summary(caller.user!, projectOf(req.pid), req));
+}
 
+/** A customer's purge (root) and a project's log: what also spans its data sources. */
+function registerCustomerData(service: BusService, lifecycle: Lifecycle, dataSources: DataSources, shard: number): void {
   // Root only (the users service, when a customer is deleted).
   service.handle(ops.purgeCustomer, async (req, { caller }) => {
     if (!caller.root) throw smlError('ROOT_ONLY', { action: 'purge customers' });

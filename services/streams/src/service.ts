@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { contracts, errorStatus, kvBucket, Leases, okStatus, Presence, type ServiceRuntime } from '@sml/bus';
+import { contracts, errorStatus, kvBucket, Leases, okStatus, Presence, type BusService, type ServiceRuntime } from '@sml/bus';
 import { checkName, nameToken, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { allowPrivateAddresses } from './guard';
@@ -47,28 +47,7 @@ export async function startStreams({ nc, service, client, config, log }: Service
     },
   });
 
-  service.handle(ops.create, async (req, { caller }) => {
-    if (req.isNull || !req.dsInfo) throw smlError('DS_NULL');
-    return { status: await streams.create(caller.user!, pidOf(req.pid), req.dsInfo, req.fromBeginning === true) };
-  });
-  service.handle(ops.start, async (req, { caller }) => ({
-    status: await streams.start(caller.user!, pidOf(req.pid), streamOf(req.stream)),
-  }));
-  service.handle(ops.stop, async (req, { caller }) => ({
-    status: await streams.stop(caller.user!, pidOf(req.pid), streamOf(req.stream)),
-  }));
-  service.handle(ops.delete, async (req, { caller }) => ({
-    status: await streams.delete(caller.user!, pidOf(req.pid), streamOf(req.stream)),
-  }));
-  service.handle(ops.list, async (req, { caller }) => ({
-    stringList: { values: await streams.list(caller.user!, pidOf(req.pid)) },
-  }));
-  service.handle(ops.metrics, async (req, { caller }) => ({
-    KSVSMap: { values: [{ entries: await streams.metrics(caller.user!, pidOf(req.pid), streamOf(req.stream)) }] },
-  }));
-  service.handle(ops.errorLog, async (req, { caller }) => ({
-    stringList: { values: await streams.errorLog(caller.user!, pidOf(req.pid), streamOf(req.stream)) },
-  }));
+  registerStreams(service, streams);
 
   // POST /{user}/streams/poll (API.md §9): `sid` names a registered kafka data source and wins
   // over the body; a body of type kafka-poll is polled and answered 400 with its dataframe.
@@ -115,4 +94,30 @@ export async function startStreams({ nc, service, client, config, log }: Service
   await streams.begin();
   log.info('streams endpoints registered');
   return { onStop: async () => { await pollers.close(); await streams.end(); } };
+}
+
+/** The operations on a project's streams (create, start, stop, delete, list, metrics, errorLog). */
+function registerStreams(service: BusService, streams: Streams): void {
+  service.handle(ops.create, async (req, { caller }) => {
+    if (req.isNull || !req.dsInfo) throw smlError('DS_NULL');
+    return { status: await streams.create(caller.user!, pidOf(req.pid), req.dsInfo, req.fromBeginning === true) };
+  });
+  service.handle(ops.start, async (req, { caller }) => ({
+    status: await streams.start(caller.user!, pidOf(req.pid), streamOf(req.stream)),
+  }));
+  service.handle(ops.stop, async (req, { caller }) => ({
+    status: await streams.stop(caller.user!, pidOf(req.pid), streamOf(req.stream)),
+  }));
+  service.handle(ops.delete, async (req, { caller }) => ({
+    status: await streams.delete(caller.user!, pidOf(req.pid), streamOf(req.stream)),
+  }));
+  service.handle(ops.list, async (req, { caller }) => ({
+    stringList: { values: await streams.list(caller.user!, pidOf(req.pid)) },
+  }));
+  service.handle(ops.metrics, async (req, { caller }) => ({
+    KSVSMap: { values: [{ entries: await streams.metrics(caller.user!, pidOf(req.pid), streamOf(req.stream)) }] },
+  }));
+  service.handle(ops.errorLog, async (req, { caller }) => ({
+    stringList: { values: await streams.errorLog(caller.user!, pidOf(req.pid), streamOf(req.stream)) },
+  }));
 }
