@@ -1,11 +1,10 @@
 import { join } from 'node:path';
 import { contracts, okStatus, type BusService, type ServiceRuntime } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
-import { checkName, parameterBounds } from '@sml/core';
+import { answeringDomainErrors, checkName, parameterBounds } from '@sml/core';
 import { sml } from '@sml/proto';
 import { densityIndexes, densityTasks, type DensityArity } from './density';
 import { DensityPool } from './density-pool';
-import { domain } from './errors';
 import { checkMatrixEntries, matrixAttributes, matrixJobType } from './matrix';
 import type { MatrixTask } from './matrix-worker';
 import { exploreContexts, exploreMaps, exploreMetric } from './metrics';
@@ -61,7 +60,7 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
       // Only the histograms (and conditional histograms) of the attributes the entries name.
       const { view, toLocal } = await readAttributes(source, schema, densityIndexes(tasks), config.SML_MAX_SUMMARY_ATTRIBUTES);
       const local = tasks.map((t) => ({ ...t, attribute: toLocal(t.attribute), ...(t.given === undefined ? {} : { given: toLocal(t.given) }) }));
-      const values = await domain(() => densityPool.run(view.summary, view.bytes, local, req.tps || 10));
+      const values = await answeringDomainErrors({ pid }, () => densityPool.run(view.summary, view.bytes, local, req.tps || 10));
       return { densityList: { values } };
     });
   densityEndpoint('density', 1);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { JsonBodyError, invalidUtf8At, parseJsonBody, smlError, type Config } from '@sml/core';
+import { invalidUtf8At, parseJsonBody, smlError, toSmlError, type Config } from '@sml/core';
 import { shardProbe, type BusClient, type CallOptions } from '@sml/bus';
 import { routeSubject } from './routes/shard';
 import type { sml } from '@sml/proto';
@@ -21,8 +21,7 @@ function parseJson(raw: Buffer): unknown {
   try {
     return parseJsonBody(raw);
   } catch (err) {
-    if (err instanceof JsonBodyError) throw smlError('MALFORMED_JSON', { detail: err.message });
-    throw err;
+    throw toSmlError(err);
   }
 }
 

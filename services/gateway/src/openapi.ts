@@ -5,7 +5,10 @@ import { z } from './schemas';
 
 const COMMON_ERRORS: ErrorCode[] = ['AUTH_HEADER_NULL', 'SYM_DATE_NULL', 'INVALID_DATE_FORMAT', 'CLOCK_SKEW', 'INVALID_USER', 'CUSTOMER_ID_MISMATCH',
   'MD5_MISMATCH', 'INVALID_SIGNATURE', 'REPLAYED_REQUEST', 'MALFORMED_JSON', 'INVALID_REQUEST', 'BODY_TOO_LARGE', 'SERVICE_UNAVAILABLE',
-  'SERVICE_TIMEOUT', 'INTERNAL'];
+  'SERVICE_TIMEOUT', 'INTERNAL',
+  // What the edge answers for any route (http-edge.ts, body-budget.ts, inflate.ts, BusHealth): before the route is known, or whatever it is.
+  'HEADERS_TOO_LARGE', 'URL_TOO_LONG', 'TOO_MANY_QUERY_PARAMETERS', 'MALFORMED_HTTP', 'HTTP_REQUEST_TIMEOUT', 'BODY_BUDGET', 'NATS_UNAVAILABLE',
+  'UNSUPPORTED_CONTENT_ENCODING', 'BAD_CONTENT_ENCODING', 'INFLATED_TOO_LARGE', 'INFLATE_RATIO'];
 
 const DESCRIPTION = `SML REST API (SymetryML-compatible). Every response body is the envelope
 {statusCode, statusString, values}. Requests are HMAC-signed (headers Customer-ID, Sym-date,
