@@ -26,7 +26,7 @@ export interface GatewayDeps {
   metrics: GatewayMetrics;
   routes: AnyRoute[];
   replay: ReplayCache;
-  /** Request bodies held at once (SML_MAX_BODY_BYTES_IN_FLIGHT); shared with the WebSocket API. Made here when absent. */
+  /** Request bodies held at once (SML_MAX_IN_FLIGHT_BODY_BYTES); shared with the WebSocket API. Made here when absent. */
   bodies?: BodyBudget;
   /** Threads that hash large bodies and read learn frames; absent: all of it on the event loop. */
   bodyThreads?: BodyThreads;
@@ -36,7 +36,7 @@ export interface GatewayDeps {
 
 /** The gateway's budget of request bodies held at once, observed by its metrics. */
 export function bodyBudget(config: Config, metrics: GatewayMetrics): BodyBudget {
-  return new BodyBudget(config.SML_MAX_BODY_BYTES_IN_FLIGHT, {
+  return new BodyBudget(config.SML_MAX_IN_FLIGHT_BODY_BYTES, {
     inFlight: (bytes) => metrics.bodyBytesInFlight.set(bytes),
     refused: () => metrics.bodyBudgetRefusals.inc(),
   });
@@ -92,17 +92,17 @@ export function createApp(deps: GatewayDeps): express.Express {
     delete req.headers['content-encoding'];
     next();
   });
-  // A body declared over SML_BODY_LIMIT is never read: the body parser would read all of it
+  // A body declared over SML_MAX_BODY_BYTES is never read: the body parser would read all of it
   // only to throw it away (a declared 8 GiB held the connection with no answer). The request
   // is answered from its headers, the checks that need no body first (an unknown customer:
   // 401, as if the body had been read), then 413, and the connection closed.
   api.use(async (req: Request, res: Response, next: NextFunction) => {
     const declared = Number(req.headers['content-length']);
-    if (!(declared > config.SML_BODY_LIMIT)) return next();
+    if (!(declared > config.SML_MAX_BODY_BYTES)) return next();
     try {
       bus.assertConnected();
       await checkRequestHeaders(req, firstSegment(req.path), users, authOpts);
-      sendError(res, smlError('BODY_TOO_LARGE', { limit: config.SML_BODY_LIMIT }));
+      sendError(res, smlError('BODY_TOO_LARGE', { limit: config.SML_MAX_BODY_BYTES }));
     } catch (thrown) {
       const err = bus.failure(thrown) ?? thrown;
       if (err instanceof SmlError) return sendError(res, err);
@@ -111,9 +111,9 @@ export function createApp(deps: GatewayDeps): express.Express {
     }
   });
   const bodies = deps.bodies ?? bodyBudget(config, metrics);
-  api.use(bodies.middleware(config.SML_BODY_LIMIT));
-  api.use(express.raw({ type: () => true, limit: config.SML_BODY_LIMIT }));
-  const inflateLimits = { limit: config.SML_BODY_LIMIT, maxRatio: config.SML_MAX_INFLATE_RATIO };
+  api.use(bodies.middleware(config.SML_MAX_BODY_BYTES));
+  api.use(express.raw({ type: () => true, limit: config.SML_MAX_BODY_BYTES }));
+  const inflateLimits = { limit: config.SML_MAX_BODY_BYTES, maxRatio: config.SML_MAX_INFLATE_RATIO };
   for (const route of routes) {
     api[route.method](route.path, async (req: Request, res: Response) => {
       const requestId = randomUUID();
@@ -129,7 +129,7 @@ export function createApp(deps: GatewayDeps): express.Express {
         const who = await authenticate(req, String(req.params.user), users, replay, authOpts, deps.bodyThreads, early);
         const sent = who.body;
         const encoding = res.locals.contentEncoding as string | undefined;
-        if (encoding) bodies.reserveFor(res, Math.min(config.SML_BODY_LIMIT, sent.length * config.SML_MAX_INFLATE_RATIO));
+        if (encoding) bodies.reserveFor(res, Math.min(config.SML_MAX_BODY_BYTES, sent.length * config.SML_MAX_INFLATE_RATIO));
         const body = await inflateBody(sent, encoding, inflateLimits);
         const t1 = performance.now();
         const caller = { user: who.user, root: who.root, requestId };
@@ -173,7 +173,7 @@ export function createApp(deps: GatewayDeps): express.Express {
   app.use((req: Request, res: Response) => sendError(res, smlError('UNKNOWN_ROUTE', { method: req.method, path: req.path })));
   // Body-parser failures (size limit, bad encoding) and anything else express surfaces.
   app.use((err: Error & { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
-    if (err.type === 'entity.too.large') return sendError(res, smlError('BODY_TOO_LARGE', { limit: config.SML_BODY_LIMIT }));
+    if (err.type === 'entity.too.large') return sendError(res, smlError('BODY_TOO_LARGE', { limit: config.SML_MAX_BODY_BYTES }));
     if (err.status && err.status >= 400 && err.status < 500) return sendError(res, smlError('INVALID_REQUEST', { detail: err.message }));
     log.error({ err, path: req.path }, 'unhandled error');
     sendError(res, smlError('INTERNAL', { requestId: res.getHeader('X-Request-Id') ?? '-' }));

@@ -30,7 +30,7 @@ const OPERATIONS = {
 } as const;
 type Operation = keyof typeof OPERATIONS;
 
-/** Room for the header beside a body of SML_BODY_LIMIT bytes: a message over both is closed (1009) at its frame header. */
+/** Room for the header beside a body of SML_MAX_BODY_BYTES bytes: a message over both is closed (1009) at its frame header. */
 const HEADER_ALLOWANCE = 64 * 1024;
 /** Close codes (RFC 6455 §7.4.1, IANA registry): a message too big; try again later (the body budget is full). */
 const MESSAGE_TOO_BIG = 1009;
@@ -105,7 +105,7 @@ export class WsGateway {
     const { config } = deps;
     assertFrameGateSupported();
     this.unauthenticated = new BodyBudget(config.SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT);
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: config.SML_BODY_LIMIT + HEADER_ALLOWANCE });
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: config.SML_MAX_BODY_BYTES + HEADER_ALLOWANCE });
     this.bus = BusHealth.of(deps.nc, deps.log);
     this.authOpts = { basePath: config.SML_BASE_PATH, pastWindowMs: config.SML_AUTH_PAST_WINDOW_MS, futureWindowMs: config.SML_AUTH_FUTURE_WINDOW_MS };
     const route = (operationId: string) => {
@@ -163,19 +163,19 @@ export class WsGateway {
     // - until a message of the connection has authenticated, a message may be at most
     //   SML_WS_UNAUTHENTICATED_MAX_BYTES: a larger one closes the connection (1009) unread,
     //   unless a message is being authenticated just then (a client that pipelines): the
-    //   frame then waits, unread, for that authentication; a message over SML_BODY_LIMIT +
+    //   frame then waits, unread, for that authentication; a message over SML_MAX_BODY_BYTES +
     //   64 KiB is closed 1009 likewise;
     // - such a message over 64 KiB (UNPOOLED_BYTES) also reserves its frames in the gateway's
     //   pool for unauthenticated messages (SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT): what
     //   anonymous connections can make the gateway hold is that pool, whatever their number;
     //   one that does not fit closes its connection with 1013 (try again later);
     // - every frame reserves its length in the body budget the REST bodies share
-    //   (SML_MAX_BODY_BYTES_IN_FLIGHT) before it is read; one that does not fit closes the
+    //   (SML_MAX_IN_FLIGHT_BODY_BYTES) before it is read; one that does not fit closes the
     //   connection with 1013 (try again later).
     // A refused frame waits, unread, for the replies owed on the connection, then closes it.
     // A message's header cannot authenticate it before its body is read: its Content-MD5 and
     // signature cover the body.
-    const limit = config.SML_BODY_LIMIT + HEADER_ALLOWANCE;
+    const limit = config.SML_MAX_BODY_BYTES + HEADER_ALLOWANCE;
     const refuse = (code: number, reason: string) => replies.then((): FrameVerdict => ({ code, reason }));
     const decide = (length: number): FrameVerdict | Promise<FrameVerdict> => {
       const total = receiving + length;
@@ -237,7 +237,7 @@ export class WsGateway {
     const handle = async (data: Buffer): Promise<string> => {
       this.bus.assertConnected();
       const { header, body } = parseWsMessage(data);
-      if (body.length > config.SML_BODY_LIMIT) throw smlError('BODY_TOO_LARGE', { limit: config.SML_BODY_LIMIT });
+      if (body.length > config.SML_MAX_BODY_BYTES) throw smlError('BODY_TOO_LARGE', { limit: config.SML_MAX_BODY_BYTES });
       let id: Identity | undefined;
       if (header) {
         const mine = authenticate(header, body);

@@ -115,7 +115,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   const dsModels = {
     models: modelDomain, dataSources, sourceContext,
     predictions: new DsPredictions({ dataSources, models: modelDomain, predict, sourceContext }),
-    frameBounds: { maxRows: config.SML_MAX_SELECT_DS_ROWS, maxCost: config.SML_BODY_LIMIT },
+    frameBounds: { maxRows: config.SML_MAX_SELECT_DS_ROWS, maxCost: config.SML_MAX_BODY_BYTES },
   };
   const evt = new EvtWrappers({ registry, store: models, bounds });
   const transfers = new Transfers({
