@@ -255,7 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, keys?: readonly
     throw new ConfigError(`Invalid environment: ${issues}`);
   }
   const c = parsed.data as Partial<z.infer<typeof configSchema>>;
-  if (!wanted.has('SML_SOURCE_TIMEOUT_MS')) return c as Partial<Config>;
+  if (!wanted.has('SML_SOURCE_TIMEOUT_MS')) return c;
   // A sample or preview that waits on a silent source must answer, naming it, before the
   // gateway answers 503 'did not answer' for the service.
   const request = c.SML_REQUEST_TIMEOUT_MS!;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { okStatus, subjects, type ServiceRuntime } from '@sml/bus';
+import { okStatus, subjects } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
 import { checkName, parameterBounds } from '@sml/core';
 import { sml } from '@sml/proto';
@@ -12,17 +12,18 @@ import { exploreContexts, exploreMaps, exploreMetric } from './metrics';
 import { checkedContexts } from './resolve';
 import { fetchInfo, readAttributes, SummaryCache, type SummarySource } from './summaries';
 import { checkKmQueries, cumulativeIncidenceResults, kaplanMeierResults, survivalCounts } from './survival';
+import type { ExploreRuntime } from './main';
 
 /**
  * The explore service (API.md §6 and §8): stateless; every request reads the project's
  * summary from `projects` and computes with packages/stats. Wiring only: each endpoint
  * decodes, calls its domain module (metrics, density, matrix, survival) and encodes.
  */
-export function startExplore({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+export function startExplore({ nc, service, client, config, log }: ExploreRuntime): Promise<{ onStop: () => Promise<void> }> {
   const densityPool = new DensityPool();
   // PCA, SVD, SVD-FS and VIF run off this thread: a decomposition at 2000 attributes takes tens of seconds.
   const matrixWorkers = new JobWorkers<MatrixTask, sml.v1.IJobResult>(join(__dirname, 'matrix-worker.js'));
-  const runner = new JobRunner(nc, client, executorOf('explore', config), 'explore', log);
+  const runner = new JobRunner(nc, client, executorOf('explore', config), 'explore', log, { heartbeatMs: config.SML_JOB_HEARTBEAT_MS });
   runner.start();
   const summaries = new SummaryCache(client);
   const project = (caller: sml.v1.ICaller, pid: string) => summaries.project(caller, pid);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { RequestStrategy, type NatsConnection } from 'nats';
-import { SmlError, parameterBounds, smlError, type Config, type Logger } from '@sml/core';
+import { SmlError, parameterBounds, smlError, type Logger } from '@sml/core';
 import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticate, checkRequestHeaders } from './auth';
 import { BodyBudget } from './body-budget';
@@ -16,9 +16,10 @@ import { openApiDocument } from './openapi';
 import type { ReplayCache } from './replay';
 import type { AnyRoute } from './route';
 import type { UserDirectory } from './users';
+import type { GatewayConfig } from './main';
 
 export interface GatewayDeps {
-  config: Config;
+  config: GatewayConfig;
   nc: NatsConnection;
   client: BusClient;
   users: UserDirectory;
@@ -35,7 +36,7 @@ export interface GatewayDeps {
 }
 
 /** The gateway's budget of request bodies held at once, observed by its metrics. */
-export function bodyBudget(config: Config, metrics: GatewayMetrics): BodyBudget {
+export function bodyBudget(config: GatewayConfig, metrics: GatewayMetrics): BodyBudget {
   return new BodyBudget(config.SML_MAX_IN_FLIGHT_BODY_BYTES, {
     inFlight: (bytes) => metrics.bodyBytesInFlight.set(bytes),
     refused: () => metrics.bodyBudgetRefusals.inc(),

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
-import { JsonBodyError, invalidUtf8At, parseJsonBody, smlError, type Config } from '@sml/core';
+import { JsonBodyError, invalidUtf8At, parseJsonBody, smlError } from '@sml/core';
 import { shardProbe, type BusClient, type CallOptions } from '@sml/bus';
 import type { sml } from '@sml/proto';
 import { readFrameHere, type BodyThreads, type FrameOnly } from './body-threads';
 import type { SummaryRecipes } from './summary-recipes';
 import { replyValues } from './envelope';
 import type { AnyRoute, Presentation, RouteContext, RouteLimits } from './route';
+import type { GatewayConfig } from './main';
 
 function validate<T extends z.ZodType>(schema: T | undefined, value: unknown, where: string): z.infer<T> | Record<string, unknown> {
   if (!schema) return {};
@@ -55,7 +56,7 @@ export interface RouteInput {
 }
 
 /** The bounds routes check before the bus, from the gateway's configuration. */
-export function routeLimits(config: Config): RouteLimits {
+export function routeLimits(config: GatewayConfig): RouteLimits {
   return { maxPredictCells: config.SML_MAX_PREDICT_CELLS, maxJsonBodyBytes: config.SML_MAX_JSON_BODY_BYTES };
 }
 

@@ -3,7 +3,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { NatsConnection } from 'nats';
-import { SmlError, redactedWsStringToSign, smlError, toJson, verifySignature, wsSignatures, type Config, type Logger } from '@sml/core';
+import { SmlError, redactedWsStringToSign, smlError, toJson, verifySignature, wsSignatures, type Logger } from '@sml/core';
 import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticateMessage, type AuthOptions, type Authenticated } from './auth';
 import { BodyBudget } from './body-budget';
@@ -14,6 +14,7 @@ import type { ReplayCache } from './replay';
 import type { AnyRoute } from './route';
 import type { UserDirectory } from './users';
 import { assertFrameGateSupported, gateFrames, type FrameVerdict } from './ws-frames';
+import type { GatewayConfig } from './main';
 
 /**
  * The WebSocket API (API.md §12, SymetryML's websocket-api.md): `<ws path>/learn`, `/forget`,
@@ -45,7 +46,7 @@ const UNPOOLED_BYTES = 64 * 1024;
 const MAX_PREFIX_DIGITS = 10;
 
 export interface WsDeps {
-  config: Config;
+  config: GatewayConfig;
   nc: NatsConnection;
   client: BusClient;
   users: UserDirectory;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { BusService, kvBucket, Leases, okStatus, Presence, SHARD_PROBE_OP, shardOf, subjects, type ServiceRuntime } from '@sml/bus';
+import { BusService, kvBucket, Leases, okStatus, Presence, SHARD_PROBE_OP, shardOf, subjects } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
 import { StorageType } from 'nats';
 import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
@@ -26,6 +26,7 @@ import { ProjectRegistry } from './registry';
 import { Shards } from './shards';
 import { ProjectStore } from './store';
 import { registerTransfers, Transfers } from './transfer';
+import type { ProjectsRuntime } from './main';
 
 /** A model state object younger than this is never swept: a record's write may be in progress. */
 const ORPHAN_GRACE_MS = 10 * 60_000;
@@ -40,7 +41,7 @@ const modelOf = (model: string | null | undefined) => checkName('model', model);
  * module (lifecycle, learning, models, evt) and encodes. Durability rules live in the
  * registry and the store.
  */
-export async function startProjects({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+export async function startProjects({ nc, service, client, config, log }: ProjectsRuntime): Promise<{ onStop: () => Promise<void> }> {
   // Each shard is answered by its own micro-service instance, subscribed only while this
   // replica holds the shard's lease (ownership.ts). The runtime's instance answers nothing.
   await service.suspend();
@@ -85,7 +86,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     .catch((err: unknown) => log.warn({ err }, 'model state objects not swept'));
   sweep();
   const sweeper = setInterval(sweep, ORPHAN_SWEEP_EVERY_MS).unref();
-  const runner = new JobRunner(nc, client, executorOf('projects', config), 'projects', log);
+  const runner = new JobRunner(nc, client, executorOf('projects', config), 'projects', log, { heartbeatMs: config.SML_JOB_HEARTBEAT_MS });
   runner.start();
   // Model builds run off this thread: seconds at 500 attributes, minutes at 2000.
   const buildWorkers = new JobWorkers<BuildTask, BuildResult>(join(__dirname, 'build-worker.js'));
