@@ -80,3 +80,11 @@ export async function runService<K extends ConfigKey>(
   log.info('ready');
   return { ...rt, stop };
 }
+
+/** A service's main: runService, and a failed start ends the process with its message (exit 1). */
+export function serviceMain<K extends ConfigKey>(name: string, keys: readonly K[], setup: (rt: ServiceRuntime<K>) => Promise<{ onStop?: () => Promise<void> } | void>): void {
+  void runService(name, keys, setup).catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

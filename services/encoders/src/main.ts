@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runService, type ServiceRuntime } from '@sml/bus';
+import { serviceMain, type ServiceRuntime } from '@sml/bus';
 import { JOB_RUNNER_CONFIG } from '@sml/jobs-client';
 import { type ConfigKey, STATS_KERNEL_CONFIG, statsKernels } from '@sml/core';
 import { SOURCE_READ_CONFIG } from '@sml/sources';
@@ -21,11 +21,8 @@ const ENCODERS_CONFIG = [
 ] as const satisfies readonly ConfigKey[];
 export type EncodersRuntime = ServiceRuntime<(typeof ENCODERS_CONFIG)[number]>;
 
-void runService('encoders', ENCODERS_CONFIG, (rt) => {
+serviceMain('encoders', ENCODERS_CONFIG, (rt) => {
   // This thread's statistics kernels; each worker thread selects its own (its *-worker.ts).
   selectKernels(statsKernels(rt.config));
   return startEncoders(rt);
-}).catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runService, type ServiceRuntime } from '@sml/bus';
+import { serviceMain, type ServiceRuntime } from '@sml/bus';
 import { JOB_RUNNER_CONFIG } from '@sml/jobs-client';
 import { type ConfigKey, PARAMETER_LIMITS_CONFIG, STATS_KERNEL_CONFIG, statsKernels } from '@sml/core';
 import { selectKernels } from '@sml/stats';
@@ -14,11 +14,8 @@ const EXPLORE_CONFIG = [
 ] as const satisfies readonly ConfigKey[];
 export type ExploreRuntime = ServiceRuntime<(typeof EXPLORE_CONFIG)[number]>;
 
-void runService('explore', EXPLORE_CONFIG, (rt) => {
+serviceMain('explore', EXPLORE_CONFIG, (rt) => {
   // This thread's statistics kernels; each worker thread selects its own (its *-worker.ts).
   selectKernels(statsKernels(rt.config));
   return startExplore(rt);
-}).catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runService, type ServiceRuntime } from '@sml/bus';
+import { serviceMain, type ServiceRuntime } from '@sml/bus';
 import { type ConfigKey, PARAMETER_LIMITS_CONFIG, STATS_KERNEL_CONFIG, statsKernels } from '@sml/core';
 import { selectKernels } from '@sml/stats/frames';
 import { startGateway } from './gateway';
@@ -38,11 +38,8 @@ const GATEWAY_CONFIG = [
 export type GatewayRuntime = ServiceRuntime<(typeof GATEWAY_CONFIG)[number]>;
 export type GatewayConfig = GatewayRuntime['config'];
 
-void runService('users', GATEWAY_CONFIG, (rt) => {
+serviceMain('users', GATEWAY_CONFIG, (rt) => {
   // This thread's statistics kernels; each worker thread selects its own (its *-worker.ts).
   selectKernels(statsKernels(rt.config));
   return startGateway(rt);
-}).catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runService, type ServiceRuntime } from '@sml/bus';
+import { serviceMain, type ServiceRuntime } from '@sml/bus';
 import { type ConfigKey } from '@sml/core';
 import { startJobs } from './jobs';
 
@@ -12,7 +12,4 @@ const JOBS_CONFIG = [
 ] as const satisfies readonly ConfigKey[];
 export type JobsRuntime = ServiceRuntime<(typeof JOBS_CONFIG)[number]>;
 
-void runService('jobs', JOBS_CONFIG, startJobs).catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+serviceMain('jobs', JOBS_CONFIG, startJobs);

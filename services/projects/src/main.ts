@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runService, type ServiceRuntime } from '@sml/bus';
+import { serviceMain, type ServiceRuntime } from '@sml/bus';
 import { JOB_RUNNER_CONFIG } from '@sml/jobs-client';
 import { type ConfigKey, PARAMETER_LIMITS_CONFIG, STATS_KERNEL_CONFIG, statsKernels } from '@sml/core';
 import { SOURCE_READ_CONFIG } from '@sml/sources';
@@ -38,11 +38,8 @@ const PROJECTS_CONFIG = [
 ] as const satisfies readonly ConfigKey[];
 export type ProjectsRuntime = ServiceRuntime<(typeof PROJECTS_CONFIG)[number]>;
 
-void runService('projects', PROJECTS_CONFIG, (rt) => {
+serviceMain('projects', PROJECTS_CONFIG, (rt) => {
   // This thread's statistics kernels; each worker thread selects its own (its *-worker.ts).
   selectKernels(statsKernels(rt.config));
   return startProjects(rt);
-}).catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runService, type ServiceRuntime } from '@sml/bus';
+import { serviceMain, type ServiceRuntime } from '@sml/bus';
 import { type ConfigKey } from '@sml/core';
 import { startStreams } from './service';
 
@@ -16,7 +16,4 @@ const STREAMS_CONFIG = [
 ] as const satisfies readonly ConfigKey[];
 export type StreamsRuntime = ServiceRuntime<(typeof STREAMS_CONFIG)[number]>;
 
-void runService('streams', STREAMS_CONFIG, startStreams).catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+serviceMain('streams', STREAMS_CONFIG, startStreams);
