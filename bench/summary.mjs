@@ -14,7 +14,7 @@ import { appendResults, machine } from './lib/results.mjs';
 
 const require = createRequire(import.meta.url);
 const { Summary, gramBlockRows, parseFrameJson, selectKernels } = require('../packages/stats/dist/index.js');
-const { loadConfig, statsKernels } = require('../packages/core/dist/index.js');
+const { STATS_KERNEL_CONFIG, loadConfig, statsKernels } = require('../packages/core/dist/index.js');
 
 const PS = (process.env.BENCH_P ?? '20,200,2000').split(',').map(Number);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -50,7 +50,7 @@ function nsPerRow(columns, n, options) {
 
 // Every kernel this machine runs, the default (native where it was built) first; wasm and js always.
 // The default as this process's configuration selects it (SML_STATS_KERNEL, SML_STATS_NATIVE).
-const selected = statsKernels(loadConfig(process.env, ['SML_STATS_KERNEL', 'SML_STATS_NATIVE']));
+const selected = statsKernels(loadConfig(process.env, STATS_KERNEL_CONFIG));
 const KERNELS = [...new Set([selectKernels(selected).gram.name, 'wasm', 'js'])];
 if (selectKernels({ kernel: 'wasm' }).gram.name !== 'wasm') throw new Error('the wasm kernel is not available here');
 selectKernels(selected);
