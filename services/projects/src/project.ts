@@ -5,7 +5,7 @@ import { sml } from '@sml/proto';
 import { toSmlError } from './errors';
 import type { OnlineRunner } from './online-pool';
 import { OnlineUpdates } from './online-updates';
-import type { StoredSnapshot } from './store';
+import type { StoredSnapshot } from './ports';
 import { DROP_MARKS, StreamMarks } from './stream-marks';
 
 /**

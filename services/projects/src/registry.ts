@@ -5,6 +5,7 @@ import { ProjectState, type ProjectLimits } from './project';
 import { IDEMPOTENCY_WINDOW_MS, splitMessageId } from './idempotency';
 import type { OnlineRunner } from './online-pool';
 import { ONLINE_BACKLOG } from './online-updates';
+import type { ProjectStorage } from './ports';
 import { ProjectStore } from './store';
 
 /** Tries of one snapshot (ProjectRegistry.save), the n-th retry after n × SNAPSHOT_RETRY_MS. */
@@ -49,7 +50,7 @@ export class ProjectRegistry {
   /** Batches quarantined by this process since it started (reported in $SRV.STATS). */
   quarantinedTotal = 0;
 
-  constructor(private readonly store: ProjectStore, private readonly log: Logger, private readonly opts: RegistryOptions) {}
+  constructor(private readonly store: ProjectStorage, private readonly log: Logger, private readonly opts: RegistryOptions) {}
 
   start(): void {
     this.timer = setInterval(() => void this.snapshotDirty(), this.opts.snapshotEveryMs);
