@@ -149,10 +149,6 @@ export class MemoryProjectStore {
     this.snapshots.delete(projectKey(user, pid));
   }
 
-  async hasSnapshot(user: string, pid: string): Promise<boolean> {
-    return this.snapshots.has(projectKey(user, pid));
-  }
-
   async putQuarantined(user: string, pid: string, seq: number, entry: sml.v1.IProjectLogEntry, reason: string): Promise<void> {
     const key = projectKey(user, pid);
     const data = sml.v1.ProjectLogEntry.encode(entry).finish();

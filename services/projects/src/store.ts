@@ -298,10 +298,6 @@ export class ProjectStore implements ProjectStorage {
     await this.snapshots.delete(ProjectStore.key(user, pid)).catch(() => undefined);
   }
 
-  async hasSnapshot(user: string, pid: string): Promise<boolean> {
-    return (await this.snapshots.info(ProjectStore.key(user, pid))) !== null;
-  }
-
   /**
    * Keeps a logged batch that could not be replayed, with why, under
    * `<customer>.<project>.<seq>`: the log itself is trimmed at the next snapshot.

@@ -66,7 +66,6 @@ export interface ProjectSnapshots {
   loadSnapshot(user: string, pid: string): Promise<StoredSnapshot | undefined>;
   /** Removes a snapshot alone (an import that did not get its project id). */
   deleteSnapshot(user: string, pid: string): Promise<void>;
-  hasSnapshot(user: string, pid: string): Promise<boolean>;
 }
 
 /** Logged batches that could not be replayed, kept with why (the log itself is trimmed at the next snapshot). */
