@@ -210,7 +210,8 @@ export interface TransferDeps {
   registry: ProjectRegistry;
   store: ProjectStorage;
   models: ModelStorage;
-  encoders: ProjectEncoders;
+  /** Only to move an encoder with a renamed project. */
+  encoders: Pick<ProjectEncoders, 'assign'>;
   limits: ProjectLimits;
   bounds: Readonly<Record<string, ParameterBound>>;
   maxProjectsPerCustomer: number;
