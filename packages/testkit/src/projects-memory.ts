@@ -38,7 +38,14 @@ function matches(filter: string, key: string): boolean {
   return f.length === k.length;
 }
 
+/**
+ * One turn of the event loop, taken by every call as a storage round trip takes one: the
+ * domain under test never sees a write completed synchronously, as it never will in JetStream.
+ */
+const io = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 async function* listed(keys: string[]): AsyncIterable<string> {
+  await io();
   yield* keys;
 }
 
@@ -69,21 +76,25 @@ export class MemoryProjectStore {
   }
 
   async createMeta(meta: sml.v1.IProjectMeta): Promise<void> {
+    await io();
     const key = projectKey(meta.user!, meta.pid!);
     if (this.metas.has(key)) throw smlError('PROJECT_EXISTS', { user: meta.user, pid: meta.pid });
     this.metas.set(key, sml.v1.ProjectMeta.encode(meta).finish());
   }
 
   async putMeta(meta: sml.v1.IProjectMeta): Promise<void> {
+    await io();
     this.metas.set(projectKey(meta.user!, meta.pid!), sml.v1.ProjectMeta.encode(meta).finish());
   }
 
   async getMeta(user: string, pid: string): Promise<sml.v1.ProjectMeta | undefined> {
+    await io();
     const bytes = this.metas.get(projectKey(user, pid));
     return bytes ? sml.v1.ProjectMeta.decode(bytes) : undefined;
   }
 
   async listPids(user: string): Promise<string[]> {
+    await io();
     const prefix = `${nameToken(user)}.`;
     return [...this.metas].filter(([k]) => k.startsWith(prefix)).map(([, v]) => sml.v1.ProjectMeta.decode(v).pid);
   }
@@ -96,6 +107,7 @@ export class MemoryProjectStore {
   }
 
   async append(user: string, pid: string, entry: sml.v1.IProjectLogEntry | Uint8Array, tail?: number, msgId?: string): Promise<Appended> {
+    await io();
     const key = projectKey(user, pid);
     const now = this.now();
     const earlier = msgId ? this.log.find((r) => r.msgId === msgId && now - r.storedAt < DUPLICATE_WINDOW_MS) : undefined;
@@ -108,15 +120,17 @@ export class MemoryProjectStore {
   }
 
   private tailOf(key: string): number {
-    for (let i = this.log.length - 1; i >= 0; i--) if (this.log[i]!.key === key) return this.log[i]!.seq;
+    for (let i = this.log.length - 1; i >= 0; i--) if (this.log[i].key === key) return this.log[i].seq;
     return 0;
   }
 
   async logTail(user: string, pid: string): Promise<number> {
+    await io();
     return this.tailOf(projectKey(user, pid));
   }
 
   async *replay(user: string, pid: string, afterSeq: number, last: number): AsyncGenerator<ReplayedEntry> {
+    await io();
     const key = projectKey(user, pid);
     for (const r of this.log.filter((e) => e.key === key && e.seq > afterSeq && e.seq <= last)) {
       yield { seq: r.seq, entry: sml.v1.ProjectLogEntry.decode(r.bytes), ...(r.msgId ? { msgId: r.msgId } : {}), storedAt: r.storedAt };
@@ -124,11 +138,13 @@ export class MemoryProjectStore {
   }
 
   async trim(user: string, pid: string, keepFrom: number): Promise<void> {
+    await io();
     const key = projectKey(user, pid);
     this.log = this.log.filter((r) => r.key !== key || r.seq >= keepFrom);
   }
 
   async snapshot(user: string, pid: string, summary: Uint8Array | Iterable<Uint8Array>, logSeq: number, streamMarks: sml.v1.IStreamMark[] = []): Promise<void> {
+    await io();
     const parts = summary instanceof Uint8Array ? [summary] : [...summary];
     this.snapshots.set(projectKey(user, pid), {
       logSeq,
@@ -139,6 +155,7 @@ export class MemoryProjectStore {
   }
 
   async loadSnapshot(user: string, pid: string): Promise<{ logSeq: number; summary: SerializedChunks; streamMarks: sml.v1.IStreamMark[] } | undefined> {
+    await io();
     const s = this.snapshots.get(projectKey(user, pid));
     if (!s) return undefined;
     const summary: SerializedChunks = { total: s.summary.length, chunks: [s.summary.slice()][Symbol.iterator]() };
@@ -146,10 +163,12 @@ export class MemoryProjectStore {
   }
 
   async deleteSnapshot(user: string, pid: string): Promise<void> {
+    await io();
     this.snapshots.delete(projectKey(user, pid));
   }
 
   async putQuarantined(user: string, pid: string, seq: number, entry: sml.v1.IProjectLogEntry, reason: string): Promise<void> {
+    await io();
     const key = projectKey(user, pid);
     const data = sml.v1.ProjectLogEntry.encode(entry).finish();
     const record: sml.v1.IQuarantinedBatch = { seq, op: entry.op ?? 'learn', reason: reason.slice(0, 1000), time: this.now(), bytes: data.length };
@@ -158,15 +177,18 @@ export class MemoryProjectStore {
   }
 
   async quarantined(user: string, pid: string): Promise<sml.v1.IQuarantinedBatch[]> {
+    await io();
     return (this.quarantine.get(projectKey(user, pid)) ?? []).map((q) => ({ ...q.record })).sort((a, b) => Number(a.seq) - Number(b.seq));
   }
 
   async delete(user: string, pid: string): Promise<void> {
+    await io();
     await this.removeData(user, pid);
     this.metas.delete(projectKey(user, pid));
   }
 
   async removeData(user: string, pid: string): Promise<void> {
+    await io();
     const key = projectKey(user, pid);
     this.log = this.log.filter((r) => r.key !== key);
     this.snapshots.delete(key);
@@ -181,12 +203,14 @@ export class MemoryIdempotencyKeys {
   constructor(private readonly opts: { windowMs?: number; now?: () => number } = {}) {}
 
   async get(name: string): Promise<string | undefined> {
+    await io();
     const r = this.records.get(name);
     const now = this.opts.now?.() ?? Date.now();
     return r && now - r.at < (this.opts.windowMs ?? DUPLICATE_WINDOW_MS) ? r.fingerprint : undefined;
   }
 
   async put(name: string, fingerprint: string): Promise<void> {
+    await io();
     this.records.set(name, { fingerprint, at: this.opts.now?.() ?? Date.now() });
   }
 }
@@ -214,18 +238,22 @@ export class MemoryModelStore {
   }
 
   async put(user: string, pid: string, info: sml.v1.IModelInfo, model: Model): Promise<void> {
+    await io();
     this.write(MemoryModelStore.key(user, pid, info.modelId!), { info, stateJson: JSON.stringify(model.state()) });
   }
 
   async info(user: string, pid: string, model: string): Promise<sml.v1.IModelInfo> {
+    await io();
     return this.entry(user, pid, model).record.info!;
   }
 
   async model(user: string, pid: string, model: string): Promise<Model> {
+    await io();
     return (await this.modelAt(user, pid, model)).model;
   }
 
   async modelAt(user: string, pid: string, model: string): Promise<{ model: Model; key: string; revision: number }> {
+    await io();
     const { record, revision } = this.entry(user, pid, model);
     const algorithm = ALGORITHMS[record.info?.algo ?? ''];
     if (!algorithm) throw smlError('ALGORITHM_NOT_AVAILABLE', { algo: record.info?.algo ?? '' });
@@ -233,6 +261,7 @@ export class MemoryModelStore {
   }
 
   async list(user: string, pid: string): Promise<sml.v1.IModelInfo[]> {
+    await io();
     const prefix = `${projectKey(user, pid)}.`;
     return [...this.stored].filter(([k]) => k.startsWith(prefix) && !k.slice(prefix.length).includes('.'))
       .map(([, v]) => sml.v1.ModelRecord.decode(v.bytes).info!)
@@ -240,46 +269,55 @@ export class MemoryModelStore {
   }
 
   async saveState(user: string, pid: string, model: string, built: Model): Promise<void> {
+    await io();
     const { record } = this.entry(user, pid, model);
     this.write(MemoryModelStore.key(user, pid, model), { ...record, stateJson: JSON.stringify(built.state()) });
   }
 
   async setEvt(user: string, pid: string, model: string, key: string, wrapper: EvtWrapper | null): Promise<void> {
+    await io();
     const { record } = this.entry(user, pid, model);
     this.write(MemoryModelStore.key(user, pid, model), { ...record, evtJson: wrapper ? JSON.stringify(wrapper.state()) : '', evtKey: wrapper ? key : '' });
   }
 
   async hasEvt(user: string, pid: string, model: string): Promise<boolean> {
+    await io();
     return this.entry(user, pid, model).record.evtJson !== '';
   }
 
   async applyEvt(user: string, pid: string, model: string, predictions: Prediction[]): Promise<void> {
+    await io();
     const { record } = this.entry(user, pid, model);
     if (!record.evtJson) return;
     const wrapper = EvtWrapper.restore(JSON.parse(record.evtJson));
-    wrapper.annotate(predictions).forEach((annotated, i) => Object.assign(predictions[i]!, annotated));
+    wrapper.annotate(predictions).forEach((annotated, i) => Object.assign(predictions[i], annotated));
     this.write(MemoryModelStore.key(user, pid, model), { ...record, evtJson: JSON.stringify(wrapper.state()) });
   }
 
   async delete(user: string, pid: string, model: string): Promise<void> {
+    await io();
     this.entry(user, pid, model);
     this.stored.delete(MemoryModelStore.key(user, pid, model));
   }
 
   async deleteAll(user: string, pid: string): Promise<void> {
+    await io();
     for (const m of await this.list(user, pid)) await this.delete(user, pid, m.modelId ?? '');
   }
 
   async records(user: string, pid: string): Promise<sml.v1.ModelRecord[]> {
+    await io();
     return (await this.list(user, pid)).map((info) => this.entry(user, pid, info.modelId ?? '').record);
   }
 
   async putRecord(user: string, pid: string, record: sml.v1.IModelRecord): Promise<void> {
+    await io();
     this.write(MemoryModelStore.key(user, pid, record.info!.modelId!), record);
   }
 
   /** Nothing is stored outside a record here: no orphans. */
   async sweepOrphans(): Promise<string[]> {
+    await io();
     return [];
   }
 }
@@ -305,12 +343,14 @@ export class MemoryLeases {
   }
 
   async acquire(key: string, now = Date.now()): Promise<number | undefined> {
+    await io();
     const held = this.table.records.get(key);
     if (held && held.owner !== this.owner && held.until > now) return undefined;
     return this.write(key, now);
   }
 
   async renewal(key: string, _revision: number, now = Date.now()): Promise<number | 'lost' | 'unknown'> {
+    await io();
     const held = this.table.records.get(key);
     // Another revision of this owner's own record (a renewal whose answer was lost) is still its lease.
     if (!held || held.owner !== this.owner) return 'lost';
@@ -318,6 +358,7 @@ export class MemoryLeases {
   }
 
   async holders(keys: string[]): Promise<Map<string, { owner: string; until: number }>> {
+    await io();
     const out = new Map<string, { owner: string; until: number }>();
     for (const key of keys) {
       const held = this.table.records.get(key);
@@ -327,6 +368,7 @@ export class MemoryLeases {
   }
 
   async release(key: string, revision: number): Promise<void> {
+    await io();
     if (this.table.records.get(key)?.revision === revision) this.table.records.delete(key);
   }
 }
@@ -336,6 +378,7 @@ export class MemoryPresence {
   constructor(private readonly alive: Map<string, number>, private readonly owner: string, private readonly ttlMs: number, private readonly now: () => number = Date.now) {}
 
   async beat(): Promise<number> {
+    await io();
     const now = this.now();
     this.alive.set(this.owner, now + this.ttlMs);
     for (const [owner, until] of this.alive) if (until <= now) this.alive.delete(owner);
@@ -343,6 +386,7 @@ export class MemoryPresence {
   }
 
   async leave(): Promise<void> {
+    await io();
     this.alive.delete(this.owner);
   }
 }
@@ -352,28 +396,34 @@ export class MemoryDataSourceRecords {
   private readonly entries = new Map<string, { operation: 'PUT' | 'DEL' | 'PURGE'; value: Uint8Array }>();
 
   async create(key: string, value: Uint8Array): Promise<void> {
+    await io();
     if (this.entries.get(key)?.operation === 'PUT') throw wrongLastSequence(`${key} exists`);
     this.entries.set(key, { operation: 'PUT', value: value.slice() });
   }
 
   async put(key: string, value: Uint8Array): Promise<void> {
+    await io();
     this.entries.set(key, { operation: 'PUT', value: value.slice() });
   }
 
   async get(key: string): Promise<{ operation: 'PUT' | 'DEL' | 'PURGE'; value: Uint8Array } | null> {
+    await io();
     const e = this.entries.get(key);
     return e ? { operation: e.operation, value: e.value.slice() } : null;
   }
 
   async delete(key: string): Promise<void> {
+    await io();
     this.entries.set(key, { operation: 'DEL', value: new Uint8Array(0) });
   }
 
   async purge(key: string): Promise<void> {
+    await io();
     this.entries.set(key, { operation: 'PURGE', value: new Uint8Array(0) });
   }
 
   async keys(filter = '>'): Promise<AsyncIterable<string>> {
+    await io();
     return listed([...this.entries].filter(([k, e]) => e.operation === 'PUT' && matches(filter, k)).map(([k]) => k));
   }
 }

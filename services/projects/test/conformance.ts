@@ -15,7 +15,7 @@ let customers = 0;
 const customer = (): string => `c${process.pid}x${++customers}`;
 
 const entry = (x: number): sml.v1.IProjectLogEntry => ({ op: 'learn', frame: { attributeNames: ['x'], attributeTypes: ['C'], data: [{ entries: [String(x)] }] } });
-const xOf = (e: sml.v1.IProjectLogEntry): number => Number(e.frame!.data![0]!.entries![0]);
+const xOf = (e: sml.v1.IProjectLogEntry): number => Number(e.frame!.data![0].entries![0]);
 const meta = (user: string, pid: string): sml.v1.IProjectMeta => ({ user, pid, type: 'model', persist: true, histogramType: 'streaming', categorySeparator: '$', params: { a: '1' } });
 
 async function codeOf(p: Promise<unknown>): Promise<string | number | undefined> {
@@ -106,13 +106,13 @@ export function projectStorageConformance(make: Factory<ProjectStorage>, opts: {
     const summary = new Summary();
     summary.learn({ attributeNames: ['x'], attributeTypes: ['C'], data: [['1'], ['2']] });
     expect(await store.loadSnapshot(u, 'p')).toBeUndefined();
-    await store.snapshot(u, 'p', summary.serializeChunks(), seqs[1]!, [{ stream: 's', partition: '0', lastOffset: 7 }]);
+    await store.snapshot(u, 'p', summary.serializeChunks(), seqs[1], [{ stream: 's', partition: '0', lastOffset: 7 }]);
     const back = (await store.loadSnapshot(u, 'p'))!;
     expect(back.logSeq).toBe(seqs[1]);
     expect(back.streamMarks.map((m) => [m.stream, Number(m.lastOffset)])).toEqual([['s', 7]]);
     expect(Summary.deserialize(back.summary).serialize()).toEqual(summary.serialize());
     expect((await replayed(store, u, 'p')).map((e) => e.seq)).toEqual(seqs.slice(1));
-    await store.trim(u, 'p', seqs[2]!);
+    await store.trim(u, 'p', seqs[2]);
     expect((await replayed(store, u, 'p')).map((e) => e.x)).toEqual([3]);
     await store.deleteSnapshot(u, 'p');
     expect(await store.loadSnapshot(u, 'p')).toBeUndefined();
@@ -126,7 +126,7 @@ export function projectStorageConformance(make: Factory<ProjectStorage>, opts: {
     await store.putQuarantined(u, 'q', 5, entry(5), 'other project');
     const q = await store.quarantined(u, 'p');
     expect(q.map((b) => [Number(b.seq), b.op, b.reason!.length])).toEqual([[4, 'forget', 1000], [9, 'learn', 5]]);
-    expect(Number(q[1]!.bytes)).toBe(sml.v1.ProjectLogEntry.encode(entry(9)).finish().length);
+    expect(Number(q[1].bytes)).toBe(sml.v1.ProjectLogEntry.encode(entry(9)).finish().length);
   });
 
   it('removeData leaves the metadata alone; delete removes it too', async () => {
@@ -195,13 +195,13 @@ export function modelStorageConformance(make: Factory<ModelStorage>): void {
     expect(await store.hasEvt(u, 'p', 'm')).toBe(false);
     const plain = (await store.model(u, 'p', 'm')).predict({ names: ['x'], rows: [['1']] });
     await store.applyEvt(u, 'p', 'm', plain);
-    expect(Object.keys(plain[0]!)).not.toContain('evt_threshold');
+    expect(Object.keys(plain[0])).not.toContain('evt_threshold');
     await store.setEvt(u, 'p', 'm', 'res', new EvtWrapper({}));
     expect(await store.hasEvt(u, 'p', 'm')).toBe(true);
     const predictions = (await store.model(u, 'p', 'm')).predict({ names: ['x'], rows: [['1'], ['2']] });
     await store.applyEvt(u, 'p', 'm', predictions);
-    expect(Object.keys(predictions[0]!)).toEqual(expect.arrayContaining(['evt_is_anomaly', 'evt_threshold', 'evt_anomaly_confidence']));
-    const exported = (await store.records(u, 'p'))[0]!;
+    expect(Object.keys(predictions[0])).toEqual(expect.arrayContaining(['evt_is_anomaly', 'evt_threshold', 'evt_anomaly_confidence']));
+    const exported = (await store.records(u, 'p'))[0];
     expect(JSON.parse(exported.evtJson)).not.toEqual(new EvtWrapper({}).state());
     await store.setEvt(u, 'p', 'm', '', null);
     expect(await store.hasEvt(u, 'p', 'm')).toBe(false);
@@ -212,8 +212,8 @@ export function modelStorageConformance(make: Factory<ModelStorage>): void {
     const u = customer();
     await store.put(u, 'p', { modelId: 'm', algo: 'mlr', creationDate: 1 }, mlrOf(7));
     const [record] = await store.records(u, 'p');
-    expect(record!.bodyObject).toBe('');
-    await store.putRecord(u, 'q', record!);
+    expect(record.bodyObject).toBe('');
+    await store.putRecord(u, 'q', record);
     expect(slopeOf(await store.model(u, 'q', 'm'))).toBeCloseTo(7, 9);
     await store.saveState(u, 'q', 'm', mlrOf(8));
     expect(slopeOf(await store.model(u, 'q', 'm'))).toBeCloseTo(8, 9);
@@ -253,7 +253,7 @@ export function shardLeasesConformance(make: (owner: string, leaseMs: number) =>
     expect(await b.renewal(key, rb!, now + 10_003)).toEqual(expect.any(Number));
   });
 
-  it("a renewal is a new revision; an owner takes back its own lease; a released lease is free at once, and a stale release does nothing", async () => {
+  it('a renewal is a new revision; an owner takes back its own lease; a released lease is free at once, and a stale release does nothing', async () => {
     const key = `shard.${customer()}`;
     const a = await make('a', 10_000);
     const b = await make('b', 10_000);

@@ -179,8 +179,8 @@ describe('quarantine', () => {
     expect(await reloaded.summary('p')).toEqual(await reloaded.summary('good'));
     const q = await reloaded.lifecycle.quarantined(U, 'p');
     expect(q.map((b) => [Number(b.seq), b.op])).toEqual([[bad.seq, 'forget']]);
-    expect(q[0]!.reason).toBeTruthy();
-    expect(Number(q[0]!.bytes)).toBeGreaterThan(0);
+    expect(q[0].reason).toBeTruthy();
+    expect(Number(q[0].bytes)).toBeGreaterThan(0);
     expect(reloaded.lifecycle.quarantinedTotal).toBe(1);
     // Kept after the snapshot trims the log past it.
     await reloaded.lifecycle.save(U, 'p');
@@ -319,13 +319,14 @@ describe('data-source learn', () => {
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+  const readLimits = { deadlineMs: 60_000, deadlineVariable: 'SML_SOURCE_READ_DEADLINE_MS', minBytesPerS: 0, windowMs: 10_000 };
   const job = (): JobContext => ({ jobId: 1, signal: new AbortController().signal, log, progress: () => undefined });
 
   it('a local file source learned into a project equals the same rows learned inline; a forget of it restores the project', async () => {
     const d = domain();
     const dataSources = new DataSources({
       kv: new MemoryDataSourceRecords(), registry: d.registry, store: d.store, limits, filesRoot: root, log,
-      timeoutMs: 5000, readLimits: { job: {}, request: {} }, allowPrivate: false, maxPerCustomer: 10,
+      timeoutMs: 5000, readLimits: { job: readLimits, request: readLimits }, allowPrivate: false, maxPerCustomer: 10,
     });
     try {
       await dataSources.create(U, { dsInfo: { name: 'xy', type: 'localfile', info: { path: 'xy.csv' } } });

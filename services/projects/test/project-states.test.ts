@@ -44,9 +44,9 @@ function readmeTable(): Map<string, Map<string, string[]>> {
   if (start < 0) throw new Error('README has no "| state \\ event |" table');
   const lines = readme.slice(start).split('\n');
   const rows = lines.slice(0, lines.findIndex((l) => !l.startsWith('|'))).map((l) => l.split('|').slice(1, -1).map((c) => c.trim().replace(/`/g, '')));
-  const events = rows[0]!.slice(1);
+  const events = rows[0].slice(1);
   const table = new Map<string, Map<string, string[]>>();
-  for (const row of rows.slice(2)) table.set(row[0]!, new Map(events.map((e, i) => [e, row[i + 1]!.split(' / ')])));
+  for (const row of rows.slice(2)) table.set(row[0], new Map(events.map((e, i) => [e, row[i + 1].split(' / ')])));
   return table;
 }
 
