@@ -115,7 +115,7 @@ export class ProjectRegistry {
     project.useOnlineThreads(runner, (err) => {
       // The models' state went with the update that failed: what is durable is loaded again on next use.
       this.log.warn({ err, user, pid }, 'online models lost with their update; the project is reloaded on next use');
-      if (project.life.kind !== 'dropped') this.evict(user, pid);
+      if (this.loaded.get(ProjectStore.key(user, pid)) === project) this.evict(user, pid);
     });
     return project;
   }
