@@ -7,3 +7,4 @@ export * from './data';
 export * from './s3';
 export * from './memory';
 export * from './nats-cluster';
+export * from './projects-memory';

@@ -1,4 +1,3 @@
-import type { KV } from 'nats';
 import { checkName, nameToken, smlError, SmlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { FrameError, placeholderRows, Summary, type DataFrame, type LearnInput, type PreparedChange } from '@sml/stats';
@@ -13,7 +12,7 @@ import type { OnlineRunner } from './online-pool';
 import { ONLINE_BACKLOG, OnlineUpdates } from './online-updates';
 import { summaryOptions, type ProjectLimits } from './project';
 import type { ProjectRegistry } from './registry';
-import type { ProjectStore } from './store';
+import type { DataSourceRecords, ProjectMetas } from './ports';
 
 export { guessType, SAMPLE_ROWS } from './ds-plan';
 
@@ -52,7 +51,7 @@ export class DataSources {
   private readonly readers = new DsReaders();
 
   constructor(private readonly deps: {
-    kv: KV; registry: ProjectRegistry; store: ProjectStore; limits: ProjectLimits; filesRoot: string; log: Logger;
+    kv: DataSourceRecords; registry: ProjectRegistry; store: ProjectMetas; limits: ProjectLimits; filesRoot: string; log: Logger;
     /** SML_SOURCE_TIMEOUT_MS: a remote source's silence, and the whole of a sample or preview. */
     timeoutMs: number;
     /** The bounds of a job's read and of a request's (readLimitsOf). */

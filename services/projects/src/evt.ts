@@ -1,6 +1,6 @@
 import { checkParameters, smlError, SmlError, toSmlError, type ParameterBound } from '@sml/core';
 import { EvtWrapper } from '@sml/stats';
-import type { ModelStore } from './model-store';
+import type { ModelStorage } from './ports';
 import type { ProjectRegistry } from './registry';
 
 /**
@@ -9,7 +9,7 @@ import type { ProjectRegistry } from './registry';
  * named by `sml_evt_wrapper_res_key` (default `res`).
  */
 export class EvtWrappers {
-  constructor(private readonly deps: { registry: ProjectRegistry; store: ModelStore; bounds: Readonly<Record<string, ParameterBound>> }) {}
+  constructor(private readonly deps: { registry: ProjectRegistry; store: ModelStorage; bounds: Readonly<Record<string, ParameterBound>> }) {}
 
   /** Attaches (or replaces) the wrapper of `model`, built from the request's parameters. */
   async create(user: string, pid: string, model: string, body: Record<string, string>): Promise<void> {

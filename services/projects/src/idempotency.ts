@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
+import { StorageType, type KV, type NatsConnection } from 'nats';
+import { kvBucket } from '@sml/bus';
 import { clip, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
+import type { IdempotencyKeys } from './ports';
 import { ProjectStore } from './store';
 
 /** How long an Idempotency-Key is remembered: the log stream's duplicate window. */
@@ -45,4 +48,22 @@ export function isRetry(stored: string | undefined, record: IdempotencyRecord, i
   if (stored === undefined) return false;
   if (stored !== record.fingerprint) throw smlError('IDEMPOTENCY_KEY_REUSED', { key: clip(idempotencyKey) });
   return true;
+}
+
+/** Idempotency-Key records in KV `sml_idempotency`, each forgotten after the window (the bucket's TTL). */
+export class KvIdempotencyKeys implements IdempotencyKeys {
+  private constructor(private readonly kv: KV) {}
+
+  static async open(nc: NatsConnection): Promise<KvIdempotencyKeys> {
+    return new KvIdempotencyKeys(await kvBucket(nc, 'sml_idempotency', { ttl: IDEMPOTENCY_WINDOW_MS, storage: StorageType.File }));
+  }
+
+  async get(name: string): Promise<string | undefined> {
+    const e = await this.kv.get(name);
+    return e?.operation === 'PUT' ? e.string() : undefined;
+  }
+
+  async put(name: string, fingerprint: string): Promise<void> {
+    await this.kv.put(name, fingerprint);
+  }
 }

@@ -1,13 +1,12 @@
-import type { KV } from 'nats';
 import { smlError, type Logger } from '@sml/core';
 import { GATEWAY_IDEMPOTENCY_PREFIX, jsErrorCode, JS_ERR } from '@sml/bus';
 import { sml } from '@sml/proto';
 import type { ProjectEncoders } from './encoding';
 import type { PreparedChange } from '@sml/stats';
 import { batchOf, type ProjectState } from './project';
-import { idempotencyRecord, isRetry, messageId } from './idempotency';
+import { idempotencyRecord, isRetry, messageId, type IdempotencyRecord } from './idempotency';
 import type { ProjectRegistry } from './registry';
-import type { ProjectStore } from './store';
+import type { Appended, IdempotencyKeys, ProjectLog } from './ports';
 import { ONLINE_BACKLOG } from './online-updates';
 import { DROP_MARKS } from './stream-marks';
 
@@ -46,9 +45,9 @@ export function refusesSummary(p: ProjectState, req: sml.v1.ILearnRequest): bool
 export class Learning {
   constructor(
     private readonly registry: ProjectRegistry,
-    private readonly store: ProjectStore,
+    private readonly store: ProjectLog,
     /** Idempotency-Key → fingerprint of the batch it first carried, for the log's duplicate window. */
-    private readonly idempotency: KV,
+    private readonly idempotency: IdempotencyKeys,
     private readonly log: Logger,
     /** Encodes the S/L columns of a project with an encoder (encoderAssign). */
     private readonly encoders?: ProjectEncoders,
@@ -86,7 +85,7 @@ export class Learning {
         if (req.batchSummary?.length) return { needsColumns: true };
         throw err;
       }
-      const t1 = performance.now();
+      const prepareMs = performance.now() - t0;
       const recipe = req.askSummaryRecipe ? p.batchRecipe : null;
       const reply: sml.v1.ILearnReply = { ...(change.lenient ? { learnReport: change.report } : {}), ...(recipe !== null ? { summaryRecipe: recipe } : {}) };
       if (p.memoryOnly) {
@@ -98,51 +97,63 @@ export class Learning {
       // The fingerprint is the batch as sent, whatever the encoder made of it.
       const key = req.idempotencyKey ? idempotencyRecord(user, pid, req.idempotencyKey, input === req ? entry : logEntry(op, req)) : undefined;
       if (key) {
-        const first = p.replayedKeys.get(key.name) ?? (await this.idempotency.get(key.name).catch(() => null).then((e) => (e?.operation === 'PUT' ? e.string() : undefined)));
+        const first = p.replayedKeys.get(key.name) ?? (await this.idempotency.get(key.name).catch(() => undefined));
         // A retry gets the first answer: that batch is in the log already.
         if (isRetry(first, key, req.idempotencyKey!)) return reply;
       }
-      // The log keeps the batch as it came.
-      // Only this replica may write the project now (its shard's lease, not about to expire).
-      if (!this.registry.writable(user, pid)) {
-        this.registry.evict(user, pid);
-        throw smlError('SERVICE_UNAVAILABLE', { service: 'projects' });
-      }
-      const appended = this.store.append(user, pid, logged!, p.fenced ? undefined : p.logTail, key ? messageId(key) : undefined);
-      appended.catch(() => undefined); // awaited below; the summary is updated meanwhile
-      // One turn of the event loop, so the batch is on its way to NATS before the CPU-bound commit.
-      await new Promise((resolve) => setImmediate(resolve));
-      try {
-        change.commit();
-      } catch (err) {
-        // Not expected (commit does not validate): memory may be half-changed, so reload what is durable.
-        this.registry.evict(user, pid);
-        throw err;
-      }
-      const t2 = performance.now();
-      let ack: { seq: number; duplicate: boolean };
-      try {
-        ack = await appended;
-      } catch (err) {
-        this.registry.evict(user, pid);
-        // The log has an entry this state does not (an append whose answer was lost, stored
-        // after all): the reload on the retry learns it, and its Idempotency-Key with it.
-        const detail = jsErrorCode(err) === JS_ERR.WRONG_LAST_SEQUENCE ? 'the project log has a batch this process had not seen; reloaded' : (err as Error).message;
-        throw smlError('NOT_PERSISTED', { detail }, err);
-      }
-      if (ack.duplicate) {
-        // Already logged by an earlier attempt: reload the durable state, which has it once.
-        this.registry.evict(user, pid);
-        return reply;
-      }
-      p.logged(ack.seq);
-      p.streamMarks.advance(req.streamPosition);
-      if (key) await this.idempotency.put(key.name, key.fingerprint).catch((err) => this.log.warn({ err, pid }, 'idempotency record not kept'));
-      const t3 = performance.now();
-      await this.registry.afterBatch(p);
-      this.log.debug({ pid, op, seq: ack.seq, rows: change.report.rowsLearned, prepareMs: t1 - t0, commitMs: t2 - t1, logWaitMs: t3 - t2, snapshotMs: performance.now() - t3 }, 'batch learned');
+      await this.logAndCommit(p, { op, req, logged: logged!, key, change, prepareMs });
       return reply;
     }, { pendingOnline: true });
+  }
+
+  /**
+   * Sends a validated batch to the log and commits it to the summary while it travels; resolves
+   * once the log has it. Memory is evicted (the durable state reloaded) whenever it could
+   * differ from the log: a refused append, a duplicate, a commit that threw.
+   */
+  private async logAndCommit(p: ProjectState, batch: { op: LearnOp; req: sml.v1.ILearnRequest; logged: Uint8Array; key?: IdempotencyRecord; change: PreparedChange; prepareMs: number }): Promise<void> {
+    const { user, pid } = p.meta;
+    const { key, change } = batch;
+    // Only this replica may write the project now (its shard's lease, not about to expire).
+    if (!this.registry.writable(user, pid)) {
+      this.registry.evict(user, pid);
+      throw smlError('SERVICE_UNAVAILABLE', { service: 'projects' });
+    }
+    // The log keeps the batch as it came.
+    const appended = this.store.append(user, pid, batch.logged, p.fenced ? undefined : p.logTail, key ? messageId(key) : undefined);
+    appended.catch(() => undefined); // awaited below; the summary is updated meanwhile
+    // One turn of the event loop, so the batch is on its way to NATS before the CPU-bound commit.
+    await new Promise((resolve) => setImmediate(resolve));
+    const t1 = performance.now();
+    try {
+      change.commit();
+    } catch (err) {
+      // Not expected (commit does not validate): memory may be half-changed, so reload what is durable.
+      this.registry.evict(user, pid);
+      throw err;
+    }
+    const t2 = performance.now();
+    let ack: Appended;
+    try {
+      ack = await appended;
+    } catch (err) {
+      this.registry.evict(user, pid);
+      // The log has an entry this state does not (an append whose answer was lost, stored
+      // after all): the reload on the retry learns it, and its Idempotency-Key with it.
+      const detail = jsErrorCode(err) === JS_ERR.WRONG_LAST_SEQUENCE ? 'the project log has a batch this process had not seen; reloaded' : (err as Error).message;
+      throw smlError('NOT_PERSISTED', { detail }, err);
+    }
+    if (ack.duplicate) {
+      // Already logged by an earlier attempt: reload the durable state, which has it once.
+      this.registry.evict(user, pid);
+      return;
+    }
+    p.logged(ack.seq);
+    p.streamMarks.advance(batch.req.streamPosition);
+    if (key) await this.idempotency.put(key.name, key.fingerprint).catch((err) => this.log.warn({ err, pid }, 'idempotency record not kept'));
+    const t3 = performance.now();
+    await this.registry.afterBatch(p);
+    this.log.debug({ pid, op: batch.op, seq: ack.seq, rows: change.report.rowsLearned, prepareMs: batch.prepareMs, commitMs: t2 - t1, logWaitMs: t3 - t2, snapshotMs: performance.now() - t3 }, 'batch learned');
   }
 
   /**
@@ -161,7 +172,7 @@ export class Learning {
         this.registry.evict(user, pid);
         throw smlError('SERVICE_UNAVAILABLE', { service: 'projects' });
       }
-      let ack: { seq: number; duplicate: boolean };
+      let ack: Appended;
       try {
         ack = await this.store.append(user, pid, { op: DROP_MARKS, streamPosition: { stream }, prevSeq: p.logSeq }, p.fenced ? undefined : p.logTail);
       } catch (err) {

@@ -2,11 +2,10 @@ import { checkParameters, SmlError, smlError, type Logger, type ParameterBound }
 import type { sml } from '@sml/proto';
 import { projectMetaFromCreate } from './create';
 import { smlInfo } from './info';
-import type { ModelStore } from './model-store';
 import { checkSummaryRequest, summaryParts } from './parts';
 import type { ProjectRegistry } from './registry';
 import type { Shards } from './shards';
-import type { ProjectStore } from './store';
+import type { ModelStorage, ProjectMetas, QuarantinedBatches } from './ports';
 
 /**
  * A project's life (API.md §4): create, info, list, save, unload, freeze, histograms, merge,
@@ -16,7 +15,7 @@ import type { ProjectStore } from './store';
  */
 export class Lifecycle {
   constructor(private readonly deps: {
-    registry: ProjectRegistry; store: ProjectStore; models: ModelStore;
+    registry: ProjectRegistry; store: ProjectMetas & QuarantinedBatches; models: ModelStorage;
     bounds: Readonly<Record<string, ParameterBound>>;
     /** Attributes a sub-summary request may name (SML_MAX_SUMMARY_ATTRIBUTES). */
     maxSummaryAttributes: number;

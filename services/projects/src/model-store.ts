@@ -4,6 +4,7 @@ import { nameToken, smlError } from '@sml/core';
 import { followKv, jsErrorCode, JS_ERR, kvBucket, objectStore } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { ALGORITHMS, EvtWrapper, type Model, type Prediction } from '@sml/stats';
+import type { ModelStorage } from './ports';
 
 /**
  * How long the watch's latest revision of a record is remembered. A read may be answered by a
@@ -39,7 +40,7 @@ function readable<T>(model: string, pid: string, read: () => T): T {
  * statistics they were built from until rebuilt. Restored models are cached, each with the
  * revision of its record: a later revision (the KV watch) drops it.
  */
-export class ModelStore {
+export class ModelStore implements ModelStorage {
   /** Restored or just built models, with the KV revision of the record they stand for. */
   private readonly cache = new Map<string, { model: Model; revision: number }>();
   /**

@@ -7,7 +7,7 @@ import {
 import type { JobWorkers } from '@sml/jobs-client';
 import type { BuildResult, BuildTask } from './build-worker';
 import type { PredictPool } from './predict-pool';
-import type { ModelStore } from './model-store';
+import type { ModelStorage } from './ports';
 import type { ProjectRegistry } from './registry';
 
 /**
@@ -114,7 +114,7 @@ async function buildInline(algo: string, { summary, spec }: ReturnType<typeof re
  */
 export class Models {
   constructor(private readonly deps: {
-    registry: ProjectRegistry; store: ModelStore;
+    registry: ProjectRegistry; store: ModelStorage;
     bounds: Readonly<Record<string, ParameterBound>>;
     /** Wall-clock budget of one feature selection or autoSelect (SML_SELECTION_TIME_BUDGET_MS). */
     selectionBudgetMs: number;

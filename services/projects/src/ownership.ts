@@ -1,5 +1,5 @@
-import type { BusService, Leases, Presence } from '@sml/bus';
 import type { Logger } from '@sml/core';
+import type { ReplicaPresence, ShardEndpoints, ShardLeases } from './ports';
 import type { ProjectRegistry } from './registry';
 
 /** The KV key of the lease on shard `shard` of the projects (KV `sml_project_leases`). */
@@ -9,10 +9,10 @@ export const shardLeaseKey = (shard: number): string => `shard.${shard}`;
 const COOLDOWN_ROUNDS = 2;
 
 export interface OwnershipDeps {
-  leases: Leases;
-  presence: Presence;
+  leases: ShardLeases;
+  presence: ReplicaPresence;
   /** One per shard (index = shard), each suspended until its lease is held. */
-  services: BusService[];
+  services: ShardEndpoints[];
   registry: ProjectRegistry;
   log: Logger;
   leaseMs: number;

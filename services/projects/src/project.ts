@@ -4,7 +4,8 @@ import { checkParameters, dataFrameFromProto, smlError, toSmlError, type Paramet
 import { sml } from '@sml/proto';
 import type { OnlineRunner } from './online-pool';
 import { OnlineUpdates } from './online-updates';
-import type { StoredSnapshot } from './store';
+import type { StoredSnapshot } from './ports';
+import { heldState, transition, type DropReason, type ProjectEvent, type ProjectLife } from './project-states';
 import { DROP_MARKS, StreamMarks } from './stream-marks';
 
 /**
@@ -74,8 +75,8 @@ export class ProjectState {
    */
   logTail = 0;
   /**
-   * Whether an append of this state has been stored since it was loaded. The first one is
-   * fenced: it expects `logTail` (ProjectStore.append). That is what keeps an append whose
+   * Whether an append of this state has been stored since it was loaded (its life, ProjectLife).
+   * The first one is fenced: it expects `logTail` (ProjectStore.append). That is what keeps an append whose
    * answer was lost in a NATS leader election — stored after all, after this state read the
    * log's end — from sitting in the log next to its retry: such an entry precedes the new
    * term's entries in the stream's raft log, so it is either stored before the fenced append
@@ -83,7 +84,11 @@ export class ProjectState {
    * this process is the project's only writer while it holds the shard's lease, and stops
    * writing before that lease can pass to another replica (ownership.ts, holds).
    */
-  fenced = false;
+  get fenced(): boolean {
+    const s = heldState(this.state);
+    return (s?.kind === 'clean' || s?.kind === 'dirty') && s.fenced;
+  }
+
   /**
    * Idempotency records (name → fingerprint, Learning) of keyed batches replayed from the log
    * while loading, stored within the idempotency window: such a batch may have been logged by
@@ -94,28 +99,51 @@ export class ProjectState {
   /** Changes with every change of the summary; with the instance id it makes the etag. */
   private revision = 0;
   private readonly instance = randomUUID();
-  batchesSinceSnapshot = 0;
   /** Where the project stands in each stream it learns from (stream-marks.ts). */
   readonly streamMarks = new StreamMarks();
-  private dirty = false;
-  private snapshotted: boolean;
+  /** Where this state stands against what is durable (project-states.ts): every flag below is read from it. */
+  private state: ProjectLife;
   /** The online models' updates when they learn on other threads (useOnlineThreads); else they learn in commit. */
   private online?: OnlineUpdates;
 
-  private constructor(readonly meta: sml.v1.ProjectMeta, readonly summary: Summary, snapshotted: boolean, private readonly limits: StateLimits) {
-    this.snapshotted = snapshotted;
+  private constructor(readonly meta: sml.v1.ProjectMeta, readonly summary: Summary, first: ProjectEvent, private readonly limits: StateLimits) {
+    this.state = transition({ kind: 'absent' }, first);
   }
 
+  /** A project just created: empty, nothing durable but its metadata. */
   static fresh(meta: sml.v1.IProjectMeta, limits: ProjectLimits): ProjectState {
-    return new ProjectState(sml.v1.ProjectMeta.fromObject(meta), new Summary(summaryOptions(meta, limits)), false, limits.state);
+    return new ProjectState(sml.v1.ProjectMeta.fromObject(meta), new Summary(summaryOptions(meta, limits)), { type: 'created', persist: Boolean(meta.persist) }, limits.state);
   }
 
-  static restore(meta: sml.v1.IProjectMeta, snapshot: StoredSnapshot, limits: ProjectLimits): ProjectState {
+  /** A project loading: from its snapshot (or none), its log to be replayed (replay), then `loaded`. */
+  static restore(meta: sml.v1.IProjectMeta, snapshot: StoredSnapshot | undefined, limits: ProjectLimits): ProjectState {
+    if (!snapshot) return new ProjectState(sml.v1.ProjectMeta.fromObject(meta), new Summary(summaryOptions(meta, limits)), { type: 'load', snapshotted: false }, limits.state);
     checkParameters(meta.params, limits.bounds);
-    const p = new ProjectState(sml.v1.ProjectMeta.fromObject(meta), Summary.deserialize(snapshot.summary), true, limits.state);
+    const p = new ProjectState(sml.v1.ProjectMeta.fromObject(meta), Summary.deserialize(snapshot.summary), { type: 'load', snapshotted: true }, limits.state);
     p.logSeq = Number(snapshot.logSeq ?? 0);
     p.streamMarks.load(snapshot.streamMarks);
     return p;
+  }
+
+  /** Its state against what is durable (project-states.ts). */
+  get life(): ProjectLife {
+    return this.state;
+  }
+
+  /** The log replayed: the project is in use. */
+  loaded(): void {
+    this.state = transition(this.state, { type: 'loaded' });
+  }
+
+  /** No longer the project's state in this replica (ProjectRegistry): the next use loads what is durable. */
+  dropped(why: DropReason): void {
+    this.state = transition(this.state, { type: 'dropped', why });
+  }
+
+  /** Logged (or replayed) batches and merges not yet in a snapshot. */
+  get batchesSinceSnapshot(): number {
+    const s = heldState(this.state);
+    return s?.kind === 'dirty' ? s.batches : s?.kind === 'loading' ? s.replayed : 0;
   }
 
   /**
@@ -155,7 +183,8 @@ export class ProjectState {
 
   /** In-memory state newer than the last snapshot (always false for memory-only projects' snapshots). */
   get isDirty(): boolean {
-    return this.dirty;
+    const s = heldState(this.state);
+    return s?.kind === 'dirty' || (s?.kind === 'memoryOnly' && s.changed) || (s?.kind === 'loading' && s.replayed > 0);
   }
 
   /**
@@ -168,7 +197,8 @@ export class ProjectState {
   }
 
   get persisted(): boolean {
-    return this.snapshotted;
+    const s = heldState(this.state);
+    return s !== undefined && s.kind !== 'memoryOnly' && s.snapshotted;
   }
 
   /**
@@ -213,10 +243,8 @@ export class ProjectState {
     if (seq > 0) {
       this.logSeq = seq;
       this.logTail = seq;
-      this.fenced = true;
     }
-    this.dirty = true;
-    this.batchesSinceSnapshot++;
+    this.state = transition(this.state, { type: 'logged', seq });
     this.meta.lastModificationDate = Date.now();
   }
 
@@ -232,8 +260,7 @@ export class ProjectState {
     if (entry.op === DROP_MARKS) {
       this.streamMarks.drop(entry.streamPosition?.stream ?? '');
       this.logSeq = seq;
-      this.dirty = true;
-      this.batchesSinceSnapshot++;
+      this.state = transition(this.state, { type: 'replayed', quarantined: false });
       return undefined;
     }
     const op = entry.op === 'forget' ? 'forget' : 'learn';
@@ -248,8 +275,7 @@ export class ProjectState {
     // Logged, so covered, even when it could not be replayed (it is quarantined, never relearned).
     this.streamMarks.advance(entry.streamPosition);
     this.logSeq = seq;
-    this.dirty = true;
-    this.batchesSinceSnapshot++;
+    this.state = transition(this.state, { type: 'replayed', quarantined: failure !== undefined });
     return failure;
   }
 
@@ -283,7 +309,7 @@ export class ProjectState {
     } catch (err) {
       throw toSmlError(err, { pid: this.meta.pid, other: otherPid });
     }
-    this.dirty = true;
+    this.state = transition(this.state, { type: 'changed' });
     this.meta.lastModificationDate = Date.now();
   }
 
@@ -295,7 +321,7 @@ export class ProjectState {
       throw toSmlError(err, { pid: this.meta.pid });
     }
     this.revision++;
-    this.dirty = true;
+    this.state = transition(this.state, { type: 'changed' });
     this.meta.lastModificationDate = Date.now();
   }
 
@@ -310,8 +336,6 @@ export class ProjectState {
 
   /** After a snapshot as of logSeq (the log was trimmed before it). */
   markSaved(): void {
-    this.dirty = false;
-    this.snapshotted = true;
-    this.batchesSinceSnapshot = 0;
+    this.state = transition(this.state, { type: 'snapshotted' });
   }
 }

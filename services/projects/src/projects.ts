@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { BusService, contracts, kvBucket, Leases, okStatus, Presence, SHARD_PROBE_OP, shardOf, subjectOf } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
-import { StorageType, type NatsConnection } from 'nats';
+import { type NatsConnection } from 'nats';
 import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
 import { readLimitsOf, type SourceContext } from '@sml/sources';
 import { sml } from '@sml/proto';
@@ -12,7 +12,7 @@ import { readScoringFrame, type FrameBounds } from './ds-frame';
 import { DsPredictions } from './ds-predict';
 import { ProjectEncoders } from './encoding';
 import { EvtWrappers } from './evt';
-import { IDEMPOTENCY_WINDOW_MS } from './idempotency';
+import { KvIdempotencyKeys } from './idempotency';
 import { Learning, type LearnOp } from './learning';
 import { learnPredict } from './learn-predict';
 import { Lifecycle } from './lifecycle';
@@ -70,7 +70,7 @@ export async function startProjects({ nc, service, client, config, log }: Projec
     services: shardServices, registry, log, leaseMs: config.SML_PROJECT_LEASE_MS,
   });
   registry.start();
-  const idempotency = await kvBucket(nc, 'sml_idempotency', { ttl: IDEMPOTENCY_WINDOW_MS, storage: StorageType.File });
+  const idempotency = await KvIdempotencyKeys.open(nc);
   const dss = await kvBucket(nc, 'sml_dss');
   const models = await ModelStore.open(nc);
   const sweeper = sweepOrphans(models, log);

@@ -2,9 +2,11 @@ import type { Logger } from '@sml/core';
 import { smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { ProjectState, type ProjectLimits } from './project';
+import type { DropReason } from './project-states';
 import { IDEMPOTENCY_WINDOW_MS, splitMessageId } from './idempotency';
 import type { OnlineRunner } from './online-pool';
 import { ONLINE_BACKLOG } from './online-updates';
+import type { ProjectStorage } from './ports';
 import { ProjectStore } from './store';
 
 /** Tries of one snapshot (ProjectRegistry.save), the n-th retry after n × SNAPSHOT_RETRY_MS. */
@@ -49,7 +51,7 @@ export class ProjectRegistry {
   /** Batches quarantined by this process since it started (reported in $SRV.STATS). */
   quarantinedTotal = 0;
 
-  constructor(private readonly store: ProjectStore, private readonly log: Logger, private readonly opts: RegistryOptions) {}
+  constructor(private readonly store: ProjectStorage, private readonly log: Logger, private readonly opts: RegistryOptions) {}
 
   start(): void {
     this.timer = setInterval(() => void this.snapshotDirty(), this.opts.snapshotEveryMs);
@@ -86,6 +88,7 @@ export class ProjectRegistry {
     await leftovers?.();
     // kv.create refuses an existing key too, so two racing creates cannot both succeed.
     if (meta.persist) await this.store.createMeta(meta);
+    this.drop(key, 'evicted'); // a state of an id whose metadata is gone is not the new project's
     this.loaded.set(key, project);
     return project;
   }
@@ -154,7 +157,7 @@ export class ProjectRegistry {
     const snapshot = await this.store.loadSnapshot(user, pid);
     let project: ProjectState;
     try {
-      project = this.online(snapshot ? ProjectState.restore(meta, snapshot, this.opts.limits) : ProjectState.fresh(meta, this.opts.limits));
+      project = this.online(ProjectState.restore(meta, snapshot, this.opts.limits));
     } catch (err) {
       throw smlError('PROJECT_UNLOADABLE', { pid, detail: (err as Error).message }, err);
     }
@@ -185,6 +188,7 @@ export class ProjectRegistry {
       replayed++;
     }
     project.logTail = tail;
+    project.loaded();
     this.log.info({ user, pid, snapshotSeq: Number(snapshot?.logSeq ?? 0), replayed, quarantined, tail }, 'project loaded');
     this.loaded.set(ProjectStore.key(user, pid), project);
     return project;
@@ -241,8 +245,8 @@ export class ProjectRegistry {
     const { user, pid } = project.meta;
     void this.locked(user, pid, async () => {
       this.savesAfterOnline.delete(project);
-      // Not if the project was dropped or reloaded meanwhile: that state is not this one.
-      if (this.loaded.get(ProjectStore.key(user, pid)) !== project) return;
+      // Not if the project was dropped (and maybe reloaded) meanwhile: that state is not this one.
+      if (project.life.kind === 'dropped') return;
       await project.onlineSettled();
       await this.save(project);
     }).catch((err: unknown) => this.log.error({ err, pid }, 'snapshot failed'));
@@ -258,18 +262,24 @@ export class ProjectRegistry {
    * what is durable is loaded again when asked for. Memory-only projects are lost with it.
    */
   dropShard(shard: number): void {
-    for (const [key, p] of this.loaded) if ((this.opts.shardOf?.(p.meta.user, p.meta.pid) ?? 0) === shard) this.loaded.delete(key);
+    for (const [key, p] of this.loaded) if ((this.opts.shardOf?.(p.meta.user, p.meta.pid) ?? 0) === shard) this.drop(key, 'shardDropped');
   }
 
   /** Drops the in-memory state without saving: the next access reloads what is durable. */
   evict(user: string, pid: string): void {
-    this.loaded.delete(ProjectStore.key(user, pid));
+    this.drop(ProjectStore.key(user, pid), 'evicted');
+  }
+
+  /** Every way a project leaves memory: its state is told (a batch still holding it then writes no snapshot of it). */
+  private drop(key: string, why: DropReason): void {
+    this.loaded.get(key)?.dropped(why);
+    this.loaded.delete(key);
   }
 
   async unload(user: string, pid: string): Promise<void> {
     await this.with(user, pid, async (p) => {
       await this.save(p);
-      this.loaded.delete(ProjectStore.key(user, pid));
+      this.drop(ProjectStore.key(user, pid), 'unloaded');
     });
   }
 
@@ -280,7 +290,7 @@ export class ProjectRegistry {
       const p = this.loaded.get(key);
       if (!p && !(await this.store.getMeta(user, pid))) throw smlError('PROJECT_NOT_FOUND', { pid, user });
       if (!p?.memoryOnly) await this.store.delete(user, pid);
-      this.loaded.delete(key);
+      this.drop(key, 'deleted');
     });
   }
 

@@ -3,6 +3,7 @@ import { nameToken, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { ensureStream, isKeyExists, JS_ERR, jsErrorCode, kvBucket, nextWithin, objectStore } from '@sml/bus';
 import type { SerializedChunks } from '@sml/stats';
+import type { Appended, ProjectStorage, ReplayedEntry, StoredSnapshot } from './ports';
 
 export const PROJECT_LOG_STREAM = 'SML_PROJECT_LOG';
 /** A replay or snapshot read that receives nothing this long fails (503, retryable) instead of holding the project. */
@@ -22,26 +23,6 @@ const SNAPSHOT_VERSION = 1;
 /** Object-store pieces of a snapshot (the client's default) and how many may await their acks. */
 const SNAPSHOT_PIECE_BYTES = 128 * 1024;
 const SNAPSHOT_AHEAD_PIECES = 64;
-
-/**
- * A snapshot as read back: the summary as the chunks it arrived in, each let go once
- * Summary.deserialize has read it (so a large summary's chunks are freed while it is read).
- */
-export interface StoredSnapshot {
-  logSeq: number;
-  summary: SerializedChunks;
-  streamMarks: sml.v1.IStreamMark[];
-}
-
-/** One batch read back from the project's log. */
-export interface ReplayedEntry {
-  seq: number;
-  entry: sml.v1.ProjectLogEntry;
-  /** The JetStream message id of a batch sent with an Idempotency-Key (Learning: `<record name>.<fingerprint>`). */
-  msgId?: string;
-  /** When JetStream stored it (ms since the epoch). */
-  storedAt: number;
-}
 
 /** The chunks one at a time, each dropped from `chunks` as it is taken. */
 function released(chunks: Array<Uint8Array | null>): SerializedChunks {
@@ -110,7 +91,7 @@ export function readSnapshot(chunks: readonly Uint8Array[]): StoredSnapshot {
  * batches in the write-ahead stream SML_PROJECT_LOG (one subject per project), snapshots in
  * object store `sml_project_snapshots`. Keys are `<customer token>.<project token>`.
  */
-export class ProjectStore {
+export class ProjectStore implements ProjectStorage {
   private constructor(private readonly nc: NatsConnection, private readonly kv: KV, private readonly snapshots: ObjectStore, private readonly quarantine: ObjectStore) {}
 
   static async open(nc: NatsConnection): Promise<ProjectStore> {
@@ -163,7 +144,7 @@ export class ProjectStore {
    * (≈ as much CPU again as the append for a 10 000-row batch), so Learning asks for it on the
    * first append after a load only (ProjectState.fenced says why that suffices).
    */
-  async append(user: string, pid: string, entry: sml.v1.IProjectLogEntry | Uint8Array, tail?: number, msgId?: string): Promise<{ seq: number; duplicate: boolean }> {
+  async append(user: string, pid: string, entry: sml.v1.IProjectLogEntry | Uint8Array, tail?: number, msgId?: string): Promise<Appended> {
     const bytes = entry instanceof Uint8Array ? entry : sml.v1.ProjectLogEntry.encode(entry).finish();
     const ack = await this.nc.jetstream().publish(ProjectStore.subject(user, pid), bytes, {
       ...(tail === undefined ? {} : { expect: { lastSubjectSequence: tail } }),
@@ -276,12 +257,16 @@ export class ProjectStore {
       },
     }, { highWaterMark: 1 });
     await this.snapshots.put({ name: ProjectStore.key(user, pid), options: { max_chunk_size: SNAPSHOT_PIECE_BYTES } }, stream);
-    if (logSeq > 0) {
-      // Keeps the entry at logSeq: the chain's anchor (ProjectLogEntry.prevSeq). A later read
-      // of an older snapshot, or of none, then meets an entry that does not follow it.
-      const jsm = await this.nc.jetstreamManager();
-      await jsm.streams.purge(PROJECT_LOG_STREAM, { filter: ProjectStore.subject(user, pid), seq: logSeq });
-    }
+    if (logSeq > 0) await this.trim(user, pid, logSeq);
+  }
+
+  /**
+   * Keeps the entry at `keepFrom`: the chain's anchor (ProjectLogEntry.prevSeq). A later read
+   * of an older snapshot, or of none, then meets an entry that does not follow it.
+   */
+  async trim(user: string, pid: string, keepFrom: number): Promise<void> {
+    const jsm = await this.nc.jetstreamManager();
+    await jsm.streams.purge(PROJECT_LOG_STREAM, { filter: ProjectStore.subject(user, pid), seq: keepFrom });
   }
 
   /**
@@ -311,10 +296,6 @@ export class ProjectStore {
   /** Removes a snapshot alone (an import that did not get its project id). */
   async deleteSnapshot(user: string, pid: string): Promise<void> {
     await this.snapshots.delete(ProjectStore.key(user, pid)).catch(() => undefined);
-  }
-
-  async hasSnapshot(user: string, pid: string): Promise<boolean> {
-    return (await this.snapshots.info(ProjectStore.key(user, pid))) !== null;
   }
 
   /**

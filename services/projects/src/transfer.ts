@@ -7,10 +7,9 @@ import { ALGORITHMS, EvtWrapper, ModelInputError, Summary, type Model } from '@s
 import { projectMetaFromCreate } from './create';
 import type { ProjectEncoders } from './encoding';
 import { smlInfo } from './info';
-import type { ModelStore } from './model-store';
 import { summaryOptions, type ProjectLimits } from './project';
 import type { ProjectRegistry } from './registry';
-import type { ProjectStore } from './store';
+import type { ModelStorage, ProjectStorage } from './ports';
 import type { Shards } from './shards';
 
 /**
@@ -209,9 +208,10 @@ function settingsOf(meta: sml.v1.IProjectMeta): ProjectSettings {
 
 export interface TransferDeps {
   registry: ProjectRegistry;
-  store: ProjectStore;
-  models: ModelStore;
-  encoders: ProjectEncoders;
+  store: ProjectStorage;
+  models: ModelStorage;
+  /** Only to move an encoder with a renamed project. */
+  encoders: Pick<ProjectEncoders, 'assign'>;
   limits: ProjectLimits;
   bounds: Readonly<Record<string, ParameterBound>>;
   maxProjectsPerCustomer: number;

@@ -2,8 +2,8 @@
  * The learning module's pure parts, without NATS: the log entry a batch becomes, the
  * Idempotency-Key record (KV key and batch fingerprint, README "Idempotency-Key"), what a
  * retried key answers, and when a project asks the gateway for the batch's JSON. The batch
- * path itself (log append, commit, reload) runs against nats-server in projects.e2e.test.ts
- * and crash.e2e.test.ts.
+ * path itself (log append, commit, reload) runs on the in-memory storage in domain.test.ts,
+ * and against nats-server in projects.e2e.test.ts and crash.e2e.test.ts.
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
