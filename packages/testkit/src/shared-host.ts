@@ -1,16 +1,16 @@
 /**
- * The host of one shared system (`node dist/shared-host.js <profile> <state file>`, started by
+ * The host of one shared system (`node dist/shared-host.js <profile> <state file> <options>`, started by
  * `sharedSystem()`): starts the profile's system, records it in the state file, prints the same
  * JSON as one stdout line, and stops the system on SIGTERM (the system tier's globalTeardown)
  * or when the jest worker that started it is gone (its IPC channel closes).
  */
 import { rmSync, writeFileSync } from 'node:fs';
-import { PROFILES, type Profile, type SharedSystemState } from './shared-system';
-import { startSystem } from './system';
+import type { Profile, SharedSystemState } from './shared-system';
+import { startSystem, type SystemOptions } from './system';
 
 async function main(): Promise<void> {
-  const [profile, file] = process.argv.slice(2) as [Profile, string];
-  const sys = await startSystem(PROFILES[profile]);
+  const [profile, file, options] = process.argv.slice(2) as [Profile, string, string];
+  const sys = await startSystem(JSON.parse(options) as SystemOptions);
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= sys.stop().finally(() => {

@@ -18,15 +18,15 @@ export const PROFILES = {
   /** The product's defaults, every service but streams (its files bring their own Kafka). */
   default: { services: ['users', 'jobs', 'projects', 'explore', 'encoders'] },
   /**
-   * Small limits the data-source, encoder, import and predict files test; per-customer caps
-   * (data sources, encoders) hold for each new customer anyway.
+   * Small limits the data-source, encoder, import, transfer and predict files test; per-customer
+   * caps (projects, data sources, encoders) hold for each new customer anyway.
    */
   limits: {
     services: ['users', 'jobs', 'projects', 'explore', 'encoders'],
     env: {
       SML_MAX_EVT_WINDOW: '1000',
       SML_MAX_DATA_SOURCES_PER_CUSTOMER: '20', SML_MAX_ENCODER_VALUES: '20', SML_MAX_ENCODERS_PER_CUSTOMER: '3',
-      SML_MAX_PREDICT_STEPS: '600', SML_PREDICT_THREAD_STEPS: '0',
+      SML_MAX_PREDICT_STEPS: '600', SML_PREDICT_THREAD_STEPS: '0', SML_MAX_EXPORT_BYTES: String(1024 * 1024), SML_MAX_PROJECTS_PER_CUSTOMER: '4',
     },
   },
 } satisfies Record<string, SystemOptions>;
@@ -68,9 +68,8 @@ function alive(pid: number): boolean {
 }
 
 function fromState(s: SharedSystemState): SharedSystem {
-  const refuse = (what: string) => async () => {
-    throw new Error(`a shared system's nats-server cannot ${what}: give the file a system of its own (startSystem)`);
-  };
+  const refuse = (what: string) => () =>
+    Promise.reject(new Error(`a shared system's nats-server cannot ${what}: give the file a system of its own (startSystem)`));
   const nats: NatsServer = {
     ...s.nats,
     connectOptions: (identity) => connectOptionsOf(s.nats.credentials, identity),
@@ -101,7 +100,8 @@ export async function sharedSystem(profile: Profile = 'default'): Promise<Shared
   // The host's own messages go to a file: this file's test environment ends long before the host.
   const log = `${file}.log`;
   const fd = openSync(log, 'a');
-  const child = spawn(process.execPath, [host, profile, file], { stdio: ['ignore', 'pipe', fd, 'ipc'] });
+  // The profile goes along as JSON: the host runs the build, the profile table may be newer.
+  const child = spawn(process.execPath, [host, profile, file, JSON.stringify(PROFILES[profile])], { stdio: ['ignore', 'pipe', fd, 'ipc'] });
   closeSync(fd);
   try {
     const state = await firstStdoutLine(child, {
