@@ -35,7 +35,8 @@ function tier(name, testMatch, ignore, extra = {}) {
     // The tier's name reaches scripts/jest-tier.js, which forbids processes and sockets in `unit`.
     globals: { SML_TEST_TIER: name },
     setupFiles: ['<rootDir>/scripts/jest-setup.js'],
-    setupFilesAfterEnv: ['<rootDir>/scripts/jest-tier.js'],
+    // scripts/jest-alone.js: a file marked `@sml-run-alone` runs while no other file does.
+    setupFilesAfterEnv: ['<rootDir>/scripts/jest-tier.js', '<rootDir>/scripts/jest-alone.js'],
   };
 }
 
