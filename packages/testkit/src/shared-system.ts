@@ -18,15 +18,15 @@ export const PROFILES = {
   /** The product's defaults, every service but streams (its files bring their own Kafka). */
   default: { services: ['users', 'jobs', 'projects', 'explore', 'encoders'] },
   /**
-   * Small limits the data-source, encoder, import, transfer and predict files test; per-customer
-   * caps (projects, data sources, encoders) hold for each new customer anyway.
+   * Small limits the data-source, encoder, import and predict files test; per-customer caps
+   * (data sources, encoders) hold for each new customer anyway.
    */
   limits: {
     services: ['users', 'jobs', 'projects', 'explore', 'encoders'],
     env: {
       SML_MAX_EVT_WINDOW: '1000',
       SML_MAX_DATA_SOURCES_PER_CUSTOMER: '20', SML_MAX_ENCODER_VALUES: '20', SML_MAX_ENCODERS_PER_CUSTOMER: '3',
-      SML_MAX_PREDICT_STEPS: '600', SML_PREDICT_THREAD_STEPS: '0', SML_MAX_EXPORT_BYTES: String(1024 * 1024), SML_MAX_PROJECTS_PER_CUSTOMER: '4',
+      SML_MAX_PREDICT_STEPS: '600', SML_PREDICT_THREAD_STEPS: '0',
     },
   },
 } satisfies Record<string, SystemOptions>;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SmlClient, SmlResponse } from '@sml/sdk';
-import { newCustomer, sharedSystem } from '@sml/testkit';
-import { frame } from './helpers';
+import { startSystem, type RunningSystem } from '@sml/testkit';
+import { customer, frame } from './helpers';
 
 // API.md §12: GET /projects/info, rename, project and model export/import (transfer.ts).
 
@@ -17,6 +17,7 @@ const encode = (doc: Doc): string => {
 };
 
 describe('project and model transfer end to end', () => {
+  let sys: RunningSystem;
   let alice: SmlClient;
   let bob: SmlClient;
   let exported: string;
@@ -61,9 +62,9 @@ describe('project and model transfer end to end', () => {
   const pids = async (sdk: SmlClient) => (await ok(sdk.request<{ stringList: { values: string[] } }>('GET', '/projects/list'))).stringList.values;
 
   beforeAll(async () => {
-    const sys = await sharedSystem('limits');
-    alice = (await newCustomer(sys, 'alice')).sdk;
-    bob = (await newCustomer(sys, 'bob')).sdk;
+    sys = await startSystem({ services: ['users', 'jobs', 'projects', 'explore'], env: { SML_MAX_EXPORT_BYTES: String(MAX_EXPORT_BYTES), SML_MAX_PROJECTS_PER_CUSTOMER: '4' } });
+    alice = await customer(sys, 'alice');
+    bob = await customer(sys, 'bob');
     expect((await alice.createProject('p', { enableHistogram: true })).status).toBe(201);
     expect((await alice.learn('p', data)).status).toBe(200);
     const built = await alice.request('POST', '/projects/p/build', { query: { modelid: 'm_mlr', algo: 'mlr' }, json: { inputAttributeNames: inputs, targetAttributeNames: ['y'] } });
@@ -76,10 +77,7 @@ describe('project and model transfer end to end', () => {
     expect(r.status).toBe(200);
     exported = r.body.values!.status;
   }, 120_000);
-  afterAll(() => {
-    alice?.close();
-    bob?.close();
-  });
+  afterAll(() => sys?.stop());
 
   it('exports a versioned document holding settings, statistics and both models', () => {
     const doc = decode(exported);
