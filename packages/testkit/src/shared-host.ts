@@ -4,7 +4,7 @@
  * JSON as one stdout line, and stops the system on SIGTERM (the system tier's globalTeardown)
  * or when the jest worker that started it is gone (its IPC channel closes).
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Profile, SharedSystemState } from './shared-system';
 import { startSystem, type SystemOptions } from './system';
 
@@ -14,7 +14,12 @@ async function main(): Promise<void> {
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= sys.stop().finally(() => {
-      rmSync(file, { force: true });
+      // Only its own record: a host replaced after its system broke finds its successor's there.
+      try {
+        if ((JSON.parse(readFileSync(file, 'utf8')) as SharedSystemState).pid === process.pid) rmSync(file, { force: true });
+      } catch {
+        // no record (never written, or already removed)
+      }
       process.exit(0);
     });
   };

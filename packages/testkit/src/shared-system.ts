@@ -67,6 +67,15 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Whether the gateway's /readyz answers 200 (every required service answering) within 5 s. */
+async function ready(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(5000) })).status === 200;
+  } catch {
+    return false;
+  }
+}
+
 function fromState(s: SharedSystemState): SharedSystem {
   const refuse = (what: string) => () =>
     Promise.reject(new Error(`a shared system's nats-server cannot ${what}: give the file a system of its own (startSystem)`));
@@ -93,7 +102,9 @@ export async function sharedSystem(profile: Profile = 'default'): Promise<Shared
   const file = sharedStateFile(dir, process.env.JEST_WORKER_ID ?? '1', profile);
   if (existsSync(file)) {
     const state = JSON.parse(readFileSync(file, 'utf8')) as SharedSystemState;
-    if (alive(state.pid)) return fromState(state);
+    if (alive(state.pid) && (await ready(state.url))) return fromState(state);
+    // A file before this one left the system broken (a process crashed): a new one for the next files.
+    if (alive(state.pid)) process.kill(state.pid, 'SIGTERM');
   }
   const host = join(repoRoot(), 'packages/testkit/dist/shared-host.js');
   if (!existsSync(host)) throw new Error(`${host} is missing: run the build first`);
