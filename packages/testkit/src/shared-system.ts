@@ -29,6 +29,11 @@ export const PROFILES = {
       SML_MAX_PREDICT_STEPS: '600', SML_PREDICT_THREAD_STEPS: '0',
     },
   },
+  /** Small request bodies and bodies in flight, few WebSocket messages and connections (gateway files). */
+  'small-bodies': {
+    services: ['users', 'jobs', 'projects'],
+    env: { SML_BODY_LIMIT: '200000', SML_MAX_BODY_BYTES_IN_FLIGHT: '300000', SML_WS_MAX_IN_FLIGHT: '2', SML_WS_MAX_CONNECTIONS_PER_CUSTOMER: '3' },
+  },
 } satisfies Record<string, SystemOptions>;
 
 export type Profile = keyof typeof PROFILES;
