@@ -21,8 +21,9 @@ const mapper = {
 const testTimeout = 60_000;
 
 /** One tier: the files it matches, the others' names ignored. */
-function tier(name, testMatch, ignore) {
+function tier(name, testMatch, ignore, extra = {}) {
   return {
+    ...extra,
     displayName: name,
     testEnvironment: 'node',
     transform: { '^.+\\.tsx?$': swc },
@@ -34,7 +35,8 @@ function tier(name, testMatch, ignore) {
     // The tier's name reaches scripts/jest-tier.js, which forbids processes and sockets in `unit`.
     globals: { SML_TEST_TIER: name },
     setupFiles: ['<rootDir>/scripts/jest-setup.js'],
-    setupFilesAfterEnv: ['<rootDir>/scripts/jest-tier.js'],
+    // scripts/jest-alone.js: a file marked `@sml-run-alone` runs while no other file does.
+    setupFilesAfterEnv: ['<rootDir>/scripts/jest-tier.js', '<rootDir>/scripts/jest-alone.js'],
   };
 }
 
@@ -43,7 +45,11 @@ module.exports = {
   projects: [
     tier('unit', ['**/test/**/*.test.ts'], ['\\.int\\.test\\.ts$', '\\.e2e\\.test\\.ts$']),
     tier('integration', ['**/test/**/*.int.test.ts'], []),
-    tier('system', ['**/test/**/*.e2e.test.ts'], []),
+    // Shared systems (@sml/testkit sharedSystem): one per worker and profile, stopped at the end.
+    tier('system', ['**/test/**/*.e2e.test.ts'], [], {
+      globalSetup: '<rootDir>/scripts/jest-system-setup.js',
+      globalTeardown: '<rootDir>/scripts/jest-system-teardown.js',
+    }),
   ],
   reporters: ['<rootDir>/scripts/jest-summary-reporter.js', 'default'],
 };

@@ -1,6 +1,6 @@
 /**
  * Every test file is in the tier its name says (jest.config.js): `*.e2e.test.ts` exactly when
- * it starts SML services as processes, `*.int.test.ts` exactly when it starts one real server
+ * it starts SML services as processes (or uses the ones its jest worker shares), `*.int.test.ts` exactly when it starts one real server
  * or tool (and no SML service), a plain `*.test.ts` neither. A file is read with the local
  * helpers it imports from a test folder (services/streams/test/helpers.ts starts a system for
  * its callers). The patterns are the starters of @sml/testkit and node's own ways to start a
@@ -14,6 +14,7 @@ const root = resolve(__dirname, '..');
 /** Starts SML services as processes. */
 const SYSTEM: [RegExp, string][] = [
   [/\bstartSystem\s*\(/, 'startSystem'],
+  [/\bsharedSystem\s*\(/, 'sharedSystem (a system shared by the files of a jest worker)'],
   [/scripts\/(run\.mjs|up\.sh)\b/, 'scripts/run.mjs (npm run up)'],
   [/\bservices\/\w+\/dist\//, "a service's dist"],
 ];
@@ -96,6 +97,7 @@ describe('a misnamed file is named', () => {
   it('a plain or integration test that starts a system', () => {
     expect(misnamed('/r/a.test.ts', 'sys = await startSystem({ services: [] });')).toMatch(/unit but is system.*\*\.e2e\.test\.ts/);
     expect(misnamed('/r/a.int.test.ts', 'sys = await startSystem();')).toMatch(/integration but is system/);
+    expect(misnamed('/r/a.test.ts', "sys = await sharedSystem('default');")).toMatch(/unit but is system: it uses sharedSystem/);
   });
   it('a plain test with a child process or a listening server', () => {
     expect(misnamed('/r/a.test.ts', "import { spawnSync } from 'node:child_process';")).toMatch(/child_process/);

@@ -1,6 +1,7 @@
 export * from './ports';
 export * from './nats';
 export * from './system';
+export * from './shared-system';
 export * from './postgres';
 export * from './kafka';
 export * from './data';

@@ -58,6 +58,9 @@ export interface RunningSystem {
   stop(): Promise<void>;
 }
 
+/** What a test needs to reach a system, its own (`startSystem`) or a shared one (`sharedSystem`). */
+export type SystemAccess = Pick<RunningSystem, 'url' | 'basePath' | 'rootUser' | 'rootSecret' | 'nats' | 'dataDir'>;
+
 /** The service of a process name: `streams#2` (a second replica) is a `streams` process. */
 function replicaKind(service: string): string {
   return service.split('#')[0];

@@ -1,18 +1,16 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encryptDsInfo, nameToken } from '@sml/core';
 import { SmlClient } from '@sml/sdk';
-import { startSystem, type RunningSystem } from '@sml/testkit';
+import { newCustomer, sharedSystem, type SharedSystem } from '@sml/testkit';
 
 // Every API.md §3 endpoint through the gateway, against the built encoders process and a
 // real nats-server (rebuild first: `npx turbo run build`).
-async function customer(sys: RunningSystem, user: string): Promise<SmlClient> {
-  const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-  const r = await root.addUser(user);
-  if (r.status !== 201) throw new Error(`cannot create ${user}: ${JSON.stringify(r.body)}`);
-  secrets.set(user, String((r.body.values as { secretKey: string }).secretKey));
-  return new SmlClient({ url: sys.url, user, secret: secrets.get(user)! });
+/** A new customer (a unique name from `user`), its secret kept by its name for the DSInfo it encrypts. */
+async function customer(sys: SharedSystem, user: string): Promise<SmlClient> {
+  const c = await newCustomer(sys, user);
+  secrets.set(c.user, c.secret);
+  return c.sdk;
 }
 const secrets = new Map<string, string>();
 
@@ -20,14 +18,9 @@ const frame = (names: string[], types: string[], data: unknown[][]) => ({ attrib
 type FrameValues = { dataframe: { attributeNames: string[]; data: string[][] }; encoderInfo?: Record<string, string> };
 
 describe('encoders end to end', () => {
-  let sys: RunningSystem;
-  const files = mkdtempSync(join(tmpdir(), 'sml-encoder-files-'));
+  let sys: SharedSystem;
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects', 'explore', 'encoders'], env: { SML_MAX_ENCODER_VALUES: '20', SML_MAX_ENCODERS_PER_CUSTOMER: '3', SML_FILES_ROOT: files } });
-  });
-  afterAll(async () => {
-    await sys?.stop();
-    rmSync(files, { recursive: true, force: true });
+    sys = await sharedSystem('limits');
   });
 
   const job = async (a: SmlClient, r: { headers: Record<string, string> }) => {
@@ -40,11 +33,11 @@ describe('encoders end to end', () => {
 
   it('learnds: a CSV data source learned as a job; a missing file or target fails the job whole; Spark checks answer 400 first', async () => {
     const a = await customer(sys, 'enc7');
-    const dir = join(files, nameToken('enc7'));
+    const dir = join(sys.dataDir, 'files', nameToken(a.user));
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'clicks.csv'), 'site,tags,clicked\r\na,x|y,1\r\na,x,0\r\nb,y,1\r\n');
     writeFileSync(join(dir, 'notarget.csv'), 'site,other\na,1\n');
-    const ds = (info: Record<string, string>, extra: string[], type = 'localfile') => ({ raw: encryptDsInfo({ type, name: 'd', info, extra }, secrets.get('enc7')!) });
+    const ds = (info: Record<string, string>, extra: string[], type = 'localfile') => ({ raw: encryptDsInfo({ type, name: 'd', info, extra }, secrets.get(a.user)!) });
     await a.request('POST', '/encoders/create', { query: 'encodername=e&targetName=clicked' });
     let r = await a.request('POST', '/encoders/e/learnds', ds({ path: 'clicks.csv' }, ['S', 'L', 'B']));
     expect([r.status, r.body.statusString, Boolean(r.headers['sym-job-id'])]).toEqual([202, 'Job Created', true]);
@@ -64,16 +57,16 @@ describe('encoders end to end', () => {
     expect([r.status, r.body.statusString]).toEqual([400, 'Invalid Spark data source: info.sparkdf does not name the target column [clicked]']);
     r = await a.request('POST', '/encoders/nope/learnds', ds({ path: 'clicks.csv' }, ['S', 'L', 'B']));
     expect([r.status, r.body.statusString]).toEqual([400, 'Unknown Encoder [nope]']);
-    r = await a.request('POST', '/encoders/e/learnds', { raw: encryptDsInfo(null, secrets.get('enc7')!) });
+    r = await a.request('POST', '/encoders/e/learnds', { raw: encryptDsInfo(null, secrets.get(a.user)!) });
     expect(r.status).toBe(500);
   });
 
   it('create: 201 naming encoder, target and customer; 409 when it exists; 400 for a bad name or type', async () => {
     const a = await customer(sys, 'enc1');
     let r = await a.request('POST', '/encoders/create', { query: 'encodername=e1&targetName=clicked&encoderType=B', json: { values: [{ minTrimSize: '2' }] } });
-    expect([r.status, r.body.statusString, r.body.values]).toEqual([201, 'Encoder[e1] with Target[clicked] created for Customer[enc1]', {}]);
+    expect([r.status, r.body.statusString, r.body.values]).toEqual([201, `Encoder[e1] with Target[clicked] created for Customer[${a.user}]`, {}]);
     r = await a.request('POST', '/encoders/create', { query: 'encodername=e1&targetName=clicked' });
-    expect([r.status, r.body.statusString]).toEqual([409, 'Customer [enc1] already has an encoder named [e1]']);
+    expect([r.status, r.body.statusString]).toEqual([409, `Customer [${a.user}] already has an encoder named [e1]`]);
     r = await a.request('POST', '/encoders/create', { query: 'encodername=&targetName=clicked' });
     expect(r.status).toBe(400);
     r = await a.request('POST', '/encoders/create', { query: 'encodername=e2&targetName=clicked&encoderType=Q' });
@@ -124,7 +117,7 @@ describe('encoders end to end', () => {
     expect(r.status).toBe(400); // nothing of the refused batch was kept
     for (const [method, path] of [['POST', '/encoders/nope/learn'], ['GET', '/encoders/nope/stats'], ['GET', '/encoders/nope/keyvals/k'], ['DELETE', '/encoders/nope']]) {
       r = await a.request(method, path, method === 'POST' ? { json: frame(['clicked'], ['B'], [[1]]) } : {});
-      expect([path, r.status, r.body.statusString]).toEqual([path, 400, 'Cannot Find Encoder[nope] for Customer[enc3].']);
+      expect([path, r.status, r.body.statusString]).toEqual([path, 400, `Cannot Find Encoder[nope] for Customer[${a.user}].`]);
     }
   });
 
@@ -140,7 +133,7 @@ describe('encoders end to end', () => {
     expect((r.body.values as FrameValues).dataframe.data[0].slice(0, 3)).toEqual(['k', 'S', '15.0']);
     for (const e of ['f', 'g']) expect((await a.request('POST', '/encoders/create', { query: `encodername=${e}&targetName=y` })).status).toBe(201);
     r = await a.request('POST', '/encoders/create', { query: 'encodername=h&targetName=y' });
-    expect([r.status, r.body.statusString]).toEqual([400, 'Customer [enc4] already has 3 encoders, the limit (SML_MAX_ENCODERS_PER_CUSTOMER); delete one first']);
+    expect([r.status, r.body.statusString]).toEqual([400, `Customer [${a.user}] already has 3 encoders, the limit (SML_MAX_ENCODERS_PER_CUSTOMER); delete one first`]);
     r = await a.request('DELETE', '/encoders/f');
     expect([r.status, r.body.statusString]).toEqual([200, 'Encoder[f] deleted']);
     expect((await a.request('GET', '/encoders')).body.values).toEqual({ stringList: { values: ['e', 'g'] } });
@@ -152,7 +145,7 @@ describe('encoders end to end', () => {
     await a.request('POST', '/encoders/e/learn', { json: frame(['site', 'tags', 'clicked'], ['S', 'L', 'B'], [['a', 'x', 1], ['a', 'x|y', 0], ['a', 'y', 1], ['b', 'y', 0]]) });
     expect((await a.createProject('p')).status).toBe(201);
     let r = await a.request('GET', '/projects/p/encoderAssign', { query: 'encoderName=nope' });
-    expect([r.status, r.body.statusString]).toEqual([400, 'Cannot Find Encoder[nope] for Customer[enc8].']);
+    expect([r.status, r.body.statusString]).toEqual([400, `Cannot Find Encoder[nope] for Customer[${a.user}].`]);
     r = await a.request('GET', '/projects/p/encoderAssign', { query: 'encoderName=e' });
     expect([r.status, r.body.statusString]).toEqual([200, 'Encoder[e] assigned to project [p]']);
     // site a → 2/3, b → 0, unseen zz → the overall mean 1/2; tags x → 1/2, y → 1/3, x|y → (1/2 + 1/3)/2.

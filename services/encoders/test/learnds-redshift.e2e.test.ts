@@ -1,20 +1,20 @@
 import { Client } from 'pg';
 import { encryptDsInfo } from '@sml/core';
 import { SmlClient } from '@sml/sdk';
-import { startPostgres, startSystem, type Postgres, type RunningSystem } from '@sml/testkit';
+import { newCustomer, sharedSystem, startPostgres, type Postgres, type SharedSystem } from '@sml/testkit';
 
 // Issue 11: an encoder learns a redshift (PostgreSQL) data source as a job: the table's rows
 // give the same key statistics as the same rows sent inline; an unknown database user fails
 // the job without naming the password, and changes nothing.
 
 describe('encoder learnds from redshift / PostgreSQL', () => {
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   let pg: Postgres;
   let alice: SmlClient;
   let secret: string;
 
   beforeAll(async () => {
-    [pg, sys] = await Promise.all([startPostgres(), startSystem({ services: ['users', 'jobs', 'encoders'] })]);
+    [pg, sys] = await Promise.all([startPostgres(), sharedSystem()]);
     const client = new Client({ connectionString: pg.url });
     await client.connect();
     try {
@@ -22,13 +22,10 @@ describe('encoder learnds from redshift / PostgreSQL', () => {
     } finally {
       await client.end();
     }
-    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    const r = await root.addUser('alice');
-    secret = String((r.body.values as { secretKey: string }).secretKey);
-    alice = new SmlClient({ url: sys.url, user: 'alice', secret });
+    ({ sdk: alice, secret } = await newCustomer(sys, 'alice'));
   }, 120_000);
   afterAll(async () => {
-    await sys?.stop();
+    alice?.close();
     await pg?.stop();
   });
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SmlClient } from '@sml/sdk';
-import { startSystem, type RunningSystem } from '@sml/testkit';
-import { customer, expectClose, readCsv } from '../../projects/test/helpers';
+import { newCustomer, sharedSystem } from '@sml/testkit';
+import { expectClose, readCsv } from '../../projects/test/helpers';
 
 // Expected values: numpy on the same file (services/projects/test/fixtures/gen_iris_moments.py).
 const iris = JSON.parse(readFileSync(join(__dirname, '../../projects/test/fixtures/iris_moments.json'), 'utf8'));
@@ -12,20 +12,18 @@ const ctx = (inputs: (string | number)[], targets: (string | number)[] = [], ext
 type Maps = Array<Record<string, number | string>>;
 
 describe('explore end to end', () => {
-  let sys: RunningSystem;
   let alice: SmlClient;
   const explore = (metric: string, values: unknown[], query: Record<string, string> = {}) =>
     alice.request('POST', '/projects/iris/explore', { query: { metric, ...query }, json: { values } });
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects', 'explore'] });
-    alice = await customer(sys, 'alice');
+    alice = (await newCustomer(await sharedSystem(), 'alice')).sdk;
     await alice.createProject('iris', { enableHistogram: true });
     const { names, rows } = readCsv('Iris_rtlm.csv');
     const r = await alice.learn('iris', { attributeNames: names, attributeTypes: IRIS_TYPES, data: rows, errorHandling: 0 });
     expect(r.status).toBe(200);
   });
-  afterAll(() => sys?.stop());
+  afterAll(() => alice?.close());
 
   it('uni and bi match numpy on Iris, by index and by name; smlInfo comes along unless returnProjectInfo=false', async () => {
     const r = await explore('uni', [ctx([0]), { inputAttributeNames: ['petal_width'], extraParameters: {} }]);
@@ -107,7 +105,7 @@ describe('explore end to end', () => {
 
     await alice.request('POST', '/projects/iris/histogramEnable', { query: { enable: 'false' } });
     const off = await alice.request('POST', '/projects/iris/densityEstimate', { json: { values: [{ inputAttributeNames: ['sepal_length'], extraParameters: {} }] } });
-    expect(off.body).toEqual({ statusCode: 400, statusString: 'Histograms for project id[iris] for Customer id [alice] are not enabled', values: {} });
+    expect(off.body).toEqual({ statusCode: 400, statusString: `Histograms for project id[iris] for Customer id [${alice.user}] are not enabled`, values: {} });
     await alice.request('POST', '/projects/iris/histogramEnable', { query: { enable: 'true' } });
   });
 

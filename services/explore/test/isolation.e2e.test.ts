@@ -1,19 +1,13 @@
-import { SmlClient } from '@sml/sdk';
-import { startSystem, type RunningSystem } from '@sml/testkit';
+import { newCustomer, sharedSystem, type SharedSystem } from '@sml/testkit';
 
 // A matrix exploration runs in a worker thread: a long PCA of one customer does not hold
 // another customer's explore requests (before, it ran on the explore service's own thread).
 describe('explore: long matrix jobs do not hold other customers', () => {
-  let sys: RunningSystem;
-  const client = async (cid: string) => {
-    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    const r = await root.addUser(cid);
-    return new SmlClient({ url: sys.url, user: cid, secret: String((r.body.values as { secretKey: string }).secretKey) });
-  };
+  let sys: SharedSystem;
+  const client = async (cid: string) => (await newCustomer(sys, cid)).sdk;
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects', 'explore'] });
+    sys = await sharedSystem();
   });
-  afterAll(() => sys?.stop());
 
   it("bob's explore is answered while alice's PCA of 700 attributes runs; cancelling the PCA stops it", async () => {
     const [alice, bob] = [await client('alice'), await client('bob')];

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SmlClient } from '@sml/sdk';
-import { dataFile, startSystem, type RunningSystem } from '@sml/testkit';
-import { customer, expectClose, frame, readCsv } from '../../projects/test/helpers';
+import { dataFile, newCustomer, sharedSystem } from '@sml/testkit';
+import { expectClose, frame, readCsv } from '../../projects/test/helpers';
 
 // SymetryML's published examples, reproduced end to end through the gateway on the public
 // inputs in data/. The expected figures are quoted from SymetryML's REST documentation
@@ -20,7 +20,6 @@ const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const expectRounded = (actual: number, published: number, what: string) => expect({ what, value: round4(actual) }).toEqual({ what, value: expect.closeTo(published, 12) });
 
 describe("SymetryML's published examples, end to end", () => {
-  let sys: RunningSystem;
   let alice: SmlClient;
   const explore = async (pid: string, metric: string, values: unknown[]): Promise<Maps> => {
     const r = await alice.request('POST', `/projects/${pid}/explore`, { query: { metric }, json: { values } });
@@ -29,14 +28,13 @@ describe("SymetryML's published examples, end to end", () => {
   };
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects', 'explore'] });
-    alice = await customer(sys, 'alice');
+    alice = (await newCustomer(await sharedSystem(), 'alice')).sdk;
     // Exact histograms: SymetryML's published bins are whole counts (README, Differences).
     await alice.createProject('irisTest', { enableHistogram: true, histogramType: 'exact' });
     const { names, rows } = readCsv('Iris_rtlm.csv');
     expect((await alice.learn('irisTest', { attributeNames: names, attributeTypes: IRIS_TYPES, data: rows, errorHandling: 0 })).status).toBe(200);
   });
-  afterAll(() => sys?.stop());
+  afterAll(() => alice?.close());
 
   it('projects API examples: create, learn (three published Iris rows), list — the same envelopes but for statusCode (README)', async () => {
     // statusCode is the HTTP status as an integer (API.md, the seed contract); SymetryML prints its name ("OK", "CREATED").

@@ -1,17 +1,17 @@
 import http from 'node:http';
 import { SmlClient } from '@sml/sdk';
-import { startSystem, type RunningSystem } from '@sml/testkit';
+import { sharedSystem, type SharedSystem } from '@sml/testkit';
 
 // Bodies are read before anyone knows who sent them: all bodies in flight together are
 // bounded (SML_MAX_BODY_BYTES_IN_FLIGHT), not only each one (SML_BODY_LIMIT).
 describe('request bodies in flight are bounded', () => {
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   let root: SmlClient;
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs'], env: { SML_BODY_LIMIT: '200000', SML_MAX_BODY_BYTES_IN_FLIGHT: '300000' } });
+    sys = await sharedSystem('small-bodies');
     root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
   });
-  afterAll(() => sys?.stop());
+  afterAll(() => root?.close());
 
   /** Starts a request declaring `length` bytes and sends only a first part: the gateway holds it. */
   const slowBody = (length: number) => {

@@ -1,11 +1,11 @@
 import { SmlClient } from '@sml/sdk';
-import { startSystem, type RunningSystem } from '@sml/testkit';
+import { newCustomer, sharedSystem, type SharedSystem } from '@sml/testkit';
 import { SummaryReader } from '../../projects/test/helpers';
 import { WsClient, wsMessage, type WsSigner } from './ws-client';
 
 // The WebSocket API (API.md §12) against real processes: the gateway, jobs and projects.
 describe('WebSocket API end to end', () => {
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   let reader: SummaryReader;
   const who: Record<'alice' | 'bob', WsSigner & { sdk: SmlClient }> = {} as never;
   const wsUrl = (op: string) => `${sys.url.replace(/^http/, 'ws')}/symetry/ws/${op}`;
@@ -22,18 +22,14 @@ describe('WebSocket API end to end', () => {
   });
   const BATCHES = 24;
 
-  const customer = async (user: 'alice' | 'bob') => {
-    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    const r = await root.addUser(user);
-    expect(r.status).toBe(201);
-    const secret = String((r.body.values as { secretKey: string }).secretKey);
-    who[user] = { user, secret, sdk: new SmlClient({ url: sys.url, user, secret }) };
+  const customer = async (name: 'alice' | 'bob') => {
+    who[name] = await newCustomer(sys, name);
   };
   const info = async (pid: string) => (await who.alice.sdk.projectInfo(pid, { hash: true })).body.values as { smlInfo: { hash: number; attributeNames: string[] } };
 
   beforeAll(async () => {
     // Two messages in flight per connection at most, three connections per customer.
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_WS_MAX_IN_FLIGHT: '2', SML_WS_MAX_CONNECTIONS_PER_CUSTOMER: '3', SML_BODY_LIMIT: '200000' } });
+    sys = await sharedSystem('small-bodies');
     reader = await SummaryReader.open(sys.nats);
     await customer('alice');
     await customer('bob');
@@ -41,7 +37,8 @@ describe('WebSocket API end to end', () => {
   });
   afterAll(async () => {
     await reader?.close();
-    await sys?.stop();
+    who.alice?.sdk.close();
+    who.bob?.sdk.close();
   });
 
   it('pipelined learn messages are answered in order and learn what REST learns', async () => {
@@ -51,7 +48,7 @@ describe('WebSocket API end to end', () => {
     c.close();
     for (let k = 0; k < BATCHES; k++) expect((await who.alice.sdk.learn('viaRest', JSON.parse(batch(k)))).status).toBe(200);
 
-    const [ws, rest] = [await reader.full('alice', 'viaWs'), await reader.full('alice', 'viaRest')];
+    const [ws, rest] = [await reader.full(who.alice.user, 'viaWs'), await reader.full(who.alice.user, 'viaRest')];
     expect(ws.rowCount).toBe(BATCHES * 25);
     expect(ws.rowCount).toBe(rest.rowCount);
     expect((await info('viaWs')).smlInfo.hash).toBe((await info('viaRest')).smlInfo.hash);
@@ -63,7 +60,7 @@ describe('WebSocket API end to end', () => {
     expect(await c.next()).toMatchObject({ statusCode: 200, statusString: 'OK' });
     c.close();
     expect((await who.alice.sdk.forget('viaRest', JSON.parse(batch(0)))).status).toBe(200);
-    expect((await reader.full('alice', 'viaWs')).rowCount).toBe((BATCHES - 1) * 25);
+    expect((await reader.full(who.alice.user, 'viaWs')).rowCount).toBe((BATCHES - 1) * 25);
     expect((await info('viaWs')).smlInfo.hash).toBe((await info('viaRest')).smlInfo.hash);
   });
 
@@ -75,7 +72,7 @@ describe('WebSocket API end to end', () => {
   });
 
   it('a forged signature, a replayed message, a stale date and bad framing each get their envelope; the connection stays usable', async () => {
-    const before = (await reader.full('alice', 'viaWs')).rowCount;
+    const before = (await reader.full(who.alice.user, 'viaWs')).rowCount;
     const c = await WsClient.open(wsUrl('learn'));
     const good = wsMessage(who.alice, 'learn', batch(200), ['viaWs']);
     c.send(wsMessage(who.alice, 'learn', batch(201), ['viaWs'], { signWith: who.bob.secret }));
@@ -100,23 +97,23 @@ describe('WebSocket API end to end', () => {
     expect(await c.next()).toMatchObject({ statusCode: 200 });
     expect(c.closed).toBeUndefined();
     c.close();
-    expect((await reader.full('alice', 'viaWs')).rowCount).toBe(before + 50);
+    expect((await reader.full(who.alice.user, 'viaWs')).rowCount).toBe(before + 50);
   });
 
   it("another customer's project is not found from the WebSocket either", async () => {
     const before = await info('viaWs');
     const c = await WsClient.open(wsUrl('learn'));
     c.send(wsMessage(who.bob, 'learn', batch(300), ['viaWs']));
-    expect(await c.next()).toEqual({ statusCode: 400, statusString: 'Cannot Find Project id[viaWs] for Customer id [bob]', values: {} });
+    expect(await c.next()).toEqual({ statusCode: 400, statusString: `Cannot Find Project id[viaWs] for Customer id [${who.bob.user}]`, values: {} });
     // A connection speaks for one customer: alice cannot take over bob's.
     c.send(wsMessage(who.alice, 'learn', batch(300), ['viaWs']));
-    expect(await c.next()).toMatchObject({ statusCode: 401, statusString: 'Customer-ID header [alice] does not match the user in the path [bob]' });
+    expect(await c.next()).toMatchObject({ statusCode: 401, statusString: `Customer-ID header [${who.alice.user}] does not match the user in the path [${who.bob.user}]` });
     c.close();
     expect((await info('viaWs')).smlInfo.hash).toBe(before.smlInfo.hash);
   });
 
   it('a message without header speaks as the connection’s first; a first message without header is refused', async () => {
-    const before = (await reader.full('alice', 'viaWs')).rowCount;
+    const before = (await reader.full(who.alice.user, 'viaWs')).rowCount;
     const c = await WsClient.open(wsUrl('learn'));
     c.send(`0,${batch(400)}`);
     expect(await c.next()).toMatchObject({ statusCode: 400, statusString: expect.stringContaining('must carry its header') });
@@ -125,7 +122,7 @@ describe('WebSocket API end to end', () => {
     expect(await c.next()).toMatchObject({ statusCode: 200 });
     expect(await c.next()).toMatchObject({ statusCode: 200 });
     c.close();
-    expect((await reader.full('alice', 'viaWs')).rowCount).toBe(before + 50);
+    expect((await reader.full(who.alice.user, 'viaWs')).rowCount).toBe(before + 50);
   });
 
   it('predict over the WebSocket answers what REST predict answers', async () => {
@@ -146,7 +143,7 @@ describe('WebSocket API end to end', () => {
   it('bounds the connections of a customer and the size of a message', async () => {
     const open = await Promise.all([0, 1, 2].map(() => WsClient.open(wsUrl('learn'))));
     for (const [i, c] of open.entries()) c.send(wsMessage(who.bob, 'learn', batch(500 + i), ['bobs']));
-    for (const c of open) expect(await c.next()).toMatchObject({ statusCode: 400, statusString: 'Cannot Find Project id[bobs] for Customer id [bob]' });
+    for (const c of open) expect(await c.next()).toMatchObject({ statusCode: 400, statusString: `Cannot Find Project id[bobs] for Customer id [${who.bob.user}]` });
     const fourth = await WsClient.open(wsUrl('learn'));
     fourth.send(wsMessage(who.bob, 'learn', batch(600), ['bobs']));
     expect(await fourth.next()).toMatchObject({ statusCode: 400, statusString: expect.stringContaining('SML_WS_MAX_CONNECTIONS_PER_CUSTOMER = 3') });

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nameToken } from '@sml/core';
 import { SmlClient } from '@sml/sdk';
-import { startSystem, type RunningSystem } from '@sml/testkit';
+import { newCustomer, sharedSystem, startSystem, type RunningSystem } from '@sml/testkit';
 import { customer } from './helpers';
 
 // autoSelect (both forms) and learnpredict through the gateway (API.md §12).
@@ -39,7 +39,6 @@ const TASKS = [
 const ctxOf = (c: (typeof TASKS)[number], extra: Record<string, string> = {}) => ({ inputAttributeNames: c.inputs, targetAttributeNames: c.targets, extraParameters: { rnd_seed: '1', ...extra } });
 
 describe('autoSelect and learnpredict end to end', () => {
-  let sys: RunningSystem;
   let sdk: SmlClient;
 
   const finished = async (r: Awaited<ReturnType<SmlClient['request']>>) => {
@@ -52,9 +51,9 @@ describe('autoSelect and learnpredict end to end', () => {
   const results = new Map<string, Info>();
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'] });
-    sdk = await customer(sys, 'auto');
-    const files = join(sys.dataDir, 'files', nameToken('auto'));
+    const sys = await sharedSystem();
+    sdk = (await newCustomer(sys, 'auto')).sdk;
+    const files = join(sys.dataDir, 'files', nameToken(sdk.user));
     mkdirSync(files, { recursive: true });
     writeFileSync(join(files, 'score.csv'), [NAMES.join(','), ...score.data.map((r) => r.join(','))].join('\n') + '\n');
     expect((await sdk.createDataSource({ type: 'localfile', name: 'score', info: { path: 'score.csv' }, extra: TYPES })).status).toBe(201);
@@ -63,7 +62,7 @@ describe('autoSelect and learnpredict end to end', () => {
       expect((await sdk.learn(pid, train)).status).toBe(200);
     }
   }, 120_000);
-  afterAll(() => sys?.stop());
+  afterAll(() => sdk?.close());
 
   it.each(TASKS)('$task: the winner is the best of the leaderboard and what selectModel reports for its algorithm and parameters', async (c) => {
     const r = await sdk.autoSelect('p', `auto_${c.task}`, c.task, ctxOf(c), score);

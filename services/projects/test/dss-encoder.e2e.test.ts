@@ -1,30 +1,29 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SmlClient } from '@sml/sdk';
-import { startSystem, type RunningSystem } from '@sml/testkit';
+import { nameToken } from '@sml/core';
+import { newCustomer, sharedSystem, type SharedSystem } from '@sml/testkit';
 import { SummaryReader } from './helpers';
 
 // Issue 11: a project with an encoder (encoderAssign) learns a data source's S/L columns
 // encoded, exactly as it learns the same rows sent inline.
 
 describe('data-source learn into a project with an encoder', () => {
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   let alice: SmlClient;
   let reader: SummaryReader;
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects', 'encoders'] });
-    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    const r = await root.addUser('alice');
-    alice = new SmlClient({ url: sys.url, user: 'alice', secret: String((r.body.values as { secretKey: string }).secretKey) });
+    sys = await sharedSystem();
+    alice = (await newCustomer(sys, 'alice')).sdk;
     reader = await SummaryReader.open(sys.nats);
-    const files = join(sys.dataDir, 'files', 'alice');
+    const files = join(sys.dataDir, 'files', nameToken(alice.user));
     mkdirSync(files, { recursive: true });
     writeFileSync(join(files, 'clicks.csv'), 'site,tags,clicked\na,x,1\nb,x|y,0\nzz,y,1\n');
   }, 60_000);
   afterAll(async () => {
     await reader?.close();
-    await sys?.stop();
+    alice?.close();
   });
 
   it('encodes S/L columns as the inline learn does', async () => {
@@ -40,7 +39,7 @@ describe('data-source learn into a project with an encoder', () => {
     expect((await alice.createDataSource({ type: 'localfile', name: 'clicks', info: { path: 'clicks.csv' } })).status).toBe(201);
     const done = await alice.waitForJob(await alice.learnDataSource('ds', 'clicks', frame));
     expect(done.status).toBe(200);
-    const [a, b] = [await reader.full('alice', 'ds'), await reader.full('alice', 'inline')];
+    const [a, b] = [await reader.full(alice.user, 'ds'), await reader.full(alice.user, 'inline')];
     expect(a.attributeNames).toEqual(['site', 'tags', 'clicked']);
     expect(a.attributeTypes).toEqual(b.attributeTypes);
     for (const n of ['site', 'tags', 'clicked']) expect(a.mean(n)).toBeCloseTo(b.mean(n), 12);

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SmlClient } from '@sml/sdk';
-import { startSystem, type RunningSystem } from '@sml/testkit';
+import { newCustomer, sharedSystem, type SharedSystem } from '@sml/testkit';
 import { readCsv, SummaryReader } from './helpers';
 
 // Issue 11: an http data source through the gateway: a CSV behind Basic authorization,
@@ -9,7 +9,7 @@ import { readCsv, SummaryReader } from './helpers';
 // credentials and an unreachable server fail the job naming the cause, learning nothing.
 
 describe('data sources (http) end to end', () => {
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   let server: Server;
   let base: string;
   let alice: SmlClient;
@@ -35,15 +35,13 @@ describe('data sources (http) end to end', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'] });
-    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    const r = await root.addUser('alice');
-    alice = new SmlClient({ url: sys.url, user: 'alice', secret: String((r.body.values as { secretKey: string }).secretKey) });
+    sys = await sharedSystem();
+    alice = (await newCustomer(sys, 'alice')).sdk;
     reader = await SummaryReader.open(sys.nats);
   }, 60_000);
   afterAll(async () => {
     await reader?.close();
-    await sys?.stop();
+    alice?.close();
     await new Promise((resolve) => server?.close(resolve));
   });
 
@@ -57,7 +55,7 @@ describe('data sources (http) end to end', () => {
     expect((await alice.learn('inline', { attributeNames: names, attributeTypes: types, data: rows })).status).toBe(200);
     const done = await alice.waitForJob(await alice.learnDataSource('ds', 'iris', { attributeNames: names, attributeTypes: types }));
     expect(done.status).toBe(200);
-    const [a, b] = [await reader.full('alice', 'ds'), await reader.full('alice', 'inline')];
+    const [a, b] = [await reader.full(alice.user, 'ds'), await reader.full(alice.user, 'inline')];
     expect(a.rowCount).toBe(rows.length);
     for (const n of names) expect(a.mean(n)).toBeCloseTo(b.mean(n), 12);
   });
@@ -80,6 +78,6 @@ describe('data sources (http) end to end', () => {
       expect(JSON.stringify(done.body)).toMatch(why);
       expect(JSON.stringify(done.body)).not.toMatch(/s3cret|nope/);
     }
-    expect((await reader.full('alice', 'fail')).rowCount).toBe(0);
+    expect((await reader.full(alice.user, 'fail')).rowCount).toBe(0);
   });
 });

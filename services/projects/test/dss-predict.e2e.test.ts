@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { nameToken } from '@sml/core';
 import { SmlClient } from '@sml/sdk';
-import { startPostgres, startSystem, type Postgres, type RunningSystem } from '@sml/testkit';
-import { customer } from './helpers';
+import { newCustomer, sharedSystem, startPostgres, type Postgres, type SharedSystem } from '@sml/testkit';
 
 // API.md §12: batch scoring from a data source into another (dss/predict) and selectModel
 // scored on a data source, end to end through the gateway. Every value written is checked
@@ -44,7 +43,7 @@ function readOutput(path: string): { header: string[]; data: string[][] } {
 }
 
 describe('dss/predict and selectModel/{dsid} end to end', () => {
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   let pg: Postgres;
   let alice: SmlClient;
   let files: string;
@@ -67,9 +66,9 @@ describe('dss/predict and selectModel/{dsid} end to end', () => {
   const pgInfo = (path: string) => ({ rsurl: `postgresql://127.0.0.1:${pg.port}/postgres`, rsuser: 'postgres', rspasswd: 'pw', path });
 
   beforeAll(async () => {
-    [pg, sys] = await Promise.all([startPostgres(), startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_PREDICT_STEPS: String(PREDICT_STEPS), SML_PREDICT_THREAD_STEPS: '0' } })]);
-    alice = await customer(sys, 'alice');
-    files = join(sys.dataDir, 'files', nameToken('alice'));
+    [pg, sys] = await Promise.all([startPostgres(), sharedSystem('limits')]);
+    alice = (await newCustomer(sys, 'alice')).sdk;
+    files = join(sys.dataDir, 'files', nameToken(alice.user));
     mkdirSync(files, { recursive: true });
     writeFileSync(join(files, 'train.csv'), csv(HEADER, rows(400, 1)));
     writeFileSync(join(files, 'score.csv'), csv(HEADER, score));
@@ -99,8 +98,7 @@ describe('dss/predict and selectModel/{dsid} end to end', () => {
     await build('anom', 'covest');
   }, 180_000);
   afterAll(async () => {
-    if (process.env.SHOW_LOGS) console.log(sys.logs('projects'));
-    await sys?.stop();
+    alice?.close();
     await pg?.stop();
   });
 

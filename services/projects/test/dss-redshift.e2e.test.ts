@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { SmlClient } from '@sml/sdk';
-import { startPostgres, startSystem, type Postgres, type RunningSystem } from '@sml/testkit';
+import { newCustomer, sharedSystem, startPostgres, type Postgres, type SharedSystem } from '@sml/testkit';
 import { SummaryReader } from './helpers';
 
 // Issue 11: a redshift (PostgreSQL) data source learned through the gateway: the rows of a
@@ -8,14 +8,14 @@ import { SummaryReader } from './helpers';
 // and the password is never answered.
 
 describe('data sources (redshift / PostgreSQL) end to end', () => {
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   let pg: Postgres;
   let alice: SmlClient;
   let reader: SummaryReader;
   const ROWS = 5000;
 
   beforeAll(async () => {
-    [pg, sys] = await Promise.all([startPostgres(), startSystem({ services: ['users', 'jobs', 'projects'] })]);
+    [pg, sys] = await Promise.all([startPostgres(), sharedSystem()]);
     const client = new Client({ connectionString: pg.url });
     await client.connect();
     try {
@@ -24,14 +24,12 @@ describe('data sources (redshift / PostgreSQL) end to end', () => {
     } finally {
       await client.end();
     }
-    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    const r = await root.addUser('alice');
-    alice = new SmlClient({ url: sys.url, user: 'alice', secret: String((r.body.values as { secretKey: string }).secretKey) });
+    alice = (await newCustomer(sys, 'alice')).sdk;
     reader = await SummaryReader.open(sys.nats);
   }, 120_000);
   afterAll(async () => {
     await reader?.close();
-    await sys?.stop();
+    alice?.close();
     await pg?.stop();
   });
 
@@ -44,7 +42,7 @@ describe('data sources (redshift / PostgreSQL) end to end', () => {
     await alice.createProject('p');
     const done = await alice.waitForJob(await alice.learnDataSource('p', 'm', { attributeNames: ['x', 'b'], attributeTypes: ['C', 'B'] }));
     expect(done.status).toBe(200);
-    const s = await reader.full('alice', 'p');
+    const s = await reader.full(alice.user, 'p');
     expect(s.rowCount).toBe(ROWS);
     expect(s.attributeNames).toEqual(['x', 'b']);
     // Mean of (g mod 17) / 2 over g = 1..5000, and of g mod 2.
@@ -67,7 +65,7 @@ describe('data sources (redshift / PostgreSQL) end to end', () => {
     const failed = await alice.waitForJob(await alice.learnDataSource('q', 'bad', { attributeNames: ['x'], attributeTypes: ['C'] }));
     expect(failed.status).toBe(500);
     expect(failed.body.statusString).toMatch(/row 3/);
-    expect((await reader.full('alice', 'q')).rowCount).toBe(0);
+    expect((await reader.full(alice.user, 'q')).rowCount).toBe(0);
     const wrong = await alice.waitForJob(await alice.learnDataSource('q', 'm', { attributeNames: ['nope'], attributeTypes: ['C'] }));
     expect(wrong.status).toBe(500);
     expect(wrong.body.statusString).toMatch(/has no column \[nope\]/);

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { encryptDsInfo, SmlClient } from '@sml/sdk';
-import { startS3, startSystem, type RunningSystem, type S3Server } from '@sml/testkit';
+import { newCustomer, sharedSystem, startS3, type S3Server, type SharedSystem } from '@sml/testkit';
 import { readCsv, SummaryReader } from './helpers';
 
 // Issue 11: an s3 data source (s3rver) through the gateway: dsbrowse of a prefix, a gzipped
@@ -9,27 +9,24 @@ import { readCsv, SummaryReader } from './helpers';
 // from an s3 object into another.
 
 describe('data sources (s3) end to end', () => {
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   let s3: S3Server;
   let alice: SmlClient;
   let secret: string;
   let reader: SummaryReader;
 
   beforeAll(async () => {
-    [s3, sys] = await Promise.all([startS3({ buckets: ['lake'] }), startSystem({ services: ['users', 'jobs', 'projects'] })]);
+    [s3, sys] = await Promise.all([startS3({ buckets: ['lake'] }), sharedSystem()]);
     const client = new S3Client({ region: s3.region, endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: s3.accessKey, secretAccessKey: s3.secretKey }, requestChecksumCalculation: 'WHEN_REQUIRED' });
     const { names, rows } = readCsv('Iris_rtlm.csv');
     await client.send(new PutObjectCommand({ Bucket: 'lake', Key: 'iris/iris.csv.gz', Body: gzipSync([names.join(','), ...rows.map((r) => r.join(','))].join('\r\n')) }));
     client.destroy();
-    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    const r = await root.addUser('alice');
-    secret = String((r.body.values as { secretKey: string }).secretKey);
-    alice = new SmlClient({ url: sys.url, user: 'alice', secret });
+    ({ sdk: alice, secret } = await newCustomer(sys, 'alice'));
     reader = await SummaryReader.open(sys.nats);
   }, 60_000);
   afterAll(async () => {
     await reader?.close();
-    await sys?.stop();
+    alice?.close();
     await s3?.stop();
   });
 
@@ -50,7 +47,7 @@ describe('data sources (s3) end to end', () => {
     const { names, rows } = readCsv('Iris_rtlm.csv');
     const done = await alice.waitForJob(await alice.learnDataSource('p', 'iris', { attributeNames: names.slice(0, 4), attributeTypes: ['C', 'C', 'C', 'C'] }));
     expect(done.status).toBe(200);
-    const s = await reader.full('alice', 'p');
+    const s = await reader.full(alice.user, 'p');
     expect(s.rowCount).toBe(rows.length);
     expect(s.mean(names[0])).toBeCloseTo(rows.reduce((a, r) => a + Number(r[0]), 0) / rows.length, 12);
   });

@@ -4,34 +4,32 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { encryptDsInfo, nameToken, type DsInfoFormat } from '@sml/core';
 import { SmlClient } from '@sml/sdk';
-import { dataFile, startSystem, type RunningSystem } from '@sml/testkit';
+import { dataFile, newCustomer, sharedSystem, type SharedSystem } from '@sml/testkit';
 import { readCsv, SummaryReader } from './helpers';
 
 // Issue 11: data sources through the gateway against the real processes: registry,
 // samples, dsbrowse, addds, and learning/forgetting a localfile source as a job that either
 // learns every row or changes nothing.
 
-interface Customer { client: SmlClient; secret: string; files: string }
+interface Customer { client: SmlClient; user: string; secret: string; files: string }
 
 describe('data sources (localfile) end to end', () => {
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   let alice: Customer;
   let bob: Customer;
   let reader: SummaryReader;
 
   async function customer(user: string): Promise<Customer> {
-    const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    const r = await root.addUser(user);
-    const secret = String((r.body.values as { secretKey: string }).secretKey);
-    const files = join(sys.dataDir, 'files', nameToken(user));
+    const c = await newCustomer(sys, user);
+    const files = join(sys.dataDir, 'files', nameToken(c.user));
     mkdirSync(files, { recursive: true });
-    return { client: new SmlClient({ url: sys.url, user, secret }), secret, files };
+    return { client: c.sdk, user: c.user, secret: c.secret, files };
   }
   const enc = (c: Customer, ds: unknown, format: DsInfoFormat = 'v2') => encryptDsInfo(ds, c.secret, { format });
   const create = (c: Customer, ds: unknown, format?: DsInfoFormat) => c.client.request('POST', '/dss/create', { raw: enc(c, ds, format) });
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_DATA_SOURCES_PER_CUSTOMER: '20' } });
+    sys = await sharedSystem('limits');
     alice = await customer('alice');
     bob = await customer('bob');
     reader = await SummaryReader.open(sys.nats);
@@ -49,9 +47,9 @@ describe('data sources (localfile) end to end', () => {
     writeFileSync(join(alice.files, 'big.csv'), big.join('\n'));
   }, 60_000);
   afterAll(async () => {
-    if (process.env.SHOW_LOGS) console.log(sys.logs('projects'));
     await reader?.close();
-    await sys?.stop();
+    alice?.client.close();
+    bob?.client.close();
   });
 
   function readCsvText(name: string): string {
@@ -103,19 +101,19 @@ describe('data sources (localfile) end to end', () => {
     const carol = await customer('carol');
     for (let i = 0; i < 20; i++) expect((await create(carol, { type: 'localfile', name: `d${i}`, info: { path: 'x.csv' } })).status).toBe(201);
     const over = await create(carol, { type: 'localfile', name: 'd20', info: { path: 'x.csv' } });
-    expect([over.status, over.body.statusString]).toEqual([400, 'Customer [carol] already has 20 data sources, the limit (SML_MAX_DATA_SOURCES_PER_CUSTOMER); delete one first']);
+    expect([over.status, over.body.statusString]).toEqual([400, `Customer [${carol.user}] already has 20 data sources, the limit (SML_MAX_DATA_SOURCES_PER_CUSTOMER); delete one first`]);
     const huge = await create(alice, { type: 'localfile', name: 'huge', info: { path: 'x.csv', note: 'x'.repeat(70_000) } });
     expect(huge.status).toBe(400);
     expect(huge.body.statusString).toMatch(/^Data source \[huge\]: the DSInfo is \d+ bytes, more than 65536$/);
     // Deleting the customer purges its data sources.
     const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    expect((await root.deleteUser('carol')).status).toBe(200);
+    expect((await root.deleteUser(carol.user)).status).toBe(200);
     const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('projects') });
     try {
       const kv = await nc.jetstream().views.kv('sml_dss');
       const left = async () => {
         const keys: string[] = [];
-        for await (const k of await kv.keys('carol.*')) keys.push(k);
+        for await (const k of await kv.keys(`${nameToken(carol.user)}.*`)) keys.push(k);
         return keys.length;
       };
       for (let i = 0; i < 50 && (await left()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
@@ -133,7 +131,7 @@ describe('data sources (localfile) end to end', () => {
     expect(r.body.values!.dataframe.attributeTypes).toEqual(['T', 'T', 'T', 'T']);
     expect(r.body.values!.dataframe.data).toHaveLength(128);
     expect((await alice.client.request('GET', '/dss/pv')).status).toBe(400);
-    for (const path of ['link.csv', '../bob/secret.csv', '/etc/passwd', 'nope.csv']) {
+    for (const path of ['link.csv', `../${nameToken(bob.user)}/secret.csv`, '/etc/passwd', 'nope.csv']) {
       const bad = await alice.client.request('POST', '/dss/sample/preview', { raw: enc(alice, { type: 'localfile', name: 'pv', info: { path } }) });
       expect(bad.status).toBe(400);
       expect(JSON.stringify(bad.body)).not.toContain('root:');
@@ -173,7 +171,7 @@ describe('data sources (localfile) end to end', () => {
     expect([job.status, job.body.statusString]).toEqual([202, 'Job Created']);
     const done = await alice.client.waitForJob(job);
     expect(done.status).toBe(200);
-    const [a, b] = [await reader.full('alice', 'ds'), await reader.full('alice', 'inline')];
+    const [a, b] = [await reader.full(alice.user, 'ds'), await reader.full(alice.user, 'inline')];
     expect(a.rowCount).toBe(rows.length);
     expect(a.attributeNames).toEqual(b.attributeNames);
     for (const n of names) expect(a.mean(n)).toBeCloseTo(b.mean(n), 12);
@@ -181,13 +179,13 @@ describe('data sources (localfile) end to end', () => {
     expect(log.body.values!.dsLog).toMatchObject([{ ds: 'irisgz', op: 'learn', state: 'done', rowsLearned: rows.length }]);
     const forget = await alice.client.waitForJob(await alice.client.learnDataSource('ds', 'iris', { attributeNames: names, attributeTypes: types }, { forget: true }));
     expect(forget.status).toBe(200);
-    expect((await reader.full('alice', 'ds')).rowCount).toBe(0);
+    expect((await reader.full(alice.user, 'ds')).rowCount).toBe(0);
     const stats = await alice.client.request<{ lfStats: Record<string, number> }>('GET', '/projects/ds/getLFStats');
     expect(stats.body.values!.lfStats).toMatchObject({ learnJobs: 1, forgetJobs: 1, rowsLearned: rows.length, rowsForgotten: rows.length });
     // The learned state is durable: it survives an unload.
     await alice.client.waitForJob(await alice.client.request('POST', '/projects/ds/dss/iris/learn', { json: {} }));
     expect((await alice.client.request('GET', '/projects/ds/unload')).status).toBe(200);
-    expect((await reader.full('alice', 'ds')).rowCount).toBe(rows.length);
+    expect((await reader.full(alice.user, 'ds')).rowCount).toBe(rows.length);
   });
 
   it('a CR-only file with categorical columns learns every row', async () => {
@@ -195,7 +193,7 @@ describe('data sources (localfile) end to end', () => {
     await alice.client.createProject('act');
     const done = await alice.client.waitForJob(await alice.client.request('POST', '/projects/act/dss/act/learn', { json: {} }));
     expect(done.status).toBe(200);
-    expect((await reader.full('alice', 'act')).rowCount).toBe(readCsv('activity_rtlm_no_lag.csv').rows.length);
+    expect((await reader.full(alice.user, 'act')).rowCount).toBe(readCsv('activity_rtlm_no_lag.csv').rows.length);
   });
 
   it('strict: a bad cell or a short row fails the job naming file and line, nothing learned; lenient skips and counts', async () => {
@@ -207,13 +205,13 @@ describe('data sources (localfile) end to end', () => {
       expect(failed.status).toBe(500);
       expect(failed.body.statusString).toContain(path);
       expect(failed.body.statusString).toContain(line);
-      expect((await reader.full('alice', 'strict')).rowCount).toBe(1);
+      expect((await reader.full(alice.user, 'strict')).rowCount).toBe(1);
     }
     const lenient = await alice.client.waitForJob<{ learnReport: { rowsLearned: number; rowsSkipped: number } }>(
       await alice.client.request('POST', '/projects/strict/dss/bad/learn', { json: { attributeNames: ['x', 'y'], attributeTypes: ['C', 'C'], errorHandling: 1 } }));
     expect(lenient.status).toBe(200);
     expect(lenient.body.values!.learnReport).toMatchObject({ rowsLearned: 3, rowsSkipped: 1 });
-    expect((await reader.full('alice', 'strict')).rowCount).toBe(4);
+    expect((await reader.full(alice.user, 'strict')).rowCount).toBe(4);
     const log = await alice.client.request<{ dsLog: Array<{ state: string; error: string }> }>('GET', '/projects/strict/getDsLog');
     expect(log.body.values!.dsLog.map((e) => e.state)).toEqual(['failed', 'failed', 'failed', 'done']);
   });
@@ -229,7 +227,7 @@ describe('data sources (localfile) end to end', () => {
     }
     const unknown = await alice.client.request('POST', '/projects/esc/dss/never/learn', { json: {} });
     expect([unknown.status, unknown.body.statusString]).toEqual([400, "DS 'never' not found"]);
-    expect((await reader.full('alice', 'esc')).rowCount).toBe(0);
+    expect((await reader.full(alice.user, 'esc')).rowCount).toBe(0);
   });
 
   it('a cancelled job leaves the project as it was', async () => {
@@ -240,6 +238,6 @@ describe('data sources (localfile) end to end', () => {
     await alice.client.cancelJob(job.headers['sym-job-id']);
     const r = await alice.client.waitForJob(job);
     expect(r.status).toBe(500);
-    expect((await reader.full('alice', 'big')).rowCount).toBe(0);
+    expect((await reader.full(alice.user, 'big')).rowCount).toBe(0);
   });
 });

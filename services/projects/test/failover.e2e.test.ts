@@ -6,6 +6,7 @@ import { startSystem, type RunningSystem } from '@sml/testkit';
 import { shardLeaseKey } from '../src/ownership';
 import { customer, SummaryReader } from './helpers';
 
+// @sml-run-alone: times how long requests wait for a SIGKILLed replica (scripts/jest-alone.js).
 // Issue 29, item 13: requests in flight to a SIGKILLed projects replica waited the whole
 // request timeout (30 s). Two replicas, one shard; learns run continuously — keyed by the
 // client, and unkeyed (the gateway keys them itself) — while the holder is SIGKILLed. The

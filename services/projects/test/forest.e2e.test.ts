@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nameToken } from '@sml/core';
 import { SmlClient } from '@sml/sdk';
-import { startSystem, type RunningSystem } from '@sml/testkit';
-import { customer, frame } from './helpers';
+import { newCustomer, sharedSystem, type SharedSystem } from '@sml/testkit';
+import { frame } from './helpers';
 
 // rf_classifier, rf_regressor and rf_anomaly through the gateway (issue 13): a project created
 // with rf_* parameters (SymetryML's names) keeps an online Mondrian forest while it learns;
@@ -13,7 +13,7 @@ import { customer, frame } from './helpers';
 // checked in packages/stats/test/models/forest.
 
 describe('online forests end to end', () => {
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   let sdk: SmlClient;
 
   // label = 1 inside the disc of radius 1.2 (13 % of the rows), y a smooth function; outliers: the 8 corners of [-10, 10]³.
@@ -45,10 +45,10 @@ describe('online forests end to end', () => {
   };
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'] });
-    sdk = await customer(sys, 'forester');
+    sys = await sharedSystem();
+    sdk = (await newCustomer(sys, 'forester')).sdk;
   });
-  afterAll(() => sys?.stop());
+  afterAll(() => sdk?.close());
 
   it('create checks the rf_* parameters: 400 naming the parameter', async () => {
     for (const [params, name] of [
@@ -134,7 +134,7 @@ describe('online forests end to end', () => {
 
   it('a data-source learn into a project with rows reaches its forest: the same forest as learning every row through REST', async () => {
     const params = { rf_type: 'rf_regressor', rf_target_name: 'y', rf_features: 'x1:x2:x3' };
-    const files = join(sys.dataDir, 'files', nameToken('forester'));
+    const files = join(sys.dataDir, 'files', nameToken(sdk.user));
     mkdirSync(files, { recursive: true });
     writeFileSync(join(files, 'rest.csv'), [names.join(','), ...rows.slice(300).map((r) => r.join(','))].join('\n') + '\n');
     expect((await sdk.createDataSource({ type: 'localfile', name: 'rest', info: { path: 'rest.csv' }, extra: types })).status).toBe(201);

@@ -4,8 +4,8 @@ import { nameToken } from '@sml/core';
 import { sml } from '@sml/proto';
 import type { SmlClient, SmlResponse } from '@sml/sdk';
 import { Summary } from '@sml/stats';
-import { startSystem, type RunningSystem } from '@sml/testkit';
-import { customer, frame } from './helpers';
+import { newCustomer, sharedSystem, type SharedSystem } from '@sml/testkit';
+import { frame } from './helpers';
 
 // Issue 29, items 8-10: what an import checks beyond the document's digests, which anyone
 // recomputes (transfer.ts): every model state through its algorithm's own reader, the model's
@@ -38,7 +38,7 @@ const summaryWith = (doc: Doc, change: (s: { rows: number; store: { attrs: Float
 const STRIDE = 11;
 
 describe('an import checks model states, model inputs and summary statistics', () => {
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   let alice: SmlClient;
   let exported: string;
   let doc: Doc;
@@ -59,8 +59,8 @@ describe('an import checks model states, model inputs and summary statistics', (
   const importProject = async (document: string) => answer(await alice.request('POST', '/projects/import', { query: { pid: 'imported' }, raw: document }));
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_MAX_EVT_WINDOW: '1000' } });
-    alice = await customer(sys, 'alice');
+    sys = await sharedSystem('limits');
+    alice = (await newCustomer(sys, 'alice')).sdk;
     expect((await alice.createProject('p', { enableHistogram: true })).status).toBe(201);
     expect((await alice.learn('p', data)).status).toBe(200);
     for (const [model, algo, target] of [['m_mlr', 'mlr', 'y'], ['m_lr', 'lr', 'b']]) {
@@ -73,7 +73,7 @@ describe('an import checks model states, model inputs and summary statistics', (
     // A project with the same models, to import single models into.
     expect((await alice.request('POST', '/projects/import', { query: { pid: 'q' }, raw: exported })).status).toBe(200);
   }, 120_000);
-  afterAll(() => sys?.stop());
+  afterAll(() => alice?.close());
 
   const unreadable: [string, () => string][] = [
     ['{}', () => '{}'],
@@ -180,7 +180,7 @@ describe('an import checks model states, model inputs and summary statistics', (
     const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('projects') });
     try {
       const kv = await nc.jetstream().views.kv('sml_models');
-      const key = `${nameToken('alice')}.${nameToken('imported')}.${nameToken('m_lr')}`;
+      const key = `${nameToken(alice.user)}.${nameToken('imported')}.${nameToken('m_lr')}`;
       const record = sml.v1.ModelRecord.decode((await kv.get(key))!.value);
       await kv.put(key, sml.v1.ModelRecord.encode({ ...record, stateJson: '{"algo":"lr","coef":[[[]]]}' }).finish());
     } finally {

@@ -2,7 +2,7 @@ import { connect, type NatsConnection } from 'nats';
 import { nameToken } from '@sml/core';
 import { sml } from '@sml/proto';
 import type { SmlClient } from '@sml/sdk';
-import { startSystem, type RunningSystem } from '@sml/testkit';
+import { newCustomer, sharedSystem, startSystem, type RunningSystem, type SharedSystem } from '@sml/testkit';
 import { customer, frame, SummaryReader } from './helpers';
 
 // Issue 9: one customer cannot take the service down, stall another customer, or lose or
@@ -203,31 +203,31 @@ describe('tenant isolation: limits, quarantine, idempotency, magnitudes', () => 
 });
 
 describe('deleting a customer', () => {
-  let sys: RunningSystem;
+  let sys: SharedSystem;
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'] });
+    sys = await sharedSystem();
   });
-  afterAll(() => sys?.stop());
 
   it("retires the id: a new customer can never read the old one's projects, which are purged", async () => {
     const { SmlClient } = await import('@sml/sdk');
     const root = new SmlClient({ url: sys.url, user: sys.rootUser, secret: sys.rootSecret });
-    const carol = await customer(sys, 'carol');
+    const { user, sdk: carol } = await newCustomer(sys, 'carol');
     expect((await carol.createProject('secret')).status).toBe(201);
     expect((await carol.learn('secret', frame(['x'], ['C'], [[42]]))).status).toBe(200);
-    expect((await root.deleteUser('carol')).status).toBe(200);
+    expect((await root.deleteUser(user)).status).toBe(200);
     // The old secret authenticates nobody.
     expect((await carol.request('GET', '/projects')).status).toBe(401);
-    const again = await root.addUser('carol');
-    expect([again.status, again.body.statusString]).toEqual([409, 'Customer id [carol] belonged to a deleted customer and is never reused; choose another id']);
+    const again = await root.addUser(user);
+    expect([again.status, again.body.statusString]).toEqual([409, `Customer id [${user}] belonged to a deleted customer and is never reused; choose another id`]);
     const users = await root.request<{ users: Array<{ cid: string }> }>('GET', '/users');
-    if (users.status === 200) expect(users.body.values!.users.map((u) => u.cid)).not.toContain('carol');
+    if (users.status === 200) expect(users.body.values!.users.map((u) => u.cid)).not.toContain(user);
     // Purged: nothing of carol's is left in the project metadata.
     const nc = await connect({ servers: sys.nats.url, ...sys.nats.connectOptions('projects') });
     const kv = await nc.jetstream().views.kv('sml_projects');
     const keys: string[] = [];
-    for await (const k of await kv.keys(`${nameToken('carol')}.*`)) keys.push(k);
+    for await (const k of await kv.keys(`${nameToken(user)}.*`)) keys.push(k);
     await nc.close();
+    root.close();
     expect(keys).toEqual([]);
   });
 });

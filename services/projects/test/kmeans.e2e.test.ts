@@ -1,6 +1,6 @@
 import { SmlClient } from '@sml/sdk';
-import { startSystem, type RunningSystem } from '@sml/testkit';
-import { customer, frame } from './helpers';
+import { newCustomer, sharedSystem } from '@sml/testkit';
+import { frame } from './helpers';
 
 // kmeans and kmeansOptimize through the gateway (issue 13): a project created with cluster_*
 // parameters keeps online micro-centroids while it learns; kmeans is built from them and
@@ -9,7 +9,6 @@ import { customer, frame } from './helpers';
 // Accuracy against scikit-learn is checked in packages/stats/test/models/kmeans.
 
 describe('kmeans end to end', () => {
-  let sys: RunningSystem;
   let sdk: SmlClient;
 
   // Three blobs in the plane, centred at (0, 0), (10, 0) and (0, 10), with a little spread.
@@ -35,10 +34,9 @@ describe('kmeans end to end', () => {
   };
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'] });
-    sdk = await customer(sys, 'clusterer');
+    sdk = (await newCustomer(await sharedSystem(), 'clusterer')).sdk;
   });
-  afterAll(() => sys?.stop());
+  afterAll(() => sdk?.close());
 
   it('create checks the cluster_* parameters: the seed\'s 500 for a warm-up not above the centroids, 400 without cluster_features', async () => {
     const bad = await sdk.request('POST', '/projects', { query: { pid: 'k1' }, json: { cluster_features: 'x1:x2', cluster_num_centroids: '50', cluster_warmup_period: '50' } });

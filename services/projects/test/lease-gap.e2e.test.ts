@@ -2,6 +2,7 @@ import type { SmlClient } from '@sml/sdk';
 import { startSystem, type RunningSystem } from '@sml/testkit';
 import { customer, learnUntilAcknowledged, SummaryReader } from './helpers';
 
+// @sml-run-alone: stalls the only replica for longer than its lease; its timings are the test (scripts/jest-alone.js).
 // Issue 29, item 14: on a loaded machine the only projects replica missed its lease renewals,
 // gave its only shard up for 130 ms and took it back; the gateway's one breaker for
 // "projects" made that ≈ 20 s of 503 for every customer. Here the only replica is stopped

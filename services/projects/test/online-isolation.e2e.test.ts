@@ -3,6 +3,7 @@ import type { SmlClient } from '@sml/sdk';
 import { startSystem, type RunningSystem } from '@sml/testkit';
 import { customer, frame } from './helpers';
 
+// @sml-run-alone: bounds other customers' learn latency (2 s) while a forest learns (scripts/jest-alone.js).
 // Issue 29, item 4: one customer's online forest must not stall the others. A project with
 // rf_num_trees=100, rf_complexity=64 learning 5 000 × 41 batches took ≈ 1.4 s of CPU per batch
 // on the projects event loop (≈ 2–8 s on a loaded machine): another customer's 1-row learns

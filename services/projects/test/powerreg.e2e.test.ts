@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SmlClient } from '@sml/sdk';
-import { startSystem, type RunningSystem } from '@sml/testkit';
-import { customer, frame } from './helpers';
+import { newCustomer, sharedSystem } from '@sml/testkit';
+import { frame } from './helpers';
 
 // powerreg through the gateway (issue 13): a project created with sml_project_power_column
 // tracks the Yeo-Johnson power columns pt_<col>^<p> of its target while it learns (they are
@@ -23,7 +23,6 @@ interface Fixture {
 const fixture: Fixture = JSON.parse(readFileSync(join(__dirname, '../../../packages/stats/test/models/powerreg/fixtures/powerreg.json'), 'utf8'));
 
 describe('powerreg end to end', () => {
-  let sys: RunningSystem;
   let sdk: SmlClient;
 
   const types = fixture.names.map(() => 'C');
@@ -45,10 +44,9 @@ describe('powerreg end to end', () => {
   const close = (actual: number, expected: number) => expect(Math.abs(actual - expected)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(expected)));
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['users', 'jobs', 'projects'] });
-    sdk = await customer(sys, 'powerer');
+    sdk = (await newCustomer(await sharedSystem(), 'powerer')).sdk;
   });
-  afterAll(() => sys?.stop());
+  afterAll(() => sdk?.close());
 
   it('create checks the sml_project_power_* parameters: 400 naming the one out of bounds', async () => {
     const cases: Array<[Record<string, string>, string]> = [

@@ -6,6 +6,7 @@ import { startSystem, type RunningSystem } from '@sml/testkit';
 import { shardLeaseKey } from '../src/ownership';
 import { customer, expectClose, learnUntilAcknowledged, SummaryReader } from './helpers';
 
+// @sml-run-alone: lease hand-overs under load while replicas are SIGKILLed (scripts/jest-alone.js).
 // Issue 16: three projects replicas. With one shard (SML_PROJECT_SHARDS=1), one serves under
 // its lease and two stand by; with four, the shards are shared out. 100 projects learn
 // concurrently while a serving replica is SIGKILLed twice. Each batch is retried with its

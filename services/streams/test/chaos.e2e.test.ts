@@ -5,6 +5,7 @@ import type { KafkaMock, RunningSystem } from '@sml/testkit';
 import type { SummaryReader } from '../../projects/test/helpers';
 import { startKafkaStreams, totalsOf, type KafkaStreams } from './helpers';
 
+// @sml-run-alone: kills processes on a timetable while 100 000 records flow (scripts/jest-alone.js).
 // Issue 12 chaos: 100 000 numbered Kafka records while the streams service and the projects
 // service are each SIGKILLed twice mid-stream; after the restarts the project has learned
 // every record exactly once (row count and the sum of the numbers equal what was produced).

@@ -5,6 +5,7 @@ import type { KafkaMock, RunningSystem } from '@sml/testkit';
 import type { SummaryReader } from '../../projects/test/helpers';
 import { startKafkaStreams, totalsOf, type KafkaStreams } from './helpers';
 
+// @sml-run-alone: stream hand-overs while replicas are SIGKILLed (scripts/jest-alone.js).
 // Issue 12: two replicas of the streams service share the streams. Each replica is SIGKILLed
 // in turn while records flow (so whichever held the stream, the other one takes it over at
 // least once), and every record is learned exactly once: count and sum equal what was produced.
