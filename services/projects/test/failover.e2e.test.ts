@@ -3,7 +3,7 @@ import { connect, type NatsConnection } from 'nats';
 import { sml } from '@sml/proto';
 import type { SmlClient } from '@sml/sdk';
 import { startSystem, type RunningSystem } from '@sml/testkit';
-import { shardLeaseKey } from '../src/ownership';
+import { shardLeaseKey } from '../src/replicas/ownership';
 import { customer, SummaryReader } from './helpers';
 
 // Issue 29, item 13: requests in flight to a SIGKILLed projects replica waited the whole

@@ -5,7 +5,7 @@
  */
 import { SmlError } from '@sml/core';
 import { ALGORITHM_NAMES, ALGORITHMS } from '@sml/stats';
-import { algorithmOf, integerParam, jobModelInfo, MAX_JOB_EXTRA_BYTES, selectionOptions, sequenceParams } from '../src/models';
+import { algorithmOf, integerParam, jobModelInfo, MAX_JOB_EXTRA_BYTES, selectionOptions, sequenceParams } from '../src/models/models';
 
 function failure(fn: () => unknown): { code: string; message: string } | undefined {
   try {

@@ -3,7 +3,7 @@ import { shardOf } from '@sml/bus';
 import { sml } from '@sml/proto';
 import type { SmlClient } from '@sml/sdk';
 import { startSystem, type RunningSystem } from '@sml/testkit';
-import { shardLeaseKey } from '../src/ownership';
+import { shardLeaseKey } from '../src/replicas/ownership';
 import { customer, expectClose, learnUntilAcknowledged, SummaryReader } from './helpers';
 
 // Issue 16: three projects replicas. With one shard (SML_PROJECT_SHARDS=1), one serves under

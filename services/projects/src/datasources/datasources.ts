@@ -4,17 +4,17 @@ import { sml } from '@sml/proto';
 import { FrameError, placeholderRows, Summary, type DataFrame, type LearnInput, type PreparedChange } from '@sml/stats';
 import { browseLocal, browseS3, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, STREAM_SOURCE_TYPES, type ReadLimits, type Source, type SourceContext } from '@sml/sources';
 import type { JobContext } from '@sml/jobs-client';
-import { columnPlan, guessType, SAMPLE_ROWS, type ColumnPlan } from './ds-plan';
-import type { ReadBatch } from './ds-read-worker';
-import { DsReaders } from './ds-reader';
-import { encodeFrame, type ProjectEncoders } from './encoding';
-import type { OnlineRunner } from './online-pool';
-import { ONLINE_BACKLOG, OnlineUpdates } from './online-updates';
-import { summaryOptions, type ProjectLimits } from './project';
-import type { ProjectRegistry } from './registry';
-import type { ProjectStore } from './store';
+import { columnPlan, guessType, SAMPLE_ROWS, type ColumnPlan } from './plan';
+import type { ReadBatch } from './read-worker';
+import { DsReaders } from './reader';
+import { encodeFrame, type ProjectEncoders } from '../learning/encoding';
+import type { OnlineRunner } from '../predict/online-pool';
+import { ONLINE_BACKLOG, OnlineUpdates } from '../predict/online-updates';
+import { summaryOptions, type ProjectLimits } from '../lifecycle/project';
+import type { ProjectRegistry } from '../lifecycle/registry';
+import type { ProjectStore } from '../store/store';
 
-export { guessType, SAMPLE_ROWS } from './ds-plan';
+export { guessType, SAMPLE_ROWS } from './plan';
 
 /** Characters (+ 16 per cell) a sample holds at most: fewer rows when they are long. */
 const SAMPLE_COST = 4 << 20;
@@ -355,7 +355,7 @@ export class DataSources {
       }
     };
     // The fast path: a reading thread parses numeric fields from the bytes straight into
-    // columns (ds-read-worker.ts); this thread adds them to the staging summary. Encoded
+    // columns (read-worker.ts); this thread adds them to the staging summary. Encoded
     // columns and summaries that read every cell as text take the general path.
     const learnParsed = (batch: ReadBatch) => {
       run.rowsRead = Number(run.rowsRead) + batch.rowsRead;

@@ -2,7 +2,7 @@ import { smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
 import type { SourceContext } from '@sml/sources';
 import type { PredictFrame } from '@sml/stats';
-import { dsBatches, dsFailure } from './ds-rows';
+import { dsBatches, dsFailure } from './rows';
 
 /** What a scoring frame read from a data source may hold: selection keeps it in memory. */
 export interface FrameBounds {

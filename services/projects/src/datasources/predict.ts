@@ -5,9 +5,9 @@ import { SINK_TYPES, sinkOf, type RowSink, type SourceContext } from '@sml/sourc
 import type { Prediction } from '@sml/stats';
 import type { DataSources } from './datasources';
 import { guessType, SAMPLE_ROWS } from './datasources';
-import { dsBatches, dsFailure } from './ds-rows';
-import type { Models } from './models';
-import type { PredictFn } from './predict';
+import { dsBatches, dsFailure } from './rows';
+import type { Models } from '../models/models';
+import type { PredictFn } from '../predict/predict';
 
 /** A prediction value a table keeps as `double precision` (NaN and ±Infinity included). */
 const NUMBER = /^\s*(?:[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?Infinity|NaN)\s*$/;

@@ -2,7 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { SmlError, smlError } from '@sml/core';
 import { FrameError, parseRecords, type CategoricalColumn, type ColumnType, type NumericColumn } from '@sml/stats';
 import { csvOptionsOf, csvRecordBatches, recordCells, SourceError, sourceOf, type SourceContext } from '@sml/sources';
-import { columnPlan, SAMPLE_ROWS, type ColumnPlan } from './ds-plan';
+import { columnPlan, SAMPLE_ROWS, type ColumnPlan } from './plan';
 
 /*
  * The reading half of a data-source learn, on its own thread: the source's bytes are read,

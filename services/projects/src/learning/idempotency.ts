@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { clip, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
-import { ProjectStore } from './store';
+import { ProjectStore } from '../store/store';
 
 /** How long an Idempotency-Key is remembered: the log stream's duplicate window. */
 export const IDEMPOTENCY_WINDOW_MS = 2 * 60_000;

@@ -2,11 +2,11 @@ import { checkParameters, SmlError, smlError, type Logger, type ParameterBound }
 import type { sml } from '@sml/proto';
 import { projectMetaFromCreate } from './create';
 import { smlInfo } from './info';
-import type { ModelStore } from './model-store';
+import type { ModelStore } from '../store/model-store';
 import { checkSummaryRequest, summaryParts } from './parts';
 import type { ProjectRegistry } from './registry';
-import type { Shards } from './shards';
-import type { ProjectStore } from './store';
+import type { Shards } from '../replicas/shards';
+import type { ProjectStore } from '../store/store';
 
 /**
  * A project's life (API.md §4): create, info, list, save, unload, freeze, histograms, merge,

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Summary, clusterOptionsOf, forestOptionsOf, forestOptionsProblem, frameFromColumns, powerOptionsOf, type LearnInput, type PreparedChange, type StateLimits, type SummaryOptions } from '@sml/stats';
 import { checkParameters, dataFrameFromProto, smlError, type ParameterBound } from '@sml/core';
 import { sml } from '@sml/proto';
-import { toSmlError } from './errors';
-import type { OnlineRunner } from './online-pool';
-import { OnlineUpdates } from './online-updates';
-import type { StoredSnapshot } from './store';
-import { DROP_MARKS, StreamMarks } from './stream-marks';
+import { toSmlError } from '../errors';
+import type { OnlineRunner } from '../predict/online-pool';
+import { OnlineUpdates } from '../predict/online-updates';
+import type { StoredSnapshot } from '../store/store';
+import { DROP_MARKS, StreamMarks } from '../learning/stream-marks';
 
 /**
  * Summary options of a project. Histograms are always kept (in the project's histogramType):

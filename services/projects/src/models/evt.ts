@@ -1,7 +1,7 @@
 import { checkParameters, smlError, SmlError, type ParameterBound } from '@sml/core';
 import { EvtWrapper, ModelInputError } from '@sml/stats';
-import type { ModelStore } from './model-store';
-import type { ProjectRegistry } from './registry';
+import type { ModelStore } from '../store/model-store';
+import type { ProjectRegistry } from '../lifecycle/registry';
 
 /**
  * EVT wrappers (API.md §7): attached to a model, synchronous, no job. Afterwards predict

@@ -6,10 +6,10 @@ import {
 } from '@sml/stats';
 import type { JobWorkers } from '@sml/jobs-client';
 import type { BuildResult, BuildTask } from './build-worker';
-import type { PredictPool } from './predict-pool';
+import type { PredictPool } from '../predict/predict-pool';
 import { modelError } from './model-errors';
-import type { ModelStore } from './model-store';
-import type { ProjectRegistry } from './registry';
+import type { ModelStore } from '../store/model-store';
+import type { ProjectRegistry } from '../lifecycle/registry';
 
 /**
  * A build (no selection) of one of these algorithms on at most INLINE_BUILD_MAX_ATTRIBUTES

@@ -1,6 +1,6 @@
 import type { BusService, Leases, Presence } from '@sml/bus';
 import type { Logger } from '@sml/core';
-import type { ProjectRegistry } from './registry';
+import type { ProjectRegistry } from '../lifecycle/registry';
 
 /** The KV key of the lease on shard `shard` of the projects (KV `sml_project_leases`). */
 export const shardLeaseKey = (shard: number): string => `shard.${shard}`;
