@@ -1,17 +1,17 @@
 import type { KV } from 'nats';
 import { checkName, nameToken, smlError, SmlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
-import { FrameError, placeholderRows, Summary, type DataFrame, type LearnInput, type PreparedChange } from '@sml/stats';
+import { Summary } from '@sml/stats';
 import { browseLocal, browseS3, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, STREAM_SOURCE_TYPES, type ReadLimits, type Source, type SourceContext } from '@sml/sources';
 import type { JobContext } from '@sml/jobs-client';
-import { columnPlan, guessType, SAMPLE_ROWS, type ColumnPlan } from './plan';
-import type { ReadBatch } from './read-worker';
+import { guessType, SAMPLE_ROWS } from './plan';
 import { DsReaders } from './reader';
 import { dsFailure } from './rows';
+import { DsStaging } from './staging';
 import { dsColumnsFromProto, dsInfoFromProto, dsLogEntryFromProto, requestedDsInfo, type DsColumns, type DsInfo, type DsLogEntry, type DsRun } from './types';
-import { encodeFrame, type ProjectEncoders } from '../learning/encoding';
+import type { ProjectEncoders } from '../learning/encoding';
 import type { OnlineRunner } from '../predict/online-pool';
-import { ONLINE_BACKLOG, OnlineUpdates } from '../predict/online-updates';
+import { OnlineUpdates } from '../predict/online-updates';
 import { summaryOptions, type ProjectLimits } from '../lifecycle/project';
 import type { ProjectRegistry } from '../lifecycle/registry';
 import type { ProjectStore } from '../store/store';
@@ -286,11 +286,6 @@ export class DataSources {
     // The staging forest learns on the online-model threads too, batch by batch in order (a
     // failed update fails the job: its forest is gone), and is whole before it is merged.
     const online = this.deps.online && staging.hasOnlineModels ? new OnlineUpdates(staging, this.deps.online, () => undefined) : undefined;
-    const stage = (input: LearnInput): PreparedChange => {
-      const change = staging.prepare('learn', input, this.deps.limits.state, online !== undefined);
-      return change.online ? { ...change, commit: () => { change.commit(); online!.add(change.online!); } } : change;
-    };
-    const backlog = async () => online?.below(ONLINE_BACKLOG);
     // The encoder's statistics as the job starts, for every batch of it.
     const encoder = encoderName && this.deps.encoders ? await this.deps.encoders.encoder(user, encoderName) : undefined;
     let source: Source;
@@ -300,107 +295,16 @@ export class DataSources {
       return dsFailure(err, ds);
     }
     const where = source.describe();
-    const { lenient } = columns;
-    const errors: string[] = [];
-    let select: ColumnPlan | undefined;
-    const plan = (header: string[], first: string[][]): ColumnPlan => columnPlan(header, first, columns, info.extra, ds, where);
-    const learnBatch = (header: string[], rows: (string | null)[][], lines: number[] | undefined, firstRow: number) => {
-      select ??= plan(header, rows.map((r) => r.map((c) => c ?? '')));
-      const sel = select;
-      const data: string[][] = [];
-      const at: number[] = [];
-      rows.forEach((r, k) => {
-        const line = lines ? `line ${lines[k]}` : `row ${firstRow + k + 1}`;
-        if (r.length !== header.length) {
-          const why = `[${where}] ${line}: ${r.length} fields, the header has ${header.length}`;
-          if (!lenient) throw smlError('DS_LEARN_FAILED', { ds, detail: why });
-          run.rowsSkipped++;
-          if (errors.length < 10) errors.push(why);
-          return;
-        }
-        data.push(sel.index.map((i) => r[i] ?? ''));
-        at.push(k);
-      });
-      run.rowsRead += rows.length;
-      if (data.length === 0) return;
-      const plain: DataFrame = { attributeNames: sel.names, attributeTypes: sel.types, data, errorHandling: lenient ? 1 : 0 };
-      const frame: DataFrame = encoder ? { ...encodeFrame(encoder, plain), errorHandling: plain.errorHandling } : plain;
-      try {
-        const change = stage({ frame });
-        change.commit();
-        run.rowsLearned += change.report.rowsLearned;
-        run.rowsSkipped += change.report.rowsSkipped;
-        for (const e of change.report.errors) if (errors.length < 10) errors.push(`[${where}] ${e}`);
-      } catch (err) {
-        if (err instanceof FrameError) {
-          const k = at[err.row - 1];
-          const line = k === undefined ? '' : lines ? ` line ${lines[k]}` : ` row ${firstRow + k + 1}`;
-          const column = err.column ? `, column [${err.column.slice(0, 100)}]` : '';
-          throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]${line}${column}: ${err.reason}` }, err);
-        }
-        if (err instanceof SmlError) throw err;
-        throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]: ${(err as Error).message}` }, err);
-      }
-    };
+    const batches = new DsStaging({
+      staging, limits: this.deps.limits.state, run, info, columns, where,
+      ...(online ? { online } : {}), ...(encoder ? { encoder } : {}),
+    });
     // The fast path: a reading thread parses numeric fields from the bytes straight into
     // columns (read-worker.ts); this thread adds them to the staging summary. Encoded
     // columns and summaries that read every cell as text take the general path.
-    const learnParsed = (batch: ReadBatch) => {
-      run.rowsRead += batch.rowsRead;
-      run.rowsSkipped += batch.skipped;
-      for (const e of batch.errors) if (errors.length < 10) errors.push(e);
-      if (batch.frame === null) return;
-      const { rows, ...frame } = batch.frame;
-      const parsed = { ...frame, rows: placeholderRows(rows), report: { rowsLearned: rows, rowsSkipped: 0, errors: [] } };
-      try {
-        const change = stage({ columns: parsed });
-        change.commit();
-        run.rowsLearned += change.report.rowsLearned;
-      } catch (err) {
-        if (err instanceof FrameError) {
-          const line = err.row > 0 ? ` line ${batch.lines[err.row - 1]}` : '';
-          const column = err.column ? `, column [${err.column.slice(0, 100)}]` : '';
-          throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]${line}${column}: ${err.reason}` }, err);
-        }
-        if (err instanceof SmlError) throw err;
-        throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]: ${(err as Error).message}` }, err);
-      }
-    };
     const fast = source.kind === 'bytes' && !encoder && !staging.needsCells;
-    const yieldNow = () => new Promise((resolve) => setImmediate(resolve));
     try {
-      if (source.kind === 'bytes' && fast) {
-        const task = {
-          type: info.type, info: { ...info.info }, ctx: this.ctx(user, 'job'),
-          columns: { attributeNames: columns.attributeNames, attributeTypes: columns.attributeTypes }, extra: info.extra, lenient, ds,
-        };
-        for await (const batch of this.readers.read(task, job.signal)) {
-          if (job.signal.aborted) throw smlError('JOB_CANCELLED');
-          learnParsed(batch);
-          await backlog();
-          run.bytesRead = batch.bytesRead;
-          if (batch.total) job.progress(batch.bytesRead, batch.total);
-        }
-      } else if (source.kind === 'rows') {
-        const [header, total] = [await source.columns(), await source.size()];
-        for await (const rows of source.open(BATCH_ROWS)) {
-          if (job.signal.aborted) throw smlError('JOB_CANCELLED');
-          learnBatch(header, rows, undefined, run.rowsRead);
-          if (total) job.progress(run.rowsRead, total);
-          await yieldNow();
-          await backlog();
-        }
-      } else {
-        const total = await source.size();
-        for await (const batch of csvBatches(source.open(), { ...csvOptionsOf(info.info, where), batchRows: BATCH_ROWS })) {
-          if (job.signal.aborted) throw smlError('JOB_CANCELLED');
-          learnBatch(batch.header, batch.rows, batch.lines, 0);
-          run.bytesRead = batch.bytesRead;
-          if (total) job.progress(batch.bytesRead, total);
-          await yieldNow();
-          await backlog();
-        }
-      }
+      await this.readInto(batches, fast ? undefined : source, user, info, columns, job);
     } catch (err) {
       if (job.signal.aborted) throw err; // the runner answers a cancelled job
       return dsFailure(err, ds);
@@ -413,12 +317,54 @@ export class DataSources {
       if (op === 'forget') p.subtract(staging);
       else if (!p.mergeStaged(staging, `ds:${ds}`, seededAt)) {
         // Forests do not add up (README "Online forests"): the rows of this source are not in it.
-        errors.push(`the project changed while the source was read: its forest (rf_*) did not learn these rows`);
+        batches.errors.push(`the project changed while the source was read: its forest (rf_*) did not learn these rows`);
         this.deps.log.warn({ pid, ds }, 'forest kept without the data-source rows: the project changed during the job');
       }
       if (!p.memoryOnly) await this.deps.registry.save(p);
     });
-    return { rowsLearned: run.rowsLearned, rowsSkipped: run.rowsSkipped, errors };
+    return { rowsLearned: run.rowsLearned, rowsSkipped: run.rowsSkipped, errors: batches.errors };
+  }
+
+  /**
+   * Reads the whole source into `batches`, reporting progress: a CSV file parsed on a reading
+   * thread (`source` undefined: the fast path), a table's rows, or a CSV file's rows as text.
+   */
+  private async readInto(batches: DsStaging, source: Source | undefined, user: string, info: DsInfo, columns: DsColumns, job: JobContext): Promise<void> {
+    const { run } = batches;
+    const next = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      await batches.backlog();
+    };
+    if (source === undefined) {
+      const task = {
+        type: info.type, info: { ...info.info }, ctx: this.ctx(user, 'job'),
+        columns: { attributeNames: columns.attributeNames, attributeTypes: columns.attributeTypes }, extra: info.extra, lenient: columns.lenient, ds: run.ds,
+      };
+      for await (const batch of this.readers.read(task, job.signal)) {
+        if (job.signal.aborted) throw smlError('JOB_CANCELLED');
+        batches.parsed(batch);
+        await batches.backlog();
+        run.bytesRead = batch.bytesRead;
+        if (batch.total) job.progress(batch.bytesRead, batch.total);
+      }
+    } else if (source.kind === 'rows') {
+      const [header, total] = [await source.columns(), await source.size()];
+      for await (const rows of source.open(BATCH_ROWS)) {
+        if (job.signal.aborted) throw smlError('JOB_CANCELLED');
+        batches.rows(header, rows, undefined, run.rowsRead);
+        if (total) job.progress(run.rowsRead, total);
+        await next();
+      }
+    } else {
+      const total = await source.size();
+      for await (const batch of csvBatches(source.open(), { ...csvOptionsOf(info.info, source.describe()), batchRows: BATCH_ROWS })) {
+        if (job.signal.aborted) throw smlError('JOB_CANCELLED');
+        batches.rows(batch.header, batch.rows, batch.lines, 0);
+        run.bytesRead = batch.bytesRead;
+        if (total) job.progress(batch.bytesRead, total);
+        await next();
+      }
+    }
   }
 
   /** Keeps a job's outcome in the project's dsLog (the most recent 100). */
