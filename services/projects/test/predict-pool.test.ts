@@ -86,6 +86,18 @@ describe('PredictPool', () => {
     }
   });
 
+  it('a model the thread dropped (it keeps the latest 8) is answered missing, then sent again with its state', async () => {
+    const model = covest();
+    for (let i = 0; i < 9; i++) await pool.predict(`u.p.kept${i}`, 1, model, frame);
+    const posted = jest.spyOn(Worker.prototype, 'postMessage');
+    try {
+      expect(await pool.predict('u.p.kept0', 1, model, frame)).toEqual(model.predict(frame));
+      expect(posted.mock.calls.map(([task]) => (task as { state?: unknown }).state !== undefined)).toEqual([false, true]);
+    } finally {
+      posted.mockRestore();
+    }
+  });
+
   it('a thread that died is replaced, and sent the model again', async () => {
     const model = covest();
     await pool.predict('u.p.k', 7, model, frame);
