@@ -223,7 +223,7 @@ export class Models {
       // it); the builds themselves run on a worker thread, so neither this customer's learns
       // nor anyone else's wait for them (seconds at 500 attributes, minutes at 2000), except
       // a small closed-form build (INLINE_BUILD_ALGORITHMS), built here after the lock.
-      const task = await registry.with(user, pid, (p): BuildTask | { inline: ReturnType<typeof restrictedBuild> } => {
+      const task = await registry.with(user, pid, (p): BuildTask | { kind: 'inline'; restricted: ReturnType<typeof restrictedBuild> } => {
         try {
           const ctx = req.mlcontext ?? {};
           const separator = p.meta.categorySeparator || '$';
@@ -238,7 +238,7 @@ export class Models {
           // (an mlr on 50 of 2000 attributes: ≈ 130 KB, not ≈ 200 MB serialized and copied).
           const restricted = how.kind !== 'autoSelect' && RESTRICTABLE_ALGORITHMS.has(algo) ? restrictedBuild(p.summary, spec) : null;
           if (restricted && !selection && INLINE_BUILD_ALGORITHMS.has(algo) && restricted.summary.attributeNames.length <= INLINE_BUILD_MAX_ATTRIBUTES) {
-            return { inline: restricted };
+            return { kind: 'inline', restricted };
           }
           const base = { bytes: restricted ? restricted.summary.serialize() : p.summaryBytes(), pid, spec: restricted?.spec ?? spec };
           return taskOf(how, base, () => scored ?? frameOf(req.dataframe), selectionBudgetMs);
@@ -246,7 +246,7 @@ export class Models {
           throw modelError(err, pid);
         }
       });
-      const built = 'inline' in task ? await buildInline(algo, task.inline, pid, signal) : await workers.run(task, signal);
+      const built = task.kind === 'inline' ? await buildInline(algo, task.restricted, pid, signal) : await workers.run(task, signal);
       const auto = built.autoSelect;
       const chosen = auto?.algo ?? algo;
       const model = ALGORITHMS[chosen].restore(built.state);
