@@ -229,13 +229,13 @@ export class ConditionalHistograms {
       const held = this.byCondition.get(c)?.get(t);
       if (held === undefined) {
         if (removed.count === 0) continue;
-        throw new SummaryError('cannot forget rows that were never learned: a conditional histogram would become negative', name(c, t));
+        throw new SummaryError('not-learned', 'cannot forget rows that were never learned: a conditional histogram would become negative', name(c, t));
       }
       let left: Histogram;
       try {
         left = held.subtracted(removed);
       } catch (e) {
-        throw e instanceof SummaryError ? new SummaryError(e.reason, name(c, t)) : e;
+        throw e instanceof SummaryError ? new SummaryError(e.kind, e.reason, name(c, t)) : e;
       }
       results.push([c, t, left.count > 0 ? left : null]);
     }
@@ -292,7 +292,7 @@ export class ConditionalHistograms {
 
   /** Reads what `write` wrote for a summary of `size` attributes. */
   readInto(r: ByteReader, size: number, binary: (index: number) => boolean, bins: number, cap: number): void {
-    const damaged = () => new SummaryError('damaged summary serialization: conditional histograms');
+    const damaged = () => new SummaryError('damaged', 'damaged summary serialization: conditional histograms');
     let previousC = -1;
     for (let n = r.u32(); n > 0; n--) {
       const c = r.u32();

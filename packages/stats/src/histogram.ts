@@ -187,7 +187,7 @@ class StreamingHistogram {
       const bin = coarser(k, out.exponentValue - other.exponentValue);
       const slot = bin - out.lo;
       if (out.isEmpty || bin < out.kmin || bin > out.kmax || out.counts[slot] < c) {
-        throw new SummaryError('cannot forget values that were never learned: a histogram bin would become negative');
+        throw new SummaryError('not-learned', 'cannot forget values that were never learned: a histogram bin would become negative');
       }
       out.counts[slot] -= c;
       out.totalCount -= c;
@@ -327,7 +327,7 @@ class StreamingHistogram {
     out.binWidth = 2 ** out.exponentValue;
     const kmin = r.f64();
     const counts = r.f64s();
-    if (counts.length > bins) throw new SummaryError('damaged summary serialization: histogram wider than its bin count');
+    if (counts.length > bins) throw new SummaryError('damaged', 'damaged summary serialization: histogram wider than its bin count');
     counts.forEach((c, i) => {
       if (c !== 0) out.bump(kmin + i, c);
     });
@@ -404,7 +404,7 @@ export class Histogram {
       const exact = new Map(this.exact);
       for (const [v, c] of other.exact) {
         const left = (exact.get(v) ?? 0) - c;
-        if (left < 0) throw new SummaryError(`cannot forget values that were never learned: value ${v} would have a negative count`);
+        if (left < 0) throw new SummaryError('not-learned', `cannot forget values that were never learned: value ${v} would have a negative count`);
         if (left === 0) exact.delete(v);
         else exact.set(v, left);
       }
@@ -525,7 +525,7 @@ export class Histogram {
     } else {
       const values = r.f64s();
       const counts = r.f64s();
-      if (values.length !== counts.length) throw new SummaryError('damaged summary serialization: exact histogram');
+      if (values.length !== counts.length) throw new SummaryError('damaged', 'damaged summary serialization: exact histogram');
       values.forEach((v, i) => out.exact!.set(v, counts[i]));
     }
     return out;

@@ -204,7 +204,7 @@ export class PowerColumns {
   readInto(r: ByteReader): void {
     const count = r.f64();
     const jacobian = r.f64s();
-    if (!Number.isSafeInteger(count) || count < 0 || jacobian.length !== 2 || !jacobian.every(Number.isFinite)) throw new SummaryError('damaged summary serialization: power columns');
+    if (!Number.isSafeInteger(count) || count < 0 || jacobian.length !== 2 || !jacobian.every(Number.isFinite)) throw new SummaryError('damaged', 'damaged summary serialization: power columns');
     this.count = count;
     this.jacobian.set(jacobian);
   }

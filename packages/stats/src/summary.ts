@@ -282,12 +282,12 @@ export class Summary {
    * MAX_ABS_VALUE as a frame's are, then merged or subtracted.
    */
   private prepareBatchSummary(op: 'learn' | 'forget', bytes: Uint8Array, limits: StateLimits): PreparedChange {
-    if (this.batchRecipe === null) throw new SummaryError('this summary learns rows, not batch summaries (it reads cells or keeps online models)');
+    if (this.batchRecipe === null) throw new SummaryError('summary-input', 'this summary learns rows, not batch summaries (it reads cells or keeps online models)');
     const batch = Summary.deserialize(bytes, { ...limits, options: this.options });
     for (let i = 0; i < batch.schema.size; i++) {
       if (batch.attr(i, ATTR.N) === 0) continue;
       const largest = Math.max(Math.abs(batch.attr(i, ATTR.MIN)), Math.abs(batch.attr(i, ATTR.MAX)));
-      if (largest > MAX_ABS_VALUE) throw new SummaryError(`a value is larger in magnitude than ${MAX_ABS_VALUE}`, batch.schema.info(i).name);
+      if (largest > MAX_ABS_VALUE) throw new SummaryError('summary-input', `a value is larger in magnitude than ${MAX_ABS_VALUE}`, batch.schema.info(i).name);
     }
     const report = { rowsLearned: batch.rows, rowsSkipped: 0, errors: [] };
     return { report, lenient: false, commit: op === 'learn' ? this.prepareMerge(batch) : this.prepareSubtract(batch) };
@@ -316,7 +316,7 @@ export class Summary {
       const added = new Set<string>();
       for (const [value] of partitionRows(parsed, this.options.partitionSplit)) if (!this.partitions.has(value)) added.add(value);
       const size = this.partitions.size + added.size;
-      if (size > max) throw new CapacityError(`partitions of [${this.options.partitionSplit}]`, size, max);
+      if (size > max) throw new CapacityError('partitions', `partitions of [${this.options.partitionSplit}]`, size, max);
     }
   }
 
@@ -695,15 +695,15 @@ export class Summary {
   static deserialize(bytes: Uint8Array | readonly Uint8Array[] | SerializedChunks, checks?: ForeignSummaryChecks): Summary {
     const r = new ByteReader(bytes);
     try {
-      if (!MAGIC.every((b) => r.u8() === b)) throw new SummaryError('not a serialized summary (bad magic)');
+      if (!MAGIC.every((b) => r.u8() === b)) throw new SummaryError('damaged', 'damaged', 'not a serialized summary (bad magic)');
       const version = r.u32();
-      if (!READABLE_VERSIONS.includes(version)) throw new SummaryError(`unsupported summary format version ${version}`);
+      if (!READABLE_VERSIONS.includes(version)) throw new SummaryError('damaged', 'damaged', `unsupported summary format version ${version}`);
       const summary = Summary.readBody(r, version, checks && { ...checks, expected: resolveOptions(checks.options) });
-      if (!r.done) throw new SummaryError('damaged summary serialization: trailing bytes');
+      if (!r.done) throw new SummaryError('damaged', 'damaged summary serialization: trailing bytes');
       return summary;
     } catch (e) {
       if (e instanceof SummaryError || e instanceof CapacityError) throw e;
-      throw new SummaryError('damaged summary serialization', '', { cause: e });
+      throw new SummaryError('damaged', 'damaged summary serialization', '', { cause: e });
     }
   }
 
@@ -720,7 +720,7 @@ export class Summary {
    * One pass over the statistics: linear in the size of the serialized summary.
    */
   checkStatistics(): void {
-    const bad = (what: string, attribute = '') => new SummaryError(`imported statistics are inconsistent: ${what}`, attribute);
+    const bad = (what: string, attribute = '') => new SummaryError('damaged', `imported statistics are inconsistent: ${what}`, attribute);
     const count = (v: number, what: string, attribute = '') => {
       if (!(Number.isSafeInteger(v) && v >= 0)) throw bad(`${what} is ${v}, not a whole number ≥ 0`, attribute);
       return v;
@@ -910,7 +910,7 @@ export class Summary {
 
   private checkSameOptions(other: Summary): void {
     if (JSON.stringify(this.options) !== JSON.stringify(other.options)) {
-      throw new SummaryError(`summaries built with different options cannot be combined: ${JSON.stringify(this.options)} vs ${JSON.stringify(other.options)}`);
+      throw new SummaryError('incompatible', `summaries built with different options cannot be combined: ${JSON.stringify(this.options)} vs ${JSON.stringify(other.options)}`);
     }
   }
 
@@ -936,10 +936,10 @@ export class Summary {
     for (let j = 0; j < other.schema.size; j++) {
       const info = other.schema.info(j);
       const conflict = this.schema.conflict(info);
-      if (conflict !== null) throw new SummaryError(conflict, info.name);
+      if (conflict !== null) throw new SummaryError('incompatible', conflict, info.name);
       if (this.schema.indexOf(info.name) < 0) planned.push(info);
     }
-    this.checkAttributeLimit(planned.length, (i) => planned[i].name, (name, reason) => new SummaryError(reason, name));
+    this.checkAttributeLimit(planned.length, (i) => planned[i].name, (name, reason) => new SummaryError('incompatible', reason, name));
     const subCommits = [...other.partitions].map(([value, otherSub]) => {
       const sub = this.partitions.get(value) ?? new Summary(partitionOptions(this.options));
       const commit = sub.prepareMerge(otherSub);
@@ -972,12 +972,12 @@ export class Summary {
   /** Checks everything a subtraction could violate; returns the subtraction itself, which cannot fail. */
   private prepareSubtract(other: Summary): () => void {
     this.checkSameOptions(other);
-    const never = (name: string) => new SummaryError('cannot forget rows that were never learned', name);
+    const never = (name: string) => new SummaryError('not-learned', 'cannot forget rows that were never learned', name);
     if (other.rows > this.rows) throw never('');
     for (let j = 0; j < other.schema.size; j++) {
       const info = other.schema.info(j);
       const conflict = this.schema.conflict(info);
-      if (conflict !== null) throw new SummaryError(conflict, info.name);
+      if (conflict !== null) throw new SummaryError('not-learned', conflict, info.name);
       if (this.schema.indexOf(info.name) >= 0 || other.attr(j, ATTR.N) === 0) continue;
       // A level this summary lacks is fine if it is 0 wherever present, and this summary knows a sibling.
       const zeroLevel = info.kind === 'T' && other.sum(j, ATTR.S1) === 0 && this.schema.levelsOf(info.base).length > 0;
@@ -998,7 +998,7 @@ export class Summary {
       try {
         return h.subtracted(removed);
       } catch (e) {
-        throw e instanceof SummaryError ? new SummaryError(e.reason, this.schema.info(i).name) : e;
+        throw e instanceof SummaryError ? new SummaryError(e.kind, e.reason, this.schema.info(i).name) : e;
       }
     });
     const conditionalCommit =
@@ -1040,7 +1040,7 @@ export class Summary {
 
   private resolve(attribute: AttributeRef): number {
     const i = typeof attribute === 'number' ? attribute : this.schema.indexOf(attribute);
-    if (!Number.isInteger(i) || i < 0 || i >= this.schema.size) throw new SummaryError('unknown attribute', String(attribute));
+    if (!Number.isInteger(i) || i < 0 || i >= this.schema.size) throw new SummaryError('unknown-attribute', 'unknown attribute', String(attribute));
     return i;
   }
 
@@ -1112,14 +1112,14 @@ export class Summary {
     const summary = new Summary(checks ? checks.expected : written);
     summary.rows = r.f64();
     const size = r.u32();
-    if (checks && size > summary.options.maxAttributes) throw new CapacityError('attributes', size, summary.options.maxAttributes);
+    if (checks && size > summary.options.maxAttributes) throw new CapacityError('attributes', 'attributes', size, summary.options.maxAttributes);
     const maxName = checks ? checks.maxNameLength ?? DEFAULT_MAX_NAME_LENGTH : Infinity;
     for (let i = 0; i < size; i++) {
       const name = r.string();
       const kind = KIND_CODES[r.u8()];
       const base = r.string();
-      if (kind === undefined || summary.schema.indexOf(name) >= 0) throw new SummaryError('damaged summary serialization: attribute table');
-      if (overLength(name, maxName) > 0) throw new SummaryError(`the attribute name has more than ${maxName} characters`, name);
+      if (kind === undefined || summary.schema.indexOf(name) >= 0) throw new SummaryError('damaged', 'damaged summary serialization: attribute table');
+      if (overLength(name, maxName) > 0) throw new SummaryError('damaged', `the attribute name has more than ${maxName} characters`, name);
       summary.schema.add({ name, kind, base });
     }
     summary.store.grow(size, Math.max(size, summary.options.maxAttributes));
@@ -1127,7 +1127,7 @@ export class Summary {
     const attrs = r.f64sInto(summary.store.attrs);
     const pairs = r.f64sInto(summary.store.pairs);
     if (attrs !== size * ATTR.STRIDE || pairs !== pairCount(size) * PAIR.STRIDE) {
-      throw new SummaryError('damaged summary serialization: statistics size');
+      throw new SummaryError('damaged', 'damaged summary serialization: statistics size');
     }
     if (summary.options.histogram !== undefined) {
       summary.histograms = Array.from({ length: size }, () => Histogram.read(r, summary.options.histogramBins, summary.options.exactHistogramCap));
@@ -1137,7 +1137,7 @@ export class Summary {
       }
     }
     const partitions = r.u32();
-    if (checks?.maxPartitions !== undefined && partitions > checks.maxPartitions) throw new CapacityError('partitions', partitions, checks.maxPartitions);
+    if (checks?.maxPartitions !== undefined && partitions > checks.maxPartitions) throw new CapacityError('partitions', 'partitions', partitions, checks.maxPartitions);
     for (let n = partitions; n > 0; n--) {
       const value = r.string();
       summary.partitions.set(value, Summary.readBody(r, version, checks && { ...checks, expected: partitionOptions(checks.expected) }));
@@ -1145,7 +1145,7 @@ export class Summary {
     summary.readWholeParts(r);
     const entries = summary.sequenceCounts?.entries() ?? 0;
     if (checks?.maxSequenceEntries !== undefined && entries > checks.maxSequenceEntries) {
-      throw new CapacityError('sequence counts (lag pairs, n-grams, co-occurrences)', entries, checks.maxSequenceEntries);
+      throw new CapacityError('sequence', 'sequence counts (lag pairs, n-grams, co-occurrences)', entries, checks.maxSequenceEntries);
     }
     return summary;
   }
@@ -1155,7 +1155,7 @@ export class Summary {
     const resolved = resolveOptions(written);
     const same = (o: ResolvedOptions) => JSON.stringify({ ...o, maxAttributes: 0 });
     if (same(resolved) !== same(expected)) {
-      throw new SummaryError(`the summary was built with options ${JSON.stringify(written)}, not the ones its settings give (${JSON.stringify(expected)})`);
+      throw new SummaryError('incompatible', `the summary was built with options ${JSON.stringify(written)}, not the ones its settings give (${JSON.stringify(expected)})`);
     }
   }
 }

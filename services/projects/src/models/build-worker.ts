@@ -1,9 +1,8 @@
-import { smlError } from '@sml/core';
+import { smlError, toSmlError } from '@sml/core';
 import { serveJobTasks } from '@sml/jobs-client';
 import {
   ALGORITHMS, Summary, kmeansOptimize, autoSelect, selectFeatures, type LeaderboardEntry, type KmeansScore, type ModelSpec, type PredictFrame, type SelectionOptions,
 } from '@sml/stats';
-import { modelError } from './model-errors';
 
 /** The frame a selection scores candidates on, its options and its wall-clock budget. */
 export interface BuildSelection { options: Omit<SelectionOptions, 'checkpoint'>; frame: PredictFrame; budgetMs: number }
@@ -95,4 +94,4 @@ let pid = '';
 serveJobTasks((task: BuildTask) => {
   pid = task.pid;
   return build(task);
-}, (err) => modelError(err, pid));
+}, (err) => toSmlError(err, { pid }));

@@ -1,13 +1,12 @@
-import { checkName, checkParameters, dataFrameFromProto, smlError, type ParameterBound, type SmlError } from '@sml/core';
+import { checkName, checkParameters, dataFrameFromProto, smlError, toSmlError, type ParameterBound, type SmlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import {
-  ALGORITHM_NAMES, ALGORITHMS, AUTOSELECT_DEFAULT_SELECTOR, AUTOSELECT_TASKS, ModelInputError, RESTRICTABLE_ALGORITHMS, SELECTOR_TYPES, checkAutoSelect, checkSelection,
+  ALGORITHM_NAMES, ALGORITHMS, AUTOSELECT_DEFAULT_SELECTOR, AUTOSELECT_TASKS, RESTRICTABLE_ALGORITHMS, SELECTOR_TYPES, checkAutoSelect, checkSelection,
   frameRowCount, resolveAttributes, restrictedBuild, rowsFromColumns, type Algorithm, type KmeansScore, type Model, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
 } from '@sml/stats';
 import type { JobWorkers } from '@sml/jobs-client';
 import type { AutoSelectSearch, BuildResult, BuildTask } from './build-worker';
 import type { PredictPool } from '../predict/predict-pool';
-import { modelError } from './model-errors';
 import type { ModelStore } from '../store/model-store';
 import type { ProjectRegistry } from '../lifecycle/registry';
 
@@ -103,7 +102,7 @@ async function buildInline(algo: string, { summary, spec }: ReturnType<typeof re
   try {
     return { state: ALGORITHMS[algo].build(summary, spec).state(), assessment: {}, tried: 1 };
   } catch (err) {
-    throw modelError(err, pid);
+    throw toSmlError(err, { pid });
   }
 }
 
@@ -171,8 +170,7 @@ export class Models {
       try {
         checkSelection(algorithm, selection);
       } catch (err) {
-        if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
-        throw err;
+        throw toSmlError(err);
       }
     }
     await registry.with(user, pid, () => undefined); // 400 now for an unknown project
@@ -199,8 +197,7 @@ export class Models {
     try {
       checkAutoSelect({ task, gridType, selection });
     } catch (err) {
-      if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
-      throw err;
+      throw toSmlError(err);
     }
     await this.deps.registry.with(user, pid, () => undefined); // 400 now for an unknown project
     return this.job(user, pid, modelId, req, params, {
@@ -243,7 +240,7 @@ export class Models {
           const base = { bytes: restricted ? restricted.summary.serialize() : p.summaryBytes(), pid, spec: restricted?.spec ?? spec };
           return taskOf(how, base, () => scored ?? frameOf(req.dataframe), selectionBudgetMs);
         } catch (err) {
-          throw modelError(err, pid);
+          throw toSmlError(err, { pid });
         }
       });
       const built = task.kind === 'inline' ? await buildInline(algo, task.restricted, pid, signal) : await workers.run(task, signal);
@@ -296,7 +293,7 @@ export class Models {
           const top = kMax ?? Math.max(kMin, Math.min(10, size - 1));
           return { kind: 'kmeansOptimize', bytes: p.summaryBytes(), pid, spec: { algo: 'kmeansOptimize', inputs, targets: [], params }, kMin, kMax: top };
         } catch (err) {
-          throw modelError(err, pid);
+          throw toSmlError(err, { pid });
         }
       });
       return (await workers.run(task, signal)).scores ?? [];
@@ -378,8 +375,7 @@ export class Models {
         // A stateful model's state changes as it predicts: it stays here, with the stored one.
         out = thread && !model.stateful && steps !== undefined && steps >= thread.threadSteps ? await thread.pool.predict(key, revision, model, input) : model.predict(input);
       } catch (err) {
-        if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
-        throw err;
+        throw toSmlError(err);
       }
       if (model.stateful) await store.saveState(user, pid, modelId, model);
       await store.applyEvt(user, pid, modelId, out);
