@@ -1,4 +1,4 @@
 export { startProjects } from './projects';
-export { projectMetaFromCreate, PROJECT_TYPES } from './create';
-export { ProjectState, summaryOptions } from './project';
+export { projectMetaFromCreate, PROJECT_TYPES } from './lifecycle/create';
+export { ProjectState, summaryOptions } from './lifecycle/project';
 export type * from './ports';

@@ -6,26 +6,26 @@ import { type NatsConnection } from 'nats';
 import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
 import { readLimitsOf, type SourceContext } from '@sml/sources';
 import { sml } from '@sml/proto';
-import type { BuildResult, BuildTask } from './build-worker';
-import { DataSources, redacted } from './datasources';
-import { readScoringFrame, type FrameBounds } from './ds-frame';
-import { DsPredictions } from './ds-predict';
-import { ProjectEncoders } from './encoding';
-import { EvtWrappers } from './evt';
-import { KvIdempotencyKeys } from './idempotency';
-import { Learning, type LearnOp } from './learning';
-import { learnPredict } from './learn-predict';
-import { Lifecycle } from './lifecycle';
-import { ModelStore } from './model-store';
-import { jobModelInfo, Models } from './models';
-import { ProjectsOwnership } from './ownership';
-import { predictor, type PredictFn } from './predict';
-import { OnlinePool } from './online-pool';
-import { PredictPool } from './predict-pool';
-import { ProjectRegistry } from './registry';
-import { Shards } from './shards';
-import { ProjectStore } from './store';
-import { registerTransfers, Transfers } from './transfer';
+import type { BuildResult, BuildTask } from './models/build-worker';
+import { DataSources, redacted } from './datasources/datasources';
+import { readScoringFrame, type FrameBounds } from './datasources/frame';
+import { DsPredictions } from './datasources/predict';
+import { ProjectEncoders } from './learning/encoding';
+import { EvtWrappers } from './models/evt';
+import { KvIdempotencyKeys } from './learning/idempotency';
+import { Learning, type LearnOp } from './learning/learning';
+import { learnPredict } from './predict/learn-predict';
+import { Lifecycle } from './lifecycle/lifecycle';
+import { ModelStore } from './store/model-store';
+import { jobModelInfo, Models } from './models/models';
+import { ProjectsOwnership } from './replicas/ownership';
+import { predictor, type PredictFn } from './predict/predict';
+import { OnlinePool } from './predict/online-pool';
+import { PredictPool } from './predict/predict-pool';
+import { ProjectRegistry } from './lifecycle/registry';
+import { Shards } from './replicas/shards';
+import { ProjectStore } from './store/store';
+import { registerTransfers, Transfers } from './lifecycle/transfer';
 import type { ProjectsRuntime } from './main';
 
 type ProjectsConfig = ProjectsRuntime['config'];
@@ -77,7 +77,7 @@ export async function startProjects({ nc, service, client, config, log }: Projec
   const runner = new JobRunner(nc, client, executorOf('projects', config), 'projects', log, { heartbeatMs: config.SML_JOB_HEARTBEAT_MS });
   runner.start();
   // Model builds run off this thread: seconds at 500 attributes, minutes at 2000.
-  const buildWorkers = new JobWorkers<BuildTask, BuildResult>(join(__dirname, 'build-worker.js'));
+  const buildWorkers = new JobWorkers<BuildTask, BuildResult>(join(__dirname, 'models', 'build-worker.js'));
   // Predicts far costlier than reading their rows (covariance models, hmm, kmeans) too.
   const predictPool = new PredictPool(undefined, config.SML_PREDICT_THREADS);
 

@@ -11,7 +11,7 @@ import type { SmlClient } from '@sml/sdk';
 import { Summary } from '@sml/stats';
 import { startSystem, type RunningSystem } from '@sml/testkit';
 import { connect, type NatsConnection } from 'nats';
-import { PROJECT_LOG_STREAM, ProjectStore } from '../src/store';
+import { PROJECT_LOG_STREAM, ProjectStore } from '../src/store/store';
 import { customer, expectClose, frame, SummaryReader } from './helpers';
 
 const NAMES = ['x', 'y', 'flag', 'color'];

@@ -3,7 +3,7 @@ import { connect } from 'nats';
 import { sml } from '@sml/proto';
 import { Summary } from '@sml/stats';
 import { startSystem, type RunningSystem } from '@sml/testkit';
-import { ProjectStore } from '../src/store';
+import { ProjectStore } from '../src/store/store';
 import { customer, expectClose, SummaryReader } from './helpers';
 
 // A client learns batches continuously while the projects service is SIGKILLed and restarted

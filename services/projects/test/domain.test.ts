@@ -13,19 +13,19 @@ import { nameToken, parameterBounds, SmlError } from '@sml/core';
 import type { JobContext } from '@sml/jobs-client';
 import { sml } from '@sml/proto';
 import { MemoryDataSourceRecords, MemoryIdempotencyKeys, MemoryLeases, MemoryLeaseTable, MemoryModelStore, MemoryPresence, MemoryProjectStore } from '@sml/testkit';
-import { DataSources } from '../src/datasources';
-import { Learning } from '../src/learning';
-import { Lifecycle } from '../src/lifecycle';
-import { ProjectsOwnership } from '../src/ownership';
+import { DataSources } from '../src/datasources/datasources';
+import { Learning } from '../src/learning/learning';
+import { Lifecycle } from '../src/lifecycle/lifecycle';
+import { ProjectsOwnership } from '../src/replicas/ownership';
 import type { IdempotencyKeys, ModelStorage, ProjectStorage } from '../src/ports';
-import { ProjectRegistry, type RegistryOptions } from '../src/registry';
-import { Transfers } from '../src/transfer';
+import { ProjectRegistry, type RegistryOptions } from '../src/lifecycle/registry';
+import { Transfers } from '../src/lifecycle/transfer';
 import { mlrOf } from './conformance';
 
 // The CSV reading threads of a data-source learn load the built worker (as predict-pool.test does).
-jest.mock('../src/ds-reader', () => {
-  const actual = jest.requireActual<typeof import('../src/ds-reader')>('../src/ds-reader');
-  const script = jest.requireActual<typeof import('node:path')>('node:path').join(__dirname, '../dist/ds-read-worker.js');
+jest.mock('../src/datasources/reader', () => {
+  const actual = jest.requireActual<typeof import('../src/datasources/reader')>('../src/datasources/reader');
+  const script = jest.requireActual<typeof import('node:path')>('node:path').join(__dirname, '../dist/datasources/read-worker.js');
   return { ...actual, DsReaders: class extends actual.DsReaders { constructor() { super(script); } } };
 });
 

@@ -3,7 +3,7 @@ import { connect, type NatsConnection } from 'nats';
 import { sml } from '@sml/proto';
 import type { SmlClient } from '@sml/sdk';
 import { startSystem, type RunningSystem } from '@sml/testkit';
-import { shardLeaseKey } from '../src/ownership';
+import { shardLeaseKey } from '../src/replicas/ownership';
 import { customer, SummaryReader } from './helpers';
 
 // @sml-run-alone: times how long requests wait for a SIGKILLed replica (scripts/jest-alone.js).

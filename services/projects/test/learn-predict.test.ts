@@ -1,8 +1,8 @@
 import { smlError, SmlError } from '@sml/core';
 import type { sml } from '@sml/proto';
-import { learnPredict } from '../src/learn-predict';
-import type { Learning } from '../src/learning';
-import type { Models } from '../src/models';
+import { learnPredict } from '../src/predict/learn-predict';
+import type { Learning } from '../src/learning/learning';
+import type { Models } from '../src/models/models';
 
 // learnpredict's order and errors, with its collaborators replaced by recorders: what is learned
 // and predicted end to end is in autoselect.e2e and models.e2e.

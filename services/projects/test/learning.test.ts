@@ -10,9 +10,9 @@ import fc from 'fast-check';
 import { parameterBounds, SmlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { frameToColumns, parseFrameJson } from '@sml/stats/frames';
-import { idempotencyRecord, isRetry, messageId, splitMessageId } from '../src/idempotency';
-import { logEntry, needsJson, refusesSummary } from '../src/learning';
-import { ProjectState } from '../src/project';
+import { idempotencyRecord, isRetry, messageId, splitMessageId } from '../src/learning/idempotency';
+import { logEntry, needsJson, refusesSummary } from '../src/learning/learning';
+import { ProjectState } from '../src/lifecycle/project';
 
 const json = (text: string) => new TextEncoder().encode(text);
 const body = json('{"attributeNames":["x","y"],"attributeTypes":["C","C"],"data":[["1","2"],["3","4"]]}');

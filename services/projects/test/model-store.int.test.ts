@@ -2,7 +2,7 @@ import { connect, type KV, type NatsConnection } from 'nats';
 import { sml } from '@sml/proto';
 import { ALGORITHMS, EvtWrapper, Summary, type Model } from '@sml/stats';
 import { startNatsServer, type NatsServer } from '@sml/testkit';
-import { ModelStore } from '../src/model-store';
+import { ModelStore } from '../src/store/model-store';
 
 /** An mlr model of y on x, from rows where y = slope·x + 1. */
 function mlrOf(slope: number): Model {

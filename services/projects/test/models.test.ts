@@ -5,7 +5,7 @@
  */
 import { SmlError } from '@sml/core';
 import { ALGORITHM_NAMES, ALGORITHMS } from '@sml/stats';
-import { algorithmOf, integerParam, jobModelInfo, MAX_JOB_EXTRA_BYTES, selectionOptions, sequenceParams } from '../src/models';
+import { algorithmOf, integerParam, jobModelInfo, MAX_JOB_EXTRA_BYTES, selectionOptions, sequenceParams, taskOf } from '../src/models/models';
 
 function failure(fn: () => unknown): { code: string; message: string } | undefined {
   try {
@@ -77,5 +77,27 @@ describe('a build job\'s modelInfo', () => {
     const wide = { modelId: 'w', algo: 'covest', info: { n: '3' }, extra: { covariance: 'x'.repeat(MAX_JOB_EXTRA_BYTES) } };
     const answered = jobModelInfo(wide);
     expect(answered).toEqual({ modelId: 'w', algo: 'covest', info: { n: '3' }, extra: { extraOmitted: expect.stringMatching(/^modelInfo\.extra is 10485\d\d bytes, more than a job result carries \(1048576\): GET models\/w answers it whole$/) } });
+  });
+});
+
+describe('a model job\'s build-worker task', () => {
+  const base = { bytes: new Uint8Array([1, 2]), pid: 'p', spec: { algo: 'mlr', inputs: [0], targets: [1], params: {} } };
+  const frame = { names: ['a', 'b'], rows: [['1', '2']] };
+
+  it('a build reads no frame; a selection carries its frame and budget; an autoSelect its search too', () => {
+    let read = 0;
+    const scoring = () => {
+      read++;
+      return frame;
+    };
+    expect(taskOf({ kind: 'build', algo: 'mlr' }, base, scoring, 5)).toEqual({ ...base, kind: 'build', algo: 'mlr' });
+    expect(read).toBe(0);
+    const selection = selectionOptions({ selector_type: 'selector_type_fw_bw' });
+    expect(taskOf({ kind: 'select', algo: 'mlr', selection }, base, scoring, 5))
+      .toEqual({ ...base, kind: 'select', algo: 'mlr', selection: { options: selection, frame, budgetMs: 5 } });
+    const search = { task: 'regression', maxCandidates: 10 };
+    expect(taskOf({ kind: 'autoSelect', selection, search }, base, scoring, 7))
+      .toEqual({ ...base, kind: 'autoSelect', selection: { options: selection, frame, budgetMs: 7 }, search });
+    expect(read).toBe(2);
   });
 });

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { Summary, clusterOptionsOf, forestOptionsOf, type OnlineFrame } from '@sml/stats';
-import { OnlinePool } from '../src/online-pool';
-import { OnlineUpdates } from '../src/online-updates';
+import { OnlinePool } from '../src/predict/online-pool';
+import { OnlineUpdates } from '../src/predict/online-updates';
 
 // The online-model threads (online-pool.ts, on the built online-worker.js): a summary whose
 // forest and micro-clusters learn there batch by batch ends as Summary.learn leaves it; a dead
@@ -17,7 +17,7 @@ describe('OnlinePool', () => {
     attributeNames: names, attributeTypes: ['C', 'C', 'C', 'B'],
     data: Array.from({ length: 400 }, (_, i) => [Math.sin(k * 400 + i), Math.cos(i * 1.7 + k), Math.sin(i * 0.3), Math.sin(k * 400 + i) > 0 ? 1 : 0].map(String)),
   });
-  const pool = new OnlinePool(join(__dirname, '../dist/online-worker.js'), 2);
+  const pool = new OnlinePool(join(__dirname, '../dist/predict/online-worker.js'), 2);
   afterAll(() => pool.stop());
 
   it('batches learned on the threads give the summary Summary.learn gives, byte for byte', async () => {

@@ -4,7 +4,7 @@
  * time. The threads themselves (OnlinePool) run in online-isolation.e2e.test.ts.
  */
 import { Summary, forestOptionsOf, learnOnline, type OnlineFrame, type OnlineOptions, type OnlineState } from '@sml/stats';
-import { OnlineUpdates } from '../src/online-updates';
+import { OnlineUpdates } from '../src/predict/online-updates';
 
 const options = { forest: forestOptionsOf({ rf_type: 'rf_regressor', rf_target_name: 'y', rf_features: 'x', rf_num_trees: '3' })! };
 const batch = (k: number) => ({ attributeNames: ['x', 'y'], attributeTypes: ['C', 'C'], data: Array.from({ length: 5 }, (_, i) => [String(k * 10 + i), String(i % 3)]) });

@@ -2,8 +2,8 @@ import { connect, type KV, type NatsConnection } from 'nats';
 import pino from 'pino';
 import { Leases, Presence, kvBucket, type BusService } from '@sml/bus';
 import { startNatsServer, type NatsServer } from '@sml/testkit';
-import { ProjectsOwnership, shardLeaseKey } from '../src/ownership';
-import type { ProjectRegistry } from '../src/registry';
+import { ProjectsOwnership, shardLeaseKey } from '../src/replicas/ownership';
+import type { ProjectRegistry } from '../src/lifecycle/registry';
 
 // Leases of the projects' shards when NATS does not answer for a while (the KV stream's
 // election in a cluster, a restart): a renewal that got no answer is not a lost lease.

@@ -3,10 +3,10 @@
 import { connect, type NatsConnection } from 'nats';
 import { kvBucket, Leases, Presence } from '@sml/bus';
 import { startNatsServer, type NatsServer } from '@sml/testkit';
-import { KvIdempotencyKeys } from '../src/idempotency';
-import { ModelStore } from '../src/model-store';
+import { KvIdempotencyKeys } from '../src/learning/idempotency';
+import { ModelStore } from '../src/store/model-store';
 import type { DataSourceRecords, ReplicaPresence, ShardLeases } from '../src/ports';
-import { ProjectStore } from '../src/store';
+import { ProjectStore } from '../src/store/store';
 import {
   dataSourceRecordsConformance, idempotencyKeysConformance, modelStorageConformance, projectStorageConformance, replicaPresenceConformance, shardLeasesConformance,
 } from './conformance';

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { ALGORITHMS, ModelInputError, Summary, type Model } from '@sml/stats';
-import { PredictPool } from '../src/predict-pool';
+import { PredictPool } from '../src/predict/predict-pool';
 
 // The predict thread (predict-pool.ts, on the built predict-worker.js): the same predictions and
 // errors as inline, each model's state sent once per revision, a dead thread replaced.
@@ -11,7 +11,7 @@ describe('PredictPool', () => {
   summary.learn({ attributeNames: names, attributeTypes: ['C', 'C', 'C'], data: Array.from({ length: 60 }, (_, i) => [String(i % 7), String((i * 3) % 11), String(Math.sin(i))]) });
   const covest = (params: Record<string, string> = {}): Model => ALGORITHMS.covest.build(summary, { algo: 'covest', inputs: [0, 1, 2], targets: [], params });
   const frame = { names, rows: Array.from({ length: 25 }, (_, i) => [String(i), String(-i), String(i / 3)]) };
-  const pool = new PredictPool(join(__dirname, '../dist/predict-worker.js'));
+  const pool = new PredictPool(join(__dirname, '../dist/predict/predict-worker.js'));
   afterAll(() => pool.stop());
 
   it('predicts what the model predicts inline; the state goes once per revision', async () => {
@@ -66,7 +66,7 @@ describe('PredictPool', () => {
   });
 
   it('with two threads, a predict goes to the idle one: two at once run on both; each model is sent once per thread', async () => {
-    const two = new PredictPool(join(__dirname, '../dist/predict-worker.js'), 2);
+    const two = new PredictPool(join(__dirname, '../dist/predict/predict-worker.js'), 2);
     const posted = jest.spyOn(Worker.prototype, 'postMessage');
     try {
       const model = covest();
@@ -83,6 +83,18 @@ describe('PredictPool', () => {
     } finally {
       posted.mockRestore();
       await two.stop();
+    }
+  });
+
+  it('a model the thread dropped (it keeps the latest 8) is answered missing, then sent again with its state', async () => {
+    const model = covest();
+    for (let i = 0; i < 9; i++) await pool.predict(`u.p.kept${i}`, 1, model, frame);
+    const posted = jest.spyOn(Worker.prototype, 'postMessage');
+    try {
+      expect(await pool.predict('u.p.kept0', 1, model, frame)).toEqual(model.predict(frame));
+      expect(posted.mock.calls.map(([task]) => (task as { state?: unknown }).state !== undefined)).toEqual([false, true]);
+    } finally {
+      posted.mockRestore();
     }
   });
 

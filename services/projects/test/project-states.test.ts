@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { heldState, ProjectStateError, transition, type ProjectEvent, type ProjectLife } from '../src/project-states';
+import { heldState, ProjectStateError, transition, type ProjectEvent, type ProjectLife } from '../src/lifecycle/project-states';
 
 /** Every event type, with the variants whose outcome differs. */
 const EVENTS: Record<ProjectEvent['type'], ProjectEvent[]> = {

@@ -6,7 +6,7 @@ import { SmlClient } from '@sml/sdk';
 import { Summary } from '@sml/stats';
 import { dataFile, startSystem, type RunningSystem } from '@sml/testkit';
 import { connect } from 'nats';
-import { ProjectStore } from '../src/store';
+import { ProjectStore } from '../src/store/store';
 import { customer, expectClose, frame, readCsv, SummaryReader } from './helpers';
 
 // Expected values: numpy on the same file (fixtures/gen_iris_moments.py).

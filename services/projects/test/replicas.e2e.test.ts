@@ -3,7 +3,7 @@ import { shardOf } from '@sml/bus';
 import { sml } from '@sml/proto';
 import type { SmlClient } from '@sml/sdk';
 import { startSystem, type RunningSystem } from '@sml/testkit';
-import { shardLeaseKey } from '../src/ownership';
+import { shardLeaseKey } from '../src/replicas/ownership';
 import { customer, expectClose, learnUntilAcknowledged, SummaryReader } from './helpers';
 
 // @sml-run-alone: lease hand-overs under load while replicas are SIGKILLed (scripts/jest-alone.js).

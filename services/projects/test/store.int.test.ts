@@ -4,9 +4,9 @@ import { sml } from '@sml/proto';
 import { Summary } from '@sml/stats';
 import { startNatsServer, type NatsServer } from '@sml/testkit';
 import { createLogger } from '@sml/core';
-import { idempotencyRecord, messageId } from '../src/idempotency';
-import { ProjectRegistry } from '../src/registry';
-import { ProjectStore } from '../src/store';
+import { idempotencyRecord, messageId } from '../src/learning/idempotency';
+import { ProjectRegistry } from '../src/lifecycle/registry';
+import { ProjectStore } from '../src/store/store';
 
 /** A summary of `p` C attributes: its co-moments alone are p(p+1)/2 · 104 bytes. */
 function wide(p: number): Summary {

@@ -1,5 +1,5 @@
 import { chunks, readRecord, recordFormat } from '@sml/streams';
-import { StreamMarks } from '../../projects/src/stream-marks';
+import { StreamMarks } from '../../projects/src/learning/stream-marks';
 
 const ds = (info: Record<string, string>, extra: string[] = []) => ({ type: 'kafka', name: 's', info, extra });
 

@@ -3,7 +3,7 @@ import { connect, type NatsConnection } from 'nats';
 import { encryptDsInfo } from '@sml/core';
 import { SmlClient } from '@sml/sdk';
 import { startKafkaMock, startNatsServer, startSystem, type KafkaMock, type NatsServer, type RunningSystem } from '@sml/testkit';
-import { ProjectStore } from '../../projects/src/store';
+import { ProjectStore } from '../../projects/src/store/store';
 import { SummaryReader } from '../../projects/test/helpers';
 
 // Issue 12: Kafka (kafka-mock) and NATS JetStream (a second nats-server, the customer's) streams

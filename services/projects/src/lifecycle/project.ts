@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Summary, clusterOptionsOf, forestOptionsOf, forestOptionsProblem, frameFromColumns, powerOptionsOf, type LearnInput, type PreparedChange, type StateLimits, type SummaryOptions } from '@sml/stats';
 import { checkParameters, dataFrameFromProto, smlError, toSmlError, type ParameterBound } from '@sml/core';
 import { sml } from '@sml/proto';
-import type { OnlineRunner } from './online-pool';
-import { OnlineUpdates } from './online-updates';
-import type { StoredSnapshot } from './ports';
+import type { OnlineRunner } from '../predict/online-pool';
+import { OnlineUpdates } from '../predict/online-updates';
+import type { StoredSnapshot } from '../ports';
 import { heldState, transition, type DropReason, type ProjectEvent, type ProjectLife } from './project-states';
-import { DROP_MARKS, StreamMarks } from './stream-marks';
+import { DROP_MARKS, StreamMarks } from '../learning/stream-marks';
 
 /**
  * Summary options of a project. Histograms are always kept (in the project's histogramType):

@@ -3,7 +3,7 @@ import { nameToken, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { ensureStream, isKeyExists, JS_ERR, jsErrorCode, kvBucket, nextWithin, objectStore } from '@sml/bus';
 import type { SerializedChunks } from '@sml/stats';
-import type { Appended, ProjectStorage, ReplayedEntry, StoredSnapshot } from './ports';
+import type { Appended, ProjectStorage, ReplayedEntry, StoredSnapshot } from '../ports';
 
 export const PROJECT_LOG_STREAM = 'SML_PROJECT_LOG';
 /** A replay or snapshot read that receives nothing this long fails (503, retryable) instead of holding the project. */

@@ -5,10 +5,10 @@ import {
   frameRowCount, resolveAttributes, restrictedBuild, rowsFromColumns, type Algorithm, type KmeansScore, type Model, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
 } from '@sml/stats';
 import type { JobWorkers } from '@sml/jobs-client';
-import type { BuildResult, BuildTask } from './build-worker';
-import type { PredictPool } from './predict-pool';
-import type { ModelStorage } from './ports';
-import type { ProjectRegistry } from './registry';
+import type { BuildResult, BuildTask, AutoSelectSearch } from './build-worker';
+import type { PredictPool } from '../predict/predict-pool';
+import type { ModelStorage } from '../ports';
+import type { ProjectRegistry } from '../lifecycle/registry';
 
 /**
  * A build (no selection) of one of these algorithms on at most INLINE_BUILD_MAX_ATTRIBUTES
@@ -106,6 +106,28 @@ async function buildInline(algo: string, { summary, spec }: ReturnType<typeof re
   }
 }
 
+/** What a checked request's job does: build `algo`, select its features, or search (autoSelect). */
+export type JobKind =
+  | { kind: 'build'; algo: string }
+  | { kind: 'select'; algo: string; selection: SelectionOptions }
+  | { kind: 'autoSelect'; selection: SelectionOptions; search: AutoSelectSearch };
+
+/** The worker's task for a job of `how` on `base`'s summary; `frame` is what a selection scores on. */
+export function taskOf(how: JobKind, base: Pick<BuildTask, 'bytes' | 'pid' | 'spec'>, frame: () => PredictFrame, budgetMs: number): BuildTask {
+  switch (how.kind) {
+    case 'build':
+      return { ...base, kind: 'build', algo: how.algo };
+    case 'select':
+      return { ...base, kind: 'select', algo: how.algo, selection: { options: how.selection, frame: frame(), budgetMs } };
+    case 'autoSelect':
+      return { ...base, kind: 'autoSelect', selection: { options: how.selection, frame: frame(), budgetMs }, search: how.search };
+    default: {
+      const unknown: never = how;
+      throw new Error(`unknown job ${JSON.stringify((unknown as { kind?: unknown }).kind)}`);
+    }
+  }
+}
+
 /**
  * Models (API.md §7): built on a worker thread (a small closed-form build on the service's
  * own: INLINE_BUILD_ALGORITHMS) from the project's summary as it was when the job started,
@@ -153,7 +175,7 @@ export class Models {
     }
     await registry.with(user, pid, () => undefined); // 400 now for an unknown project
 
-    return this.job(user, pid, modelId, req, params, { algo, selection, scoring });
+    return this.job(user, pid, modelId, req, params, selection ? { kind: 'select', algo, selection } : { kind: 'build', algo }, scoring);
   }
 
   /**
@@ -179,23 +201,26 @@ export class Models {
     }
     await this.deps.registry.with(user, pid, () => undefined); // 400 now for an unknown project
     return this.job(user, pid, modelId, req, params, {
-      algo: '', selection, scoring, autoSelect: { task, gridType, maxCandidates: this.deps.maxSelectionCandidates },
-    });
+      kind: 'autoSelect', selection, search: { task, gridType, maxCandidates: this.deps.maxSelectionCandidates },
+    }, scoring);
   }
 
   /** The job of a checked selectModel, build or autoSelect request. */
-  private job(user: string, pid: string, modelId: string, req: sml.v1.ISelectModelRequest, params: Record<string, string>, how: {
-    algo: string; selection: SelectionOptions | undefined; scoring?: (signal: AbortSignal) => Promise<PredictFrame>; autoSelect?: BuildTask['autoSelect'];
-  }): ModelPlan {
+  private job(
+    user: string, pid: string, modelId: string, req: sml.v1.ISelectModelRequest, params: Record<string, string>, how: JobKind,
+    scoring?: (signal: AbortSignal) => Promise<PredictFrame>,
+  ): ModelPlan {
     const { registry, store, selectionBudgetMs, workers } = this.deps;
-    const { algo, selection, scoring } = how;
+    // autoSelect names no algorithm: the search chooses it.
+    const algo = how.kind === 'autoSelect' ? '' : how.algo;
+    const selection = how.kind === 'build' ? undefined : how.selection;
     const run = async (signal: AbortSignal): Promise<sml.v1.IModelInfo> => {
       const scored = selection && scoring ? await scoring(signal) : undefined;
       // The summary as it is now, under the project's lock (every candidate is built from
       // it); the builds themselves run on a worker thread, so neither this customer's learns
       // nor anyone else's wait for them (seconds at 500 attributes, minutes at 2000), except
       // a small closed-form build (INLINE_BUILD_ALGORITHMS), built here after the lock.
-      const task = await registry.with(user, pid, (p): BuildTask | { inline: ReturnType<typeof restrictedBuild> } => {
+      const task = await registry.with(user, pid, (p): BuildTask | { kind: 'inline'; restricted: ReturnType<typeof restrictedBuild> } => {
         try {
           const ctx = req.mlcontext ?? {};
           const separator = p.meta.categorySeparator || '$';
@@ -208,20 +233,17 @@ export class Models {
             : { algo, inputs: resolveAttributes(p.summary, inputRefs, separator), targets: resolveAttributes(p.summary, targetRefs, separator), params };
           // The worker gets only the model's attributes when its algorithm reads no more
           // (an mlr on 50 of 2000 attributes: ≈ 130 KB, not ≈ 200 MB serialized and copied).
-          const restricted = !how.autoSelect && RESTRICTABLE_ALGORITHMS.has(algo) ? restrictedBuild(p.summary, spec) : null;
+          const restricted = how.kind !== 'autoSelect' && RESTRICTABLE_ALGORITHMS.has(algo) ? restrictedBuild(p.summary, spec) : null;
           if (restricted && !selection && INLINE_BUILD_ALGORITHMS.has(algo) && restricted.summary.attributeNames.length <= INLINE_BUILD_MAX_ATTRIBUTES) {
-            return { inline: restricted };
+            return { kind: 'inline', restricted };
           }
-          return {
-            bytes: restricted ? restricted.summary.serialize() : p.summaryBytes(), pid, algo, spec: restricted?.spec ?? spec,
-            selection: selection ? { options: selection, frame: scored ?? frameOf(req.dataframe), budgetMs: selectionBudgetMs } : null,
-            ...(how.autoSelect ? { autoSelect: how.autoSelect } : {}),
-          };
+          const base = { bytes: restricted ? restricted.summary.serialize() : p.summaryBytes(), pid, spec: restricted?.spec ?? spec };
+          return taskOf(how, base, () => scored ?? frameOf(req.dataframe), selectionBudgetMs);
         } catch (err) {
           throw toSmlError(err, { pid });
         }
       });
-      const built = 'inline' in task ? await buildInline(algo, task.inline, pid, signal) : await workers.run(task, signal);
+      const built = task.kind === 'inline' ? await buildInline(algo, task.restricted, pid, signal) : await workers.run(task, signal);
       const auto = built.autoSelect;
       const chosen = auto?.algo ?? algo;
       const model = ALGORITHMS[chosen].restore(built.state);
@@ -229,8 +251,8 @@ export class Models {
       const selected: Record<string, string> = selection
         ? { selector_type: auto?.selector ?? selection.selector, selector_tried: String(tried), ...(criterion ? { sml_model_assessment_type: criterion } : {}) }
         : {};
-      const searched: Record<string, string> = auto
-        ? { autoselect_task: how.autoSelect!.task, autoselect_grid_type: auto.gridType, autoselect_candidates: String(auto.candidates), autoselect_failed: String(auto.failed) }
+      const searched: Record<string, string> = auto && how.kind === 'autoSelect'
+        ? { autoselect_task: how.search.task, autoselect_grid_type: auto.gridType, autoselect_candidates: String(auto.candidates), autoselect_failed: String(auto.failed) }
         : {};
       const info: sml.v1.IModelInfo = {
         modelId,
@@ -269,7 +291,7 @@ export class Models {
           const inputs = resolveAttributes(p.summary, [...(ctx.inputAttributes ?? []), ...(ctx.inputAttributeNames ?? [])], separator);
           const size = p.summary.clusters?.isSeeded ? p.summary.clusters.size : p.summary.clusters?.rowCount ?? 0;
           const top = kMax ?? Math.max(kMin, Math.min(10, size - 1));
-          return { bytes: p.summaryBytes(), pid, algo: 'kmeans', spec: { algo: 'kmeansOptimize', inputs, targets: [], params }, selection: null, optimize: { kMin, kMax: top } };
+          return { kind: 'kmeansOptimize', bytes: p.summaryBytes(), pid, spec: { algo: 'kmeansOptimize', inputs, targets: [], params }, kMin, kMax: top };
         } catch (err) {
           throw toSmlError(err, { pid });
         }

@@ -5,12 +5,12 @@ import { jobResult, type JobRunner } from '@sml/jobs-client';
 import { sml } from '@sml/proto';
 import { ALGORITHMS, EvtWrapper, ModelInputError, Summary, type Model } from '@sml/stats';
 import { projectMetaFromCreate } from './create';
-import type { ProjectEncoders } from './encoding';
+import type { ProjectEncoders } from '../learning/encoding';
 import { smlInfo } from './info';
 import { summaryOptions, type ProjectLimits } from './project';
 import type { ProjectRegistry } from './registry';
-import type { ModelStorage, ProjectStorage } from './ports';
-import type { Shards } from './shards';
+import type { ModelStorage, ProjectStorage } from '../ports';
+import type { Shards } from '../replicas/shards';
 
 /**
  * Projects and models as portable documents (API.md §12): GET /projects/info (every

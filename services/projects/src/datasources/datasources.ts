@@ -1,20 +1,24 @@
 import { checkName, nameToken, smlError, SmlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
-import { FrameError, placeholderRows, Summary, type DataFrame, type LearnInput, type PreparedChange } from '@sml/stats';
+import { Summary } from '@sml/stats';
 import { browseLocal, browseS3, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, STREAM_SOURCE_TYPES, type ReadLimits, type Source, type SourceContext } from '@sml/sources';
 import type { JobContext } from '@sml/jobs-client';
-import { columnPlan, guessType, SAMPLE_ROWS, type ColumnPlan } from './ds-plan';
-import { dsFailure } from './ds-rows';
-import type { ReadBatch } from './ds-read-worker';
-import { DsReaders } from './ds-reader';
-import { encodeFrame, type ProjectEncoders } from './encoding';
-import type { OnlineRunner } from './online-pool';
-import { ONLINE_BACKLOG, OnlineUpdates } from './online-updates';
-import { summaryOptions, type ProjectLimits } from './project';
-import type { ProjectRegistry } from './registry';
-import type { DataSourceRecords, ProjectMetas } from './ports';
+import { guessType, SAMPLE_ROWS } from './plan';
+import { DsReaders } from './reader';
+import { dsFailure } from './rows';
+import { DsStaging } from './staging';
+import { dsColumnsFromProto, dsInfoFromProto, dsLogEntryFromProto, requestedDsInfo, type DsColumns, type DsInfo, type DsLogEntry, type DsRun } from './types';
+import type { ProjectEncoders } from '../learning/encoding';
+import type { OnlineRunner } from '../predict/online-pool';
+import { OnlineUpdates } from '../predict/online-updates';
+import { summaryOptions, type ProjectLimits } from '../lifecycle/project';
+import type { ProjectRegistry } from '../lifecycle/registry';
+import type { DataSourceRecords, ProjectMetas } from '../ports';
 
-export { guessType, SAMPLE_ROWS } from './ds-plan';
+export { guessType, SAMPLE_ROWS } from './plan';
+
+/** What a learn / forget job answers (the LearnReport reply). */
+interface LearnReport { rowsLearned: number; rowsSkipped: number; errors: string[] }
 
 /** Characters (+ 16 per cell) a sample holds at most: fewer rows when they are long. */
 const SAMPLE_COST = 4 << 20;
@@ -31,13 +35,11 @@ const SECRET_KEY = /secret|passw|pwd|token|credential|sas|account\.key|apikey/i;
 /** The password of a URL's user info (`scheme://user:password@host…`): a secret too. */
 const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#@]*@/i;
 
-export function redacted(ds: sml.v1.IDsInfo): sml.v1.IDsInfo {
-  const info = Object.entries(ds.info ?? {}).filter(([k]) => !SECRET_KEY.test(k)).map(([k, v]): [string, string] => [k, String(v).replace(URL_PASSWORD, '$1@')]);
+/** A DsInfo as answered: without its secrets. */
+export function redacted(ds: DsInfo): DsInfo {
+  const info = Object.entries(ds.info).filter(([k]) => !SECRET_KEY.test(k)).map(([k, v]): [string, string] => [k, String(v).replace(URL_PASSWORD, '$1@')]);
   return { ...ds, info: Object.fromEntries(info) };
 }
-
-/** A learn/forget job's outcome, as the project's log keeps it. */
-type DsRun = Omit<sml.v1.IDsLogEntry, 'state' | 'error' | 'finished'>;
 
 /**
  * Data sources (API.md §5): the registry (KV `sml_dss`, key `<customer token>.<ds token>`,
@@ -71,7 +73,7 @@ export class DataSources {
     await this.readers.stop();
   }
 
-  private encoded(ds: sml.v1.IDsInfo): Uint8Array {
+  private encoded(ds: DsInfo): Uint8Array {
     const bytes = sml.v1.DsInfo.encode(ds).finish();
     if (bytes.length > MAX_DSINFO_BYTES) throw smlError('DS_TOO_LARGE', { ds: ds.name, bytes: bytes.length, limit: MAX_DSINFO_BYTES });
     return bytes;
@@ -90,15 +92,11 @@ export class DataSources {
   }
 
   /** A DSInfo as sent, checked: name, type, info strings, the type's own checks. */
-  checked(user: string, req: sml.v1.IDsInfoRequest, name?: string): { ds: sml.v1.IDsInfo; source?: Source } {
-    if (req.isNull || !req.dsInfo) throw smlError('DS_NULL');
-    const d = req.dsInfo;
-    const ds = checkName('data source', name ?? d.name);
-    const type = d.type ?? '';
+  checked(user: string, req: sml.v1.IDsInfoRequest, name?: string): { ds: DsInfo; source?: Source } {
+    const { type, name: requested, info, extra } = requestedDsInfo(req);
+    const ds = checkName('data source', name ?? requested);
     const stream = (STREAM_SOURCE_TYPES as readonly string[]).includes(type);
     if (!stream && !(SOURCE_TYPES as readonly string[]).includes(type)) throw smlError('DS_UNKNOWN_TYPE', { type: type.slice(0, 100), expected: [...SOURCE_TYPES, ...STREAM_SOURCE_TYPES].join(', ') });
-    const info = { ...(d.info ?? {}) };
-    const extra = (d.extra ?? []).map(String);
     const bad = extra.find((t) => !['C', 'B', 'T', 'S', 'L', 'X'].includes(t));
     if (bad !== undefined) throw smlError('DS_INVALID', { ds, detail: `extra holds an unknown attribute type [${bad.slice(0, 20)}]` });
     // kafka / nats: kept for the streams service (POST /streams/poll?sid=), which checks them when it reads them.
@@ -117,12 +115,12 @@ export class DataSources {
     const count = (await this.keys(user)).length;
     if (count >= this.deps.maxPerCustomer) throw smlError('DS_LIMIT', { user, count, variable: 'SML_MAX_DATA_SOURCES_PER_CUSTOMER' });
     try {
-      await this.deps.kv.create(DataSources.key(user, ds.name!), bytes);
+      await this.deps.kv.create(DataSources.key(user, ds.name), bytes);
     } catch (err) {
       if (/wrong last sequence|exists/i.test((err as Error).message)) throw smlError('DS_EXISTS', { ds: ds.name });
       throw err;
     }
-    return ds.name!;
+    return ds.name;
   }
 
   async update(user: string, name: string, req: sml.v1.IDsInfoRequest): Promise<string> {
@@ -134,11 +132,11 @@ export class DataSources {
   }
 
   /** The registered DSInfo (with its secrets: for reading only). DS_NOT_FOUND when unknown. */
-  async info(user: string, name: string): Promise<sml.v1.DsInfo> {
+  async info(user: string, name: string): Promise<DsInfo> {
     const ds = checkName('data source', name);
     const entry = await this.deps.kv.get(DataSources.key(user, ds));
     if (!entry || entry.operation !== 'PUT') throw smlError('DS_NOT_FOUND', { ds });
-    return sml.v1.DsInfo.decode(entry.value);
+    return dsInfoFromProto(sml.v1.DsInfo.decode(entry.value));
   }
 
   async delete(user: string, name: string): Promise<void> {
@@ -171,12 +169,11 @@ export class DataSources {
   }
 
   /** The first ≤ 128 rows of a source, with guessed types (or the DSInfo's `extra`). */
-  async sample(user: string, ds: sml.v1.IDsInfo): Promise<sml.v1.IDataFrame> {
-    const name = ds.name ?? '';
+  async sample(user: string, ds: DsInfo): Promise<sml.v1.IDataFrame> {
     try {
       // Under SML_SOURCE_TIMEOUT_MS in all: a silent or trickling source answers 400 naming it
       // before the gateway's request timeout would answer 503 for the service.
-      const source = sourceOf(ds.type!, ds.info ?? {}, this.ctx(user, 'request'));
+      const source = sourceOf(ds.type, ds.info, this.ctx(user, 'request'));
       let header: string[] = [];
       const rows: string[][] = [];
       if (source.kind === 'rows') {
@@ -187,7 +184,7 @@ export class DataSources {
         }
       } else {
         let cost = 0;
-        for await (const batch of csvBatches(source.open(), { ...csvOptionsOf(ds.info ?? {}, source.describe()), batchRows: SAMPLE_ROWS, maxBatchCost: SAMPLE_COST })) {
+        for await (const batch of csvBatches(source.open(), { ...csvOptionsOf(ds.info, source.describe()), batchRows: SAMPLE_ROWS, maxBatchCost: SAMPLE_COST })) {
           header = batch.header;
           for (const r of batch.rows) {
             cost += r.length * 16 + r.reduce((a, c) => a + c.length, 0);
@@ -198,11 +195,11 @@ export class DataSources {
         }
       }
       const data = rows.slice(0, SAMPLE_ROWS);
-      const extra = ds.extra ?? [];
+      const extra = ds.extra;
       const types = extra.length === header.length ? [...extra] : header.map((_, i) => guessType(data.map((r) => r[i] ?? '')));
       return { attributeNames: header, attributeTypes: types, data: data.map((entries) => ({ entries })), errorHandling: 0 };
     } catch (err) {
-      return dsFailure(err, name);
+      return dsFailure(err, ds.name);
     }
   }
 
@@ -217,10 +214,8 @@ export class DataSources {
 
   /** dsbrowse: the directories and files under a localfile path or an s3 prefix (the DSInfo's info.path, '' = the root). */
   async browse(user: string, req: sml.v1.IDsInfoRequest): Promise<sml.v1.IDsDirectoryListing> {
-    if (req.isNull || !req.dsInfo) throw smlError('DS_NULL');
-    const type = req.dsInfo.type ?? '';
+    const { type, name, info } = requestedDsInfo(req);
     if (type !== 'localfile' && type !== 's3') throw smlError('DS_NOT_BROWSABLE', { type: type.slice(0, 100) });
-    const info = req.dsInfo.info ?? {};
     try {
       if (type === 's3') {
         // Every page of the listing, in all, within SML_SOURCE_TIMEOUT_MS (as a sample).
@@ -235,7 +230,7 @@ export class DataSources {
       }
       return await browseLocal(info.path ?? '', this.ctx(user));
     } catch (err) {
-      return dsFailure(err, req.dsInfo.name || '-');
+      return dsFailure(err, name || '-');
     }
   }
 
@@ -253,7 +248,7 @@ export class DataSources {
   }
 
   /** Checks done before a learn/forget job is created: the project (400), not frozen, the data source (400). */
-  async prepareLearn(user: string, pid: string, name: string | null | undefined): Promise<{ ds: string; info: sml.v1.DsInfo }> {
+  async prepareLearn(user: string, pid: string, name: string | null | undefined): Promise<{ ds: string; info: DsInfo }> {
     await this.deps.registry.with(user, pid, (p) => {
       if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });
     });
@@ -266,10 +261,10 @@ export class DataSources {
    * subtracts (forget) it under the project's lock and snapshots. Any failure or a cancel
    * leaves the project as it was; the outcome is kept in the project's dsLog either way.
    */
-  async learn(user: string, pid: string, ds: string, info: sml.v1.IDsInfo, columns: sml.v1.IDataFrame, op: 'learn' | 'forget', job: JobContext): Promise<sml.v1.ILearnReport> {
+  async learn(user: string, pid: string, ds: string, info: DsInfo, frame: sml.v1.IDataFrame, op: 'learn' | 'forget', job: JobContext): Promise<LearnReport> {
     const run: DsRun = { jobId: job.jobId, ds, op, rowsRead: 0, rowsLearned: 0, rowsSkipped: 0, bytesRead: 0, started: Date.now() };
     try {
-      const report = await this.read(user, pid, ds, info, columns, op, job, run);
+      const report = await this.read(user, pid, info, dsColumnsFromProto(frame), job, run);
       await this.record(user, pid, { ...run, state: 'done' });
       return report;
     } catch (err) {
@@ -281,7 +276,8 @@ export class DataSources {
     }
   }
 
-  private async read(user: string, pid: string, ds: string, info: sml.v1.IDsInfo, columns: sml.v1.IDataFrame, op: 'learn' | 'forget', job: JobContext, run: DsRun): Promise<sml.v1.ILearnReport> {
+  private async read(user: string, pid: string, info: DsInfo, columns: DsColumns, job: JobContext, run: DsRun): Promise<LearnReport> {
+    const { ds, op } = run;
     const { staging, seededAt, encoderName } = await this.deps.registry.with(user, pid, (p) => {
       const staged = new Summary(summaryOptions(p.meta, this.deps.limits));
       return { staging: staged, seededAt: p.seedStaging(staged), encoderName: p.meta.encoder };
@@ -289,121 +285,25 @@ export class DataSources {
     // The staging forest learns on the online-model threads too, batch by batch in order (a
     // failed update fails the job: its forest is gone), and is whole before it is merged.
     const online = this.deps.online && staging.hasOnlineModels ? new OnlineUpdates(staging, this.deps.online, () => undefined) : undefined;
-    const stage = (input: LearnInput): PreparedChange => {
-      const change = staging.prepare('learn', input, this.deps.limits.state, online !== undefined);
-      return change.online ? { ...change, commit: () => { change.commit(); online!.add(change.online!); } } : change;
-    };
-    const backlog = async () => online?.below(ONLINE_BACKLOG);
     // The encoder's statistics as the job starts, for every batch of it.
     const encoder = encoderName && this.deps.encoders ? await this.deps.encoders.encoder(user, encoderName) : undefined;
     let source: Source;
     try {
-      source = sourceOf(info.type!, info.info ?? {}, this.ctx(user, 'job', job.signal));
+      source = sourceOf(info.type, info.info, this.ctx(user, 'job', job.signal));
     } catch (err) {
       return dsFailure(err, ds);
     }
     const where = source.describe();
-    const lenient = Number(columns.errorHandling ?? 0) === 1;
-    const errors: string[] = [];
-    let select: ColumnPlan | undefined;
-    const plan = (header: string[], first: string[][]): ColumnPlan => columnPlan(header, first, columns, info.extra ?? [], ds, where);
-    const learnBatch = (header: string[], rows: (string | null)[][], lines: number[] | undefined, firstRow: number) => {
-      select ??= plan(header, rows.map((r) => r.map((c) => c ?? '')));
-      const sel = select;
-      const data: string[][] = [];
-      const at: number[] = [];
-      rows.forEach((r, k) => {
-        const line = lines ? `line ${lines[k]}` : `row ${firstRow + k + 1}`;
-        if (r.length !== header.length) {
-          const why = `[${where}] ${line}: ${r.length} fields, the header has ${header.length}`;
-          if (!lenient) throw smlError('DS_LEARN_FAILED', { ds, detail: why });
-          run.rowsSkipped = Number(run.rowsSkipped) + 1;
-          if (errors.length < 10) errors.push(why);
-          return;
-        }
-        data.push(sel.index.map((i) => r[i] ?? ''));
-        at.push(k);
-      });
-      run.rowsRead = Number(run.rowsRead) + rows.length;
-      if (data.length === 0) return;
-      const plain: DataFrame = { attributeNames: sel.names, attributeTypes: sel.types, data, errorHandling: lenient ? 1 : 0 };
-      const frame: DataFrame = encoder ? { ...encodeFrame(encoder, plain), errorHandling: plain.errorHandling } : plain;
-      try {
-        const change = stage({ frame });
-        change.commit();
-        run.rowsLearned = Number(run.rowsLearned) + change.report.rowsLearned;
-        run.rowsSkipped = Number(run.rowsSkipped) + change.report.rowsSkipped;
-        for (const e of change.report.errors) if (errors.length < 10) errors.push(`[${where}] ${e}`);
-      } catch (err) {
-        if (err instanceof FrameError) {
-          const k = at[err.row - 1];
-          const line = k === undefined ? '' : lines ? ` line ${lines[k]}` : ` row ${firstRow + k + 1}`;
-          const column = err.column ? `, column [${err.column.slice(0, 100)}]` : '';
-          throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]${line}${column}: ${err.reason}` }, err);
-        }
-        if (err instanceof SmlError) throw err;
-        throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]: ${(err as Error).message}` }, err);
-      }
-    };
+    const batches = new DsStaging({
+      staging, limits: this.deps.limits.state, run, info, columns, where,
+      ...(online ? { online } : {}), ...(encoder ? { encoder } : {}),
+    });
     // The fast path: a reading thread parses numeric fields from the bytes straight into
-    // columns (ds-read-worker.ts); this thread adds them to the staging summary. Encoded
+    // columns (read-worker.ts); this thread adds them to the staging summary. Encoded
     // columns and summaries that read every cell as text take the general path.
-    const learnParsed = (batch: ReadBatch) => {
-      run.rowsRead = Number(run.rowsRead) + batch.rowsRead;
-      run.rowsSkipped = Number(run.rowsSkipped) + batch.skipped;
-      for (const e of batch.errors) if (errors.length < 10) errors.push(e);
-      if (batch.frame === null) return;
-      const { rows, ...frame } = batch.frame;
-      const parsed = { ...frame, rows: placeholderRows(rows), report: { rowsLearned: rows, rowsSkipped: 0, errors: [] } };
-      try {
-        const change = stage({ columns: parsed });
-        change.commit();
-        run.rowsLearned = Number(run.rowsLearned) + change.report.rowsLearned;
-      } catch (err) {
-        if (err instanceof FrameError) {
-          const line = err.row > 0 ? ` line ${batch.lines[err.row - 1]}` : '';
-          const column = err.column ? `, column [${err.column.slice(0, 100)}]` : '';
-          throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]${line}${column}: ${err.reason}` }, err);
-        }
-        if (err instanceof SmlError) throw err;
-        throw smlError('DS_LEARN_FAILED', { ds, detail: `[${where}]: ${(err as Error).message}` }, err);
-      }
-    };
     const fast = source.kind === 'bytes' && !encoder && !staging.needsCells;
-    const yieldNow = () => new Promise((resolve) => setImmediate(resolve));
     try {
-      if (source.kind === 'bytes' && fast) {
-        const task = {
-          type: info.type!, info: { ...info.info }, ctx: this.ctx(user, 'job'),
-          columns: { attributeNames: columns.attributeNames ?? [], attributeTypes: columns.attributeTypes ?? [] }, extra: info.extra ?? [], lenient, ds,
-        };
-        for await (const batch of this.readers.read(task, job.signal)) {
-          if (job.signal.aborted) throw smlError('JOB_CANCELLED');
-          learnParsed(batch);
-          await backlog();
-          run.bytesRead = batch.bytesRead;
-          if (batch.total) job.progress(batch.bytesRead, batch.total);
-        }
-      } else if (source.kind === 'rows') {
-        const [header, total] = [await source.columns(), await source.size()];
-        for await (const rows of source.open(BATCH_ROWS)) {
-          if (job.signal.aborted) throw smlError('JOB_CANCELLED');
-          learnBatch(header, rows, undefined, Number(run.rowsRead));
-          if (total) job.progress(Number(run.rowsRead), total);
-          await yieldNow();
-          await backlog();
-        }
-      } else {
-        const total = await source.size();
-        for await (const batch of csvBatches(source.open(), { ...csvOptionsOf(info.info ?? {}, where), batchRows: BATCH_ROWS })) {
-          if (job.signal.aborted) throw smlError('JOB_CANCELLED');
-          learnBatch(batch.header, batch.rows, batch.lines, 0);
-          run.bytesRead = batch.bytesRead;
-          if (total) job.progress(batch.bytesRead, total);
-          await yieldNow();
-          await backlog();
-        }
-      }
+      await this.readInto(batches, fast ? undefined : source, user, info, columns, job);
     } catch (err) {
       if (job.signal.aborted) throw err; // the runner answers a cancelled job
       return dsFailure(err, ds);
@@ -416,16 +316,58 @@ export class DataSources {
       if (op === 'forget') p.subtract(staging);
       else if (!p.mergeStaged(staging, `ds:${ds}`, seededAt)) {
         // Forests do not add up (README "Online forests"): the rows of this source are not in it.
-        errors.push(`the project changed while the source was read: its forest (rf_*) did not learn these rows`);
+        batches.errors.push(`the project changed while the source was read: its forest (rf_*) did not learn these rows`);
         this.deps.log.warn({ pid, ds }, 'forest kept without the data-source rows: the project changed during the job');
       }
       if (!p.memoryOnly) await this.deps.registry.save(p);
     });
-    return { rowsLearned: Number(run.rowsLearned), rowsSkipped: Number(run.rowsSkipped), errors };
+    return { rowsLearned: run.rowsLearned, rowsSkipped: run.rowsSkipped, errors: batches.errors };
+  }
+
+  /**
+   * Reads the whole source into `batches`, reporting progress: a CSV file parsed on a reading
+   * thread (`source` undefined: the fast path), a table's rows, or a CSV file's rows as text.
+   */
+  private async readInto(batches: DsStaging, source: Source | undefined, user: string, info: DsInfo, columns: DsColumns, job: JobContext): Promise<void> {
+    const { run } = batches;
+    const next = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      await batches.backlog();
+    };
+    if (source === undefined) {
+      const task = {
+        type: info.type, info: { ...info.info }, ctx: this.ctx(user, 'job'),
+        columns: { attributeNames: columns.attributeNames, attributeTypes: columns.attributeTypes }, extra: info.extra, lenient: columns.lenient, ds: run.ds,
+      };
+      for await (const batch of this.readers.read(task, job.signal)) {
+        if (job.signal.aborted) throw smlError('JOB_CANCELLED');
+        batches.parsed(batch);
+        await batches.backlog();
+        run.bytesRead = batch.bytesRead;
+        if (batch.total) job.progress(batch.bytesRead, batch.total);
+      }
+    } else if (source.kind === 'rows') {
+      const [header, total] = [await source.columns(), await source.size()];
+      for await (const rows of source.open(BATCH_ROWS)) {
+        if (job.signal.aborted) throw smlError('JOB_CANCELLED');
+        batches.rows(header, rows, undefined, run.rowsRead);
+        if (total) job.progress(run.rowsRead, total);
+        await next();
+      }
+    } else {
+      const total = await source.size();
+      for await (const batch of csvBatches(source.open(), { ...csvOptionsOf(info.info, source.describe()), batchRows: BATCH_ROWS })) {
+        if (job.signal.aborted) throw smlError('JOB_CANCELLED');
+        batches.rows(batch.header, batch.rows, batch.lines, 0);
+        run.bytesRead = batch.bytesRead;
+        if (total) job.progress(batch.bytesRead, total);
+        await next();
+      }
+    }
   }
 
   /** Keeps a job's outcome in the project's dsLog (the most recent 100). */
-  private async record(user: string, pid: string, entry: sml.v1.IDsLogEntry): Promise<void> {
+  private async record(user: string, pid: string, entry: DsRun & { state: 'done' | 'failed' | 'cancelled'; error?: string }): Promise<void> {
     await this.deps.registry.with(user, pid, async (p) => {
       p.meta.dsLog = [...p.meta.dsLog, sml.v1.DsLogEntry.fromObject({ ...entry, finished: Date.now() })].slice(-DS_LOG_KEEP);
       if (!p.memoryOnly) await this.deps.store.putMeta(p.meta);
@@ -437,9 +379,9 @@ export class DataSources {
   }
 
   async stats(user: string, pid: string): Promise<sml.v1.ILfStats> {
-    const log = await this.dsLog(user, pid);
+    const log = (await this.dsLog(user, pid)).map(dsLogEntryFromProto);
     const done = log.filter((e) => e.state === 'done');
-    const sum = (xs: sml.v1.IDsLogEntry[], f: (e: sml.v1.IDsLogEntry) => unknown) => xs.reduce((a, e) => a + Number(f(e) ?? 0), 0);
+    const sum = (xs: DsLogEntry[], f: (e: DsLogEntry) => number) => xs.reduce((a, e) => a + f(e), 0);
     return {
       learnJobs: done.filter((e) => e.op === 'learn').length,
       forgetJobs: done.filter((e) => e.op === 'forget').length,

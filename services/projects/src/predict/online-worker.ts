@@ -11,5 +11,5 @@ parentPort!.on('message', (task: OnlineTask) => {
   } catch (err) {
     reply = { id: task.id, error: (err as Error).message };
   }
-  parentPort!.postMessage(reply, reply.state ? onlineTransferList(reply.state) : []);
+  parentPort!.postMessage(reply, 'state' in reply ? onlineTransferList(reply.state) : []);
 });

@@ -4,7 +4,7 @@ import { nameToken, smlError } from '@sml/core';
 import { followKv, jsErrorCode, JS_ERR, kvBucket, objectStore } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { ALGORITHMS, EvtWrapper, type Model, type Prediction } from '@sml/stats';
-import type { ModelStorage } from './ports';
+import type { ModelStorage } from '../ports';
 
 /**
  * How long the watch's latest revision of a record is remembered. A read may be answered by a

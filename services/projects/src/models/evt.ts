@@ -1,7 +1,7 @@
 import { checkParameters, smlError, SmlError, toSmlError, type ParameterBound } from '@sml/core';
 import { EvtWrapper } from '@sml/stats';
-import type { ModelStorage } from './ports';
-import type { ProjectRegistry } from './registry';
+import type { ModelStorage } from '../ports';
+import type { ProjectRegistry } from '../lifecycle/registry';
 
 /**
  * EVT wrappers (API.md §7): attached to a model, synchronous, no job. Afterwards predict

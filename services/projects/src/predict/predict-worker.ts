@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { ALGORITHMS, type Model, type PredictFrame } from '@sml/stats';
-import type { PredictTask } from './predict-pool';
+import type { PredictReply, PredictTask } from './predict-pool';
 
 // A predict thread of the pool (predict-pool.ts): restores a model from the state it is sent
 // (once per stored revision: it keeps the latest few), predicts the frame and answers the
@@ -21,12 +21,15 @@ function modelFor(task: PredictTask): Model | undefined {
   return model;
 }
 
+/** Typed, so the pool reads exactly one of its kinds. */
+const post = (reply: PredictReply) => parentPort!.postMessage(reply);
+
 parentPort!.on('message', (task: PredictTask & { frame: PredictFrame }) => {
   try {
     const model = modelFor(task);
-    if (!model) parentPort!.postMessage({ id: task.id, missing: true });
-    else parentPort!.postMessage({ id: task.id, predictions: model.predict(task.frame) });
+    if (!model) post({ id: task.id, missing: true });
+    else post({ id: task.id, predictions: model.predict(task.frame) });
   } catch (err) {
-    parentPort!.postMessage({ id: task.id, error: { name: (err as Error).name, message: (err as Error).message } });
+    post({ id: task.id, error: { name: (err as Error).name, message: (err as Error).message } });
   }
 });

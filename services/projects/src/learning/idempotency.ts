@@ -3,8 +3,8 @@ import { StorageType, type KV, type NatsConnection } from 'nats';
 import { kvBucket } from '@sml/bus';
 import { clip, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
-import type { IdempotencyKeys } from './ports';
-import { ProjectStore } from './store';
+import type { IdempotencyKeys } from '../ports';
+import { ProjectStore } from '../store/store';
 
 /** How long an Idempotency-Key is remembered: the log stream's duplicate window. */
 export const IDEMPOTENCY_WINDOW_MS = 2 * 60_000;

@@ -10,7 +10,8 @@ export interface OnlineTask {
   frames: OnlineFrame[];
 }
 
-export type OnlineReply = { id: number; state?: OnlineState; error?: string };
+/** An online-model thread's answer: the state the frames were learned into, or the error's message. */
+export type OnlineReply = { id: number } & ({ state: OnlineState } | { error: string });
 
 /** Learns frames into online models' state somewhere else and hands the state back (OnlinePool.learn). */
 export type OnlineRunner = (options: OnlineOptions, state: OnlineState, frames: OnlineFrame[]) => Promise<OnlineState>;
@@ -53,8 +54,8 @@ class OnlineThread {
 
   async call(options: OnlineOptions, state: OnlineState, frames: OnlineFrame[]): Promise<OnlineState> {
     const reply = await this.calls.call({ options, state, frames }, onlineTransferList(state));
-    if (reply.state) return reply.state;
-    throw new Error(reply.error ?? 'the online-model thread answered nothing');
+    if ('state' in reply) return reply.state;
+    throw new Error(reply.error);
   }
 
   stop(): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Logger } from '@sml/core';
-import type { ReplicaPresence, ShardEndpoints, ShardLeases } from './ports';
-import type { ProjectRegistry } from './registry';
+import type { ReplicaPresence, ShardEndpoints, ShardLeases } from '../ports';
+import type { ProjectRegistry } from '../lifecycle/registry';
 
 /** The KV key of the lease on shard `shard` of the projects (KV `sml_project_leases`). */
 export const shardLeaseKey = (shard: number): string => `shard.${shard}`;

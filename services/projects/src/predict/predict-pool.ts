@@ -13,7 +13,8 @@ export interface PredictTask {
   state?: unknown;
 }
 
-type Reply = { id: number; predictions?: Prediction[]; missing?: true; error?: { name: string; message: string } };
+/** A predict thread's answer: the predictions, that it holds no such model (send its state), or the error as data. */
+export type PredictReply = { id: number } & ({ predictions: Prediction[] } | { missing: true } | { error: { name: string; message: string } });
 
 /**
  * Models whose sent revision the pool remembers, least recently used forgotten first. The
@@ -46,9 +47,11 @@ export class PredictPool {
     const held = thread.holds(key, revision);
     if (held) thread.used(key, revision);
     let reply = await thread.call(held ? base : thread.withState(base, model), frame);
-    if (reply.missing) reply = await thread.call(thread.withState(base, model), frame);
-    if (reply.error) throw reply.error.name === 'ModelInputError' ? new ModelInputError(reply.error.message) : new Error(reply.error.message);
-    return reply.predictions!;
+    if ('missing' in reply) reply = await thread.call(thread.withState(base, model), frame);
+    if ('error' in reply) throw reply.error.name === 'ModelInputError' ? new ModelInputError(reply.error.message) : new Error(reply.error.message);
+    // Sent with its state, a model is restored: never missing twice.
+    if ('missing' in reply) throw new Error('the predict thread did not restore the model it was sent');
+    return reply.predictions;
   }
 
   async stop(): Promise<void> {
@@ -69,7 +72,7 @@ export class PredictPool {
 
 /** One predict thread: its worker (started on demand), its tasks waiting, and the model revisions it was sent. */
 class PredictThread {
-  private readonly calls: WorkerCalls<Omit<PredictTask, 'id'> & { frame: PredictFrame }, Reply>;
+  private readonly calls: WorkerCalls<Omit<PredictTask, 'id'> & { frame: PredictFrame }, PredictReply>;
   /** Revision of each model the thread was last sent the state of (it may have dropped it since: it then says so). */
   private readonly sent = new Map<string, number>();
 
@@ -103,7 +106,7 @@ class PredictThread {
     if (this.sent.size > SENT_REMEMBERED) this.sent.delete(this.sent.keys().next().value!);
   }
 
-  call(task: Omit<PredictTask, 'id'>, frame: PredictFrame): Promise<Reply> {
+  call(task: Omit<PredictTask, 'id'>, frame: PredictFrame): Promise<PredictReply> {
     return this.calls.call({ ...task, frame });
   }
 

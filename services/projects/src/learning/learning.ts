@@ -3,11 +3,11 @@ import { GATEWAY_IDEMPOTENCY_PREFIX, jsErrorCode, JS_ERR } from '@sml/bus';
 import { sml } from '@sml/proto';
 import type { ProjectEncoders } from './encoding';
 import type { PreparedChange } from '@sml/stats';
-import { batchOf, type ProjectState } from './project';
+import { batchOf, type ProjectState } from '../lifecycle/project';
 import { idempotencyRecord, isRetry, messageId, type IdempotencyRecord } from './idempotency';
-import type { ProjectRegistry } from './registry';
-import type { Appended, IdempotencyKeys, ProjectLog } from './ports';
-import { ONLINE_BACKLOG } from './online-updates';
+import type { ProjectRegistry } from '../lifecycle/registry';
+import type { Appended, IdempotencyKeys, ProjectLog } from '../ports';
+import { ONLINE_BACKLOG } from '../predict/online-updates';
 import { DROP_MARKS } from './stream-marks';
 
 export type LearnOp = 'learn' | 'forget';

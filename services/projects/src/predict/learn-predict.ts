@@ -1,8 +1,8 @@
 import { SmlError, smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
 import type { Prediction } from '@sml/stats';
-import type { Learning } from './learning';
-import { frameOf, type Models } from './models';
+import type { Learning } from '../learning/learning';
+import { frameOf, type Models } from '../models/models';
 import type { PredictFn } from './predict';
 
 /**

@@ -2,7 +2,7 @@ import { type BusClient, subjects, unwrap } from '@sml/bus';
 import { dataFrameFromProto, dataFrameToProto, type RestDataFrame } from '@sml/core';
 import { sml } from '@sml/proto';
 import { cellValues, Encoder } from '@sml/stats';
-import type { ProjectRegistry } from './registry';
+import type { ProjectRegistry } from '../lifecycle/registry';
 
 /** Column types an encoder turns into numbers (API.md §1: `S` string key, `L` list). */
 const ENCODED = new Set(['S', 'L']);

@@ -1,8 +1,8 @@
 import { smlError } from '@sml/core';
-import type { sml } from '@sml/proto';
 import type { SourceContext } from '@sml/sources';
 import type { PredictFrame } from '@sml/stats';
-import { dsBatches, dsFailure } from './ds-rows';
+import { dsBatches, dsFailure } from './rows';
+import type { DsInfo } from './types';
 
 /** What a scoring frame read from a data source may hold: selection keeps it in memory. */
 export interface FrameBounds {
@@ -18,8 +18,8 @@ export interface FrameBounds {
  * (400 naming the bound and its variable) as soon as it passes a bound. A row of the wrong
  * length fails, naming file and line.
  */
-export async function readScoringFrame(info: sml.v1.IDsInfo, ctx: SourceContext, bounds: FrameBounds): Promise<PredictFrame> {
-  const ds = info.name ?? '';
+export async function readScoringFrame(info: DsInfo, ctx: SourceContext, bounds: FrameBounds): Promise<PredictFrame> {
+  const ds = info.name;
   let names: string[] = [];
   const rows: string[][] = [];
   let cost = 0;

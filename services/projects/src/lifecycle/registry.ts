@@ -3,11 +3,11 @@ import { smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { ProjectState, type ProjectLimits } from './project';
 import type { DropReason } from './project-states';
-import { IDEMPOTENCY_WINDOW_MS, splitMessageId } from './idempotency';
-import type { OnlineRunner } from './online-pool';
-import { ONLINE_BACKLOG } from './online-updates';
-import type { ProjectStorage } from './ports';
-import { ProjectStore } from './store';
+import { IDEMPOTENCY_WINDOW_MS, splitMessageId } from '../learning/idempotency';
+import type { OnlineRunner } from '../predict/online-pool';
+import { ONLINE_BACKLOG } from '../predict/online-updates';
+import type { ProjectStorage } from '../ports';
+import { ProjectStore } from '../store/store';
 
 /** Tries of one snapshot (ProjectRegistry.save), the n-th retry after n × SNAPSHOT_RETRY_MS. */
 const SNAPSHOT_TRIES = 3;

@@ -4,8 +4,8 @@ import { projectMetaFromCreate } from './create';
 import { smlInfo } from './info';
 import { checkSummaryRequest, summaryParts } from './parts';
 import type { ProjectRegistry } from './registry';
-import type { Shards } from './shards';
-import type { ModelStorage, ProjectMetas, QuarantinedBatches } from './ports';
+import type { Shards } from '../replicas/shards';
+import type { ModelStorage, ProjectMetas, QuarantinedBatches } from '../ports';
 
 /**
  * A project's life (API.md §4): create, info, list, save, unload, freeze, histograms, merge,

@@ -5,9 +5,10 @@ import { SINK_TYPES, sinkOf, type RowSink, type SourceContext } from '@sml/sourc
 import type { Prediction } from '@sml/stats';
 import type { DataSources } from './datasources';
 import { guessType, SAMPLE_ROWS } from './datasources';
-import { dsBatches, dsFailure } from './ds-rows';
-import type { Models } from './models';
-import type { PredictFn } from './predict';
+import { dsBatches, dsFailure } from './rows';
+import { dsColumnsFromProto, type DsColumns, type DsInfo } from './types';
+import type { Models } from '../models/models';
+import type { PredictFn } from '../predict/predict';
 
 /** A prediction value a table keeps as `double precision` (NaN and ±Infinity included). */
 const NUMBER = /^\s*(?:[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?Infinity|NaN)\s*$/;
@@ -37,14 +38,14 @@ export class DsPredictions {
   }) {}
 
   /** Checks before the job is created: project and model (as predict), both data sources, an output that can be written. */
-  async prepare(user: string, pid: string, modelId: string, inName: string | null | undefined, outName: string | null | undefined): Promise<{ input: sml.v1.DsInfo; output: sml.v1.DsInfo }> {
+  async prepare(user: string, pid: string, modelId: string, inName: string | null | undefined, outName: string | null | undefined): Promise<{ input: DsInfo; output: DsInfo }> {
     await this.deps.models.info(user, pid, modelId);
     const input = await this.deps.dataSources.info(user, inName ?? '');
     const output = await this.deps.dataSources.info(user, outName ?? '');
-    const type = output.type ?? '';
+    const { type } = output;
     if (!(SINK_TYPES as readonly string[]).includes(type)) throw smlError('DS_NOT_WRITABLE', { ds: output.name, type });
     try {
-      sinkOf(type, output.info ?? {}, this.deps.sourceContext(user));
+      sinkOf(type, output.info, this.deps.sourceContext(user));
     } catch (err) {
       dsFailure(err, output.name);
     }
@@ -70,11 +71,12 @@ export class DsPredictions {
   }
 
   /** The job: every row of `input` predicted and written to `output`, or nothing written. */
-  async run(user: string, pid: string, modelId: string, input: sml.v1.IDsInfo, output: sml.v1.IDsInfo, columns: sml.v1.IDataFrame, job: JobContext): Promise<sml.v1.IDsPredictReport> {
-    const ds = input.name ?? '';
-    const out = output.name ?? '';
+  async run(user: string, pid: string, modelId: string, input: DsInfo, output: DsInfo, frame: sml.v1.IDataFrame, job: JobContext): Promise<sml.v1.IDsPredictReport> {
+    const { name: ds } = input;
+    const { name: out } = output;
     const fail = (detail: string, cause?: unknown) => smlError('DS_PREDICT_FAILED', { ds, out, detail }, cause);
-    const lenient = Number(columns.errorHandling ?? 0) === 1;
+    const columns = dsColumnsFromProto(frame);
+    const { lenient } = columns;
     const report = { rowsRead: 0, rowsPredicted: 0, rowsSkipped: 0, bytesRead: 0, bytesWritten: 0, attributeNames: [] as string[], errors: [] as string[] };
     const ctx = this.deps.sourceContext(user, job.signal);
     let sink: RowSink | undefined;
@@ -94,7 +96,7 @@ export class DsPredictions {
       layout = { keys, known: new Set(keys) };
     };
     try {
-      sink = sinkOf(output.type ?? '', output.info ?? {}, ctx);
+      sink = sinkOf(output.type, output.info, ctx);
       for await (const batch of dsBatches(input, ctx)) {
         if (job.signal.aborted) throw smlError('JOB_CANCELLED');
         header = batch.header;
@@ -151,10 +153,10 @@ export class DsPredictions {
   }
 
   /** The columns the model is given: the request's attributeNames (by header name), else every column typed by the DSInfo's `extra` or guessed. */
-  private select(header: string[], first: string[][], input: sml.v1.IDsInfo, columns: sml.v1.IDataFrame, fail: (detail: string) => SmlError): Selection {
-    const wanted = columns.attributeNames ?? [];
+  private select(header: string[], first: string[][], input: DsInfo, columns: DsColumns, fail: (detail: string) => SmlError): Selection {
+    const wanted = columns.attributeNames;
     if (wanted.length > 0) {
-      const types = columns.attributeTypes ?? [];
+      const types = columns.attributeTypes;
       if (types.length !== wanted.length) throw fail(`${wanted.length} attributeNames but ${types.length} attributeTypes`);
       const index = wanted.map((n) => {
         const i = header.indexOf(n);
@@ -163,7 +165,7 @@ export class DsPredictions {
       });
       return { names: [...wanted], types: [...types], index };
     }
-    const extra = input.extra ?? [];
+    const { extra } = input;
     const sample = first.slice(0, SAMPLE_ROWS);
     const types = extra.length === header.length ? [...extra] : header.map((_, i) => guessType(sample.map((r) => r[i] ?? '')));
     return { names: [...header], types, index: header.map((_, i) => i) };

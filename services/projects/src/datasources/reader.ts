@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { SmlError } from '@sml/core';
 import { SourceError } from '@sml/sources';
-import type { ReadBatch, ReadFailure, ReadTask, WorkerMessage } from './ds-read-worker';
+import type { ReadBatch, ReadFailure, ReadTask, WorkerMessage } from './read-worker';
 
 function rebuilt(failure: ReadFailure): Error {
   if ('smlError' in failure) return new SmlError(failure.smlError.code, failure.smlError.status, failure.smlError.message, failure.smlError.retryable);
@@ -14,14 +14,14 @@ function rebuilt(failure: ReadFailure): Error {
 const KEEP_IDLE = 2;
 
 /**
- * Threads that read and parse CSV data sources (ds-read-worker.ts), one per running job (the
+ * Threads that read and parse CSV data sources (read-worker.ts), one per running job (the
  * job executor bounds how many), kept for the next job when the read ended cleanly. A cancel
  * or a caller that stops early terminates the thread: nothing of its read survives it.
  */
 export class DsReaders {
   private readonly idle: Worker[] = [];
 
-  constructor(private readonly script = join(__dirname, 'ds-read-worker.js')) {}
+  constructor(private readonly script = join(__dirname, 'read-worker.js')) {}
 
   /**
    * The batches of the source, parsed on a reading thread: the thread reads ahead at most a

@@ -1,9 +1,9 @@
 import type { sml } from '@sml/proto';
 import { dataFrameToProto } from '@sml/core';
 import { frameFromColumns, rowsFromColumns, type PredictFrame, type Prediction } from '@sml/stats';
-import type { ProjectEncoders } from './encoding';
-import { frameOf, type Models } from './models';
-import type { ProjectRegistry } from './registry';
+import type { ProjectEncoders } from '../learning/encoding';
+import { frameOf, type Models } from '../models/models';
+import type { ProjectRegistry } from '../lifecycle/registry';
 
 /**
  * Predictions of a frame's rows with a model: what `POST /projects/{p}/predict/{m}` answers, and

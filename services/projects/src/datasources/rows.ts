@@ -1,6 +1,6 @@
 import { smlError, SmlError, toSmlError } from '@sml/core';
-import type { sml } from '@sml/proto';
 import { csvBatches, csvOptionsOf, sourceOf, SourceError, type SourceContext } from '@sml/sources';
+import type { DsInfo } from './types';
 
 /** Rows per batch read from a data source by dss/predict and selectModel/{dsid}. */
 export const DS_BATCH_ROWS = 2000;
@@ -36,8 +36,8 @@ export function dsFailure(err: unknown, ds: string): never {
  * data-source learn reads them (CSV files through the streaming parser, tables through a
  * cursor): memory is bounded by one batch. Errors are SourceErrors naming the source.
  */
-export async function* dsBatches(info: sml.v1.IDsInfo, ctx: SourceContext): AsyncGenerator<DsBatch> {
-  const source = sourceOf(info.type ?? '', info.info ?? {}, ctx);
+export async function* dsBatches(info: DsInfo, ctx: SourceContext): AsyncGenerator<DsBatch> {
+  const source = sourceOf(info.type, info.info, ctx);
   const name = source.describe();
   if (source.kind === 'rows') {
     const [header, total] = [await source.columns(), await source.size()];
@@ -50,7 +50,7 @@ export async function* dsBatches(info: sml.v1.IDsInfo, ctx: SourceContext): Asyn
     return;
   }
   const total = await source.size();
-  for await (const batch of csvBatches(source.open(), { ...csvOptionsOf(info.info ?? {}, name), batchRows: DS_BATCH_ROWS })) {
+  for await (const batch of csvBatches(source.open(), { ...csvOptionsOf(info.info, name), batchRows: DS_BATCH_ROWS })) {
     const lines = batch.lines;
     yield { header: batch.header, rows: batch.rows, where: (k) => `[${name}] line ${lines[k]}`, read: batch.bytesRead, total, bytesRead: batch.bytesRead };
   }
