@@ -1,5 +1,5 @@
-import { type ClusterOptions, type ClusterParts, MicroClusters } from './clusters';
-import { type ForestOptions, type ForestParts, MondrianForest, type OnlineFrame } from './forest';
+import { type ClusterOptions, type ClusterParts, MicroClusters } from './models/kmeans/micro-clusters';
+import { type ForestOptions, type ForestParts, MondrianForest, type OnlineFrame } from './models/forest/mondrian';
 
 /**
  * The online models of a summary (the Mondrian forest, the micro-clusters) out of it

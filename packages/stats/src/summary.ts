@@ -1,7 +1,7 @@
 import { Matrix } from 'ml-matrix';
 import { ByteReader, ByteWriter, type SerializedChunks } from './binary';
-import { MicroClusters } from './clusters';
-import { MondrianForest, type OnlineFrame } from './forest';
+import { MicroClusters } from './models/kmeans/micro-clusters';
+import { MondrianForest, type OnlineFrame } from './models/forest/mondrian';
 import { onlineFrame, type OnlineOptions, type OnlineState } from './online';
 import { compensatedValue } from './compensated';
 import { ConditionalHistograms } from './conditional';
@@ -12,9 +12,9 @@ import { hash53 } from './hash';
 import { Histogram } from './histogram';
 import { type Alignment, ATTR, type AttributeSource, type CategoricalGroup, categoricalGroups, MomentStore, PAIR, pairCount, pairOffset } from './moments';
 import { partitionOptions, type ResolvedOptions, resolveOptions, type SummaryOptions } from './options';
-import { PowerColumns } from './power';
+import { PowerColumns } from './models/powerreg/power-columns';
 import { type AttributeInfo, type AttributeKind, Schema } from './schema';
-import { SequenceCounts } from './sequence';
+import { SequenceCounts } from './models/sequence/counts';
 import { SurvivalCounts } from './survival/counts';
 
 /** An attribute by index or by (expanded) name. */
@@ -193,11 +193,11 @@ export class Summary {
   private readonly partitions = new Map<string, Summary>();
   private readonly survivalCounts: SurvivalCounts | null;
   private readonly sequenceCounts: SequenceCounts | null;
-  /** Online micro-clusters over `cluster_features` (clusters.ts); forget does not apply to them. */
+  /** Online micro-clusters over `cluster_features` (models/kmeans/micro-clusters.ts); forget does not apply to them. */
   private readonly microClusters: MicroClusters | null;
-  /** Online Mondrian forest (`rf_*`, forest.ts); forget does not apply to it. */
+  /** Online Mondrian forest (`rf_*`, models/forest/mondrian.ts); forget does not apply to it. */
   private readonly mondrianForest: MondrianForest | null;
-  /** The Yeo-Johnson power columns' Jacobian term (power.ts); the columns themselves are attributes. */
+  /** The Yeo-Johnson power columns' Jacobian term (models/powerreg/power-columns.ts); the columns themselves are attributes. */
   private readonly powerColumns: PowerColumns | null;
 
   constructor(options: SummaryOptions = {}) {

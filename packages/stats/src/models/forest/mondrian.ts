@@ -1,6 +1,6 @@
-import { ByteReader, ByteWriter } from './binary';
-import { SummaryError } from './errors';
-import type { ParsedFrame } from './frame';
+import { ByteReader, ByteWriter } from '../../binary';
+import { SummaryError } from '../../errors';
+import type { ParsedFrame } from '../../frame';
 
 /** What the online models (forest, micro-clusters) read of a batch: its C/B and categorical columns. */
 export type OnlineFrame = Pick<ParsedFrame, 'numeric' | 'categorical'>;
@@ -66,7 +66,7 @@ function cellsPerNode(type: ForestType, d: number, classes: number): number {
   return 2 * d + statsPerNode(type, classes) + 9;
 }
 
-/** Numbers per node of a model built from the forest (see models/forest.ts). */
+/** Numbers per node of a model built from the forest (see model.ts). */
 export function modelNumbersPerNode(type: ForestType, d: number, classes: number): number {
   return type === 'rf_anomaly' ? 7 + 2 * d : 5 + statsPerNode(type, classes);
 }

@@ -1,6 +1,6 @@
-import type { ByteReader, ByteWriter } from './binary';
-import { SummaryError } from './errors';
-import type { ParsedFrame } from './frame';
+import type { ByteReader, ByteWriter } from '../../binary';
+import { SummaryError } from '../../errors';
+import type { ParsedFrame } from '../../frame';
 
 /**
  * The `cluster_*` create parameters of a project (API.md §4, STATS.md §4 `kmeans`):

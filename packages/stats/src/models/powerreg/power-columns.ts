@@ -1,7 +1,7 @@
-import type { ByteReader, ByteWriter } from './binary';
-import { addCompensated, combineCompensated, compensatedValue } from './compensated';
-import { FrameError, SummaryError } from './errors';
-import type { NumericColumn, ParsedFrame } from './frame';
+import type { ByteReader, ByteWriter } from '../../binary';
+import { addCompensated, combineCompensated, compensatedValue } from '../../compensated';
+import { FrameError, SummaryError } from '../../errors';
+import type { NumericColumn, ParsedFrame } from '../../frame';
 
 /**
  * The `sml_project_power_*` create parameters of a project (SymetryML modeling-api.md,

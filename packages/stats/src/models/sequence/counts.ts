@@ -1,7 +1,7 @@
-import { ByteReader, ByteWriter } from './binary';
-import { addCounts, checkSubtractable, type Counts, fromTupleKey, increment, readCounts, tupleKey, writeCounts } from './counts';
-import { CapacityError, SummaryError } from './errors';
-import { categoryOf, type ParsedFrame } from './frame';
+import { ByteReader, ByteWriter } from '../../binary';
+import { addCounts, checkSubtractable, type Counts, fromTupleKey, increment, readCounts, tupleKey, writeCounts } from '../../counts';
+import { CapacityError, SummaryError } from '../../errors';
+import { categoryOf, type ParsedFrame } from '../../frame';
 
 /**
  * `steps`: rows are consecutive time steps, each T/S/B column a variable, one running
