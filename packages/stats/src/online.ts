@@ -29,8 +29,8 @@ export function learnOnline(options: OnlineOptions, state: OnlineState, frames: 
   clusters?.attach(state.clusters!);
   for (const frame of frames) {
     // The order of Summary.prepareParsed's commit.
-    clusters?.learn(frame);
-    forest?.learn(frame);
+    clusters?.learn(frame, 1);
+    forest?.learn(frame, 1);
   }
   return { forest: forest?.detach() ?? null, clusters: clusters?.detach() ?? null };
 }

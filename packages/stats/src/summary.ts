@@ -12,6 +12,7 @@ import { hash53 } from './hash';
 import { Histogram } from './histogram';
 import { type Alignment, ATTR, type AttributeSource, type CategoricalGroup, categoricalGroups, MomentStore, PAIR, pairCount, pairOffset } from './moments';
 import { partitionOptions, type ResolvedOptions, resolveOptions, type SummaryOptions } from './options';
+import type { Sign, SummaryPart } from './parts';
 import { PowerColumns } from './models/powerreg/power-columns';
 import { type AttributeInfo, type AttributeKind, Schema } from './schema';
 import { SequenceCounts } from './models/sequence/counts';
@@ -68,10 +69,10 @@ export const SERIALIZATION_CHUNK_BYTES = 1 << 20;
  * row where the attribute was present: its statistics start as a copy of a sibling level's
  * counts with zero sums, which is exact, so learning and merging in any order agree.
  *
- * learn/merge add, forget/subtract remove, exactly up to floating-point rounding of the
- * compensated sums; counts are exact. Extremes (min/max per attribute) are not
- * subtractable: forget keeps the extremes ever learned. A forget or subtract that would make
- * any count negative throws SummaryError and changes nothing.
+ * learn and merge add, forget and merge(other, -1) remove, exactly up to floating-point
+ * rounding of the compensated sums; counts are exact. Extremes (min/max per attribute) are
+ * not subtractable: forget keeps the extremes ever learned. A forget or subtraction that would
+ * make any count negative throws SummaryError and changes nothing.
  */
 export interface JsonLearnResult {
   report: LearnReport;
@@ -188,7 +189,11 @@ export class Summary {
   /** One per attribute when histograms are enabled, else empty. */
   private histograms: Histogram[] = [];
   /** Histogram of t over the rows where binary c = 1, when histograms are enabled (conditional.ts). */
-  private readonly conditional = new ConditionalHistograms(() => this.newHistogram(), (a, b) => this.sameColumn(a, b));
+  private readonly conditional = new ConditionalHistograms(
+    () => this.newHistogram(),
+    (a, b) => this.sameColumn(a, b),
+    (c, t) => `${this.schema.info(t).name} given ${this.schema.info(c).name} = 1`,
+  );
   private rows = 0;
   private readonly partitions = new Map<string, Summary>();
   private readonly survivalCounts: SurvivalCounts | null;
@@ -256,11 +261,9 @@ export class Summary {
     if (op === 'learn') {
       this.checkCapacity(parsed, limits);
       const online = deferOnline && this.hasOnlineModels ? onlineFrame(parsed, this.mondrianForest, this.microClusters) : undefined;
-      return { report: parsed.report, lenient, commit: this.prepareParsed(parsed, 'learn', online !== undefined), ...(online ? { online } : {}) };
+      return { report: parsed.report, lenient, commit: this.prepareParsed(parsed, online !== undefined), ...(online ? { online } : {}) };
     }
-    const delta = new Summary(this.options);
-    delta.prepareParsed(parsed, 'forget')();
-    return { report: parsed.report, lenient, commit: this.prepareSubtract(delta) };
+    return { report: parsed.report, lenient, commit: this.prepareMerge(this.removedBy(parsed), -1) };
   }
 
   /**
@@ -290,7 +293,7 @@ export class Summary {
       if (largest > MAX_ABS_VALUE) throw new SummaryError(`a value is larger in magnitude than ${MAX_ABS_VALUE}`, batch.schema.info(i).name);
     }
     const report = { rowsLearned: batch.rows, rowsSkipped: 0, errors: [] };
-    return { report, lenient: false, commit: op === 'learn' ? this.prepareMerge(batch) : this.prepareSubtract(batch) };
+    return { report, lenient: false, commit: this.prepareMerge(batch, op === 'learn' ? 1 : -1) };
   }
 
   /** Refuses a frame with a name, or a categorical value's attribute name, longer than `max` characters. */
@@ -352,18 +355,13 @@ export class Summary {
     return { parsed: this.parse(frame), lenient: frame?.errorHandling === 1 };
   }
 
-  /** Adds another summary's statistics (built with the same options). */
-  merge(other: Summary): this {
+  /**
+   * Adds (sign 1) or removes (-1) another summary's statistics (built with the same options).
+   * Removing throws SummaryError and changes nothing if a count would go negative.
+   */
+  merge(other: Summary, sign: Sign = 1): this {
     const source = other === this ? other.clone() : other;
-    this.checkSameOptions(source);
-    this.prepareMerge(source)();
-    return this;
-  }
-
-  /** Removes another summary's statistics; throws SummaryError and changes nothing if a count would go negative. */
-  subtract(other: Summary): this {
-    const source = other === this ? other.clone() : other;
-    this.prepareSubtract(source)();
+    this.prepareMerge(source, sign)();
     return this;
   }
 
@@ -792,7 +790,35 @@ export class Summary {
   }
 
   /** Checks everything that can fail (attribute conflicts, the attribute limit); returns the learning itself. */
-  private prepareParsed(parsed: ParsedFrame, purpose: 'learn' | 'forget', deferOnline = false): () => void {
+  private prepareParsed(parsed: ParsedFrame, deferOnline = false): () => void {
+    const learnRows = this.prepareRows(parsed);
+    return () => {
+      learnRows();
+      for (const part of this.wholeParts()) {
+        // learnOnline learns the online models later, in this order, when they are deferred.
+        if (deferOnline && (part === this.microClusters || part === this.mondrianForest)) continue;
+        part.learn(parsed, 1);
+      }
+    };
+  }
+
+  /**
+   * What forgetting the frame removes, as a summary of its own (prepare subtracts it, every
+   * part checked before any changes): its rows learned by the attribute parts and partitions,
+   * and what each part that belongs to no attribute removes on learn(parsed, -1) (the online
+   * models nothing: forget does not apply to them).
+   */
+  private removedBy(parsed: ParsedFrame): Summary {
+    const removed = new Summary(this.options);
+    removed.prepareRows(parsed)();
+    removed.survivalCounts?.learn(parsed, 1);
+    if (this.sequenceCounts !== null) removed.sequenceCounts!.merge(this.sequenceCounts.removedBy(parsed), 1);
+    removed.powerColumns?.learn(parsed, 1);
+    return removed;
+  }
+
+  /** prepareParsed for the attribute parts and the partitions. */
+  private prepareRows(parsed: ParsedFrame): () => void {
     const commits = [this.prepareLearn(parsed, null)];
     for (const [value, rows] of partitionRows(parsed, this.options.partitionSplit)) {
       const sub = this.partitions.get(value) ?? new Summary(partitionOptions(this.options));
@@ -804,12 +830,6 @@ export class Summary {
     }
     return () => {
       for (const commit of commits) commit();
-      this.survivalCounts?.learn(parsed);
-      this.sequenceCounts?.learn(parsed, purpose);
-      // learnOnline keeps this order when they are deferred.
-      if (purpose === 'learn' && !deferOnline) this.microClusters?.learn(parsed);
-      if (purpose === 'learn' && !deferOnline) this.mondrianForest?.learn(parsed);
-      this.powerColumns?.learn(parsed);
     };
   }
 
@@ -931,7 +951,36 @@ export class Summary {
     return { source, zero };
   }
 
-  private prepareMerge(other: Summary): () => void {
+  /**
+   * Checks everything merge(other, sign) could violate (options, attribute conflicts and
+   * limits; for a removal, every count of every part); returns the merge itself, which cannot fail.
+   */
+  private prepareMerge(other: Summary, sign: Sign): () => void {
+    this.checkSameOptions(other);
+    const attributes = sign === 1 ? this.prepareAddAttributes(other) : this.prepareRemoveAttributes(other);
+    const parts = this.pairedParts(other);
+    for (const part of parts) part.check(sign);
+    return () => {
+      attributes();
+      for (const part of parts) part.merge(sign);
+    };
+  }
+
+  /** Each part that belongs to no attribute with `other`'s same part (same options: both keep it or neither does). */
+  private pairedParts(other: Summary): Array<{ check: (sign: Sign) => void; merge: (sign: Sign) => void }> {
+    const pair = <T extends SummaryPart<T>>(mine: T | null, theirs: T | null) =>
+      mine === null || theirs === null ? [] : [{ check: (sign: Sign) => mine.checkMerge(theirs, sign), merge: (sign: Sign) => mine.merge(theirs, sign) }];
+    return [
+      ...pair(this.survivalCounts, other.survivalCounts),
+      ...pair(this.sequenceCounts, other.sequenceCounts),
+      ...pair(this.microClusters, other.microClusters),
+      ...pair(this.mondrianForest, other.mondrianForest),
+      ...pair(this.powerColumns, other.powerColumns),
+    ];
+  }
+
+  /** prepareMerge(other, 1) for the attribute parts (moments, histograms, conditional histograms) and the partitions. */
+  private prepareAddAttributes(other: Summary): () => void {
     const planned: AttributeInfo[] = [];
     for (let j = 0; j < other.schema.size; j++) {
       const info = other.schema.info(j);
@@ -942,7 +991,7 @@ export class Summary {
     this.checkAttributeLimit(planned.length, (i) => planned[i].name, (name, reason) => new SummaryError(reason, name));
     const subCommits = [...other.partitions].map(([value, otherSub]) => {
       const sub = this.partitions.get(value) ?? new Summary(partitionOptions(this.options));
-      const commit = sub.prepareMerge(otherSub);
+      const commit = sub.prepareMerge(otherSub, 1);
       return () => {
         this.partitions.set(value, sub);
         commit();
@@ -951,27 +1000,21 @@ export class Summary {
     return () => {
       for (const info of planned) this.append(info);
       const alignment = this.alignTo(other);
-      this.store.combine(other.store, alignment, 1);
+      this.store.merge(other.store, alignment, 1);
       this.histograms.forEach((h, i) => {
         const s = alignment.source[i];
         if (s < 0) return;
         if (alignment.zero[i] === 1) h.add(0, other.attr(s, ATTR.N));
-        else h.merge(other.histograms[s]);
+        else h.merge(other.histograms[s], 1);
       });
-      if (this.keepsConditional) this.conditional.merge(this.conditionalFrom(other, alignment));
+      if (this.keepsConditional) this.conditional.merge(this.conditionalFrom(other, alignment), 1);
       this.rows += other.rows;
       for (const commit of subCommits) commit();
-      if (other.survivalCounts !== null) this.survivalCounts!.merge(other.survivalCounts);
-      if (other.sequenceCounts !== null) this.sequenceCounts!.merge(other.sequenceCounts);
-      if (other.microClusters !== null) this.microClusters!.merge(other.microClusters);
-      if (other.mondrianForest !== null) this.mondrianForest!.merge(other.mondrianForest);
-      if (other.powerColumns !== null) this.powerColumns!.merge(other.powerColumns);
     };
   }
 
-  /** Checks everything a subtraction could violate; returns the subtraction itself, which cannot fail. */
-  private prepareSubtract(other: Summary): () => void {
-    this.checkSameOptions(other);
+  /** prepareMerge(other, -1) for the attribute parts and the partitions. */
+  private prepareRemoveAttributes(other: Summary): () => void {
     const never = (name: string) => new SummaryError('cannot forget rows that were never learned', name);
     if (other.rows > this.rows) throw never('');
     for (let j = 0; j < other.schema.size; j++) {
@@ -987,6 +1030,7 @@ export class Summary {
     const negative = this.store.firstNegative(other.store, alignment, (i) => this.schema.info(i).kind !== 'C');
     if (negative >= 0) throw never(this.schema.info(negative).name);
 
+    // Each histogram's remainder, computed now so the commit cannot fail.
     const histograms = this.histograms.map((h, i) => {
       const s = alignment.source[i];
       if (s < 0) return h;
@@ -995,34 +1039,28 @@ export class Summary {
         removed = this.newHistogram();
         removed.add(0, other.attr(s, ATTR.N));
       }
+      const left = h.clone();
       try {
-        return h.subtracted(removed);
+        left.merge(removed, -1);
       } catch (e) {
         throw e instanceof SummaryError ? new SummaryError(e.reason, this.schema.info(i).name) : e;
       }
+      return left;
     });
-    const conditionalCommit =
-      this.keepsConditional
-        ? this.conditional.prepareSubtract(this.conditionalFrom(other, alignment), (c, t) => `${this.schema.info(t).name} given ${this.schema.info(c).name} = 1`)
-        : null;
+    const conditional = this.keepsConditional ? this.conditionalFrom(other, alignment) : [];
+    this.conditional.checkMerge(conditional, -1);
     const subCommits = [...other.partitions].flatMap(([value, otherSub]) => {
       const sub = this.partitions.get(value);
-      if (sub !== undefined) return [sub.prepareSubtract(otherSub)];
+      if (sub !== undefined) return [sub.prepareMerge(otherSub, -1)];
       if (otherSub.rows > 0) throw never(`${this.options.partitionSplit ?? ''}=${value}`);
       return [];
     });
-    const survivalCommit = other.survivalCounts !== null ? this.survivalCounts!.prepareSubtract(other.survivalCounts) : null;
-    const sequenceCommit = other.sequenceCounts !== null ? this.sequenceCounts!.prepareSubtract(other.sequenceCounts) : null;
-    if (other.powerColumns !== null && other.powerColumns.rowCount > this.powerColumns!.rowCount) throw never(this.powerColumns!.options.column);
     return () => {
-      this.store.combine(other.store, alignment, -1);
+      this.store.merge(other.store, alignment, -1);
       this.histograms = histograms;
-      conditionalCommit?.();
+      this.conditional.merge(conditional, -1);
       this.rows -= other.rows;
       for (const commit of subCommits) commit();
-      survivalCommit?.();
-      sequenceCommit?.();
-      if (other.powerColumns !== null) this.powerColumns!.subtract(other.powerColumns);
     };
   }
 
@@ -1089,21 +1127,20 @@ export class Summary {
     this.writeWholeParts(w);
   }
 
-  /** The parts that belong to no attribute, in serialization order. */
+  /**
+   * The parts that belong to no attribute that this summary keeps, in serialization order
+   * (also the order they learn a frame in, which learnOnline keeps).
+   */
+  private wholeParts(): Array<Pick<SummaryPart<unknown>, 'learn' | 'write' | 'read'>> {
+    return [this.survivalCounts, this.sequenceCounts, this.microClusters, this.mondrianForest, this.powerColumns].filter((p) => p !== null);
+  }
+
   private writeWholeParts(w: ByteWriter): void {
-    this.survivalCounts?.write(w);
-    this.sequenceCounts?.write(w);
-    this.microClusters?.write(w);
-    this.mondrianForest?.write(w);
-    this.powerColumns?.write(w);
+    for (const part of this.wholeParts()) part.write(w);
   }
 
   private readWholeParts(r: ByteReader): void {
-    this.survivalCounts?.readInto(r);
-    this.sequenceCounts?.readInto(r);
-    this.microClusters?.readInto(r);
-    this.mondrianForest?.readInto(r);
-    this.powerColumns?.readInto(r);
+    for (const part of this.wholeParts()) part.read(r);
   }
 
   private static readBody(r: ByteReader, version: number, checks?: StateLimits & { expected: ResolvedOptions }): Summary {
@@ -1133,7 +1170,7 @@ export class Summary {
       summary.histograms = Array.from({ length: size }, () => Histogram.read(r, summary.options.histogramBins, summary.options.exactHistogramCap));
       if (version >= 2 && summary.keepsConditional) {
         const binary = (i: number) => summary.schema.info(i).kind !== 'C';
-        summary.conditional.readInto(r, size, binary, summary.options.histogramBins, summary.options.exactHistogramCap);
+        summary.conditional.read(r, size, binary, summary.options.histogramBins, summary.options.exactHistogramCap);
       }
     }
     const partitions = r.u32();
