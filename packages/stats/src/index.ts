@@ -19,8 +19,9 @@ export { DEFAULT_MAX_ATTRIBUTES, type ResolvedOptions, type SummaryOptions } fro
 export { type NgramCount, ROWS_LAYOUT_VARIABLE, SequenceCounts, type SequenceLayout } from './models/sequence/counts';
 export {
   type AttributeMoments, type AttributeRef, type ConditionalMoments, type ForeignSummaryChecks, type JsonLearnResult, type LearnInput, type PairMoments, type PreparedChange, type StateLimits, DEFAULT_MAX_NAME_LENGTH,
-  MAX_ABS_VALUE, SERIALIZATION_CHUNK_BYTES, Summary,
+  SERIALIZATION_CHUNK_BYTES, Summary,
 } from './summary';
+export { MAX_ABS_VALUE } from './attribute-statistics';
 export { parseFrameJson, placeholderRows } from './frame-json';
 export { type BadRecord, type FieldRecords, type RecordsFrame, type RecordsPlan, parseRecords } from './frame-records';
 export { type FrameColumnsData, type FrameColumnsInput, frameFromColumns, frameToColumns, readFrameColumns } from './frame-columns';
