@@ -159,26 +159,19 @@ const attributes: PartCase<AttributeStatistics, ParsedFrame> = {
   },
 };
 
+/** The online models learn numeric rows; merges approximate or do not apply, sign -1 is ignored. */
+const online = { rows: numericRows, complete: ['1', '2'], input: numericOf, additive: false, counts: false, same: sameBytes };
+
 const clusters: PartCase<MicroClusters, ParsedFrame> = {
+  ...online,
   name: 'micro-clusters',
   empty: () => new MicroClusters({ features: ['x', 'y'], centroids: 4, warmup: 5 }),
-  rows: numericRows,
-  complete: ['1', '2'],
-  input: numericOf,
-  additive: false,
-  counts: false,
-  same: sameBytes,
 };
 
 const forest: PartCase<MondrianForest, ParsedFrame> = {
+  ...online,
   name: 'Mondrian forest',
   empty: () => new MondrianForest({ type: 'rf_regressor', target: 'y', features: ['x'], trees: 2, classes: 2, maxDepth: 4, step: 1, dirichlet: 0.5, alwaysSplit: true, missing: 0, seed: 126 }),
-  rows: numericRows,
-  complete: ['1', '2'],
-  input: numericOf,
-  additive: false,
-  counts: false,
-  same: sameBytes,
   // Each write copies every tree's node arrays: a quarter of the runs keeps the suite near 20 s.
   runs: 25,
 };
@@ -195,6 +188,8 @@ function lawsOf<P extends SummaryPart<P, I>, I>(c: PartCase<P, I>): void {
   };
 
   const runs = c.runs === undefined ? {} : { numRuns: c.runs };
+  /** A law over two batches. */
+  const law = (name: string, holds: (a: string[][], b: string[][]) => void) => test(name, () => fc.assert(fc.property(c.rows, c.rows, holds), runs));
 
   describe(c.name, () => {
     test('read(write()) gives a part that writes the same bytes', () => {
@@ -214,32 +209,26 @@ function lawsOf<P extends SummaryPart<P, I>, I>(c: PartCase<P, I>): void {
     });
 
     if (c.additive) {
-      test('A + B = C: the merged parts of two batches equal the part of both', () => {
-        fc.assert(fc.property(c.rows, c.rows, (a, b) => {
-          const merged = learned(a);
-          merged.merge(learned(b), 1);
-          c.same(merged, learned([...a, ...b]));
-        }), runs);
+      law('A + B = C: the merged parts of two batches equal the part of both', (a, b) => {
+        const merged = learned(a);
+        merged.merge(learned(b), 1);
+        c.same(merged, learned([...a, ...b]));
       });
 
-      test('C − B = A: merge(B, -1) and learn(B, -1) leave the part of A', () => {
-        fc.assert(fc.property(c.rows, c.rows, (a, b) => {
-          const merged = learned([...a, ...b]);
-          merged.merge(learned(b), -1);
-          c.same(merged, learned(a));
-          c.same(learned(b, -1, learned([...a, ...b])), learned(a));
-        }), runs);
+      law('C − B = A: merge(B, -1) and learn(B, -1) leave the part of A', (a, b) => {
+        const merged = learned([...a, ...b]);
+        merged.merge(learned(b), -1);
+        c.same(merged, learned(a));
+        c.same(learned(b, -1, learned([...a, ...b])), learned(a));
       });
     }
 
     if (c.counts) {
-      test('merge(X, 1) then merge(X, -1) restores the part', () => {
-        fc.assert(fc.property(c.rows, c.rows, (a, x) => {
-          const part = learned(a);
-          part.merge(learned(x), 1);
-          part.merge(learned(x), -1);
-          c.same(part, learned(a));
-        }), runs);
+      law('merge(X, 1) then merge(X, -1) restores the part', (a, x) => {
+        const part = learned(a);
+        part.merge(learned(x), 1);
+        part.merge(learned(x), -1);
+        c.same(part, learned(a));
       });
 
       test('removing rows never learned throws SummaryError, checkMerge too, and changes nothing', () => {
@@ -255,15 +244,13 @@ function lawsOf<P extends SummaryPart<P, I>, I>(c: PartCase<P, I>): void {
         }), runs);
       });
     } else {
-      test('sign -1 does not apply: learn and merge with -1 leave the part as it is', () => {
-        fc.assert(fc.property(c.rows, c.rows, (a, b) => {
-          const part = learned(a);
-          const before = bytes(part);
-          part.checkMerge(learned(b), -1);
-          part.merge(learned(b), -1);
-          part.learn(c.input(b), -1);
-          expect(bytes(part)).toEqual(before);
-        }), runs);
+      law('sign -1 does not apply: learn and merge with -1 leave the part as it is', (a, b) => {
+        const part = learned(a);
+        const before = bytes(part);
+        part.checkMerge(learned(b), -1);
+        part.merge(learned(b), -1);
+        part.learn(c.input(b), -1);
+        expect(bytes(part)).toEqual(before);
       });
     }
   });
