@@ -385,28 +385,27 @@ export class AttributeStatistics implements SummaryPart<AttributeStatistics> {
     const negative = this.store.firstNegative(other.store, alignment, (i) => this.schema.info(i).kind !== 'C');
     if (negative >= 0) throw never(this.schema.info(negative).name);
 
-    // Each histogram's remainder, computed now so the commit cannot fail.
-    const histograms = this.histograms.map((h, i) => {
+    // Every histogram checked now, so the commit cannot fail.
+    const removals = this.histograms.flatMap((h, i) => {
       const s = alignment.source[i];
-      if (s < 0) return h;
+      if (s < 0) return [];
       let removed = other.histograms[s];
       if (alignment.zero[i] === 1) {
         removed = this.newHistogram();
         removed.add(0, other.attr(s, ATTR.N));
       }
-      const left = h.clone();
       try {
-        left.merge(removed, -1);
+        h.checkMerge(removed, -1);
       } catch (e) {
         throw e instanceof SummaryError ? new SummaryError(e.reason, this.schema.info(i).name) : e;
       }
-      return left;
+      return [{ h, removed }];
     });
     const conditional = this.keepsConditional ? this.conditionalFrom(other, alignment) : [];
     this.conditional.checkMerge(conditional, -1);
     return () => {
       this.store.merge(other.store, alignment, -1);
-      this.histograms = histograms;
+      for (const { h, removed } of removals) h.merge(removed, -1);
       this.conditional.merge(conditional, -1);
       this.rows -= other.rows;
     };

@@ -232,39 +232,33 @@ export class ConditionalHistograms {
       for (const [c, t, h] of contributions) this.slot(c, t).merge(h, 1);
       return;
     }
-    for (const [c, t, h] of this.differences(contributions)) {
-      const inner = this.byCondition.get(c)!;
-      if (h !== null) {
-        inner.set(t, h);
-        continue;
-      }
+    this.checkMerge(contributions, -1);
+    for (const [c, t, removed] of contributions) {
+      const inner = this.byCondition.get(c);
+      const held = inner?.get(t);
+      // Absent: checkMerge found the contribution empty.
+      if (inner === undefined || held === undefined) continue;
+      held.merge(removed, -1);
+      if (held.count > 0) continue;
       inner.delete(t);
       if (inner.size === 0) this.byCondition.delete(c);
     }
   }
 
   checkMerge(contributions: readonly Contribution[], sign: Sign): void {
-    if (sign === -1) this.differences(contributions);
-  }
-
-  /** The histograms left once each contribution is removed (null: emptied); throws if a bin would go negative. */
-  private differences(contributions: readonly Contribution[]): Array<[number, number, Histogram | null]> {
-    const results: Array<[number, number, Histogram | null]> = [];
+    if (sign === 1) return;
     for (const [c, t, removed] of contributions) {
       const held = this.byCondition.get(c)?.get(t);
       if (held === undefined) {
         if (removed.count === 0) continue;
         throw new SummaryError('cannot forget rows that were never learned: a conditional histogram would become negative', this.pairName(c, t));
       }
-      const left = held.clone();
       try {
-        left.merge(removed, -1);
+        held.checkMerge(removed, -1);
       } catch (e) {
         throw e instanceof SummaryError ? new SummaryError(e.reason, this.pairName(c, t)) : e;
       }
-      results.push([c, t, left.count > 0 ? left : null]);
     }
-    return results;
   }
 
   /**

@@ -396,12 +396,7 @@ export class Histogram implements SummaryPart<Histogram, Float64Array> {
   }
 
   merge(other: Histogram, sign: Sign): void {
-    if (sign === -1) {
-      const left = this.difference(other);
-      this.exact = left.exact;
-      this.streaming = left.streaming;
-      return;
-    }
+    if (sign === -1) return this.remove(other);
     if (this.exact !== null && other.exact !== null) {
       for (const [v, c] of other.exact) this.exact.set(v, (this.exact.get(v) ?? 0) + c);
       if (this.exact.size > this.cap) this.degrade();
@@ -412,26 +407,33 @@ export class Histogram implements SummaryPart<Histogram, Float64Array> {
   }
 
   checkMerge(other: Histogram, sign: Sign): void {
-    if (sign === -1) this.difference(other);
+    if (sign === 1) return;
+    if (this.exact !== null && other.exact !== null) {
+      for (const [v, c] of other.exact) {
+        if ((this.exact.get(v) ?? 0) < c) throw new SummaryError(`cannot forget values that were never learned: value ${v} would have a negative count`);
+      }
+      return;
+    }
+    this.asStreaming().difference(other.asStreaming());
   }
 
-  /** This histogram minus `other`, a new one (so a failed subtraction changes nothing); throws if a count would go negative. */
-  private difference(other: Histogram): Histogram {
-    const out = new Histogram(this.mode, this.bins, this.cap);
+  /**
+   * merge(other, -1). Two exact histograms subtract in place once checked (a summary's forget
+   * removes from every attribute: no copy of maps of up to `cap` values); otherwise on the
+   * streaming grid, through a new histogram, so a failure changes nothing.
+   */
+  private remove(other: Histogram): void {
     if (this.exact !== null && other.exact !== null) {
-      const exact = new Map(this.exact);
+      this.checkMerge(other, -1);
       for (const [v, c] of other.exact) {
-        const left = (exact.get(v) ?? 0) - c;
-        if (left < 0) throw new SummaryError(`cannot forget values that were never learned: value ${v} would have a negative count`);
-        if (left === 0) exact.delete(v);
-        else exact.set(v, left);
+        const left = this.exact.get(v)! - c;
+        if (left === 0) this.exact.delete(v);
+        else this.exact.set(v, left);
       }
-      out.exact = exact;
-      return out;
+      return;
     }
-    out.exact = null;
-    out.streaming = this.asStreaming().difference(other.asStreaming());
-    return out;
+    this.streaming = this.asStreaming().difference(other.asStreaming());
+    this.exact = null;
   }
 
   clone(): Histogram {
