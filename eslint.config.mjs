@@ -42,6 +42,12 @@ export default tseslint.config(
     },
   },
   {
+    // No function of a service longer than 80 lines (issue 30): enforced where it holds today
+    // (the gateway); the other services' start functions are being split with their contracts.
+    files: ['services/gateway/src/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 80 }] },
+  },
+  {
     // Tests: jest's matchers take `any` by design (expect.objectContaining …), and tests read
     // JSON/YAML fixtures and untyped scripts (supervisor.cjs) whose shape they then assert.
     // `any` written by hand stays an error.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode as NatsErrorCode, headers as natsHeaders, type Msg, type NatsConnection } from 'nats';
 import { smlError, type SmlError } from '@sml/core';
 import { Breakers } from './breaker';
+import { subjectOf, type Contract } from './contracts';
 import { BusHealth } from './health';
 import { connectionId, INSTANCE_HEADER, REQUEST_ID_HEADER } from './headers';
 import { Spill } from './spill';
@@ -79,6 +80,14 @@ export class BusClient {
     this.breakers = new Breakers({ resetMs: opts.resetMs });
     this.spill = new Spill(nc);
     this.noRespondersRetryMs = opts.noRespondersRetryMs ?? NO_RESPONDERS_RETRY_MS;
+  }
+
+  /**
+   * The request of an operation, its service, subject and messages from its contract; a
+   * projects operation on `shard` (projectSubject's for a project: pass it to `request`).
+   */
+  call<Req extends WithCaller, Rep extends WithStatus>(contract: Contract<Req, Rep>, req: Req, opts: CallOptions & { shard?: number } = {}): Promise<Rep> {
+    return this.request(contract.service, subjectOf(contract, opts.shard), contract.request, req, contract.reply, opts);
   }
 
   async request<Req extends WithCaller, Rep extends WithStatus>(

@@ -9,6 +9,7 @@ export * from './client';
 export * from './jetstream';
 export * from './health';
 export * from './subjects';
+export * from './contracts';
 export * from './runtime';
 export * from './permissions';
 export * from './credentials';

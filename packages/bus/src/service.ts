@@ -4,6 +4,7 @@ import { SmlError, smlError, type Logger } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { BusHealth } from './health';
 import { connectionId, INSTANCE_HEADER, REQUEST_ID_HEADER } from './headers';
+import { subjectOf, type Contract } from './contracts';
 import { Spill } from './spill';
 import { errorStatus, okStatus } from './status';
 import type { HandlerContext, MessageType, WithCaller, WithStatus } from './types';
@@ -104,6 +105,11 @@ export class BusService {
     };
     this.registered.push(add);
     if (!this.suspended) add(this);
+  }
+
+  /** The handler of a bus operation: its subject and messages come from the contract. */
+  handle<Req extends WithCaller, Rep extends WithStatus>(contract: Contract<Req, Rep>, handler: Handler<Req, Rep>): void {
+    this.endpoint(subjectOf(contract), contract.request, contract.reply, handler);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { loadConfig } from '@sml/core';
+import type { ProjectsOp } from './contracts/projects';
 
 /** Subjects of the bus (ARCHITECTURE.md §2): `sml.<service>.<operation>`. */
 export const subjects = {
@@ -65,7 +66,7 @@ export const subjects = {
    * owns a project (S = 1 until sharding lands). A shard of the bus, not a `partition`
    * project's sub-summary (ARCHITECTURE.md §2 calls the token a partition).
    */
-  projects: (op: string, shard = 0) => `sml.projects.${shard}.${op}`,
+  projects: (op: ProjectsOp, shard = 0) => `sml.projects.${shard}.${op}`,
 } as const;
 
 /**
@@ -95,12 +96,12 @@ export function projectShards(): number {
  * shard 0 for an operation of the customer's (list, data sources) — any shard's holder serves
  * those from the shared KV buckets.
  */
-export function projectSubject(op: string, user: string, pid?: string): string {
+export function projectSubject(op: ProjectsOp, user: string, pid?: string): string {
   return subjects.projects(op, pid ? shardOf(user, pid, projectShards()) : 0);
 }
 
 /** The operation every projects shard answers at once (an empty reply): BusClient's failover probe. */
-export const SHARD_PROBE_OP = 'alive';
+export const SHARD_PROBE_OP = 'alive' satisfies ProjectsOp;
 
 /**
  * The failover probe of a projects subject (`sml.projects.<shard>.<op>` → its shard's

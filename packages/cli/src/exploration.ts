@@ -65,9 +65,8 @@ export interface MatrixResult {
   KSVSMap?: { values: Array<Record<string, string>> };
 }
 
-export const MATRIX_PATHS: Record<MatrixKind, string> = { pca: 'explorepca', svd: 'exploresvd', vif: 'vif', svdfs: 'exploresvdfs' };
+export const MATRIX_PATHS: Record<MatrixKind, 'explorepca' | 'exploresvd' | 'vif' | 'exploresvdfs'> = { pca: 'explorepca', svd: 'exploresvd', vif: 'vif', svdfs: 'exploresvdfs' };
 
-const projectPath = (pid: string, op: string) => `/projects/${encodeURIComponent(pid)}/${op}`;
 const flag = (name: string, on: boolean | undefined): Record<string, string> => (on ? { [name]: 'true' } : {});
 
 /** One MLContext; a list of digits only is indexes (`inputAttributes`), anything else names. */
@@ -102,24 +101,24 @@ export function densityBins(d: Density): Bin[] {
 
 export function explore(client: SmlClient, pid: string, metric: string, contexts: MLContext[], options: { async?: boolean; useLocal?: boolean }) {
   const query = { metric, ...flag('async', options.async), ...flag('useLocal', options.useLocal) };
-  return client.request<{ KSVDMap?: { values: Array<Record<string, Num>> } }>('POST', projectPath(pid, 'explore'), { query, json: { values: contexts } });
+  return client.operations.explore<{ KSVDMap?: { values: Array<Record<string, Num>> } }>(pid, { query, json: { values: contexts } });
 }
 
 /** `densityEstimate`, or `conditionalDensityEstimate` when the context names [conditional, target]. */
 export function density(client: SmlClient, pid: string, context: MLContext, options: { conditional: boolean; useLocal?: boolean }) {
   const op = options.conditional ? 'conditionalDensityEstimate' : 'densityEstimate';
-  return client.request<{ densityList: { values: Density[] } }>('POST', projectPath(pid, op), { query: flag('useLocal', options.useLocal), json: { values: [context] } });
+  return client.operations[op]<{ densityList: { values: Density[] } }>(pid, { query: flag('useLocal', options.useLocal), json: { values: [context] } });
 }
 
 export function kaplanMeier(client: SmlClient, pid: string, query: { times: number[]; group?: string; alpha?: number }) {
-  return client.request<{ kmResultList: { values: GroupFrames[] } }>('POST', projectPath(pid, 'km/kaplanmeier'), { json: { values: [{ type: 'survival', ...query }] } });
+  return client.operations.kaplanMeier<{ kmResultList: { values: GroupFrames[] } }>(pid, { json: { values: [{ type: 'survival', ...query }] } });
 }
 
 export function cumulativeIncidence(client: SmlClient, pid: string, query: { k: number; times: number[]; group?: string }) {
-  return client.request<{ cifPredictionList: { values: Array<{ sdfmap: GroupFrames }> } }>('POST', projectPath(pid, 'cif/predictEvent'), { json: { values: [query] } });
+  return client.operations.cumulativeIncidence<{ cifPredictionList: { values: Array<{ sdfmap: GroupFrames }> } }>(pid, { json: { values: [query] } });
 }
 
 /** Submits a matrix exploration; it always runs as a job (202 + `sym-job-id`). */
 export function submitMatrix(client: SmlClient, pid: string, kind: MatrixKind, contexts: MLContext[], options: { useLocal?: boolean }) {
-  return client.request('POST', projectPath(pid, MATRIX_PATHS[kind]), { query: flag('useLocal', options.useLocal), json: { values: contexts } });
+  return client.operations[MATRIX_PATHS[kind]](pid, { query: flag('useLocal', options.useLocal), json: { values: contexts } });
 }

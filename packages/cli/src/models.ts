@@ -28,17 +28,14 @@ export interface Predictions {
   KSVSMap: { values: Array<Record<string, string>> };
 }
 
-const seg = encodeURIComponent;
-const projectPath = (pid: string, op: string) => `/projects/${seg(pid)}/${op}`;
-
 /** `POST /projects/{p}/build`: builds from the given inputs, as a job. */
 export function submitBuild(client: SmlClient, pid: string, modelId: string, algo: string, context: MLContext) {
-  return client.request('POST', projectPath(pid, 'build'), { query: { modelid: modelId, algo }, json: context });
+  return client.operations.buildModel(pid, { query: { modelid: modelId, algo }, json: context });
 }
 
 /** `POST /projects/{p}/selectModel`: feature selection scored on `dataframe` (`selector_type`), as a job. */
 export function submitSelect(client: SmlClient, pid: string, modelId: string, algo: string, context: MLContext, dataframe: RestDataFrame) {
-  return client.request('POST', projectPath(pid, 'selectModel'), { query: { modelid: modelId, algo }, json: { mlcontext: context, dataframe } });
+  return client.operations.selectModel(pid, { query: { modelid: modelId, algo }, json: { mlcontext: context, dataframe } });
 }
 
 /**
@@ -47,20 +44,20 @@ export function submitSelect(client: SmlClient, pid: string, modelId: string, al
  */
 export function submitAutoSelect(client: SmlClient, pid: string, modelId: string, task: string, context: MLContext, scoring: { dataframe: RestDataFrame } | { ds: string }) {
   return 'ds' in scoring
-    ? client.request('POST', projectPath(pid, `autoSelect/${seg(scoring.ds)}`), { query: { modelid: modelId, task }, json: context })
-    : client.request('POST', projectPath(pid, 'autoSelect'), { query: { modelid: modelId, task }, json: { mlcontext: context, dataframe: scoring.dataframe } });
+    ? client.operations.autoSelectOnDataSource(pid, scoring.ds, { query: { modelid: modelId, task }, json: context })
+    : client.operations.autoSelect(pid, { query: { modelid: modelId, task }, json: { mlcontext: context, dataframe: scoring.dataframe } });
 }
 
 export function modelInfo(client: SmlClient, pid: string, modelId: string) {
-  return client.request<ModelReply>('GET', projectPath(pid, `models/${seg(modelId)}`));
+  return client.operations.modelInfo<ModelReply>(pid, modelId);
 }
 
 export function deleteModel(client: SmlClient, pid: string, modelId: string) {
-  return client.request('DELETE', projectPath(pid, `models/${seg(modelId)}`));
+  return client.operations.deleteModel(pid, modelId);
 }
 
 export function predict(client: SmlClient, pid: string, modelId: string, frame: RestDataFrame) {
-  return client.request<Predictions>('POST', projectPath(pid, `predict/${seg(modelId)}`), { json: frame });
+  return client.operations.predict<Predictions>(pid, modelId, { json: frame });
 }
 
 /** A modelInfo as blocks: its identity, then assessment, info and extra as key/value tables (empty ones left out). */

@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './domain-errors';
 export * from './config';
 export * from './logger';
 export * from './names';

@@ -19,6 +19,7 @@ export const MAX_JSON_DEPTH = 64;
 /** A request body that is not JSON the API can read; `message` says why (the 400's detail). */
 export class JsonBodyError extends Error {
   override readonly name = 'JsonBodyError';
+  readonly kind = 'json';
 }
 
 /**

@@ -4,6 +4,7 @@ import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, contentMd5, encryptDsInfo, formatSymDate, signParts, type RestDataFrame } from '@sml/core';
 import { GatewayUnreachableError, JobTimeoutError, UnexpectedResponseError } from './errors';
+import { Operations } from './operations';
 import type { CreateProjectOptions, DsColumns, DsInfo, DsListing, DsLogEntry, DsSample, Envelope, JobInfo, MLContext, RequestOptions, SmlClientOptions, SmlResponse, StreamListing, WaitOptions } from './types';
 
 /** The gateway reads but does not interpret it (API.md §2 lists it among the required headers). */
@@ -28,6 +29,8 @@ export class SmlClient {
   readonly #secret: string;
   /** Keep-alive connections; node:http rather than fetch: fetch copies every body through web streams. */
   readonly #agent: http.Agent;
+  /** One method per REST route (generated from the gateway's route table): the methods below are shorthands over them. */
+  readonly operations = new Operations(this);
 
   constructor(options: SmlClientOptions) {
     this.url = options.url.replace(/\/+$/, '');
@@ -105,25 +108,25 @@ export class SmlClient {
   }
 
   listJobs(options: { all?: boolean } = {}) {
-    return this.request<{ jobinfolist: JobInfo[] }>('GET', '/jobs', { query: options.all ? { all: 'true' } : {} });
+    return this.operations.listJobs<{ jobinfolist: JobInfo[] }>({ query: options.all ? { all: 'true' } : {} });
   }
 
   /** 200 with the result when finished, 202 with `values.jobinfo` while running. */
   getJob<V = Record<string, unknown>>(jobId: string | number) {
-    return this.request<V>('GET', `/jobs/${seg(String(jobId))}`);
+    return this.operations.getJob<V>(String(jobId));
   }
 
   cancelJob(jobId: string | number) {
-    return this.request('DELETE', `/jobs/${seg(String(jobId))}`);
+    return this.operations.cancelJob(String(jobId));
   }
 
   /** Root only; the new customer's secret is returned once, in `values.secretKey`. */
   addUser(user: string) {
-    return this.request<{ secretKey: string }>('POST', '/users', { query: { cid: user } });
+    return this.operations.addUser<{ secretKey: string }>({ query: { cid: user } });
   }
 
   deleteUser(user: string) {
-    return this.request('DELETE', `/users/${seg(user)}`);
+    return this.operations.deleteUser(user);
   }
 
   createProject(pid: string, options: CreateProjectOptions = {}) {
@@ -132,114 +135,114 @@ export class SmlClient {
     if (options.persist !== undefined) query.persist = String(options.persist);
     if (options.enableHistogram !== undefined) query.enableHistogram = String(options.enableHistogram);
     if (options.histogramType !== undefined) query.histogramType = options.histogramType;
-    return this.request('POST', '/projects', { query, json: options.params });
+    return this.operations.createProject({ query, json: options.params });
   }
 
   projectInfo(pid: string, options: { async?: boolean; hash?: boolean } = {}) {
     const query = { ...asyncQuery(options.async), ...(options.hash && { hash: '1' }) };
-    return this.request<{ smlInfo: Record<string, unknown> }>('GET', `/projects/${seg(pid)}/info`, { query });
+    return this.operations.projectInfo<{ smlInfo: Record<string, unknown> }>(pid, { query });
   }
 
   listProjects() {
-    return this.request<{ stringList: { values: string[] } }>('GET', '/projects');
+    return this.operations.listProjects<{ stringList: { values: string[] } }>();
   }
 
   deleteProject(pid: string) {
-    return this.request('DELETE', `/projects/${seg(pid)}`);
+    return this.operations.deleteProject(pid);
   }
 
   learn(pid: string, frame: RestDataFrame, options: { async?: boolean } = {}) {
-    return this.request('POST', `/projects/${seg(pid)}/learn`, { query: asyncQuery(options.async), json: frame });
+    return this.operations.learnProject(pid, { query: asyncQuery(options.async), json: frame });
   }
 
   /** The exact inverse of `learn`. */
   forget(pid: string, frame: RestDataFrame, options: { async?: boolean } = {}) {
-    return this.request('POST', `/projects/${seg(pid)}/forget`, { query: asyncQuery(options.async), json: frame });
+    return this.operations.forgetProject(pid, { query: asyncQuery(options.async), json: frame });
   }
 
   /** Registers a data source (201); the DSInfo travels encrypted with this client's secret (v2, API.md §2.4). */
   createDataSource(ds: DsInfo) {
-    return this.request('POST', '/dss/create', { raw: encryptDsInfo(ds, this.#secret) });
+    return this.operations.createDataSource({ raw: encryptDsInfo(ds, this.#secret) });
   }
 
   /** ≤ 128 rows of a DSInfo with guessed types, registering nothing (values.dataframe). */
   previewDataSource(ds: DsInfo) {
-    return this.request<{ dataframe: DsSample }>('POST', '/dss/sample/preview', { raw: encryptDsInfo(ds, this.#secret) });
+    return this.operations.previewDataSource<{ dataframe: DsSample }>({ raw: encryptDsInfo(ds, this.#secret) });
   }
 
   /** The customer's data sources, as `"<name>:<type>"`. */
   listDataSources() {
-    return this.request<{ stringList: { values: string[] } }>('GET', '/dss');
+    return this.operations.listDataSources<{ stringList: { values: string[] } }>();
   }
 
   /** A registered DSInfo; its credentials (s3secretKey, rspasswd …) are never answered. */
   getDataSource(ds: string) {
-    return this.request<{ dsInfo: DsInfo }>('GET', `/dss/${seg(ds)}`);
+    return this.operations.getDataSource<{ dsInfo: DsInfo }>(ds);
   }
 
   /** Replaces the whole DSInfo registered as `ds.name` (credentials included: send them again), encrypted as for create. */
   updateDataSource(ds: DsInfo) {
-    return this.request('PUT', `/dss/${seg(ds.name)}`, { raw: encryptDsInfo(ds, this.#secret) });
+    return this.operations.updateDataSource(ds.name, { raw: encryptDsInfo(ds, this.#secret) });
   }
 
   /** Unregisters a data source; its files are untouched. */
   deleteDataSource(ds: string) {
-    return this.request('DELETE', `/dss/${seg(ds)}`);
+    return this.operations.deleteDataSource(ds);
   }
 
   /** The first ≤ 128 rows of a registered data source (values.dataframe). */
   sampleDataSource(ds: string) {
-    return this.request<{ dataframe: DsSample }>('GET', `/dss/${seg(ds)}/sample`);
+    return this.operations.sampleDataSource<{ dataframe: DsSample }>(ds);
   }
 
   /** The folders and files under `info.path` of a localfile or s3 DSInfo (dsbrowse), registering nothing. */
   browseDataSource(ds: DsInfo) {
-    return this.request<{ dsdirectoryListing: DsListing }>('POST', '/projects/dsbrowse', { raw: encryptDsInfo(ds, this.#secret) });
+    return this.operations.browseDataSource<{ dsdirectoryListing: DsListing }>({ raw: encryptDsInfo(ds, this.#secret) });
   }
 
   /** Adds a registered data source to the project's dsList (`addds`), or with `detach` removes it (`detachds`). */
   attachDataSource(pid: string, ds: string, options: { detach?: boolean } = {}) {
-    return this.request('GET', `/projects/${seg(pid)}/${options.detach ? 'detachds' : 'addds'}/${seg(ds)}`);
+    return options.detach ? this.operations.detachdsProject(pid, ds) : this.operations.adddsProject(pid, ds);
   }
 
   /** The project's most recent data-source learn/forget jobs (values.dsLog) and its quarantined log batches. */
   dataSourceLog(pid: string) {
-    return this.request<{ dsLog: DsLogEntry[]; quarantined: Array<Record<string, unknown>> }>('GET', `/projects/${seg(pid)}/getDsLog`);
+    return this.operations.projectLog<{ dsLog: DsLogEntry[]; quarantined: Array<Record<string, unknown>> }>(pid);
   }
 
   /** Learns (or, with `forget`, forgets) a registered data source into a project: a job (202); see `waitForJob`. */
   learnDataSource(pid: string, ds: string, columns: DsColumns = {}, options: { forget?: boolean } = {}) {
-    return this.request('POST', `/projects/${seg(pid)}/dss/${seg(ds)}/${options.forget ? 'forget' : 'learn'}`, { json: columns });
+    return options.forget ? this.operations.forgetFromDataSource(pid, ds, { json: columns }) : this.operations.learnFromDataSource(pid, ds, { json: columns });
   }
 
   /** Creates a stream (DSInfo of type kafka or nats, encrypted) learning every record into the project (201); `fromBeginning`: from the first record the source holds. */
   createStream(pid: string, ds: DsInfo, options: { fromBeginning?: boolean } = {}) {
-    return this.request('POST', `/projects/${seg(pid)}/streams/create`, { query: { fromBeginning: String(options.fromBeginning === true) }, raw: encryptDsInfo(ds, this.#secret) });
+    return this.operations.createStream(pid, { query: { fromBeginning: String(options.fromBeginning === true) }, raw: encryptDsInfo(ds, this.#secret) });
   }
 
   /** The names of the project's streams. */
   listStreams(pid: string) {
-    return this.request<{ stringList: { values: string[] } }>('GET', `/projects/${seg(pid)}/streams/list`);
+    return this.operations.listStreams<{ stringList: { values: string[] } }>(pid);
   }
 
   /** Resumes (`start`) or suspends (`stop`) a stream; stop answers once nothing more is learned. */
   streamAction(pid: string, stream: string, action: 'start' | 'stop') {
-    return this.request('GET', `/projects/${seg(pid)}/streams/${seg(stream)}/${action}`);
+    return action === 'start' ? this.operations.startStream(pid, stream) : this.operations.stopStream(pid, stream);
   }
 
   /** Stops and removes a stream. */
   deleteStream(pid: string, stream: string) {
-    return this.request('DELETE', `/projects/${seg(pid)}/streams/${seg(stream)}`);
+    return this.operations.deleteStream(pid, stream);
   }
 
   /** A stream's counters and state as one string map (values.KSVSMap.values[0]). */
   streamMetrics(pid: string, stream: string) {
-    return this.request<{ KSVSMap: { values: Array<Record<string, string>> } }>('GET', `/projects/${seg(pid)}/streams/${seg(stream)}/metrics`);
+    return this.operations.streamMetrics<{ KSVSMap: { values: Array<Record<string, string>> } }>(pid, stream);
   }
 
   /** A stream's most recent errors (rejected records, source failures), oldest first. */
   streamErrorLog(pid: string, stream: string) {
-    return this.request<{ stringList: { values: string[] } }>('GET', `/projects/${seg(pid)}/streams/${seg(stream)}/errorLog`);
+    return this.operations.streamErrorLog<{ stringList: { values: string[] } }>(pid, stream);
   }
 
   /**
@@ -249,22 +252,22 @@ export class SmlClient {
    */
   pollStream(options: { sid?: string; ds?: DsInfo; fromBeginning?: boolean }) {
     const query: Record<string, string> = { ...(options.sid ? { sid: options.sid } : {}), ...(options.fromBeginning ? { fromBeginning: 'true' } : {}) };
-    return this.request<{ dataframe: DsSample }>('POST', '/streams/poll', { query, ...(options.ds ? { raw: encryptDsInfo(options.ds, this.#secret) } : {}) });
+    return this.operations.pollStream<{ dataframe: DsSample }>({ query, ...(options.ds ? { raw: encryptDsInfo(options.ds, this.#secret) } : {}) });
   }
 
   /** Closes the poller `sid`, and deletes the registered kafka data source of that name if any (200 'OK' for an unknown sid). */
   deletePoller(sid: string) {
-    return this.request('DELETE', '/streams/poll', { query: { sid } });
+    return this.operations.deletePoller({ query: { sid } });
   }
 
   /** Kafka topics (`<topic>:<partitions>`) or NATS streams (`dirs`) / a stream's subjects (`info.path`: `files`). */
   browseStreams(ds: DsInfo) {
-    return this.request<{ dsdirectoryListing: StreamListing }>('POST', '/streams/browse', { raw: encryptDsInfo(ds, this.#secret) });
+    return this.operations.browseStreams<{ dsdirectoryListing: StreamListing }>({ raw: encryptDsInfo(ds, this.#secret) });
   }
 
   /** Up to 128 records of a Kafka topic or NATS subject as a DataFrame; registers nothing. */
   previewStream(ds: DsInfo) {
-    return this.request<{ dataframe: DsSample }>('POST', '/streams/preview', { raw: encryptDsInfo(ds, this.#secret) });
+    return this.operations.previewStream<{ dataframe: DsSample }>({ raw: encryptDsInfo(ds, this.#secret) });
   }
 
   /**
@@ -273,12 +276,12 @@ export class SmlClient {
    * the finished job's `values.predictReport` counts rows and bytes.
    */
   predictDataSource(pid: string, modelId: string, inDs: string, outDs: string, columns: DsColumns = {}) {
-    return this.request('POST', `/projects/${seg(pid)}/dss/predict/${seg(modelId)}`, { query: { indsname: inDs, outdsname: outDs }, json: columns });
+    return this.operations.predictDataSource(pid, modelId, { query: { indsname: inDs, outdsname: outDs }, json: columns });
   }
 
   /** selectModel scored on the rows of data source `ds` (instead of an inline dataframe): a job (202) whose result is `values.modelInfo`. */
   selectModelOnDataSource(pid: string, ds: string, modelId: string, algo: string, mlcontext: MLContext) {
-    return this.request('POST', `/projects/${seg(pid)}/selectModel/${seg(ds)}`, { query: { modelid: modelId, algo }, json: mlcontext });
+    return this.operations.selectModelOnDataSource(pid, ds, { query: { modelid: modelId, algo }, json: mlcontext });
   }
 
   /**
@@ -288,12 +291,12 @@ export class SmlClient {
    * (`algo` the winner, `extra.leaderboard` JSON).
    */
   autoSelect(pid: string, modelId: string, task: string, mlcontext: MLContext, dataframe: RestDataFrame) {
-    return this.request('POST', `/projects/${seg(pid)}/autoSelect`, { query: { modelid: modelId, task }, json: { mlcontext, dataframe } });
+    return this.operations.autoSelect(pid, { query: { modelid: modelId, task }, json: { mlcontext, dataframe } });
   }
 
   /** autoSelect scored on the rows of data source `ds` instead of an inline dataframe. */
   autoSelectOnDataSource(pid: string, ds: string, modelId: string, task: string, mlcontext: MLContext) {
-    return this.request('POST', `/projects/${seg(pid)}/autoSelect/${seg(ds)}`, { query: { modelid: modelId, task }, json: mlcontext });
+    return this.operations.autoSelectOnDataSource(pid, ds, { query: { modelid: modelId, task }, json: mlcontext });
   }
 
   /**
@@ -306,7 +309,7 @@ export class SmlClient {
     if (options.predictBeforeLearn !== undefined) query.predictBeforeLearn = String(options.predictBeforeLearn);
     if (options.rebuildModel !== undefined) query.rebuildModel = String(options.rebuildModel);
     if (options.keepColumns?.length) query.keepColumns = options.keepColumns.join(',');
-    return this.request<{ KSVSMap: { values: Array<Record<string, string>> } }>('POST', `/projects/${seg(pid)}/learnpredict/${seg(modelId)}`, { query, json: frame });
+    return this.operations.learnPredict<{ KSVSMap: { values: Array<Record<string, string>> } }>(pid, modelId, { query, json: frame });
   }
 }
 

@@ -64,6 +64,7 @@ export type Source = ByteSource | RowSource;
  */
 export class SourceError extends Error {
   override readonly name = 'SourceError';
+  readonly kind = 'source';
   constructor(readonly reason: 'invalid' | 'not-found' | 'denied' | 'unreachable', message: string, options?: { cause?: unknown }) {
     super(message, options);
   }

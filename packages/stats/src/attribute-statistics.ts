@@ -153,14 +153,14 @@ export class AttributeStatistics implements SummaryPart<AttributeStatistics> {
   read(r: ByteReader, checks: AttributeReadChecks = { version: 2, limitAttributes: false, maxNameLength: Infinity }): void {
     this.rows = r.f64();
     const size = r.u32();
-    if (checks.limitAttributes && size > this.options.maxAttributes) throw new CapacityError('attributes', size, this.options.maxAttributes);
+    if (checks.limitAttributes && size > this.options.maxAttributes) throw new CapacityError('attributes', 'attributes', size, this.options.maxAttributes);
     const maxName = checks.maxNameLength;
     for (let i = 0; i < size; i++) {
       const name = r.string();
       const kind = KIND_CODES[r.u8()];
       const base = r.string();
-      if (kind === undefined || this.schema.indexOf(name) >= 0) throw new SummaryError('damaged summary serialization: attribute table');
-      if (overLength(name, maxName) > 0) throw new SummaryError(`the attribute name has more than ${maxName} characters`, name);
+      if (kind === undefined || this.schema.indexOf(name) >= 0) throw new SummaryError('damaged', 'damaged summary serialization: attribute table');
+      if (overLength(name, maxName) > 0) throw new SummaryError('damaged', `the attribute name has more than ${maxName} characters`, name);
       this.schema.add({ name, kind, base });
     }
     this.store.grow(size, Math.max(size, this.options.maxAttributes));
@@ -168,7 +168,7 @@ export class AttributeStatistics implements SummaryPart<AttributeStatistics> {
     const attrs = r.f64sInto(this.store.attrs);
     const pairs = r.f64sInto(this.store.pairs);
     if (attrs !== size * ATTR.STRIDE || pairs !== pairCount(size) * PAIR.STRIDE) {
-      throw new SummaryError('damaged summary serialization: statistics size');
+      throw new SummaryError('damaged', 'damaged summary serialization: statistics size');
     }
     if (this.options.histogram !== undefined) {
       this.histograms = Array.from({ length: size }, () => Histogram.read(r, this.options.histogramBins, this.options.exactHistogramCap));
@@ -350,10 +350,10 @@ export class AttributeStatistics implements SummaryPart<AttributeStatistics> {
     for (let j = 0; j < other.schema.size; j++) {
       const info = other.schema.info(j);
       const conflict = this.schema.conflict(info);
-      if (conflict !== null) throw new SummaryError(conflict, info.name);
+      if (conflict !== null) throw new SummaryError('incompatible', conflict, info.name);
       if (this.schema.indexOf(info.name) < 0) planned.push(info);
     }
-    this.checkAttributeLimit(planned.length, (i) => planned[i].name, (name, reason) => new SummaryError(reason, name));
+    this.checkAttributeLimit(planned.length, (i) => planned[i].name, (name, reason) => new SummaryError('incompatible', reason, name));
     return () => {
       for (const info of planned) this.append(info);
       const alignment = this.alignTo(other);
@@ -370,12 +370,12 @@ export class AttributeStatistics implements SummaryPart<AttributeStatistics> {
   }
 
   private prepareRemove(other: AttributeStatistics): () => void {
-    const never = (name: string) => new SummaryError('cannot forget rows that were never learned', name);
+    const never = (name: string) => new SummaryError('not-learned', 'cannot forget rows that were never learned', name);
     if (other.rows > this.rows) throw never('');
     for (let j = 0; j < other.schema.size; j++) {
       const info = other.schema.info(j);
       const conflict = this.schema.conflict(info);
-      if (conflict !== null) throw new SummaryError(conflict, info.name);
+      if (conflict !== null) throw new SummaryError('not-learned', conflict, info.name);
       if (this.schema.indexOf(info.name) >= 0 || other.attr(j, ATTR.N) === 0) continue;
       // A level this summary lacks is fine if it is 0 wherever present, and this summary knows a sibling.
       const zeroLevel = info.kind === 'T' && other.sum(j, ATTR.S1) === 0 && this.schema.levelsOf(info.base).length > 0;
@@ -397,7 +397,7 @@ export class AttributeStatistics implements SummaryPart<AttributeStatistics> {
       try {
         h.checkMerge(removed, -1);
       } catch (e) {
-        throw e instanceof SummaryError ? new SummaryError(e.reason, this.schema.info(i).name) : e;
+        throw e instanceof SummaryError ? new SummaryError(e.kind, e.reason, this.schema.info(i).name) : e;
       }
       return [{ h, removed }];
     });

@@ -31,6 +31,6 @@ export function resolveAttributes(summary: AttributeTable & { options?: { catego
       const levels = all().flatMap((n, k) => (n.startsWith(text + separator) ? [k] : []));
       if (levels.length > 0) return levels;
     }
-    throw new SummaryError('unknown attribute', ref);
+    throw new SummaryError('unknown-attribute', 'unknown attribute', ref);
   });
 }

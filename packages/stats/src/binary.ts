@@ -196,7 +196,7 @@ export class ByteReader {
   }
 
   private damaged(): SummaryError {
-    return new SummaryError('damaged summary serialization: unexpected end of data');
+    return new SummaryError('damaged', 'damaged summary serialization: unexpected end of data');
   }
 
   private nextChunk(): void {
@@ -274,7 +274,7 @@ export class ByteReader {
    */
   f64sInto(target: Float64Array): number {
     const n = this.u32();
-    if (n > target.length) throw new SummaryError('damaged summary serialization: statistics size');
+    if (n > target.length) throw new SummaryError('damaged', 'damaged summary serialization: statistics size');
     this.align();
     if (this.position + 8 * n > this.total) throw this.damaged();
     this.readDoubles(target.subarray(0, n));

@@ -251,12 +251,12 @@ export class ConditionalHistograms {
       const held = this.byCondition.get(c)?.get(t);
       if (held === undefined) {
         if (removed.count === 0) continue;
-        throw new SummaryError('cannot forget rows that were never learned: a conditional histogram would become negative', this.pairName(c, t));
+        throw new SummaryError('not-learned', 'cannot forget rows that were never learned: a conditional histogram would become negative', this.pairName(c, t));
       }
       try {
         held.checkMerge(removed, -1);
       } catch (e) {
-        throw e instanceof SummaryError ? new SummaryError(e.reason, this.pairName(c, t)) : e;
+        throw e instanceof SummaryError ? new SummaryError(e.kind, e.reason, this.pairName(c, t)) : e;
       }
     }
   }
@@ -301,7 +301,7 @@ export class ConditionalHistograms {
 
   /** Reads what `write` wrote for a summary of `size` attributes. */
   read(r: ByteReader, size: number, binary: (index: number) => boolean, bins: number, cap: number): void {
-    const damaged = () => new SummaryError('damaged summary serialization: conditional histograms');
+    const damaged = () => new SummaryError('damaged', 'damaged summary serialization: conditional histograms');
     let previousC = -1;
     for (let n = r.u32(); n > 0; n--) {
       const c = r.u32();

@@ -21,7 +21,7 @@ export function addCounts(target: Counts, source: Counts, sign: 1 | -1): void {
 export function checkSubtractable(target: Counts | undefined, source: Counts, what: string): void {
   for (const [key, c] of source) {
     if ((target?.get(key) ?? 0) < c) {
-      throw new SummaryError(`cannot forget rows that were never learned: ${what} count of ${key} would become negative`);
+      throw new SummaryError('not-learned', `cannot forget rows that were never learned: ${what} count of ${key} would become negative`);
     }
   }
 }
@@ -42,7 +42,7 @@ export function readCounts(r: ByteReader): Counts {
   for (let n = r.u32(); n > 0; n--) {
     const key = r.string();
     const c = r.f64();
-    if (!(Number.isSafeInteger(c) && c > 0)) throw new SummaryError(`damaged summary serialization: the count of ${shownText(key)} is ${c}, not a whole number > 0`);
+    if (!(Number.isSafeInteger(c) && c > 0)) throw new SummaryError('damaged', `damaged summary serialization: the count of ${shownText(key)} is ${c}, not a whole number > 0`);
     counts.set(key, c);
   }
   return counts;

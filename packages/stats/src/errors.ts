@@ -6,6 +6,7 @@
  */
 export class FrameError extends Error {
   override readonly name = 'FrameError';
+  readonly kind = 'frame';
   constructor(
     readonly row: number,
     readonly column: string,
@@ -46,6 +47,15 @@ function escapeLoneSurrogates(text: string): string {
 }
 
 /**
+ * What a SummaryError means, which is what its REST answer depends on (one mapper,
+ * `@sml/core` domain-errors.ts): forgetting what was never learned, naming an attribute the
+ * summary lacks, combining summaries (or encoders) that cannot be combined, reading a damaged
+ * serialization, or asking a summary what its options cannot answer (`summary-input`: a lag
+ * or n-gram length out of range, an invalid option, a value too large for a batch summary).
+ */
+export type SummaryErrorKind = 'not-learned' | 'unknown-attribute' | 'incompatible' | 'damaged' | 'summary-input';
+
+/**
  * An operation between summaries that would corrupt the statistics: forgetting rows that
  * were never learned (a count would become negative), merging summaries built with
  * different options, reading an unknown attribute, or decoding a damaged serialization.
@@ -54,6 +64,7 @@ function escapeLoneSurrogates(text: string): string {
 export class SummaryError extends Error {
   override readonly name = 'SummaryError';
   constructor(
+    readonly kind: SummaryErrorKind,
     readonly reason: string,
     readonly attribute = '',
     options?: { cause?: unknown },
@@ -62,6 +73,9 @@ export class SummaryError extends Error {
   }
 }
 
+/** Which bounded state a CapacityError is about: the REST answer names its variable by it. */
+export type CapacityResource = 'attributes' | 'partitions' | 'sequence' | 'encoder-values';
+
 /**
  * Learning a batch would make a summary keep more state than its limit allows (sequence
  * counts, partitions): the batch is refused whole and nothing changes. `what` names the
@@ -69,7 +83,9 @@ export class SummaryError extends Error {
  */
 export class CapacityError extends Error {
   override readonly name = 'CapacityError';
+  readonly kind = 'capacity';
   constructor(
+    readonly resource: CapacityResource,
     readonly what: string,
     readonly size: number,
     readonly limit: number,

@@ -188,7 +188,7 @@ class StreamingHistogram {
       const bin = coarser(k, out.exponentValue - other.exponentValue);
       const slot = bin - out.lo;
       if (out.isEmpty || bin < out.kmin || bin > out.kmax || out.counts[slot] < c) {
-        throw new SummaryError('cannot forget values that were never learned: a histogram bin would become negative');
+        throw new SummaryError('not-learned', 'cannot forget values that were never learned: a histogram bin would become negative');
       }
       out.counts[slot] -= c;
       out.totalCount -= c;
@@ -328,7 +328,7 @@ class StreamingHistogram {
     out.binWidth = 2 ** out.exponentValue;
     const kmin = r.f64();
     const counts = r.f64s();
-    if (counts.length > bins) throw new SummaryError('damaged summary serialization: histogram wider than its bin count');
+    if (counts.length > bins) throw new SummaryError('damaged', 'damaged summary serialization: histogram wider than its bin count');
     counts.forEach((c, i) => {
       if (c !== 0) out.bump(kmin + i, c);
     });
@@ -410,7 +410,7 @@ export class Histogram implements SummaryPart<Histogram, Float64Array> {
     if (sign === 1) return;
     if (this.exact !== null && other.exact !== null) {
       for (const [v, c] of other.exact) {
-        if ((this.exact.get(v) ?? 0) < c) throw new SummaryError(`cannot forget values that were never learned: value ${v} would have a negative count`);
+        if ((this.exact.get(v) ?? 0) < c) throw new SummaryError('not-learned', `cannot forget values that were never learned: value ${v} would have a negative count`);
       }
       return;
     }
@@ -546,7 +546,7 @@ export class Histogram implements SummaryPart<Histogram, Float64Array> {
     }
     const values = r.f64s();
     const counts = r.f64s();
-    if (values.length !== counts.length) throw new SummaryError('damaged summary serialization: exact histogram');
+    if (values.length !== counts.length) throw new SummaryError('damaged', 'damaged summary serialization: exact histogram');
     this.streaming = null;
     this.exact = new Map();
     values.forEach((v, i) => this.exact!.set(v, counts[i]));

@@ -2,7 +2,7 @@
  * @sml/stats — pure numerics (STATS.md): the project summary and everything computed from
  * it. No I/O, no dependency on other @sml packages.
  */
-export { CapacityError, FrameError, SummaryError } from './errors';
+export { CapacityError, type CapacityResource, FrameError, SummaryError, type SummaryErrorKind } from './errors';
 export { type CategoricalColumn, type ColumnType, type DataFrame, type LearnReport, MAX_REPORTED_ERRORS, type NumericColumn, type ParsedFrame, categoryOf, cellText } from './frame';
 export { DEFAULT_EXACT_HISTOGRAM_CAP, DEFAULT_HISTOGRAM_BINS, Histogram, type HistogramBin, type HistogramMode } from './histogram';
 export { CLUSTER_DEFAULTS, type ClusterOptions, MAX_CLUSTER_CELLS, MicroClusters, type WeightedPoints, clusterOptionsOf, clusterOptionsProblem } from './models/kmeans/micro-clusters';

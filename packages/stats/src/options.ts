@@ -55,7 +55,7 @@ export type ResolvedOptions = SummaryOptions & {
 };
 
 export function resolveOptions(options: SummaryOptions): ResolvedOptions {
-  const invalid = (what: string) => new SummaryError(`invalid summary option: ${what}`);
+  const invalid = (what: string) => new SummaryError('summary-input', `invalid summary option: ${what}`);
   const positiveInteger = (v: unknown, min: number) => typeof v === 'number' && Number.isInteger(v) && v >= min;
   const name = (v: unknown) => v === undefined || (typeof v === 'string' && v !== '');
 

@@ -267,12 +267,12 @@ export class Summary {
    * MAX_ABS_VALUE as a frame's are, then merged or subtracted.
    */
   private prepareBatchSummary(op: 'learn' | 'forget', bytes: Uint8Array, limits: StateLimits): PreparedChange {
-    if (this.batchRecipe === null) throw new SummaryError('this summary learns rows, not batch summaries (it reads cells or keeps online models)');
+    if (this.batchRecipe === null) throw new SummaryError('summary-input', 'this summary learns rows, not batch summaries (it reads cells or keeps online models)');
     const batch = Summary.deserialize(bytes, { ...limits, options: this.options });
     for (let i = 0; i < batch.attributes.schema.size; i++) {
       if (batch.attributes.attr(i, ATTR.N) === 0) continue;
       const largest = Math.max(Math.abs(batch.attributes.attr(i, ATTR.MIN)), Math.abs(batch.attributes.attr(i, ATTR.MAX)));
-      if (largest > MAX_ABS_VALUE) throw new SummaryError(`a value is larger in magnitude than ${MAX_ABS_VALUE}`, batch.attributes.schema.info(i).name);
+      if (largest > MAX_ABS_VALUE) throw new SummaryError('summary-input', `a value is larger in magnitude than ${MAX_ABS_VALUE}`, batch.attributes.schema.info(i).name);
     }
     const report = { rowsLearned: batch.attributes.rows, rowsSkipped: 0, errors: [] };
     return { report, lenient: false, commit: this.prepareMerge(batch, op === 'learn' ? 1 : -1) };
@@ -301,7 +301,7 @@ export class Summary {
       const added = new Set<string>();
       for (const [value] of partitionRows(parsed, this.options.partitionSplit)) if (!this.partitions.has(value)) added.add(value);
       const size = this.partitions.size + added.size;
-      if (size > max) throw new CapacityError(`partitions of [${this.options.partitionSplit}]`, size, max);
+      if (size > max) throw new CapacityError('partitions', `partitions of [${this.options.partitionSplit}]`, size, max);
     }
   }
 
@@ -651,15 +651,15 @@ export class Summary {
   static deserialize(bytes: Uint8Array | readonly Uint8Array[] | SerializedChunks, checks?: ForeignSummaryChecks): Summary {
     const r = new ByteReader(bytes);
     try {
-      if (!MAGIC.every((b) => r.u8() === b)) throw new SummaryError('not a serialized summary (bad magic)');
+      if (!MAGIC.every((b) => r.u8() === b)) throw new SummaryError('damaged', 'damaged', 'not a serialized summary (bad magic)');
       const version = r.u32();
-      if (!READABLE_VERSIONS.includes(version)) throw new SummaryError(`unsupported summary format version ${version}`);
+      if (!READABLE_VERSIONS.includes(version)) throw new SummaryError('damaged', 'damaged', `unsupported summary format version ${version}`);
       const summary = Summary.readBody(r, version, checks && { ...checks, expected: resolveOptions(checks.options) });
-      if (!r.done) throw new SummaryError('damaged summary serialization: trailing bytes');
+      if (!r.done) throw new SummaryError('damaged', 'damaged summary serialization: trailing bytes');
       return summary;
     } catch (e) {
       if (e instanceof SummaryError || e instanceof CapacityError) throw e;
-      throw new SummaryError('damaged summary serialization', '', { cause: e });
+      throw new SummaryError('damaged', 'damaged summary serialization', '', { cause: e });
     }
   }
 
@@ -676,7 +676,7 @@ export class Summary {
    * One pass over the statistics: linear in the size of the serialized summary.
    */
   checkStatistics(): void {
-    const bad = (what: string, attribute = '') => new SummaryError(`imported statistics are inconsistent: ${what}`, attribute);
+    const bad = (what: string, attribute = '') => new SummaryError('damaged', `imported statistics are inconsistent: ${what}`, attribute);
     this.attributes.check(bad);
     const rows = this.attributes.rows;
     for (const [value, sub] of this.partitions) {
@@ -745,7 +745,7 @@ export class Summary {
 
   private checkSameOptions(other: Summary): void {
     if (JSON.stringify(this.options) !== JSON.stringify(other.options)) {
-      throw new SummaryError(`summaries built with different options cannot be combined: ${JSON.stringify(this.options)} vs ${JSON.stringify(other.options)}`);
+      throw new SummaryError('incompatible', `summaries built with different options cannot be combined: ${JSON.stringify(this.options)} vs ${JSON.stringify(other.options)}`);
     }
   }
 
@@ -779,7 +779,7 @@ export class Summary {
         }];
       }
       if (sub !== undefined) return [sub.prepareMerge(otherSub, -1)];
-      if (otherSub.attributes.rows > 0) throw new SummaryError('cannot forget rows that were never learned', `${this.options.partitionSplit ?? ''}=${value}`);
+      if (otherSub.attributes.rows > 0) throw new SummaryError('not-learned', 'cannot forget rows that were never learned', `${this.options.partitionSplit ?? ''}=${value}`);
       return [];
     });
     return () => {
@@ -804,7 +804,7 @@ export class Summary {
 
   private resolve(attribute: AttributeRef): number {
     const i = typeof attribute === 'number' ? attribute : this.attributes.schema.indexOf(attribute);
-    if (!Number.isInteger(i) || i < 0 || i >= this.attributes.schema.size) throw new SummaryError('unknown attribute', String(attribute));
+    if (!Number.isInteger(i) || i < 0 || i >= this.attributes.schema.size) throw new SummaryError('unknown-attribute', 'unknown attribute', String(attribute));
     return i;
   }
 
@@ -856,7 +856,7 @@ export class Summary {
     const maxNameLength = checks ? checks.maxNameLength ?? DEFAULT_MAX_NAME_LENGTH : Infinity;
     summary.attributes.read(r, { version, limitAttributes: checks !== undefined, maxNameLength });
     const partitions = r.u32();
-    if (checks?.maxPartitions !== undefined && partitions > checks.maxPartitions) throw new CapacityError('partitions', partitions, checks.maxPartitions);
+    if (checks?.maxPartitions !== undefined && partitions > checks.maxPartitions) throw new CapacityError('partitions', 'partitions', partitions, checks.maxPartitions);
     for (let n = partitions; n > 0; n--) {
       const value = r.string();
       summary.partitions.set(value, Summary.readBody(r, version, checks && { ...checks, expected: partitionOptions(checks.expected) }));
@@ -864,7 +864,7 @@ export class Summary {
     summary.readWholeParts(r);
     const entries = summary.sequenceCounts?.entries() ?? 0;
     if (checks?.maxSequenceEntries !== undefined && entries > checks.maxSequenceEntries) {
-      throw new CapacityError('sequence counts (lag pairs, n-grams, co-occurrences)', entries, checks.maxSequenceEntries);
+      throw new CapacityError('sequence', 'sequence counts (lag pairs, n-grams, co-occurrences)', entries, checks.maxSequenceEntries);
     }
     return summary;
   }
@@ -874,7 +874,7 @@ export class Summary {
     const resolved = resolveOptions(written);
     const same = (o: ResolvedOptions) => JSON.stringify({ ...o, maxAttributes: 0 });
     if (same(resolved) !== same(expected)) {
-      throw new SummaryError(`the summary was built with options ${JSON.stringify(written)}, not the ones its settings give (${JSON.stringify(expected)})`);
+      throw new SummaryError('incompatible', `the summary was built with options ${JSON.stringify(written)}, not the ones its settings give (${JSON.stringify(expected)})`);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { isKeyExists, okStatus } from '@sml/bus';
-import { checkName, clip, SmlError, smlError, type ErrorCode } from '@sml/core';
+import { checkName, clip, SmlError, smlError, toSmlError, type ErrorCode } from '@sml/core';
 import { sml } from '@sml/proto';
-import { CapacityError, Encoder, type EncoderFrame, FrameError, SummaryError } from '@sml/stats';
+import { CapacityError, Encoder, type EncoderFrame, FrameError } from '@sml/stats';
 import type { EncoderStore } from './store';
 
 export interface EncoderLimits {
@@ -69,16 +69,8 @@ function mergeChecked(e: Encoder, delta: Encoder, maxValues: number): void {
     if (held !== undefined && held !== delta.keyType(key)) throw new FrameError(-1, key, `the encoder keeps this key as type ${held}, not ${delta.keyType(key)}`);
   }
   const count = e.mergedValueCount(delta);
-  if (count > maxValues) throw new CapacityError('distinct key values', count, maxValues);
+  if (count > maxValues) throw new CapacityError('encoder-values', 'distinct key values', count, maxValues);
   e.merge(delta);
-}
-
-/** Domain errors of @sml/stats as REST errors (400: bad input or a limit). */
-function toSmlError(err: unknown, encoder: string): SmlError {
-  if (err instanceof SmlError) return err;
-  if (err instanceof CapacityError) return smlError('ENCODER_LIMIT', { encoder, detail: err.message, variable: 'SML_MAX_ENCODER_VALUES' }, err);
-  if (err instanceof FrameError || err instanceof SummaryError) return smlError('ENCODER_INPUT', { detail: err.message }, err);
-  throw err;
 }
 
 /** The column index of `name` in a frame (case-insensitive), or a 400 naming the columns needed. */
@@ -330,7 +322,10 @@ export class Encoders {
         try {
           made = change(loaded.encoder);
         } catch (err) {
-          const refused = toSmlError(err, name);
+          // Domain errors in the encoders' words (ENCODER_INPUT, ENCODER_LIMIT); anything else is
+          // no refusal: the encoder may be half-changed, and is read again next time.
+          const refused = toSmlError(err, { encoder: name });
+          if (!(refused instanceof SmlError)) throw refused;
           // A refused change changes nothing: the statistics stay as read.
           this.remember(id, loaded);
           throw refused;

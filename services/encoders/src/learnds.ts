@@ -1,6 +1,6 @@
-import { smlError } from '@sml/core';
-import { csvBatches, csvOptionsOf, SourceError, sourceOf, type SourceContext } from '@sml/sources';
-import { CapacityError, type Encoder, FrameError } from '@sml/stats';
+import { isDomainError, smlError } from '@sml/core';
+import { csvBatches, csvOptionsOf, sourceOf, type SourceContext } from '@sml/sources';
+import type { Encoder } from '@sml/stats';
 import { checkKeyLength } from './encoders';
 
 /** A decrypted DSInfo (API.md §2.4, §5). */
@@ -78,7 +78,8 @@ export async function learnDataSource(ds: DsInfo, staging: Encoder, ctx: SourceC
     }
     return rows;
   } catch (err) {
-    if (err instanceof SourceError || err instanceof FrameError || err instanceof CapacityError) throw fail(err.message, err);
+    // The source's, the frame's or a limit's own words (a failed job: the seed's 500).
+    if (isDomainError(err)) throw fail(err.message, err);
     throw err;
   }
 }

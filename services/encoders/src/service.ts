@@ -1,5 +1,5 @@
-import { okStatus, subjects, type ServiceRuntime } from '@sml/bus';
-import { checkName, smlError } from '@sml/core';
+import { contracts, okStatus, type BusService, type ServiceRuntime } from '@sml/bus';
+import { checkName, smlError, type Logger } from '@sml/core';
 import { executorOf, JobRunner, jobResult } from '@sml/jobs-client';
 import { sml } from '@sml/proto';
 import { readLimitsOf } from '@sml/sources';
@@ -7,7 +7,7 @@ import { Encoders, frameOf } from './encoders';
 import { checkSpark, dsInfoOf, isSpark, learnDataSource } from './learnds';
 import { EncoderStore } from './store';
 
-const s = subjects.encoders;
+const ops = contracts.encoders;
 const encoderOf = (name: string | null | undefined) => checkName('encoder', name);
 
 /**
@@ -25,66 +25,14 @@ export async function startEncoders({ nc, service, client, config, log }: Servic
   // Statistics objects left by a write or delete that stopped halfway.
   void store.sweep().then((n) => n > 0 && log.info({ objects: n }, 'orphaned encoder statistics removed'), (err: unknown) => log.warn({ err }, 'encoder statistics sweep failed'));
 
-  service.endpoint(s.create, sml.v1.EncoderCreateRequest, sml.v1.Empty, async (req, { caller }) => ({
-    status: await encoders.create(caller.user!, req),
-  }));
-
-  service.endpoint(s.list, sml.v1.EncoderRequest, sml.v1.EncoderListReply, async (_req, { caller }) => ({
-    stringList: { values: await encoders.list(caller.user!) },
-  }));
-
-  service.endpoint(s.learn, sml.v1.EncoderRequest, sml.v1.Empty, async (req, { caller }) => {
-    await encoders.learn(caller.user!, encoderOf(req.encoderName), frameOf(req.frame));
-    return { status: okStatus() };
-  });
-
-  service.endpoint(s.stats, sml.v1.EncoderRequest, sml.v1.EncoderFrameReply, (req, { caller }) =>
-    encoders.stats(caller.user!, encoderOf(req.encoderName)));
-
-  service.endpoint(s.keyvals, sml.v1.EncoderRequest, sml.v1.EncoderFrameReply, (req, { caller }) =>
-    encoders.keyValues(caller.user!, encoderOf(req.encoderName), req.key ?? '', req.offset ?? 0, req.limit ?? 0));
-
-  service.endpoint(s.setValues, sml.v1.EncoderRequest, sml.v1.Empty, async (req, { caller }) => {
-    await encoders.setValues(caller.user!, encoderOf(req.encoderName), frameOf(req.frame), req.key ?? '');
-    return { status: okStatus() };
-  });
-
-  service.endpoint(s.createKeyValues, sml.v1.EncoderRequest, sml.v1.Empty, async (req, { caller }) => {
-    await encoders.setValues(caller.user!, encoderOf(req.encoderName), frameOf(req.frame));
-    return { status: okStatus() };
-  });
-
-  service.endpoint(s.delete, sml.v1.EncoderRequest, sml.v1.Empty, async (req, { caller }) => {
-    const name = encoderOf(req.encoderName);
-    await encoders.delete(caller.user!, name);
-    return { status: okStatus('ENCODER_DELETED', { encoder: name }) };
-  });
-
-  // From the projects service (encoderAssign, and encoding a project's S/L columns).
-  service.endpoint(s.assign, sml.v1.EncoderAssignRequest, sml.v1.Empty, async (req, { caller }) => {
-    const name = encoderOf(req.encoderName);
-    const pid = checkName('project', req.pid);
-    await encoders.assign(caller.user!, name, pid, req.detach === true);
-    return { status: okStatus('ENCODER_ASSIGNED', { encoder: name, pid }) };
-  });
-
-  service.endpoint(s.state, sml.v1.EncoderRequest, sml.v1.EncoderStateReply, (req, { caller }) =>
-    encoders.state(caller.user!, encoderOf(req.encoderName), Number(req.knownRevision ?? 0), req.only ?? []));
-
-  // From the gateway, deleting a customer (root only): every encoder it had.
-  service.endpoint(s.purgeCustomer, sml.v1.UserRequest, sml.v1.Empty, async (req, { caller }) => {
-    if (!caller.root) throw smlError('ROOT_ONLY', { action: 'purge customers' });
-    const user = checkName('customer', req.cid);
-    log.info({ user, encoders: await encoders.purge(user) }, 'customer encoders purged');
-    return {};
-  });
+  registerEncoders(service, encoders, log);
 
   const runner = new JobRunner(nc, client, executorOf('encoders', config), 'encoders', log);
   runner.start();
 
   // Always a job for a non-Spark source (a missing file or target fails the job, 500);
   // a Spark DSInfo is checked first (400) but cannot be read here.
-  service.endpoint(s.learnds, sml.v1.EncoderLearnDsRequest, sml.v1.EncoderJobReply, async (req, { caller }) => {
+  service.handle(ops.learnds, async (req, { caller }) => {
     const user = caller.user!;
     const name = encoderOf(req.encoderName);
     const ds = dsInfoOf(req.dsInfoJson ?? '');
@@ -104,4 +52,61 @@ export async function startEncoders({ nc, service, client, config, log }: Servic
 
   log.info('encoders endpoints registered');
   return { onStop: () => Promise.resolve(runner.stop()) };
+}
+
+/** Every operation but learnds (a job): each decodes, calls the domain, encodes. */
+function registerEncoders(service: BusService, encoders: Encoders, log: Logger): void {
+  service.handle(ops.create, async (req, { caller }) => ({
+    status: await encoders.create(caller.user!, req),
+  }));
+
+  service.handle(ops.list, async (_req, { caller }) => ({
+    stringList: { values: await encoders.list(caller.user!) },
+  }));
+
+  service.handle(ops.learn, async (req, { caller }) => {
+    await encoders.learn(caller.user!, encoderOf(req.encoderName), frameOf(req.frame));
+    return { status: okStatus() };
+  });
+
+  service.handle(ops.stats, (req, { caller }) =>
+    encoders.stats(caller.user!, encoderOf(req.encoderName)));
+
+  service.handle(ops.keyvals, (req, { caller }) =>
+    encoders.keyValues(caller.user!, encoderOf(req.encoderName), req.key ?? '', req.offset ?? 0, req.limit ?? 0));
+
+  service.handle(ops.setValues, async (req, { caller }) => {
+    await encoders.setValues(caller.user!, encoderOf(req.encoderName), frameOf(req.frame), req.key ?? '');
+    return { status: okStatus() };
+  });
+
+  service.handle(ops.createKeyValues, async (req, { caller }) => {
+    await encoders.setValues(caller.user!, encoderOf(req.encoderName), frameOf(req.frame));
+    return { status: okStatus() };
+  });
+
+  service.handle(ops.delete, async (req, { caller }) => {
+    const name = encoderOf(req.encoderName);
+    await encoders.delete(caller.user!, name);
+    return { status: okStatus('ENCODER_DELETED', { encoder: name }) };
+  });
+
+  // From the projects service (encoderAssign, and encoding a project's S/L columns).
+  service.handle(ops.assign, async (req, { caller }) => {
+    const name = encoderOf(req.encoderName);
+    const pid = checkName('project', req.pid);
+    await encoders.assign(caller.user!, name, pid, req.detach === true);
+    return { status: okStatus('ENCODER_ASSIGNED', { encoder: name, pid }) };
+  });
+
+  service.handle(ops.state, (req, { caller }) =>
+    encoders.state(caller.user!, encoderOf(req.encoderName), Number(req.knownRevision ?? 0), req.only ?? []));
+
+  // From the gateway, deleting a customer (root only): every encoder it had.
+  service.handle(ops.purgeCustomer, async (req, { caller }) => {
+    if (!caller.root) throw smlError('ROOT_ONLY', { action: 'purge customers' });
+    const user = checkName('customer', req.cid);
+    log.info({ user, encoders: await encoders.purge(user) }, 'customer encoders purged');
+    return {};
+  });
 }

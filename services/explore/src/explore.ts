@@ -1,17 +1,18 @@
 import { join } from 'node:path';
-import { okStatus, subjects, type ServiceRuntime } from '@sml/bus';
+import { contracts, okStatus, type BusService, type ServiceRuntime } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
-import { checkName, parameterBounds } from '@sml/core';
+import { answeringDomainErrors, checkName, parameterBounds } from '@sml/core';
 import { sml } from '@sml/proto';
 import { densityIndexes, densityTasks, type DensityArity } from './density';
 import { DensityPool } from './density-pool';
-import { domain } from './errors';
 import { checkMatrixEntries, matrixAttributes, matrixJobType } from './matrix';
 import type { MatrixTask } from './matrix-worker';
 import { exploreContexts, exploreMaps, exploreMetric } from './metrics';
 import { checkedContexts } from './resolve';
 import { fetchInfo, readAttributes, SummaryCache, type SummarySource } from './summaries';
 import { checkKmQueries, cumulativeIncidenceResults, kaplanMeierResults, survivalCounts } from './survival';
+
+const ops = contracts.explore;
 
 /**
  * The explore service (API.md §6 and §8): stateless; every request reads the project's
@@ -26,8 +27,6 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
   runner.start();
   const summaries = new SummaryCache(client);
   const project = (caller: sml.v1.ICaller, pid: string) => summaries.project(caller, pid);
-  // Survival counts belong to no attribute: the sub-summary of none carries them (Summary.restrict).
-  const survivalView = (caller: sml.v1.ICaller, pid: string) => summaries.restricted(caller, pid, []);
   const sourceOf = (caller: sml.v1.ICaller, pid: string): SummarySource => ({
     schema: () => summaries.schema(caller, pid),
     restricted: (indexes, schema) => summaries.restricted(caller, pid, indexes, schema),
@@ -35,7 +34,7 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
   });
   const bounds = parameterBounds(config);
 
-  service.endpoint(subjects.explore.run, sml.v1.ExploreRequest, sml.v1.ExploreReply, async (req, { caller }) => {
+  service.handle(ops.run, async (req, { caller }) => {
     const metric = exploreMetric(req.metric);
     const pid = checkName('project', req.pid);
     const contexts = exploreContexts(metric, req.context, bounds);
@@ -52,7 +51,7 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
   });
 
   const densityEndpoint = (op: 'density' | 'conditionalDensity', arity: DensityArity) =>
-    service.endpoint(subjects.explore[op], sml.v1.DensityRequest, sml.v1.DensityReply, async (req, { caller }) => {
+    service.handle(ops[op], async (req, { caller }) => {
       const pid = checkName('project', req.pid);
       if (req.noValues) return { densityList: { values: [] } };
       const source = sourceOf(caller, pid);
@@ -61,13 +60,13 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
       // Only the histograms (and conditional histograms) of the attributes the entries name.
       const { view, toLocal } = await readAttributes(source, schema, densityIndexes(tasks), config.SML_MAX_SUMMARY_ATTRIBUTES);
       const local = tasks.map((t) => ({ ...t, attribute: toLocal(t.attribute), ...(t.given === undefined ? {} : { given: toLocal(t.given) }) }));
-      const values = await domain(() => densityPool.run(view.summary, view.bytes, local, req.tps || 10));
+      const values = await answeringDomainErrors({ pid }, () => densityPool.run(view.summary, view.bytes, local, req.tps || 10));
       return { densityList: { values } };
     });
   densityEndpoint('density', 1);
   densityEndpoint('conditionalDensity', 2);
 
-  service.endpoint(subjects.explore.matrix, sml.v1.MatrixRequest, sml.v1.MatrixReply, async (req, { caller }) => {
+  service.handle(ops.matrix, async (req, { caller }) => {
     const pid = checkName('project', req.pid);
     const kind = req.kind ?? '';
     const contexts = checkedContexts(req.context, bounds);
@@ -84,19 +83,7 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
     return { status: okStatus('JOB_CREATED'), jobId };
   });
 
-  service.endpoint(subjects.explore.kaplanMeier, sml.v1.KmRequest, sml.v1.KmReply, async (req, { caller }) => {
-    const pid = checkName('project', req.pid);
-    const queries = req.values ?? [];
-    checkKmQueries(queries);
-    const counts = survivalCounts(await survivalView(caller, pid), pid);
-    return { kmResultList: { values: await kaplanMeierResults(counts, queries) } };
-  });
-
-  service.endpoint(subjects.explore.cumulativeIncidence, sml.v1.CifRequest, sml.v1.CifReply, async (req, { caller }) => {
-    const pid = checkName('project', req.pid);
-    const counts = survivalCounts(await survivalView(caller, pid), pid);
-    return { cifPredictionList: { values: await cumulativeIncidenceResults(counts, req.values ?? []) } };
-  });
+  registerSurvival(service, summaries);
 
   return Promise.resolve({
     onStop: async () => {
@@ -104,5 +91,25 @@ export function startExplore({ nc, service, client, config, log }: ServiceRuntim
       await densityPool.stop();
       await matrixWorkers.stop();
     },
+  });
+}
+
+/** Kaplan-Meier and cumulative incidence (API.md §8), answered at once from the survival counts. */
+function registerSurvival(service: BusService, summaries: SummaryCache): void {
+  // Survival counts belong to no attribute: the sub-summary of none carries them (Summary.restrict).
+  const survivalView = (caller: sml.v1.ICaller, pid: string) => summaries.restricted(caller, pid, []);
+
+  service.handle(ops.kaplanMeier, async (req, { caller }) => {
+    const pid = checkName('project', req.pid);
+    const queries = req.values ?? [];
+    checkKmQueries(queries);
+    const counts = survivalCounts(await survivalView(caller, pid), pid);
+    return { kmResultList: { values: await kaplanMeierResults(counts, queries) } };
+  });
+
+  service.handle(ops.cumulativeIncidence, async (req, { caller }) => {
+    const pid = checkName('project', req.pid);
+    const counts = survivalCounts(await survivalView(caller, pid), pid);
+    return { cifPredictionList: { values: await cumulativeIncidenceResults(counts, req.values ?? []) } };
   });
 }

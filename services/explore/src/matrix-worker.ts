@@ -1,7 +1,7 @@
 import { serveJobTasks } from '@sml/jobs-client';
 import type { sml } from '@sml/proto';
 import { Summary } from '@sml/stats';
-import { toSmlError } from './errors';
+import { toSmlError } from '@sml/core';
 import { matrixJobResult } from './matrix';
 
 /** One matrix exploration, as sent to a matrix worker thread (JobWorkers). */
@@ -14,4 +14,4 @@ export interface MatrixTask {
 }
 
 serveJobTasks((task: MatrixTask): sml.v1.IJobResult =>
-  matrixJobResult(task.kind, Summary.deserialize(task.bytes), task.separator, task.contexts, task.pid), toSmlError);
+  matrixJobResult(task.kind, Summary.deserialize(task.bytes), task.separator, task.contexts, task.pid), (err) => toSmlError(err));

@@ -1,7 +1,6 @@
-import { smlError, type ParameterBound } from '@sml/core';
+import { answeringDomainErrors, smlError, type ParameterBound } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { EXPLORE_METRICS, explore, type ExploreMetric, type MetricMap } from '@sml/stats';
-import { domain } from './errors';
 import { checkedContexts, resolveContext, type Resolved } from './resolve';
 import { readAttributes, type ProjectSchema, type SummarySource } from './summaries';
 
@@ -64,7 +63,7 @@ export async function exploreMaps(source: SummarySource, metric: ExploreMetric, 
   const separator = schema.meta.categorySeparator || '$';
   const resolved = contexts.map((ctx) => resolveContext(schema, ctx, pid, separator));
   const { view, toLocal } = await readAttributes(source, schema, neededIndexes(schema, resolved, separator), maxAttributes);
-  return domain(() => contexts.flatMap((ctx, k) =>
+  return answeringDomainErrors({ pid }, () => contexts.flatMap((ctx, k) =>
     explore(view.summary, metric, { inputs: resolved[k].inputs.map(toLocal), targets: resolved[k].targets.map(toLocal), extra: ctx.extraParameters ?? {} }, {
       histograms: view.meta.histogramEnabled,
       ...(view.projectIndexes ? { projectIndexes: view.projectIndexes } : {}),

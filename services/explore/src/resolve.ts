@@ -1,5 +1,5 @@
-import { resolveAttributes, SummaryError, type AttributeTable } from '@sml/stats';
-import { checkParameters, smlError, type ParameterBound } from '@sml/core';
+import { resolveAttributes, type AttributeTable } from '@sml/stats';
+import { checkParameters, smlError, toSmlError, type ParameterBound } from '@sml/core';
 import type { sml } from '@sml/proto';
 
 export interface Resolved {
@@ -13,8 +13,7 @@ export function resolveContext(summary: AttributeTable, ctx: sml.v1.IMLContext, 
     try {
       return resolveAttributes(summary, [...(byIndex ?? []), ...(byName ?? [])], separator);
     } catch (err) {
-      if (err instanceof SummaryError) throw smlError('UNKNOWN_ATTRIBUTE', { name: err.attribute, pid }, err);
-      throw err;
+      throw toSmlError(err, { pid });
     }
   };
   return { inputs: list(ctx.inputAttributes, ctx.inputAttributeNames), targets: list(ctx.targets, ctx.targetAttributeNames) };

@@ -1,7 +1,6 @@
-import { smlError } from '@sml/core';
+import { answeringDomainErrors, smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { cumulativeIncidence, DEFAULT_KM_ALPHA, kaplanMeier, TOTAL_GROUP, type SurvivalCounts } from '@sml/stats';
-import { domain } from './errors';
 import { numberFrame } from './frames';
 import type { ProjectView } from './summaries';
 
@@ -29,7 +28,7 @@ const groupOf = (group: string | null | undefined): string | null => (group?.tri
  * atRisk, events.
  */
 export function kaplanMeierResults(counts: SurvivalCounts, queries: sml.v1.IKmQuery[]): Promise<sml.v1.IDataFrameMap[]> {
-  return domain(() => queries.map((q) => {
+  return answeringDomainErrors({}, () => queries.map((q) => {
     const group = groupOf(q.group);
     const curves: Array<[string, string | null]> = group !== null ? [[group, group]] : [...counts.groups().filter((g) => g !== '').map((g): [string, string] => [g, g]), [TOTAL_GROUP, null]];
     const entries: Record<string, sml.v1.IDataFrame> = {};
@@ -43,7 +42,7 @@ export function kaplanMeierResults(counts: SurvivalCounts, queries: sml.v1.IKmQu
 
 /** Cumulative incidence of event type `k` (default 1) per query, at its times: columns time, event_<k>. */
 export function cumulativeIncidenceResults(counts: SurvivalCounts, queries: sml.v1.ICifQuery[]): Promise<sml.v1.ICifPrediction[]> {
-  return domain(() => queries.map((q) => {
+  return answeringDomainErrors({}, () => queries.map((q) => {
     const group = groupOf(q.group);
     const times = q.times ?? [];
     const k = q.k ?? 1;

@@ -3,11 +3,10 @@
  * work, and how its result is shaped. The numerics are packages/stats' (tested there); the
  * endpoints end to end are explore.e2e.test.ts.
  */
-import { parameterBounds, SmlError } from '@sml/core';
+import { answeringDomainErrors, parameterBounds, SmlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { Summary, type DataFrame } from '@sml/stats';
 import { densityTasks } from '../src/density';
-import { domain } from '../src/errors';
 import { checkMatrixEntries, matrixAttributes, matrixJobResult, matrixJobType } from '../src/matrix';
 import { exploreContexts, exploreMaps, exploreMetric } from '../src/metrics';
 import { SummaryCache, type ProjectSchema, type ProjectView, type SummarySource } from '../src/summaries';
@@ -186,7 +185,7 @@ describe('matrix', () => {
 
   /** What a matrix worker computes, its domain errors as the service answers them. */
   const matrixResult = (kind: string, v: ProjectView, ctx: sml.v1.IMLContext[], pid: string) =>
-    domain(() => matrixJobResult(kind, v.summary, v.meta.categorySeparator || '$', ctx, pid));
+    answeringDomainErrors({ pid }, () => matrixJobResult(kind, v.summary, v.meta.categorySeparator || '$', ctx, pid));
 
   it('job types by kind; an unknown kind fails the job', async () => {
     expect(['svdfs', 'pca', 'svd', 'vif', 'qr'].map(matrixJobType)).toEqual(['exploreSvdFs', 'explorePca', 'exploreSvd', 'vif', 'qr']);

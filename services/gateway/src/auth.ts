@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { bareSignature, contentMd5, parseSymDate, redactedStringToSign, restSignatures, verifySignature, smlError } from '@sml/core';
+import { bareSignature, contentMd5, parseSymDate, redactedStringToSign, restSignatures, verifySignature, smlError, type Config } from '@sml/core';
 import type { BodyThreads, FrameOnly } from './body-threads';
 import type { ReplayCache } from './replay';
 import type { UserDirectory } from './users';
@@ -8,6 +8,11 @@ export interface AuthOptions {
   basePath: string;
   pastWindowMs: number;
   futureWindowMs: number;
+}
+
+/** The signed-request checks' options, from the configuration (REST and WebSocket alike). */
+export function authOptions(config: Config): AuthOptions {
+  return { basePath: config.SML_BASE_PATH, pastWindowMs: config.SML_AUTH_PAST_WINDOW_MS, futureWindowMs: config.SML_AUTH_FUTURE_WINDOW_MS };
 }
 
 export interface Authenticated {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import { JsonBodyError, invalidUtf8At, parseJsonBody, smlError, type Config } from '@sml/core';
+import { invalidUtf8At, parseJsonBody, smlError, toSmlError, type Config } from '@sml/core';
 import { shardProbe, type BusClient, type CallOptions } from '@sml/bus';
+import { routeSubject } from './routes/shard';
 import type { sml } from '@sml/proto';
 import { readFrameHere, type BodyThreads, type FrameOnly } from './body-threads';
 import type { SummaryRecipes } from './summary-recipes';
@@ -20,8 +21,7 @@ function parseJson(raw: Buffer): unknown {
   try {
     return parseJsonBody(raw);
   } catch (err) {
-    if (err instanceof JsonBodyError) throw smlError('MALFORMED_JSON', { detail: err.message });
-    throw err;
+    throw toSmlError(err);
   }
 }
 
@@ -84,15 +84,16 @@ export function routeContext(route: AnyRoute, input: RouteInput): RouteContext {
 
 /** The one bus request of a route (and its retry when the reply asks for one), as status and REST values. */
 export async function dispatch(route: AnyRoute, ctx: RouteContext, client: BusClient): Promise<Presentation> {
-  const subject = typeof route.subject === 'function' ? route.subject(ctx) : route.subject;
+  const { service, request, reply: replyType } = route.contract;
+  const subject = routeSubject(route.contract, ctx);
   // A projects request whose shard's holder dies or hands the shard over is sent again to the
   // next holder when that is safe (Route.resend), else answered 503 soon (BusClient, Failover).
   const probe = shardProbe(subject);
   const resend = typeof route.resend === 'function' ? route.resend(ctx) : route.resend === true;
   const opts: CallOptions = { requestId: ctx.caller.requestId ?? undefined, timeoutMs: route.timeoutMs, ...(probe ? { failover: { probe, resend } } : {}) };
-  let reply = await client.request(route.service, subject, route.request, await route.toRequest(ctx), route.reply, opts);
+  let reply = await client.request(service, subject, request, await route.toRequest(ctx), replyType, opts);
   route.observe?.(reply, ctx);
   const again = route.retry?.(reply, ctx);
-  if (again !== undefined) reply = await client.request(route.service, subject, route.request, again, route.reply, opts);
-  return route.present ? route.present(reply) : { status: reply.status ?? { code: 200, message: 'OK' }, values: replyValues(route.reply, reply) };
+  if (again !== undefined) reply = await client.request(service, subject, request, again, replyType, opts);
+  return route.present ? route.present(reply) : { status: reply.status ?? { code: 200, message: 'OK' }, values: replyValues(replyType, reply) };
 }

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
-import { SmlError, toJson } from '@sml/core';
-import type { MessageType } from '@sml/bus';
+import { SmlError, smlError, toJson, toSmlError, type Logger } from '@sml/core';
+import type { BusHealth, MessageType } from '@sml/bus';
 import { reflection } from '@sml/proto';
 import { Type, type Field } from 'protobufjs';
+import { isAuthFailure, type GatewayMetrics } from './metrics';
 
 /** protobufjs toObject options that give the REST JSON shape (API.md §1). */
 export const TO_OBJECT = { longs: Number, enums: String, defaults: true, arrays: true, objects: true } as const;
@@ -60,11 +62,44 @@ function restMessage(type: Type, value: unknown): unknown {
   return isEntriesWrapper(type) ? obj.entries : obj;
 }
 
-/** Envelope [seed]: `{statusCode, statusString, values}`; NaN/Infinity as strings. */
-export function sendEnvelope(res: Response, status: number, message: string, values: Record<string, unknown> | undefined): void {
+/** Envelope [seed] as JSON text: `{statusCode, statusString, values}`; NaN/Infinity as strings. REST bodies and WebSocket answers alike. */
+export function envelopeText(status: number, message: string, values: Record<string, unknown> | undefined): string {
   const body: Record<string, unknown> = { statusCode: status, statusString: message };
   if (values !== undefined) body.values = values;
-  res.status(status).type('application/json').send(toJson(body));
+  return toJson(body);
+}
+
+export function sendEnvelope(res: Response, status: number, message: string, values: Record<string, unknown> | undefined): void {
+  res.status(status).type('application/json').send(envelopeText(status, message, values));
+}
+
+/** An error's envelope: its `values` (none for the jobs-list 500, API.md §1). */
+export function errorEnvelopeText(err: SmlError): string {
+  return envelopeText(err.status, err.message, err.omitValues ? undefined : err.values ?? {});
+}
+
+/** Where a failure is answered: the bus's health, the metrics, the log. */
+export interface FailureDeps {
+  bus: BusHealth;
+  metrics: GatewayMetrics;
+  log: Logger;
+}
+
+/**
+ * What a failed REST request or WebSocket message answers, one rule for both: NATS
+ * unreachable or a JetStream resource missing is a 503 (BusHealth.failure); a domain error
+ * answers by its kind (`toSmlError`); an SmlError as it is, a refused authentication counted
+ * in `sml_auth_failures_total`; anything else is an Internal error, logged with `where` and
+ * the request id the answer names.
+ */
+export function failureAnswer(thrown: unknown, deps: FailureDeps, where: Record<string, unknown>, requestId: string = randomUUID()): SmlError {
+  const err = deps.bus.failure(thrown) ?? toSmlError(thrown);
+  if (err instanceof SmlError) {
+    if (isAuthFailure(err)) deps.metrics.authFailures.inc({ code: err.code });
+    return err;
+  }
+  deps.log.error({ err, requestId, ...where }, 'request failed');
+  return smlError('INTERNAL', { requestId });
 }
 
 /** The envelope around `values` given as JSON text (Presentation.rawValues): the same bytes sendEnvelope would send. */
@@ -81,5 +116,5 @@ export function sendError(res: Response, err: SmlError): void {
   if (declaresBody && !req.complete && !res.headersSent) res.setHeader('Connection', 'close');
   // A retryable error (503: service or NATS unavailable, queue full) says when to retry.
   if (err.retryable) res.setHeader('Retry-After', '1');
-  sendEnvelope(res, err.status, err.message, err.omitValues ? undefined : err.values ?? {});
+  res.status(err.status).type('application/json').send(errorEnvelopeText(err));
 }

@@ -1,4 +1,14 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { SmlError } from '@sml/core';
+
+/**
+ * The answers that refuse an authentication (API.md §2's checks, in their order): a missing
+ * header or date, a date out of format or window, a digest or signature that does not match,
+ * and every 401 (unknown user, customer mismatch, replay, root only).
+ */
+export function isAuthFailure(err: SmlError): boolean {
+  return err.status === 401 || err.code === 'AUTH_HEADER_NULL' || err.code === 'MD5_MISMATCH' || err.code.includes('DATE') || err.code === 'CLOCK_SKEW';
+}
 
 /** Prometheus metrics of one gateway process, served on /metrics. */
 export class GatewayMetrics {

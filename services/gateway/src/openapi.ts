@@ -1,11 +1,14 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
-import { catalogue, type ParameterBound } from '@sml/core';
+import { catalogue, type ErrorCode, type ParameterBound } from '@sml/core';
 import type { AnyRoute } from './route';
 import { z } from './schemas';
 
-const COMMON_ERRORS = ['AUTH_HEADER_NULL', 'SYM_DATE_NULL', 'INVALID_DATE_FORMAT', 'CLOCK_SKEW', 'INVALID_USER', 'CUSTOMER_ID_MISMATCH',
+const COMMON_ERRORS: ErrorCode[] = ['AUTH_HEADER_NULL', 'SYM_DATE_NULL', 'INVALID_DATE_FORMAT', 'CLOCK_SKEW', 'INVALID_USER', 'CUSTOMER_ID_MISMATCH',
   'MD5_MISMATCH', 'INVALID_SIGNATURE', 'REPLAYED_REQUEST', 'MALFORMED_JSON', 'INVALID_REQUEST', 'BODY_TOO_LARGE', 'SERVICE_UNAVAILABLE',
-  'SERVICE_TIMEOUT', 'INTERNAL'];
+  'SERVICE_TIMEOUT', 'INTERNAL',
+  // What the edge answers for any route (http-edge.ts, body-budget.ts, inflate.ts, BusHealth): before the route is known, or whatever it is.
+  'HEADERS_TOO_LARGE', 'URL_TOO_LONG', 'TOO_MANY_QUERY_PARAMETERS', 'MALFORMED_HTTP', 'HTTP_REQUEST_TIMEOUT', 'BODY_BUDGET', 'NATS_UNAVAILABLE',
+  'UNSUPPORTED_CONTENT_ENCODING', 'BAD_CONTENT_ENCODING', 'INFLATED_TOO_LARGE', 'INFLATE_RATIO'];
 
 const DESCRIPTION = `SML REST API (SymetryML-compatible). Every response body is the envelope
 {statusCode, statusString, values}. Requests are HMAC-signed (headers Customer-ID, Sym-date,
@@ -19,10 +22,12 @@ export function openApiDocument(routes: AnyRoute[], basePath: string, bounds: Re
   const envelope = (values?: z.ZodType) => z.object({ statusCode: z.number().int(), statusString: z.string(), values: values ?? z.object({}) });
   for (const r of routes) {
     // Bodies other than learn frames and imports have their own bound (SML_MAX_JSON_BODY_BYTES, checked in routeContext).
-    const codes = [...COMMON_ERRORS, ...(r.body && !r.largeBody ? ['JSON_BODY_TOO_LARGE'] : []), ...(r.errors ?? [])];
+    const bodyErrors: ErrorCode[] = r.body && !r.largeBody ? ['JSON_BODY_TOO_LARGE'] : [];
+    // The contract's codes (what the service answers), then the route's own (its edge).
+    const codes = new Set([...COMMON_ERRORS, ...bodyErrors, ...r.contract.errors, ...(r.errors ?? [])]);
     const byStatus = new Map<number, string[]>();
     for (const c of codes) {
-      const e = catalogue[c as keyof typeof catalogue];
+      const e = catalogue[c];
       byStatus.set(e.status, [...(byStatus.get(e.status) ?? []), `${c}: ${e.message}`]);
     }
     const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { MessageType, WithCaller, WithStatus } from '@sml/bus';
+import type { Contract, WithCaller, WithStatus } from '@sml/bus';
+import type { ErrorCode } from '@sml/core';
 import type { sml } from '@sml/proto';
 import type { FrameColumnsData } from '@sml/stats/frames';
 import type { SummaryRecipes } from './summary-recipes';
@@ -59,10 +60,11 @@ export interface Presentation {
 }
 
 /**
- * One REST operation = one bus request. The zod schemas validate the request and are the
+ * One REST operation = one bus request, the operation of its contract (service, subject,
+ * messages, errors; @sml/bus contracts). The zod schemas validate the request and are the
  * single source of the OpenAPI document; `toRequest` builds the protobuf request.
  */
-export interface Route<Req = unknown, Rep = unknown> {
+export interface Route<Req extends WithCaller = WithCaller, Rep extends WithStatus = WithStatus> {
   method: 'get' | 'post' | 'put' | 'delete';
   /** Express path relative to the base path; always starts with `/:user`. */
   path: string;
@@ -70,10 +72,7 @@ export interface Route<Req = unknown, Rep = unknown> {
   summary: string;
   description?: string;
   tags: string[];
-  service: string;
-  subject: string | ((ctx: RouteContext) => string);
-  request: MessageType<Req>;
-  reply: MessageType<Rep>;
+  contract: Contract<Req, Rep>;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
@@ -93,8 +92,8 @@ export interface Route<Req = unknown, Rep = unknown> {
   values?: z.ZodType;
   /** Success status and its meaning, for the OpenAPI document. */
   success: { status: number; description: string };
-  /** Error catalogue codes this route can answer with besides the common ones. */
-  errors?: string[];
+  /** Error catalogue codes of this route's own edge (decryption, body bounds), besides its contract's and the common ones. */
+  errors?: ErrorCode[];
   /** A non-2xx reply still answers its `values` (POST /streams/poll of a kafka-poll body, API.md §9). */
   valuesOnError?: boolean;
   /** A 202 reply created a job: set `sym-job-id`, `Job-Id` and `Location`. */
@@ -128,6 +127,6 @@ export interface Route<Req = unknown, Rep = unknown> {
  */
 export type AnyRoute = Route<WithCaller, WithStatus>;
 
-export function defineRoute<Req, Rep>(route: Route<Req, Rep>): Route<Req, Rep> {
+export function defineRoute<Req extends WithCaller, Rep extends WithStatus>(route: Route<Req, Rep>): Route<Req, Rep> {
   return route;
 }

@@ -2,8 +2,10 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KvWatchInclude, type KV, type NatsConnection } from 'nats';
 import { SmlError, generateSecret, isValidName, checkName, nameToken, smlError, type Config, type Logger } from '@sml/core';
-import { followKv, isKeyExists, kvBucket, okStatus, projectShards, subjects, unwrap, type BusClient, type BusService } from '@sml/bus';
+import { contracts, followKv, isKeyExists, kvBucket, okStatus, projectShards, subjects, unwrap, type BusClient, type BusService } from '@sml/bus';
 import { sml } from '@sml/proto';
+
+const ops = contracts.users;
 
 /**
  * The customer registry (KV bucket sml_users, owned by the gateway). Lookups are served from
@@ -129,17 +131,17 @@ export function registerUserEndpoints(service: BusService, users: UserDirectory,
   const requireRoot = (caller: sml.v1.ICaller, action: string) => {
     if (!caller.root) throw smlError('ROOT_ONLY', { action });
   };
-  service.endpoint(subjects.users.add, sml.v1.UserAddRequest, sml.v1.UserSecretReply, async (req, { caller }) => {
+  service.handle(ops.add, async (req, { caller }) => {
     requireRoot(caller, 'create users');
     const secretKey = await users.add(req.cid ?? '', req.root ?? false);
     return { status: okStatus('USER_CREATED', { user: req.cid }), secretKey };
   });
-  service.endpoint(subjects.users.rotate, sml.v1.UserRequest, sml.v1.UserSecretReply, async (req, { caller }) => {
+  service.handle(ops.rotate, async (req, { caller }) => {
     requireRoot(caller, 'rotate secret keys');
     const secretKey = await users.rotate(req.cid ?? '');
     return { status: okStatus('USER_ROTATED', { user: req.cid }), secretKey };
   });
-  service.endpoint(subjects.users.delete, sml.v1.UserRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.delete, async (req, { caller }) => {
     requireRoot(caller, 'delete users');
     const user = req.cid ?? '';
     await users.delete(user);
@@ -148,7 +150,7 @@ export function registerUserEndpoints(service: BusService, users: UserDirectory,
     await purgeCustomer(client, caller, user).catch((err) => log.error({ err, user }, 'customer purge failed; its data stays unreachable'));
     return { status: okStatus('USER_DELETED', { user }) };
   });
-  service.endpoint(subjects.users.list, sml.v1.UserListRequest, sml.v1.UserListReply, async (_req, { caller }) => {
+  service.handle(ops.list, async (_req, { caller }) => {
     requireRoot(caller, 'list users');
     return { users: await users.list() };
   });

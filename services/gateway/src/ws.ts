@@ -3,12 +3,12 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { NatsConnection } from 'nats';
-import { SmlError, redactedWsStringToSign, smlError, toJson, verifySignature, wsSignatures, type Config, type Logger } from '@sml/core';
+import { redactedWsStringToSign, smlError, verifySignature, wsSignatures, type Config, type Logger } from '@sml/core';
 import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
-import { authenticateMessage, type AuthOptions, type Authenticated } from './auth';
+import { authenticateMessage, authOptions, type AuthOptions, type Authenticated } from './auth';
 import { BodyBudget } from './body-budget';
 import { dispatch, routeContext, routeLimits } from './dispatch';
-import { envelopeWithRawValues } from './envelope';
+import { envelopeText, envelopeWithRawValues, errorEnvelopeText, failureAnswer, type FailureDeps } from './envelope';
 import type { GatewayMetrics } from './metrics';
 import type { ReplayCache } from './replay';
 import type { AnyRoute } from './route';
@@ -92,28 +92,38 @@ export function parseWsMessage(data: Buffer): { header?: MessageHeader; body: Bu
   return { header: { headers: h.headers, extraKeys: h.extraKeys ?? [] }, body };
 }
 
+/** What every connection of a WsGateway shares. */
+interface Shared {
+  deps: WsDeps;
+  bus: BusHealth;
+  failures: FailureDeps;
+  /** Open authenticated connections per customer (SML_WS_MAX_CONNECTIONS_PER_CUSTOMER). */
+  perCustomer: Map<string, number>;
+  authOpts: AuthOptions;
+  routeOf: Record<Operation, AnyRoute>;
+  /** Bytes of the large messages of connections that have not authenticated, all connections together. */
+  unauthenticated: BodyBudget;
+}
+
 export class WsGateway {
   private readonly wss: WebSocketServer;
-  private readonly bus: BusHealth;
-  private readonly perCustomer = new Map<string, number>();
-  private readonly authOpts: AuthOptions;
-  private readonly routeOf: Record<Operation, AnyRoute>;
-  /** Bytes of the large messages of connections that have not authenticated, all connections together. */
-  private readonly unauthenticated: BodyBudget;
+  private readonly shared: Shared;
 
   constructor(private readonly deps: WsDeps) {
     const { config } = deps;
     assertFrameGateSupported();
-    this.unauthenticated = new BodyBudget(config.SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT);
     this.wss = new WebSocketServer({ noServer: true, maxPayload: config.SML_BODY_LIMIT + HEADER_ALLOWANCE });
-    this.bus = BusHealth.of(deps.nc, deps.log);
-    this.authOpts = { basePath: config.SML_BASE_PATH, pastWindowMs: config.SML_AUTH_PAST_WINDOW_MS, futureWindowMs: config.SML_AUTH_FUTURE_WINDOW_MS };
+    const bus = BusHealth.of(deps.nc, deps.log);
     const route = (operationId: string) => {
       const found = deps.routes.find((r) => r.operationId === operationId);
       if (!found) throw new Error(`WebSocket API: no REST route ${operationId}`);
       return found;
     };
-    this.routeOf = { learn: route(OPERATIONS.learn.operationId), forget: route(OPERATIONS.forget.operationId), predict: route(OPERATIONS.predict.operationId) };
+    this.shared = {
+      deps, bus, failures: { bus, metrics: deps.metrics, log: deps.log }, perCustomer: new Map(), authOpts: authOptions(config),
+      routeOf: { learn: route(OPERATIONS.learn.operationId), forget: route(OPERATIONS.forget.operationId), predict: route(OPERATIONS.predict.operationId) },
+      unauthenticated: new BodyBudget(config.SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT),
+    };
   }
 
   /** Serves upgrades of `<SML_WS_PATH>/<op>` on the REST server; any other upgrade is answered 404. */
@@ -126,7 +136,7 @@ export class WsGateway {
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
         return;
       }
-      this.wss.handleUpgrade(req, socket, head, (ws) => this.connection(ws, op as Operation, req, path));
+      this.wss.handleUpgrade(req, socket, head, (ws) => new WsConnection(this.shared, ws, op as Operation, req, path).start());
     });
   }
 
@@ -135,187 +145,208 @@ export class WsGateway {
     for (const ws of this.wss.clients) ws.close(1001, 'server stopping');
     this.wss.close();
   }
+}
 
-  private connection(ws: WebSocket, op: Operation, req: IncomingMessage, path: string): void {
-    const { config, log, bodies, metrics } = this.deps;
+/** One WebSocket connection: its frames gated, its messages authenticated and answered in order. */
+class WsConnection {
+  private readonly config: Config;
+  /** The forms a client may have signed the service path in (API.md §12). */
+  private readonly servicePaths: string[];
+  private identity: Promise<Identity | undefined> = Promise.resolve(undefined);
+  /** The customer of the connection's first authenticated message. */
+  private bound: string | undefined;
+  private inFlight = 0;
+  private replies: Promise<void> = Promise.resolve();
+  private closeAfterReply = false;
+  /** A connection that has not authenticated a message within the request timeout is closed. */
+  private readonly unauthenticatedTimer: NodeJS.Timeout;
+  /** Messages with a header whose authentication is under way, and who waits for them to end. */
+  private authenticating = 0;
+  private authSettled: Array<() => void> = [];
+  /**
+   * Bytes of the message being received, reserved in the body budget as its frame headers
+   * announced them; handed to the message when it is complete, released when it is answered.
+   * `pooled`: the part of them also reserved in the pool of unauthenticated messages.
+   */
+  private receiving = 0;
+  private pooled = 0;
+
+  constructor(private readonly shared: Shared, private readonly ws: WebSocket, private readonly op: Operation, req: IncomingMessage, private readonly path: string) {
+    this.config = shared.deps.config;
     const host = req.headers.host ?? '';
-    // The forms a client may have signed the service path in (API.md §12).
-    const servicePaths = [path, `ws://${host}${path}`, `wss://${host}${path}`];
-    const maxInFlight = config.SML_WS_MAX_IN_FLIGHT;
-    let identity: Promise<Identity | undefined> = Promise.resolve(undefined);
-    let bound: string | undefined;
-    let inFlight = 0;
-    let replies: Promise<void> = Promise.resolve();
-    let closeAfterReply = false;
-    // A connection that has not authenticated a message within the request timeout is closed.
-    const unauthenticated = setTimeout(() => ws.close(1008, 'no authenticated message'), config.SML_REQUEST_TIMEOUT_MS);
-    unauthenticated.unref();
-    // Messages with a header whose authentication is under way, and who waits for them to end.
-    let authenticating = 0;
-    let authSettled: Array<() => void> = [];
-    // Bytes of the message being received, reserved in the body budget as its frame headers
-    // announced them; handed to the message when it is complete, released when it is answered.
-    // `pooled`: the part of them also reserved in the pool of unauthenticated messages.
-    let receiving = 0;
-    let pooled = 0;
+    this.servicePaths = [path, `ws://${host}${path}`, `wss://${host}${path}`];
+    this.unauthenticatedTimer = setTimeout(() => ws.close(1008, 'no authenticated message'), this.config.SML_REQUEST_TIMEOUT_MS);
+    this.unauthenticatedTimer.unref();
+  }
 
-    // Each data frame is decided on from its header, before its payload is read (ws-frames.ts):
-    // - until a message of the connection has authenticated, a message may be at most
-    //   SML_WS_UNAUTHENTICATED_MAX_BYTES: a larger one closes the connection (1009) unread,
-    //   unless a message is being authenticated just then (a client that pipelines): the
-    //   frame then waits, unread, for that authentication; a message over SML_BODY_LIMIT +
-    //   64 KiB is closed 1009 likewise;
-    // - such a message over 64 KiB (UNPOOLED_BYTES) also reserves its frames in the gateway's
-    //   pool for unauthenticated messages (SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT): what
-    //   anonymous connections can make the gateway hold is that pool, whatever their number;
-    //   one that does not fit closes its connection with 1013 (try again later);
-    // - every frame reserves its length in the body budget the REST bodies share
-    //   (SML_MAX_BODY_BYTES_IN_FLIGHT) before it is read; one that does not fit closes the
-    //   connection with 1013 (try again later).
-    // A refused frame waits, unread, for the replies owed on the connection, then closes it.
-    // A message's header cannot authenticate it before its body is read: its Content-MD5 and
-    // signature cover the body.
-    const limit = config.SML_BODY_LIMIT + HEADER_ALLOWANCE;
-    const refuse = (code: number, reason: string) => replies.then((): FrameVerdict => ({ code, reason }));
-    const decide = (length: number): FrameVerdict | Promise<FrameVerdict> => {
-      const total = receiving + length;
-      if (total > limit) return refuse(MESSAGE_TOO_BIG, `message over ${limit} bytes (SML_BODY_LIMIT + 64 KiB)`);
-      const anonymous = bound === undefined && total > UNPOOLED_BYTES;
-      if (anonymous && authenticating > 0) return new Promise<void>((resolve) => authSettled.push(resolve)).then(() => decide(length));
-      if (anonymous && total > config.SML_WS_UNAUTHENTICATED_MAX_BYTES) {
-        return refuse(MESSAGE_TOO_BIG, `message over ${config.SML_WS_UNAUTHENTICATED_MAX_BYTES} bytes before the connection authenticated (SML_WS_UNAUTHENTICATED_MAX_BYTES)`);
-      }
-      const reserve = (): FrameVerdict => {
-        if (anonymous && !this.unauthenticated.tryReserve(length)) {
-          return { code: TRY_AGAIN_LATER, reason: `unauthenticated messages fill SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT (${this.unauthenticated.limit}); retry later` };
-        }
-        if (!bodies.tryReserve(length)) {
-          if (anonymous) this.unauthenticated.release(length);
-          return { code: TRY_AGAIN_LATER, reason: `the gateway's body budget is full (SML_MAX_BODY_BYTES_IN_FLIGHT = ${bodies.limit}); retry later` };
-        }
-        receiving = total;
-        if (anonymous) pooled += length;
-        return undefined;
-      };
-      // Once this connection's own messages are answered (and their bytes released), once more.
-      return reserve() === undefined ? undefined : replies.then(reserve);
-    };
+  start(): void {
+    const { ws } = this;
     try {
-      gateFrames(ws, decide);
+      gateFrames(ws, (length) => this.decide(length));
     } catch (err) {
       // Never a connection whose messages would be buffered unbounded (checked at start too).
-      log.error({ err }, 'WebSocket connection refused: its frames cannot be gated');
+      this.shared.deps.log.error({ err }, 'WebSocket connection refused: its frames cannot be gated');
       ws.terminate();
       return;
     }
+    ws.on('message', (raw: RawData) => this.message(Array.isArray(raw) ? Buffer.concat(raw) : Buffer.isBuffer(raw) ? raw : Buffer.from(raw)));
+    ws.on('close', () => this.closed());
+    ws.on('error', (err) => this.shared.deps.log.debug({ err, op: this.op }, 'WebSocket connection error'));
+  }
 
-    const authenticate = async (header: MessageHeader, body: Buffer): Promise<Identity> => {
-      const [symDate, md5, authorization, customerId] = header.headers;
-      const who = await authenticateMessage({
-        authorization, symDate, customerId, contentMd5: md5 ?? '', body,
-        verify: (secret, expectedMd5, signature) =>
-          wsSignatures({ contentMd5: expectedMd5, secret, symDate: symDate ?? '', customerId: customerId ?? '', body, extraKeys: header.extraKeys }, servicePaths)
-            .some((s) => verifySignature(s, signature)),
-        redacted: (expectedMd5) => redactedWsStringToSign({ contentMd5: expectedMd5, symDate: symDate ?? '', customerId: customerId ?? '', body, servicePath: path, extraKeys: header.extraKeys }),
-      }, this.deps.users, this.deps.replay, this.authOpts);
-      if (bound === undefined) {
-        const open = this.perCustomer.get(who.user) ?? 0;
-        if (open >= config.SML_WS_MAX_CONNECTIONS_PER_CUSTOMER) {
-          closeAfterReply = true;
-          throw smlError('WS_CONNECTION_LIMIT', { user: who.user, count: open, variable: `SML_WS_MAX_CONNECTIONS_PER_CUSTOMER = ${config.SML_WS_MAX_CONNECTIONS_PER_CUSTOMER}` });
-        }
-        bound = who.user;
-        this.perCustomer.set(who.user, open + 1);
-        clearTimeout(unauthenticated);
-      } else if (who.user !== bound) {
-        // One customer per connection: its tenancy never changes midway.
-        throw smlError('CUSTOMER_ID_MISMATCH', { header: who.user, user: bound });
+  // Each data frame is decided on from its header, before its payload is read (ws-frames.ts):
+  // - until a message of the connection has authenticated, a message may be at most
+  //   SML_WS_UNAUTHENTICATED_MAX_BYTES: a larger one closes the connection (1009) unread,
+  //   unless a message is being authenticated just then (a client that pipelines): the
+  //   frame then waits, unread, for that authentication; a message over SML_BODY_LIMIT +
+  //   64 KiB is closed 1009 likewise;
+  // - such a message over 64 KiB (UNPOOLED_BYTES) also reserves its frames in the gateway's
+  //   pool for unauthenticated messages (SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT): what
+  //   anonymous connections can make the gateway hold is that pool, whatever their number;
+  //   one that does not fit closes its connection with 1013 (try again later);
+  // - every frame reserves its length in the body budget the REST bodies share
+  //   (SML_MAX_BODY_BYTES_IN_FLIGHT) before it is read; one that does not fit closes the
+  //   connection with 1013 (try again later).
+  // A refused frame waits, unread, for the replies owed on the connection, then closes it.
+  // A message's header cannot authenticate it before its body is read: its Content-MD5 and
+  // signature cover the body.
+  private decide(length: number): FrameVerdict | Promise<FrameVerdict> {
+    const { config } = this;
+    const limit = config.SML_BODY_LIMIT + HEADER_ALLOWANCE;
+    const refuse = (code: number, reason: string) => this.replies.then((): FrameVerdict => ({ code, reason }));
+    const total = this.receiving + length;
+    if (total > limit) return refuse(MESSAGE_TOO_BIG, `message over ${limit} bytes (SML_BODY_LIMIT + 64 KiB)`);
+    const anonymous = this.bound === undefined && total > UNPOOLED_BYTES;
+    if (anonymous && this.authenticating > 0) return new Promise<void>((resolve) => this.authSettled.push(resolve)).then(() => this.decide(length));
+    if (anonymous && total > config.SML_WS_UNAUTHENTICATED_MAX_BYTES) {
+      return refuse(MESSAGE_TOO_BIG, `message over ${config.SML_WS_UNAUTHENTICATED_MAX_BYTES} bytes before the connection authenticated (SML_WS_UNAUTHENTICATED_MAX_BYTES)`);
+    }
+    const reserve = () => this.reserve(length, total, anonymous);
+    // Once this connection's own messages are answered (and their bytes released), once more.
+    return reserve() === undefined ? undefined : this.replies.then(reserve);
+  }
+
+  /** Reserves a frame's `length` in the body budget (and, `anonymous`, in the pool of unauthenticated messages). */
+  private reserve(length: number, total: number, anonymous: boolean): FrameVerdict {
+    const { bodies } = this.shared.deps;
+    const { unauthenticated } = this.shared;
+    if (anonymous && !unauthenticated.tryReserve(length)) {
+      return { code: TRY_AGAIN_LATER, reason: `unauthenticated messages fill SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT (${unauthenticated.limit}); retry later` };
+    }
+    if (!bodies.tryReserve(length)) {
+      if (anonymous) unauthenticated.release(length);
+      return { code: TRY_AGAIN_LATER, reason: `the gateway's body budget is full (SML_MAX_BODY_BYTES_IN_FLIGHT = ${bodies.limit}); retry later` };
+    }
+    this.receiving = total;
+    if (anonymous) this.pooled += length;
+    return undefined;
+  }
+
+  private async authenticate(header: MessageHeader, body: Buffer): Promise<Identity> {
+    const { config, path, servicePaths } = this;
+    const [symDate, md5, authorization, customerId] = header.headers;
+    const who = await authenticateMessage({
+      authorization, symDate, customerId, contentMd5: md5 ?? '', body,
+      verify: (secret, expectedMd5, signature) =>
+        wsSignatures({ contentMd5: expectedMd5, secret, symDate: symDate ?? '', customerId: customerId ?? '', body, extraKeys: header.extraKeys }, servicePaths)
+          .some((s) => verifySignature(s, signature)),
+      redacted: (expectedMd5) => redactedWsStringToSign({ contentMd5: expectedMd5, symDate: symDate ?? '', customerId: customerId ?? '', body, servicePath: path, extraKeys: header.extraKeys }),
+    }, this.shared.deps.users, this.shared.deps.replay, this.shared.authOpts);
+    const { perCustomer } = this.shared;
+    if (this.bound === undefined) {
+      const open = perCustomer.get(who.user) ?? 0;
+      if (open >= config.SML_WS_MAX_CONNECTIONS_PER_CUSTOMER) {
+        this.closeAfterReply = true;
+        throw smlError('WS_CONNECTION_LIMIT', { user: who.user, count: open, variable: `SML_WS_MAX_CONNECTIONS_PER_CUSTOMER = ${config.SML_WS_MAX_CONNECTIONS_PER_CUSTOMER}` });
       }
-      return { who, extraKeys: header.extraKeys };
-    };
+      this.bound = who.user;
+      perCustomer.set(who.user, open + 1);
+      clearTimeout(this.unauthenticatedTimer);
+    } else if (who.user !== this.bound) {
+      // One customer per connection: its tenancy never changes midway.
+      throw smlError('CUSTOMER_ID_MISMATCH', { header: who.user, user: this.bound });
+    }
+    return { who, extraKeys: header.extraKeys };
+  }
 
-    const handle = async (data: Buffer): Promise<string> => {
-      this.bus.assertConnected();
-      const { header, body } = parseWsMessage(data);
-      if (body.length > config.SML_BODY_LIMIT) throw smlError('BODY_TOO_LARGE', { limit: config.SML_BODY_LIMIT });
-      let id: Identity | undefined;
-      if (header) {
-        const mine = authenticate(header, body);
-        authenticating++;
-        void mine.catch(() => undefined).finally(() => {
-          if (--authenticating > 0) return;
-          const waiting = authSettled;
-          authSettled = [];
-          for (const resume of waiting) resume();
-        });
-        // A later message without header speaks as the last authenticated one.
-        const previous = identity;
-        identity = mine.catch(() => previous);
-        id = await mine;
-      } else {
-        id = await identity;
-        if (!id) throw smlError('WS_NO_HEADER');
-      }
-      const keys = OPERATIONS[op].keys;
-      if (id.extraKeys.length < keys.length) throw smlError('WS_EXTRA_KEYS', { op, expected: keys.join(', '), count: id.extraKeys.length });
-      const route = this.routeOf[op];
-      const caller = { user: id.who.user, root: id.who.root, requestId: randomUUID() };
-      const params: Record<string, string> = { user: id.who.user };
-      keys.forEach((k, i) => (params[k] = id.extraKeys[i]!));
-      const ctx = routeContext(route, { caller, params, query: {}, body, headers: {}, secretKey: id.who.secretKey, limits: routeLimits(this.deps.config) });
-      const { status, values, rawValues } = await dispatch(route, ctx, this.deps.client);
-      if (!isOk(status)) throw errorFromStatus(status);
-      if (rawValues) return envelopeWithRawValues(status.code ?? 200, status.message ?? '', rawValues).toString('utf8');
-      return toJson({ statusCode: status.code ?? 200, statusString: status.message ?? '', values });
-    };
-
-    const failure = (thrown: unknown): string => {
-      const err = this.bus.failure(thrown) ?? thrown;
-      if (err instanceof SmlError) {
-        if (err.status === 401 || err.code === 'MD5_MISMATCH' || err.code.includes('DATE') || err.code === 'CLOCK_SKEW' || err.code === 'AUTH_HEADER_NULL') metrics.authFailures.inc({ code: err.code });
-        return toJson({ statusCode: err.status, statusString: err.message, ...(err.omitValues ? {} : { values: err.values ?? {} }) });
-      }
-      const requestId = randomUUID();
-      log.error({ err, requestId, op }, 'WebSocket message failed');
-      const internal = smlError('INTERNAL', { requestId });
-      return toJson({ statusCode: internal.status, statusString: internal.message, values: {} });
-    };
-
-    ws.on('message', (raw: RawData) => {
-      const data = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
-      const end = metrics.requestDuration.startTimer({ method: 'ws', route: op });
-      // Messages beyond the bound wait in the socket: reading stops until a reply goes out.
-      if (++inFlight >= maxInFlight) ws.pause();
-      // Reserved frame by frame as it arrived (decide).
-      const reserved = receiving;
-      const reservedPooled = pooled;
-      receiving = 0;
-      pooled = 0;
-      const answer = handle(data).catch(failure);
-      // Replies leave in the order the messages came, whatever order they finish in.
-      replies = replies.then(async () => {
-        const text = await answer;
-        bodies.release(reserved);
-        this.unauthenticated.release(reservedPooled);
-        if (ws.readyState === ws.OPEN) ws.send(text);
-        if (closeAfterReply) ws.close(1008, 'too many connections');
-        end({ status: Number(/^\{"statusCode":(\d+)/.exec(text)?.[1] ?? 0) });
-        if (--inFlight < maxInFlight && ws.isPaused) ws.resume();
-      });
+  /** Who a message speaks as: its header authenticated, or, without one, the last authenticated message's identity. */
+  private async speaker(header: MessageHeader | undefined, body: Buffer): Promise<Identity> {
+    if (!header) {
+      const id = await this.identity;
+      if (!id) throw smlError('WS_NO_HEADER');
+      return id;
+    }
+    const mine = this.authenticate(header, body);
+    this.authenticating++;
+    void mine.catch(() => undefined).finally(() => {
+      if (--this.authenticating > 0) return;
+      const waiting = this.authSettled;
+      this.authSettled = [];
+      for (const resume of waiting) resume();
     });
-    ws.on('close', () => {
-      clearTimeout(unauthenticated);
-      // A message cut off midway.
-      bodies.release(receiving);
-      this.unauthenticated.release(pooled);
-      receiving = 0;
-      pooled = 0;
-      if (bound !== undefined) {
-        const left = (this.perCustomer.get(bound) ?? 1) - 1;
-        if (left > 0) this.perCustomer.set(bound, left);
-        else this.perCustomer.delete(bound);
-      }
+    // A later message without header speaks as the last authenticated one.
+    const previous = this.identity;
+    this.identity = mine.catch(() => previous);
+    return mine;
+  }
+
+  /** One message: the envelope of the REST call it stands for. */
+  private async handle(data: Buffer): Promise<string> {
+    const { config, op } = this;
+    this.shared.bus.assertConnected();
+    const { header, body } = parseWsMessage(data);
+    if (body.length > config.SML_BODY_LIMIT) throw smlError('BODY_TOO_LARGE', { limit: config.SML_BODY_LIMIT });
+    const id = await this.speaker(header, body);
+    const keys = OPERATIONS[op].keys;
+    if (id.extraKeys.length < keys.length) throw smlError('WS_EXTRA_KEYS', { op, expected: keys.join(', '), count: id.extraKeys.length });
+    const route = this.shared.routeOf[op];
+    const caller = { user: id.who.user, root: id.who.root, requestId: randomUUID() };
+    const params: Record<string, string> = { user: id.who.user };
+    keys.forEach((k, i) => (params[k] = id.extraKeys[i]!));
+    const ctx = routeContext(route, { caller, params, query: {}, body, headers: {}, secretKey: id.who.secretKey, limits: routeLimits(config) });
+    const { status, values, rawValues } = await dispatch(route, ctx, this.shared.deps.client);
+    if (!isOk(status)) throw errorFromStatus(status);
+    if (rawValues) return envelopeWithRawValues(status.code ?? 200, status.message ?? '', rawValues).toString('utf8');
+    return envelopeText(status.code ?? 200, status.message ?? '', values);
+  }
+
+  private message(data: Buffer): void {
+    const { ws } = this;
+    const { bodies, metrics } = this.shared.deps;
+    const end = metrics.requestDuration.startTimer({ method: 'ws', route: this.op });
+    // Messages beyond the bound wait in the socket: reading stops until a reply goes out.
+    if (++this.inFlight >= this.config.SML_WS_MAX_IN_FLIGHT) ws.pause();
+    // Reserved frame by frame as it arrived (decide).
+    const reserved = this.receiving;
+    const reservedPooled = this.pooled;
+    this.receiving = 0;
+    this.pooled = 0;
+    const answer = this.handle(data).catch((thrown) => errorEnvelopeText(failureAnswer(thrown, this.shared.failures, { op: this.op, ws: true })));
+    // Replies leave in the order the messages came, whatever order they finish in.
+    this.replies = this.replies.then(async () => {
+      const text = await answer;
+      bodies.release(reserved);
+      this.shared.unauthenticated.release(reservedPooled);
+      if (ws.readyState === ws.OPEN) ws.send(text);
+      if (this.closeAfterReply) ws.close(1008, 'too many connections');
+      end({ status: Number(/^\{"statusCode":(\d+)/.exec(text)?.[1] ?? 0) });
+      if (--this.inFlight < this.config.SML_WS_MAX_IN_FLIGHT && ws.isPaused) ws.resume();
     });
-    ws.on('error', (err) => log.debug({ err, op }, 'WebSocket connection error'));
+  }
+
+  private closed(): void {
+    clearTimeout(this.unauthenticatedTimer);
+    // A message cut off midway.
+    this.shared.deps.bodies.release(this.receiving);
+    this.shared.unauthenticated.release(this.pooled);
+    this.receiving = 0;
+    this.pooled = 0;
+    const { bound } = this;
+    if (bound !== undefined) {
+      const { perCustomer } = this.shared;
+      const left = (perCustomer.get(bound) ?? 1) - 1;
+      if (left > 0) perCustomer.set(bound, left);
+      else perCustomer.delete(bound);
+    }
   }
 }

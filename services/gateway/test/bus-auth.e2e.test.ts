@@ -49,7 +49,7 @@ describe('bus authentication and permissions', () => {
     const list = sml.v1.UserListRequest.encode({ caller: caller('root', true) }).finish();
     expect(await refusal(nc.request(subjects.users.list, list, { timeout: 2000 }))).toBe('PERMISSIONS_VIOLATION');
     const project = sml.v1.ProjectRequest.encode({ caller: caller('bob'), pid: 'secret' }).finish();
-    for (const op of ['delete', 'unload', 'learn', 'create']) {
+    for (const op of ['delete', 'unload', 'learn', 'create'] as const) {
       expect(await refusal(nc.request(subjects.projects(op), project, { timeout: 2000 }))).toBe('PERMISSIONS_VIOLATION');
     }
     const jobs = sml.v1.JobListRequest.encode({ caller: caller('root', true), all: true }).finish();

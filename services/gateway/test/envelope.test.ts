@@ -1,6 +1,9 @@
 import { sml } from '@sml/proto';
-import { toJson } from '@sml/core';
-import { envelopeWithRawValues, replyValues } from '../src/envelope';
+import { smlError, toJson, type Logger, type SmlError } from '@sml/core';
+import type { BusHealth } from '@sml/bus';
+import { FrameError } from '@sml/stats';
+import { envelopeWithRawValues, errorEnvelopeText, failureAnswer, replyValues } from '../src/envelope';
+import { GatewayMetrics } from '../src/metrics';
 import { routes } from '../src/routes';
 
 // A reply becomes REST `values` by its schema: messages that only wrap `entries` collapse to
@@ -38,5 +41,44 @@ describe('envelopeWithRawValues', () => {
     expect(Buffer.from(raw.rawValues!).toString()).toBe('{"KSVSMap":{"values":[{"res":"2"}]}}');
     const plain = route.present!(sml.v1.PredictReply.create({ KSVSMap: { values: [{ entries: { res: '2' } }] } }));
     expect(plain).toEqual({ status: { code: 200, message: 'OK' }, values: { KSVSMap: { values: [{ res: '2' }] } } });
+  });
+});
+
+// REST and WebSocket answer a failure through one function: the same envelope, the same
+// count of refused authentications, the same Internal error for what no rule maps.
+describe('failureAnswer', () => {
+  const setup = (natsDown?: SmlError) => {
+    const metrics = new GatewayMetrics();
+    const logged: unknown[] = [];
+    const log = { error: (obj: unknown) => logged.push(obj) } as unknown as Logger;
+    const bus = { failure: () => natsDown } as unknown as BusHealth;
+    const counted = async () => (await metrics.authFailures.get()).values.map((v) => [v.labels.code, v.value]);
+    return { deps: { bus, metrics, log }, logged, counted };
+  };
+
+  it('counts each refused authentication by its code, and nothing else', async () => {
+    const { deps, counted } = setup();
+    for (const code of ['AUTH_HEADER_NULL', 'SYM_DATE_NULL', 'INVALID_DATE_FORMAT', 'CLOCK_SKEW', 'INVALID_USER', 'MD5_MISMATCH', 'INVALID_SIGNATURE', 'REPLAYED_REQUEST'] as const) {
+      expect(failureAnswer(smlError(code), deps, {}).code).toBe(code);
+    }
+    for (const code of ['PROJECT_NOT_FOUND', 'BODY_TOO_LARGE', 'MALFORMED_JSON'] as const) failureAnswer(smlError(code), deps, {});
+    expect(await counted()).toEqual([['AUTH_HEADER_NULL', 1], ['SYM_DATE_NULL', 1], ['INVALID_DATE_FORMAT', 1], ['CLOCK_SKEW', 1], ['INVALID_USER', 1],
+      ['MD5_MISMATCH', 1], ['INVALID_SIGNATURE', 1], ['REPLAYED_REQUEST', 1]]);
+  });
+
+  it('answers NATS failures as the bus says, domain errors by their kind, anything else Internal (logged, with its request id)', () => {
+    const down = smlError('NATS_UNAVAILABLE', { cause: 'connection lost' });
+    expect(failureAnswer(new Error('disconnected'), setup(down).deps, {})).toBe(down);
+    const { deps, logged } = setup();
+    expect(failureAnswer(new FrameError(1, 'x', 'bad'), deps, {}).message).toBe('Invalid DataFrame at row 1, column [x]: bad');
+    expect(logged).toEqual([]);
+    const internal = failureAnswer(new TypeError('x is undefined'), deps, { route: '/r' }, 'id-1');
+    expect([internal.status, internal.message]).toEqual([500, 'Internal error (request id id-1)']);
+    expect(logged).toEqual([expect.objectContaining({ requestId: 'id-1', route: '/r' })]);
+  });
+
+  it("an error's envelope: values, or none for the jobs-list 500", () => {
+    expect(errorEnvelopeText(smlError('PROJECT_NOT_FOUND', { pid: 'p', user: 'u' }))).toBe('{"statusCode":400,"statusString":"Cannot Find Project id[p] for Customer id [u]","values":{}}');
+    expect(errorEnvelopeText(smlError('JOBS_ALL_NOT_ROOT'))).toBe('{"statusCode":500,"statusString":"Generic Exception [java.lang.Exception: Cannot specify all=true for non root user]"}');
   });
 });

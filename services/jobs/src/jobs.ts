@@ -1,9 +1,10 @@
-import { JOB_EVENTS_STREAM, JOB_IDS_STREAM, consumeDurable, ensureStream, kvBucket, okStatus, subjects, type ServiceRuntime } from '@sml/bus';
+import { JOB_EVENTS_STREAM, JOB_IDS_STREAM, consumeDurable, contracts, ensureStream, kvBucket, okStatus, subjects, type ServiceRuntime } from '@sml/bus';
 import { catalogue, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { LeaseKeeper } from './lease';
 import { JobStore } from './store';
 
+const ops = contracts.jobs;
 const FOLD_CONSUMER = 'jobs-fold';
 /** What `GET /{user}/jobs/{id}` of a failed job answers (API.md §10). */
 const FAILED_JOB_STATUS = 500;
@@ -26,11 +27,11 @@ export async function startJobs({ nc, service, log, config }: ServiceRuntime): P
     log.warn({ leaseMs: config.SML_JOB_LEASE_MS, heartbeatMs: config.SML_JOB_HEARTBEAT_MS }, 'SML_JOB_LEASE_MS is under 3 heartbeats: a slow heartbeat may fail a live job');
   }
 
-  service.endpoint(subjects.jobs.create, sml.v1.JobCreateRequest, sml.v1.JobCreateReply, async (req, { caller }) => ({
+  service.handle(ops.create, async (req, { caller }) => ({
     jobId: await store.create(caller.user!, req),
   }));
 
-  service.endpoint(subjects.jobs.get, sml.v1.JobGetRequest, sml.v1.JobGetReply, async (req, { caller }) => {
+  service.handle(ops.get, async (req, { caller }) => {
     const record = await store.get(caller.user!, Number(req.jobId), config.SML_JOB_POLL_WAIT_MS);
     if (!record) throw smlError('NO_SUCH_JOB');
     switch (record.state) {
@@ -47,12 +48,12 @@ export async function startJobs({ nc, service, log, config }: ServiceRuntime): P
     }
   });
 
-  service.endpoint(subjects.jobs.list, sml.v1.JobListRequest, sml.v1.JobListReply, (req, { caller }) => {
+  service.handle(ops.list, (req, { caller }) => {
     if (req.all && !caller.root) throw smlError('JOBS_ALL_NOT_ROOT');
     return { jobinfolist: store.list(req.all ? undefined : caller.user!) };
   });
 
-  service.endpoint(subjects.jobs.cancel, sml.v1.JobCancelRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.cancel, async (req, { caller }) => {
     const jobId = Number(req.jobId);
     const record = await store.get(caller.user!, jobId);
     if (!record) throw smlError('NO_SUCH_JOB');

@@ -1,9 +1,8 @@
-import { smlError } from '@sml/core';
+import { smlError, toSmlError } from '@sml/core';
 import { serveJobTasks } from '@sml/jobs-client';
 import {
   ALGORITHMS, Summary, kmeansOptimize, autoSelect, selectFeatures, type LeaderboardEntry, type KmeansScore, type ModelSpec, type PredictFrame, type SelectionOptions,
 } from '@sml/stats';
-import { modelError } from './model-errors';
 
 /** One model build (and, for selectModel, feature selection; for autoSelect, the search), as sent to a build worker thread. */
 export interface BuildTask {
@@ -70,4 +69,4 @@ let pid = '';
 serveJobTasks((task: BuildTask) => {
   pid = task.pid;
   return build(task);
-}, (err) => modelError(err, pid));
+}, (err) => toSmlError(err, { pid }));

@@ -5,6 +5,7 @@ import { FrameError, placeholderRows, Summary, type DataFrame, type LearnInput, 
 import { browseLocal, browseS3, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, STREAM_SOURCE_TYPES, type ReadLimits, type Source, type SourceContext } from '@sml/sources';
 import type { JobContext } from '@sml/jobs-client';
 import { columnPlan, guessType, SAMPLE_ROWS, type ColumnPlan } from './ds-plan';
+import { dsFailure } from './ds-rows';
 import type { ReadBatch } from './ds-read-worker';
 import { DsReaders } from './ds-reader';
 import { encodeFrame, type ProjectEncoders } from './encoding';
@@ -34,15 +35,6 @@ const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#@]*@/i;
 export function redacted(ds: sml.v1.IDsInfo): sml.v1.IDsInfo {
   const info = Object.entries(ds.info ?? {}).filter(([k]) => !SECRET_KEY.test(k)).map(([k, v]): [string, string] => [k, String(v).replace(URL_PASSWORD, '$1@')]);
   return { ...ds, info: Object.fromEntries(info) };
-}
-
-function sourceFailure(err: unknown, ds: string): never {
-  if (err instanceof SmlError) throw err;
-  if (err instanceof SourceError) {
-    if (err.reason === 'invalid') throw smlError('DS_INVALID', { ds, detail: err.message }, err);
-    throw smlError('DS_UNREADABLE', { ds, detail: err.message }, err);
-  }
-  throw smlError('DS_UNREADABLE', { ds, detail: (err as Error).message }, err);
 }
 
 /** A learn/forget job's outcome, as the project's log keeps it. */
@@ -116,7 +108,7 @@ export class DataSources {
       if (type !== 'redshift') csvOptionsOf(info, info.path ?? '');
       return { ds: { type, name: ds, info, extra }, source: sourceOf(type, info, this.ctx(user)) };
     } catch (err) {
-      return sourceFailure(err, ds);
+      return dsFailure(err, ds);
     }
   }
 
@@ -211,7 +203,7 @@ export class DataSources {
       const types = extra.length === header.length ? [...extra] : header.map((_, i) => guessType(data.map((r) => r[i] ?? '')));
       return { attributeNames: header, attributeTypes: types, data: data.map((entries) => ({ entries })), errorHandling: 0 };
     } catch (err) {
-      return sourceFailure(err, name);
+      return dsFailure(err, name);
     }
   }
 
@@ -244,7 +236,7 @@ export class DataSources {
       }
       return await browseLocal(info.path ?? '', this.ctx(user));
     } catch (err) {
-      return sourceFailure(err, req.dsInfo.name || '-');
+      return dsFailure(err, req.dsInfo.name || '-');
     }
   }
 
@@ -309,7 +301,7 @@ export class DataSources {
     try {
       source = sourceOf(info.type!, info.info ?? {}, this.ctx(user, 'job', job.signal));
     } catch (err) {
-      return sourceFailure(err, ds);
+      return dsFailure(err, ds);
     }
     const where = source.describe();
     const lenient = Number(columns.errorHandling ?? 0) === 1;
@@ -415,7 +407,7 @@ export class DataSources {
       }
     } catch (err) {
       if (job.signal.aborted) throw err; // the runner answers a cancelled job
-      return sourceFailure(err, ds);
+      return dsFailure(err, ds);
     }
     await online?.settled();
     if (job.signal.aborted) throw smlError('JOB_CANCELLED');

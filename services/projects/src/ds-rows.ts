@@ -1,4 +1,4 @@
-import { smlError, SmlError } from '@sml/core';
+import { smlError, SmlError, toSmlError } from '@sml/core';
 import type { sml } from '@sml/proto';
 import { csvBatches, csvOptionsOf, sourceOf, SourceError, type SourceContext } from '@sml/sources';
 
@@ -21,10 +21,13 @@ export interface DsBatch {
   bytesRead: number;
 }
 
-/** A data-source failure as the 4xx the DS endpoints answer (DS_INVALID, DS_UNREADABLE). */
+/**
+ * A data-source failure as the 4xx the DS endpoints answer: a SourceError by its kind
+ * (DS_INVALID, DS_UNREADABLE); anything else that fails reading a source (a socket's or a
+ * driver's error) leaves it unreadable.
+ */
 export function dsFailure(err: unknown, ds: string): never {
-  if (err instanceof SmlError) throw err;
-  if (err instanceof SourceError && err.reason === 'invalid') throw smlError('DS_INVALID', { ds, detail: err.message }, err);
+  if (err instanceof SmlError || err instanceof SourceError) throw toSmlError(err, { ds });
   throw smlError('DS_UNREADABLE', { ds, detail: err instanceof Error ? err.message : String(err) }, err);
 }
 

@@ -1,5 +1,5 @@
-import { checkParameters, smlError, SmlError, type ParameterBound } from '@sml/core';
-import { EvtWrapper, ModelInputError } from '@sml/stats';
+import { checkParameters, smlError, SmlError, toSmlError, type ParameterBound } from '@sml/core';
+import { EvtWrapper } from '@sml/stats';
 import type { ModelStore } from './model-store';
 import type { ProjectRegistry } from './registry';
 
@@ -28,8 +28,7 @@ export class EvtWrappers {
     try {
       wrapper = new EvtWrapper(params);
     } catch (err) {
-      if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
-      throw err;
+      throw toSmlError(err);
     }
     await registry.with(user, pid, () => store.setEvt(user, pid, model, params.sml_evt_wrapper_res_key || 'res', wrapper));
   }

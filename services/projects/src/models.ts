@@ -1,13 +1,12 @@
-import { checkName, checkParameters, dataFrameFromProto, smlError, type ParameterBound, type SmlError } from '@sml/core';
+import { checkName, checkParameters, dataFrameFromProto, smlError, toSmlError, type ParameterBound, type SmlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import {
-  ALGORITHM_NAMES, ALGORITHMS, AUTOSELECT_DEFAULT_SELECTOR, AUTOSELECT_TASKS, ModelInputError, RESTRICTABLE_ALGORITHMS, SELECTOR_TYPES, checkAutoSelect, checkSelection,
+  ALGORITHM_NAMES, ALGORITHMS, AUTOSELECT_DEFAULT_SELECTOR, AUTOSELECT_TASKS, RESTRICTABLE_ALGORITHMS, SELECTOR_TYPES, checkAutoSelect, checkSelection,
   frameRowCount, resolveAttributes, restrictedBuild, rowsFromColumns, type Algorithm, type KmeansScore, type Model, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
 } from '@sml/stats';
 import type { JobWorkers } from '@sml/jobs-client';
 import type { BuildResult, BuildTask } from './build-worker';
 import type { PredictPool } from './predict-pool';
-import { modelError } from './model-errors';
 import type { ModelStore } from './model-store';
 import type { ProjectRegistry } from './registry';
 
@@ -103,7 +102,7 @@ async function buildInline(algo: string, { summary, spec }: ReturnType<typeof re
   try {
     return { state: ALGORITHMS[algo].build(summary, spec).state(), assessment: {}, tried: 1 };
   } catch (err) {
-    throw modelError(err, pid);
+    throw toSmlError(err, { pid });
   }
 }
 
@@ -149,8 +148,7 @@ export class Models {
       try {
         checkSelection(algorithm, selection);
       } catch (err) {
-        if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
-        throw err;
+        throw toSmlError(err);
       }
     }
     await registry.with(user, pid, () => undefined); // 400 now for an unknown project
@@ -177,8 +175,7 @@ export class Models {
     try {
       checkAutoSelect({ task, gridType, selection });
     } catch (err) {
-      if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
-      throw err;
+      throw toSmlError(err);
     }
     await this.deps.registry.with(user, pid, () => undefined); // 400 now for an unknown project
     return this.job(user, pid, modelId, req, params, {
@@ -221,7 +218,7 @@ export class Models {
             ...(how.autoSelect ? { autoSelect: how.autoSelect } : {}),
           };
         } catch (err) {
-          throw modelError(err, pid);
+          throw toSmlError(err, { pid });
         }
       });
       const built = 'inline' in task ? await buildInline(algo, task.inline, pid, signal) : await workers.run(task, signal);
@@ -274,7 +271,7 @@ export class Models {
           const top = kMax ?? Math.max(kMin, Math.min(10, size - 1));
           return { bytes: p.summaryBytes(), pid, algo: 'kmeans', spec: { algo: 'kmeansOptimize', inputs, targets: [], params }, selection: null, optimize: { kMin, kMax: top } };
         } catch (err) {
-          throw modelError(err, pid);
+          throw toSmlError(err, { pid });
         }
       });
       return (await workers.run(task, signal)).scores ?? [];
@@ -356,8 +353,7 @@ export class Models {
         // A stateful model's state changes as it predicts: it stays here, with the stored one.
         out = thread && !model.stateful && steps !== undefined && steps >= thread.threadSteps ? await thread.pool.predict(key, revision, model, input) : model.predict(input);
       } catch (err) {
-        if (err instanceof ModelInputError) throw smlError('MODEL_INPUT', { detail: err.message }, err);
-        throw err;
+        throw toSmlError(err);
       }
       if (model.stateful) await store.saveState(user, pid, modelId, model);
       await store.applyEvt(user, pid, modelId, out);

@@ -1,4 +1,3 @@
-import { SummaryError } from '@sml/stats';
 import { smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
 import type { ProjectState } from './project';
@@ -24,61 +23,57 @@ export function summaryParts(p: ProjectState, req: sml.v1.ISummaryRequest): sml.
   const summary = p.summary;
   const names = req.attributeNames?.length ? req.attributeNames : summary.attributeNames;
   const types = summary.attributeTypes;
-  try {
-    const indexes = names.map((n) => {
-      const i = summary.indexOf(n);
-      if (i < 0) throw new SummaryError('unknown attribute', n);
-      return i;
-    });
-    const reply: sml.v1.ISummaryReply = { rowCount: summary.rowCount, meta: p.meta };
-    if (req.moments) {
-      reply.moments = indexes.map((i) => ({ name: names[indexes.indexOf(i)], type: types[i], ...summary.moments(i) }));
-    }
-    if (req.comoments) {
-      reply.comoments = [];
-      for (let a = 0; a < indexes.length; a++) {
-        for (let b = a; b < indexes.length; b++) reply.comoments.push({ x: names[a], y: names[b], ...summary.comoments(indexes[a], indexes[b]) });
-      }
-    }
-    if (req.histograms) {
-      reply.histograms = indexes.map((i, k) => {
-        const h = summary.histogram(i);
-        const bins = h?.toBins() ?? [];
-        return {
-          name: names[k],
-          mode: h?.mode ?? '',
-          lower: bins.map((b) => b.lower),
-          upper: bins.map((b) => b.upper),
-          count: bins.map((b) => b.count),
-          missing: summary.missing(i),
-        };
-      });
-    }
-    const survival = summary.survival;
-    if (req.survival && survival) {
-      reply.survival = survival.groups().map((group) => ({ group, rows: survival.table(group).map((r) => ({ time: r.time, censored: r.censored, events: r.events })) }));
-    }
-    const sequences = summary.sequences;
-    if (req.sequences && sequences) {
-      reply.sequenceOrder = sequences.order;
-      reply.sequences = sequences.variableNames().map((name) => ({
-        name,
-        unigrams: stateCounts(sequences.unigrams(name)),
-        starts: stateCounts(sequences.starts(name)),
-        lagPairs: Array.from({ length: sequences.order }, (_, k) => k + 1).flatMap((lag) =>
-          [...sequences.lagPairs(name, lag)].flatMap(([from, tos]) => [...tos].map(([to, count]) => ({ lag, from, to, count })))),
-      }));
-    }
-    reply.etag = p.etag;
-    if (req.full) {
-      if (req.ifNoneMatch && req.ifNoneMatch === p.etag) reply.notModified = true;
-      else reply.summary = summary.serialize();
-    }
-    return reply;
-  } catch (err) {
-    if (err instanceof SummaryError) throw smlError('INVALID_PARAMETER', { name: 'attributeNames', value: err.attribute, reason: 'unknown attribute' });
-    throw err;
+  const indexes = names.map((n) => {
+    const i = summary.indexOf(n);
+    // A bad parameter of this request, answered as the index checks below answer theirs.
+    if (i < 0) throw smlError('INVALID_PARAMETER', { name: 'attributeNames', value: n, reason: 'unknown attribute' });
+    return i;
+  });
+  const reply: sml.v1.ISummaryReply = { rowCount: summary.rowCount, meta: p.meta };
+  if (req.moments) {
+    reply.moments = indexes.map((i) => ({ name: names[indexes.indexOf(i)], type: types[i], ...summary.moments(i) }));
   }
+  if (req.comoments) {
+    reply.comoments = [];
+    for (let a = 0; a < indexes.length; a++) {
+      for (let b = a; b < indexes.length; b++) reply.comoments.push({ x: names[a], y: names[b], ...summary.comoments(indexes[a], indexes[b]) });
+    }
+  }
+  if (req.histograms) {
+    reply.histograms = indexes.map((i, k) => {
+      const h = summary.histogram(i);
+      const bins = h?.toBins() ?? [];
+      return {
+        name: names[k],
+        mode: h?.mode ?? '',
+        lower: bins.map((b) => b.lower),
+        upper: bins.map((b) => b.upper),
+        count: bins.map((b) => b.count),
+        missing: summary.missing(i),
+      };
+    });
+  }
+  const survival = summary.survival;
+  if (req.survival && survival) {
+    reply.survival = survival.groups().map((group) => ({ group, rows: survival.table(group).map((r) => ({ time: r.time, censored: r.censored, events: r.events })) }));
+  }
+  const sequences = summary.sequences;
+  if (req.sequences && sequences) {
+    reply.sequenceOrder = sequences.order;
+    reply.sequences = sequences.variableNames().map((name) => ({
+      name,
+      unigrams: stateCounts(sequences.unigrams(name)),
+      starts: stateCounts(sequences.starts(name)),
+      lagPairs: Array.from({ length: sequences.order }, (_, k) => k + 1).flatMap((lag) =>
+        [...sequences.lagPairs(name, lag)].flatMap(([from, tos]) => [...tos].map(([to, count]) => ({ lag, from, to, count })))),
+    }));
+  }
+  reply.etag = p.etag;
+  if (req.full) {
+    if (req.ifNoneMatch && req.ifNoneMatch === p.etag) reply.notModified = true;
+    else reply.summary = summary.serialize();
+  }
+  return reply;
 }
 
 /**

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Summary, clusterOptionsOf, forestOptionsOf, forestOptionsProblem, frameFromColumns, powerOptionsOf, type LearnInput, type PreparedChange, type StateLimits, type SummaryOptions } from '@sml/stats';
-import { checkParameters, dataFrameFromProto, smlError, type ParameterBound } from '@sml/core';
+import { checkParameters, dataFrameFromProto, smlError, toSmlError, type ParameterBound } from '@sml/core';
 import { sml } from '@sml/proto';
-import { toSmlError } from './errors';
 import type { OnlineRunner } from './online-pool';
 import { OnlineUpdates } from './online-updates';
 import type { StoredSnapshot } from './store';
@@ -181,7 +180,7 @@ export class ProjectState {
     try {
       return this.prepareChange(op, batch);
     } catch (err) {
-      throw toSmlError(err, this.meta.pid);
+      throw toSmlError(err, { pid: this.meta.pid });
     }
   }
 
@@ -282,7 +281,7 @@ export class ProjectState {
     try {
       this.summary.merge(other);
     } catch (err) {
-      throw smlError('MERGE_INCOMPATIBLE', { other: otherPid, pid: this.meta.pid, reason: (err as Error).message });
+      throw toSmlError(err, { pid: this.meta.pid, other: otherPid });
     }
     this.dirty = true;
     this.meta.lastModificationDate = Date.now();
@@ -293,7 +292,7 @@ export class ProjectState {
     try {
       this.summary.merge(staging, -1);
     } catch (err) {
-      throw toSmlError(err, this.meta.pid);
+      throw toSmlError(err, { pid: this.meta.pid });
     }
     this.revision++;
     this.dirty = true;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { BusService, kvBucket, Leases, okStatus, Presence, SHARD_PROBE_OP, shardOf, subjects, type ServiceRuntime } from '@sml/bus';
+import { BusService, contracts, kvBucket, Leases, okStatus, Presence, SHARD_PROBE_OP, shardOf, subjectOf, type ServiceRuntime } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
-import { StorageType } from 'nats';
-import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
+import { StorageType, type NatsConnection } from 'nats';
+import { checkName, parameterBounds, smlError, type Config, type Logger } from '@sml/core';
 import { readLimitsOf, type SourceContext } from '@sml/sources';
 import { sml } from '@sml/proto';
 import type { BuildResult, BuildTask } from './build-worker';
@@ -31,7 +31,7 @@ import { registerTransfers, Transfers } from './transfer';
 const ORPHAN_GRACE_MS = 10 * 60_000;
 const ORPHAN_SWEEP_EVERY_MS = 60 * 60_000;
 
-const s = (op: string) => subjects.projects(op);
+const ops = contracts.projects;
 const projectOf = (pid: string | null | undefined) => checkName('project', pid);
 const modelOf = (model: string | null | undefined) => checkName('model', model);
 
@@ -45,19 +45,10 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   // replica holds the shard's lease (ownership.ts). The runtime's instance answers nothing.
   await service.suspend();
   const shards = config.SML_PROJECT_SHARDS;
-  const shardServices: BusService[] = [];
-  for (let shard = 0; shard < shards; shard++) {
-    const svc = await BusService.start(nc, { name: 'projects', log, shard: { from: 'sml.projects.0.', to: `sml.projects.${shard}.` } });
-    await svc.suspend();
-    shardServices.push(svc);
-  }
+  const shardServices = await startShardServices(nc, log, shards);
   const store = await ProjectStore.open(nc);
   const bounds = parameterBounds(config);
-  const limits = {
-    maxAttributes: config.SML_MAX_ATTRIBUTES,
-    state: { maxSequenceEntries: config.SML_MAX_SEQUENCE_NGRAMS, maxPartitions: config.SML_MAX_PARTITIONS, maxNameLength: config.SML_MAX_NAME_LENGTH },
-    bounds,
-  };
+  const limits = projectLimits(config, bounds);
   // Projects' online models (rf_* forests, cluster_* micro-clusters) learn off this thread.
   const onlinePool = new OnlinePool(undefined, config.SML_ONLINE_MODEL_THREADS);
   const registry = new ProjectRegistry(store, log, {
@@ -79,12 +70,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   const idempotency = await kvBucket(nc, 'sml_idempotency', { ttl: IDEMPOTENCY_WINDOW_MS, storage: StorageType.File });
   const dss = await kvBucket(nc, 'sml_dss');
   const models = await ModelStore.open(nc);
-  // Model state objects a crash left without a record (ModelStore.sweepOrphans): at start, then hourly.
-  const sweep = () => void models.sweepOrphans(ORPHAN_GRACE_MS)
-    .then((gone) => gone.length > 0 && log.info({ objects: gone.length }, 'orphaned model state objects deleted'))
-    .catch((err: unknown) => log.warn({ err }, 'model state objects not swept'));
-  sweep();
-  const sweeper = setInterval(sweep, ORPHAN_SWEEP_EVERY_MS).unref();
+  const sweeper = sweepOrphans(models, log);
   const runner = new JobRunner(nc, client, executorOf('projects', config), 'projects', log);
   runner.start();
   // Model builds run off this thread: seconds at 500 attributes, minutes at 2000.
@@ -107,30 +93,14 @@ export async function startProjects({ nc, service, client, config, log }: Servic
     predictThread: { pool: predictPool, threadSteps: config.SML_PREDICT_THREAD_STEPS },
   });
   const predict = predictor({ registry, encoders, models: modelDomain });
-  // With a job's signal: a job's read, under the job bounds (deadline, least rate); without, only checked.
-  const sourceContext = (user: string, signal?: AbortSignal): SourceContext => ({
-    user, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_SOURCE_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE,
-    ...(signal ? { signal, limits: readLimitsOf(config, 'job') } : {}),
-  });
-  const dsModels = {
-    models: modelDomain, dataSources, sourceContext,
-    predictions: new DsPredictions({ dataSources, models: modelDomain, predict, sourceContext }),
-    frameBounds: { maxRows: config.SML_MAX_SELECT_DS_ROWS, maxCost: config.SML_BODY_LIMIT },
-  };
+  const dsModels = dsModelsOf(config, modelDomain, dataSources, predict);
   const evt = new EvtWrappers({ registry, store: models, bounds });
   const transfers = new Transfers({
     registry, store, models, encoders, limits, bounds, maxProjectsPerCustomer: config.SML_MAX_PROJECTS_PER_CUSTOMER, maxDocumentBytes: config.SML_MAX_EXPORT_BYTES,
     shards: sharding,
   });
   for (const [shard, svc] of shardServices.entries()) {
-    registerLifecycle(svc, runner, lifecycle, dataSources, encoders, shard);
-    registerDataSources(svc, runner, dataSources);
-    registerLearning(svc, runner, learning);
-    registerModels(svc, runner, modelDomain, predict, learning);
-    registerDsModels(svc, runner, dsModels);
-    registerEncoders(svc, { registry, store, encoders, log });
-    registerEvt(svc, evt);
-    registerTransfers(svc, runner, transfers);
+    registerShard(svc, shard, { runner, lifecycle, dataSources, encoders, learning, models: modelDomain, predict, dsModels, registry, store, log, evt, transfers });
   }
 
   // Serves the shards it holds; keeps trying for its share every third of a lease.
@@ -150,17 +120,77 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   };
 }
 
-function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Lifecycle, dataSources: DataSources, encoders: ProjectEncoders, shard: number): void {
-  // The failover probe (BusClient): answered, with the holding's instance header, exactly while this replica serves the shard.
-  service.endpoint(s(SHARD_PROBE_OP), sml.v1.ProjectRequest, sml.v1.Empty, () => ({}));
+/** What bounds a project's state (ProjectRegistry, DataSources, Transfers). */
+function projectLimits(config: Config, bounds: ReturnType<typeof parameterBounds>) {
+  return {
+    maxAttributes: config.SML_MAX_ATTRIBUTES,
+    state: { maxSequenceEntries: config.SML_MAX_SEQUENCE_NGRAMS, maxPartitions: config.SML_MAX_PARTITIONS, maxNameLength: config.SML_MAX_NAME_LENGTH },
+    bounds,
+  };
+}
 
-  service.endpoint(s('create'), sml.v1.ProjectCreateRequest, sml.v1.ProjectCreateReply, async (req, { caller }) => {
+/** Models with data sources: their reads, batch predictions and the bounds of a scoring frame. */
+function dsModelsOf(config: Config, models: Models, dataSources: DataSources, predict: PredictFn) {
+  // With a job's signal: a job's read, under the job bounds (deadline, least rate); without, only checked.
+  const sourceContext = (user: string, signal?: AbortSignal): SourceContext => ({
+    user, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_SOURCE_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE,
+    ...(signal ? { signal, limits: readLimitsOf(config, 'job') } : {}),
+  });
+  return {
+    models, dataSources, sourceContext,
+    predictions: new DsPredictions({ dataSources, models, predict, sourceContext }),
+    frameBounds: { maxRows: config.SML_MAX_SELECT_DS_ROWS, maxCost: config.SML_BODY_LIMIT },
+  };
+}
+
+/** One micro-service instance per shard, suspended until ownership.ts takes its lease. */
+async function startShardServices(nc: NatsConnection, log: Logger, shards: number): Promise<BusService[]> {
+  const services: BusService[] = [];
+  for (let shard = 0; shard < shards; shard++) {
+    const svc = await BusService.start(nc, { name: 'projects', log, shard: { from: 'sml.projects.0.', to: `sml.projects.${shard}.` } });
+    await svc.suspend();
+    services.push(svc);
+  }
+  return services;
+}
+
+/** Model state objects a crash left without a record (ModelStore.sweepOrphans): at start, then hourly. */
+function sweepOrphans(models: ModelStore, log: Logger): NodeJS.Timeout {
+  const sweep = () => void models.sweepOrphans(ORPHAN_GRACE_MS)
+    .then((gone) => gone.length > 0 && log.info({ objects: gone.length }, 'orphaned model state objects deleted'))
+    .catch((err: unknown) => log.warn({ err }, 'model state objects not swept'));
+  sweep();
+  return setInterval(sweep, ORPHAN_SWEEP_EVERY_MS).unref();
+}
+
+/** Every operation of the projects service, on one shard's instance. */
+function registerShard(svc: BusService, shard: number, deps: {
+  runner: JobRunner; lifecycle: Lifecycle; dataSources: DataSources; encoders: ProjectEncoders; learning: Learning; models: Models; predict: PredictFn;
+  dsModels: ReturnType<typeof dsModelsOf>; registry: ProjectRegistry; store: ProjectStore; log: Logger; evt: EvtWrappers; transfers: Transfers;
+}): void {
+  const { runner } = deps;
+  registerLifecycle(svc, runner, deps.lifecycle, deps.encoders);
+  registerCustomerData(svc, deps.lifecycle, deps.dataSources, shard);
+  registerDataSources(svc, runner, deps.dataSources);
+  registerLearning(svc, runner, deps.learning);
+  registerModels(svc, runner, deps.models, deps.predict, deps.learning);
+  registerDsModels(svc, runner, deps.dsModels);
+  registerEncoders(svc, { registry: deps.registry, store: deps.store, encoders: deps.encoders, log: deps.log });
+  registerEvt(svc, deps.evt);
+  registerTransfers(svc, runner, deps.transfers);
+}
+
+function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Lifecycle, encoders: ProjectEncoders): void {
+  // The failover probe (BusClient): answered, with the holding's instance header, exactly while this replica serves the shard.
+  service.handle(ops[SHARD_PROBE_OP], () => ({}));
+
+  service.handle(ops.create, async (req, { caller }) => {
     const pid = await lifecycle.create(caller.user!, req);
     const recipe = req.askSummaryRecipe ? await lifecycle.batchRecipe(caller.user!, pid) : null;
     return { status: okStatus('PROJECT_CREATED', { pid }), ...(recipe !== null ? { summaryRecipe: recipe } : {}) };
   });
 
-  service.endpoint(s('info'), sml.v1.ProjectRequest, sml.v1.ProjectInfoReply, async (req, { caller }) => {
+  service.handle(ops.info, async (req, { caller }) => {
     const pid = projectOf(req.pid);
     const user = caller.user!;
     const hash = req.hash === true;
@@ -171,11 +201,11 @@ function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Li
     return { status: okStatus('JOB_CREATED'), jobId };
   });
 
-  service.endpoint(s('list'), sml.v1.ProjectListRequest, sml.v1.ProjectListReply, async (_req, { caller }) => ({
+  service.handle(ops.list, async (_req, { caller }) => ({
     stringList: { values: await lifecycle.list(caller.user!) },
   }));
 
-  service.endpoint(s('delete'), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.delete, async (req, { caller }) => {
     const pid = projectOf(req.pid);
     // The encoder stays listed until the project is gone (its delete answers 409 meanwhile).
     const encoder = await encoders.encoderOf(caller.user!, pid);
@@ -184,44 +214,47 @@ function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Li
     return { status: okStatus('PROJECT_DELETED', { pid }) };
   });
 
-  service.endpoint(s('save'), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.save, async (req, { caller }) => {
     const pid = projectOf(req.pid);
     await lifecycle.save(caller.user!, pid);
     return { status: okStatus('PROJECT_SAVED', { pid }) };
   });
 
-  service.endpoint(s('unload'), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.unload, async (req, { caller }) => {
     const pid = projectOf(req.pid);
     await lifecycle.unload(caller.user!, pid);
     return { status: okStatus('PROJECT_UNLOADED', { pid }) };
   });
 
   for (const [op, frozen] of [['freeze', true], ['unfreeze', false]] as const) {
-    service.endpoint(s(op), sml.v1.ProjectRequest, sml.v1.Empty, async (req, { caller }) => {
+    service.handle(ops[op], async (req, { caller }) => {
       const pid = projectOf(req.pid);
       await lifecycle.freeze(caller.user!, pid, frozen);
       return { status: okStatus(frozen ? 'PROJECT_FROZEN_OK' : 'PROJECT_UNFROZEN', { pid }) };
     });
   }
 
-  service.endpoint(s('histogramEnable'), sml.v1.HistogramEnableRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.histogramEnable, async (req, { caller }) => {
     const pid = projectOf(req.pid);
     await lifecycle.enableHistograms(caller.user!, pid, req.enable === true);
     return { status: okStatus('HISTOGRAMS_SWITCHED', { pid, state: req.enable ? 'enabled' : 'disabled' }) };
   });
 
-  service.endpoint(s('merge'), sml.v1.MergeRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.merge, async (req, { caller }) => {
     const pid = projectOf(req.pid);
     const other = projectOf(req.otherProjectName);
     await lifecycle.merge(caller.user!, pid, other);
     return { status: okStatus('PROJECT_MERGED', { pid, other }) };
   });
 
-  service.endpoint(s('summary'), sml.v1.SummaryRequest, sml.v1.SummaryReply, async (req, { caller }) =>
+  service.handle(ops.summary, async (req, { caller }) =>
     lifecycle.summary(caller.user!, projectOf(req.pid), req));
+}
 
+/** A customer's purge (root) and a project's log: what also spans its data sources. */
+function registerCustomerData(service: BusService, lifecycle: Lifecycle, dataSources: DataSources, shard: number): void {
   // Root only (the users service, when a customer is deleted).
-  service.endpoint(s('purgeCustomer'), sml.v1.UserRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.purgeCustomer, async (req, { caller }) => {
     if (!caller.root) throw smlError('ROOT_ONLY', { action: 'purge customers' });
     const user = checkName('customer', req.cid);
     // Asked of every shard: each deletes its own projects; the customer's data sources once.
@@ -230,42 +263,42 @@ function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Li
     return {};
   });
 
-  service.endpoint(s('log'), sml.v1.ProjectRequest, sml.v1.ProjectLogReply, async (req, { caller }) => ({
+  service.handle(ops.log, async (req, { caller }) => ({
     quarantined: await lifecycle.quarantined(caller.user!, projectOf(req.pid)),
     dsLog: await dataSources.dsLog(caller.user!, projectOf(req.pid)),
   }));
-  service.reportStats(s('log'), () => ({ quarantinedBatches: lifecycle.quarantinedTotal }));
+  service.reportStats(subjectOf(ops.log), () => ({ quarantinedBatches: lifecycle.quarantinedTotal }));
 }
 
 function registerDataSources(service: BusService, runner: JobRunner, dss: DataSources): void {
-  service.endpoint(s('dssCreate'), sml.v1.DsInfoRequest, sml.v1.Empty, async (req, { caller }) =>
+  service.handle(ops.dssCreate, async (req, { caller }) =>
     ({ status: okStatus('DS_CREATED', { ds: await dss.create(caller.user!, req) }) }));
-  service.endpoint(s('dssUpdate'), sml.v1.DsInfoRequest, sml.v1.Empty, async (req, { caller }) =>
+  service.handle(ops.dssUpdate, async (req, { caller }) =>
     ({ status: okStatus('DS_UPDATED', { ds: await dss.update(caller.user!, req.ds ?? '', req) }) }));
-  service.endpoint(s('dssList'), sml.v1.DsRequest, sml.v1.DsListReply, async (_req, { caller }) =>
+  service.handle(ops.dssList, async (_req, { caller }) =>
     ({ stringList: { values: await dss.list(caller.user!) } }));
-  service.endpoint(s('dssGet'), sml.v1.DsRequest, sml.v1.DsInfoReply, async (req, { caller }) =>
+  service.handle(ops.dssGet, async (req, { caller }) =>
     ({ dsInfo: redacted(await dss.info(caller.user!, req.ds ?? '')) }));
-  service.endpoint(s('dssDelete'), sml.v1.DsRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.dssDelete, async (req, { caller }) => {
     await dss.delete(caller.user!, req.ds ?? '');
     return { status: okStatus('DS_DELETED', { ds: req.ds }) };
   });
-  service.endpoint(s('dssSample'), sml.v1.DsRequest, sml.v1.DsSampleReply, async (req, { caller }) =>
+  service.handle(ops.dssSample, async (req, { caller }) =>
     ({ dataframe: await dss.sampleOf(caller.user!, req.ds ?? '') }));
-  service.endpoint(s('dssPreview'), sml.v1.DsInfoRequest, sml.v1.DsSampleReply, async (req, { caller }) =>
+  service.handle(ops.dssPreview, async (req, { caller }) =>
     ({ dataframe: await dss.preview(caller.user!, req) }));
-  service.endpoint(s('dssBrowse'), sml.v1.DsInfoRequest, sml.v1.DsBrowseReply, async (req, { caller }) =>
+  service.handle(ops.dssBrowse, async (req, { caller }) =>
     ({ dsdirectoryListing: await dss.browse(caller.user!, req) }));
   for (const [op, attach] of [['addds', true], ['detachds', false]] as const) {
-    service.endpoint(s(op), sml.v1.ProjectDsRequest, sml.v1.Empty, async (req, { caller }) => {
+    service.handle(ops[op], async (req, { caller }) => {
       const pid = projectOf(req.pid);
       await dss.attach(caller.user!, pid, req.ds ?? '', attach);
       return { status: okStatus(attach ? 'DS_ATTACHED' : 'DS_DETACHED', { ds: req.ds, pid }) };
     });
   }
-  service.endpoint(s('lfStats'), sml.v1.ProjectRequest, sml.v1.LfStatsReply, async (req, { caller }) =>
+  service.handle(ops.lfStats, async (req, { caller }) =>
     ({ lfStats: await dss.stats(caller.user!, projectOf(req.pid)) }));
-  service.endpoint(s('dsLearn'), sml.v1.DsLearnRequest, sml.v1.LearnReply, async (req, { caller }) => {
+  service.handle(ops.dsLearn, async (req, { caller }) => {
     const user = caller.user!;
     const pid = projectOf(req.pid);
     const { ds, info } = await dss.prepareLearn(user, pid, req.ds);
@@ -278,12 +311,12 @@ function registerDataSources(service: BusService, runner: JobRunner, dss: DataSo
 
 function registerLearning(service: BusService, runner: JobRunner, learning: Learning): void {
   // The streams service, once it deleted a stream: the stream's marks leave the project.
-  service.endpoint(s('dropStreamMarks'), sml.v1.DropStreamMarksRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.dropStreamMarks, async (req, { caller }) => {
     await learning.dropStreamMarks(caller.user!, projectOf(req.pid), req.stream ?? '');
     return { status: okStatus() };
   });
   for (const op of ['learn', 'forget'] as const satisfies readonly LearnOp[]) {
-    service.endpoint(s(op), sml.v1.LearnRequest, sml.v1.LearnReply, async (req, { caller }) => {
+    service.handle(ops[op], async (req, { caller }) => {
       const user = caller.user!;
       const pid = projectOf(req.pid);
       if (!req.async) return learning.batch(user, pid, req, op);
@@ -297,27 +330,27 @@ function registerLearning(service: BusService, runner: JobRunner, learning: Lear
 }
 
 function registerModels(service: BusService, runner: JobRunner, models: Models, predict: PredictFn, learning: Learning): void {
-  service.endpoint(s('selectModel'), sml.v1.SelectModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
+  service.handle(ops.selectModel, async (req, { caller }) => {
     const plan = await models.plan(caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
     const jobId = await runner.submit(caller, req.buildOnly ? 'build' : 'selectModel', { p_id: plan.pid, model_id: plan.modelId }, async ({ signal }) =>
       jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: jobModelInfo(await plan.run(signal)) }));
     return { status: okStatus(req.buildOnly ? 'JOB_CREATED' : 'SELECT_MODEL_JOB_CREATED'), jobId };
   });
 
-  service.endpoint(s('autoSelect'), sml.v1.SelectModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
+  service.handle(ops.autoSelect, async (req, { caller }) => {
     const plan = await models.planAutoSelect(caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
     const jobId = await runner.submit(caller, 'autoSelect', { p_id: plan.pid, model_id: plan.modelId }, async ({ signal }) =>
       jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: jobModelInfo(await plan.run(signal)) }));
     return { status: okStatus('JOB_CREATED'), jobId };
   });
 
-  service.endpoint(s('learnPredict'), sml.v1.LearnPredictRequest, sml.v1.PredictReply, async (req, { caller }) => {
+  service.handle(ops.learnPredict, async (req, { caller }) => {
     const predictions = await learnPredict({ learning, models, predict }, caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
     return { predictionsJson: Buffer.from(JSON.stringify(predictions)) };
   });
 
   // kmeansOptimize (API.md §12): a job whose result is one KSVDMap entry per k (k, wssse, silhouette).
-  service.endpoint(s('kmeansOptimize'), sml.v1.SelectModelRequest, sml.v1.ExploreReply, async (req, { caller }) => {
+  service.handle(ops.kmeansOptimize, async (req, { caller }) => {
     const pid = projectOf(req.pid);
     const run = await models.optimize(caller.user!, pid, req.mlcontext ?? {});
     const jobId = await runner.submit(caller, 'kmeansOptimize', { p_id: pid }, async ({ signal }) =>
@@ -325,19 +358,19 @@ function registerModels(service: BusService, runner: JobRunner, models: Models, 
     return { status: okStatus('JOB_CREATED'), jobId };
   });
 
-  service.endpoint(s('modelInfo'), sml.v1.ModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
+  service.handle(ops.modelInfo, async (req, { caller }) => {
     const pid = projectOf(req.pid);
     return { modelInfo: await models.info(caller.user!, pid, req.modelId) };
   });
 
-  service.endpoint(s('modelDelete'), sml.v1.ModelRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.modelDelete, async (req, { caller }) => {
     const pid = projectOf(req.pid);
     const model = modelOf(req.modelId);
     await models.delete(caller.user!, pid, model);
     return { status: okStatus('MODEL_DELETED', { model }) };
   });
 
-  service.endpoint(s('predict'), sml.v1.PredictRequest, sml.v1.PredictReply, async (req, { caller }) => {
+  service.handle(ops.predict, async (req, { caller }) => {
     const predictions = await predict(caller.user!, projectOf(req.pid), modelOf(req.modelId), req.frame, req.columns);
     // Every value is a string: JSON.stringify needs no replacer for non-finite numbers.
     return { predictionsJson: Buffer.from(JSON.stringify(predictions)) };
@@ -349,7 +382,7 @@ function registerDsModels(service: BusService, runner: JobRunner, deps: {
   models: Models; dataSources: DataSources; predictions: DsPredictions; frameBounds: FrameBounds;
   sourceContext: (user: string, signal?: AbortSignal) => SourceContext;
 }): void {
-  service.endpoint(s('dsPredict'), sml.v1.DsPredictRequest, sml.v1.DsPredictReply, async (req, { caller }) => {
+  service.handle(ops.dsPredict, async (req, { caller }) => {
     const user = caller.user!;
     const pid = projectOf(req.pid);
     const modelId = modelOf(req.modelId);
@@ -362,7 +395,7 @@ function registerDsModels(service: BusService, runner: JobRunner, deps: {
 
   // selectModel/{dsid} and autoSelect/{dsid}: the scoring frame is read from the data source when the job runs.
   for (const [op, auto] of [['dsSelectModel', false], ['dsAutoSelect', true]] as const) {
-    service.endpoint(s(op), sml.v1.SelectModelRequest, sml.v1.ModelReply, async (req, { caller }) => {
+    service.handle(ops[op], async (req, { caller }) => {
       const user = caller.user!;
       const pid = projectOf(req.pid);
       const modelId = modelOf(req.modelId);
@@ -378,14 +411,14 @@ function registerDsModels(service: BusService, runner: JobRunner, deps: {
 }
 
 function registerEvt(service: BusService, evt: EvtWrappers): void {
-  service.endpoint(s('evtWrapper'), sml.v1.EvtWrapperRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.evtWrapper, async (req, { caller }) => {
     const pid = projectOf(req.pid);
     const model = modelOf(req.modelId);
     await evt.create(caller.user!, pid, model, req.params ?? {});
     return { status: okStatus('EVT_CREATED', { model }) };
   });
 
-  service.endpoint(s('evtDelete'), sml.v1.ModelRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.evtDelete, async (req, { caller }) => {
     const pid = projectOf(req.pid);
     const model = modelOf(req.modelId);
     await evt.delete(caller.user!, pid, model);
@@ -395,7 +428,7 @@ function registerEvt(service: BusService, evt: EvtWrappers): void {
 
 function registerEncoders(service: BusService, deps: { registry: ProjectRegistry; store: ProjectStore; encoders: ProjectEncoders; log: Logger }): void {
   // encoderAssign (API.md §3): the encoders service lists the project first (400 for an unknown encoder).
-  service.endpoint(s('encoderAssign'), sml.v1.EncoderAssignRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.encoderAssign, async (req, { caller }) => {
     const user = caller.user!;
     const pid = projectOf(req.pid);
     const encoder = checkName('encoder', req.encoderName);

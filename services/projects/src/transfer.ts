@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { checkName, checkParameters, smlError, SmlError, type ParameterBound } from '@sml/core';
-import { okStatus, subjects, type BusService } from '@sml/bus';
+import { contracts, okStatus, type BusService } from '@sml/bus';
 import { jobResult, type JobRunner } from '@sml/jobs-client';
 import { sml } from '@sml/proto';
 import { ALGORITHMS, EvtWrapper, ModelInputError, Summary, type Model } from '@sml/stats';
@@ -398,10 +398,10 @@ export class Transfers {
   }
 }
 
-const s = (op: string) => subjects.projects(op);
+const ops = contracts.projects;
 
 export function registerTransfers(service: BusService, runner: JobRunner, transfers: Transfers): void {
-  service.endpoint(s('infoAll'), sml.v1.ProjectInfoAllRequest, sml.v1.ProjectInfoListReply, async (req, { caller }) => {
+  service.handle(ops.infoAll, async (req, { caller }) => {
     const user = caller.user!;
     if (!req.async) return { smlInfoList: { values: await transfers.infoAll(user) } };
     const jobId = await runner.submit(caller, 'projectInfo', {}, async () =>
@@ -409,25 +409,25 @@ export function registerTransfers(service: BusService, runner: JobRunner, transf
     return { status: okStatus('JOB_CREATED'), jobId };
   });
 
-  service.endpoint(s('rename'), sml.v1.ProjectRenameRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.rename, async (req, { caller }) => {
     const pid = checkName('project', req.pid);
     const newName = checkName('project', req.newName);
     await transfers.rename(caller.user!, pid, newName);
     return { status: okStatus('PROJECT_RENAMED', { pid, newName }) };
   });
 
-  service.endpoint(s('export'), sml.v1.ExportRequest, sml.v1.ExportReply, async (req, { caller }) =>
+  service.handle(ops.export, async (req, { caller }) =>
     ({ document: await transfers.exportProject(caller.user!, checkName('project', req.pid)) }));
 
-  service.endpoint(s('modelExport'), sml.v1.ExportRequest, sml.v1.ExportReply, async (req, { caller }) =>
+  service.handle(ops.modelExport, async (req, { caller }) =>
     ({ document: await transfers.exportModel(caller.user!, checkName('project', req.pid), checkName('model', req.modelId)) }));
 
-  service.endpoint(s('import'), sml.v1.ImportRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.import, async (req, { caller }) => {
     const pid = await transfers.importProject(caller.user!, req);
     return { status: okStatus('PROJECT_IMPORTED', { pid }) };
   });
 
-  service.endpoint(s('modelImport'), sml.v1.ImportRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.modelImport, async (req, { caller }) => {
     const pid = checkName('project', req.pid);
     const model = await transfers.importModel(caller.user!, pid, req);
     return { status: okStatus('MODEL_IMPORTED', { model, pid }) };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errorStatus, kvBucket, Leases, okStatus, Presence, subjects, type ServiceRuntime } from '@sml/bus';
+import { contracts, errorStatus, kvBucket, Leases, okStatus, Presence, type BusService, type ServiceRuntime } from '@sml/bus';
 import { checkName, nameToken, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { allowPrivateAddresses } from './guard';
@@ -8,7 +8,7 @@ import { browse, preview } from './probe';
 import { StreamStore } from './store';
 import { Streams } from './streams';
 
-const s = subjects.streams;
+const ops = contracts.streams;
 const pidOf = (pid: string | null | undefined) => checkName('project', pid);
 const streamOf = (name: string | null | undefined) => checkName('stream', name);
 /** Types of a registered data source a poller reads (`sid`), and that DELETE /streams/poll?sid= deletes. */
@@ -47,32 +47,11 @@ export async function startStreams({ nc, service, client, config, log }: Service
     },
   });
 
-  service.endpoint(s.create, sml.v1.StreamCreateRequest, sml.v1.Empty, async (req, { caller }) => {
-    if (req.isNull || !req.dsInfo) throw smlError('DS_NULL');
-    return { status: await streams.create(caller.user!, pidOf(req.pid), req.dsInfo, req.fromBeginning === true) };
-  });
-  service.endpoint(s.start, sml.v1.StreamRequest, sml.v1.Empty, async (req, { caller }) => ({
-    status: await streams.start(caller.user!, pidOf(req.pid), streamOf(req.stream)),
-  }));
-  service.endpoint(s.stop, sml.v1.StreamRequest, sml.v1.Empty, async (req, { caller }) => ({
-    status: await streams.stop(caller.user!, pidOf(req.pid), streamOf(req.stream)),
-  }));
-  service.endpoint(s.delete, sml.v1.StreamRequest, sml.v1.Empty, async (req, { caller }) => ({
-    status: await streams.delete(caller.user!, pidOf(req.pid), streamOf(req.stream)),
-  }));
-  service.endpoint(s.list, sml.v1.StreamRequest, sml.v1.StreamListReply, async (req, { caller }) => ({
-    stringList: { values: await streams.list(caller.user!, pidOf(req.pid)) },
-  }));
-  service.endpoint(s.metrics, sml.v1.StreamRequest, sml.v1.StreamMetricsReply, async (req, { caller }) => ({
-    KSVSMap: { values: [{ entries: await streams.metrics(caller.user!, pidOf(req.pid), streamOf(req.stream)) }] },
-  }));
-  service.endpoint(s.errorLog, sml.v1.StreamRequest, sml.v1.StreamErrorLogReply, async (req, { caller }) => ({
-    stringList: { values: await streams.errorLog(caller.user!, pidOf(req.pid), streamOf(req.stream)) },
-  }));
+  registerStreams(service, streams);
 
   // POST /{user}/streams/poll (API.md §9): `sid` names a registered kafka data source and wins
   // over the body; a body of type kafka-poll is polled and answered 400 with its dataframe.
-  service.endpoint(s.poll, sml.v1.StreamPollRequest, sml.v1.StreamSampleReply, async (req, { caller }) => {
+  service.handle(ops.poll, async (req, { caller }) => {
     const user = caller.user!;
     const fromBeginning = req.fromBeginning === true;
     if (req.sid) {
@@ -91,7 +70,7 @@ export async function startStreams({ nc, service, client, config, log }: Service
   });
   // DELETE /{user}/streams/poll?sid=: the poller goes, and the registered kafka data source of
   // that name; streams made by create are never touched. Unknown sid: 200 OK; none: 500.
-  service.endpoint(s.pollDelete, sml.v1.StreamPollRequest, sml.v1.Empty, async (req, { caller }) => {
+  service.handle(ops.pollDelete, async (req, { caller }) => {
     const user = caller.user!;
     if (!req.sid) throw smlError('GENERIC_EXCEPTION', { detail: 'sid is null' });
     const sid = checkName('data source', req.sid);
@@ -103,11 +82,11 @@ export async function startStreams({ nc, service, client, config, log }: Service
     }
     return { status: okStatus('OK') };
   });
-  service.endpoint(s.browse, sml.v1.StreamSourceRequest, sml.v1.StreamBrowseReply, async (req, { caller }) => {
+  service.handle(ops.browse, async (req, { caller }) => {
     if (req.isNull || !req.dsInfo) throw smlError('DS_NULL');
     return { dsdirectoryListing: await browse(caller.user!, req.dsInfo, log) };
   });
-  service.endpoint(s.preview, sml.v1.StreamSourceRequest, sml.v1.StreamSampleReply, async (req, { caller }) => {
+  service.handle(ops.preview, async (req, { caller }) => {
     if (req.isNull || !req.dsInfo) throw smlError('DS_NULL');
     return { dataframe: await preview(caller.user!, req.dsInfo, config.SML_STREAM_MAX_RECORD_BYTES, log) };
   });
@@ -115,4 +94,30 @@ export async function startStreams({ nc, service, client, config, log }: Service
   await streams.begin();
   log.info('streams endpoints registered');
   return { onStop: async () => { await pollers.close(); await streams.end(); } };
+}
+
+/** The operations on a project's streams (create, start, stop, delete, list, metrics, errorLog). */
+function registerStreams(service: BusService, streams: Streams): void {
+  service.handle(ops.create, async (req, { caller }) => {
+    if (req.isNull || !req.dsInfo) throw smlError('DS_NULL');
+    return { status: await streams.create(caller.user!, pidOf(req.pid), req.dsInfo, req.fromBeginning === true) };
+  });
+  service.handle(ops.start, async (req, { caller }) => ({
+    status: await streams.start(caller.user!, pidOf(req.pid), streamOf(req.stream)),
+  }));
+  service.handle(ops.stop, async (req, { caller }) => ({
+    status: await streams.stop(caller.user!, pidOf(req.pid), streamOf(req.stream)),
+  }));
+  service.handle(ops.delete, async (req, { caller }) => ({
+    status: await streams.delete(caller.user!, pidOf(req.pid), streamOf(req.stream)),
+  }));
+  service.handle(ops.list, async (req, { caller }) => ({
+    stringList: { values: await streams.list(caller.user!, pidOf(req.pid)) },
+  }));
+  service.handle(ops.metrics, async (req, { caller }) => ({
+    KSVSMap: { values: [{ entries: await streams.metrics(caller.user!, pidOf(req.pid), streamOf(req.stream)) }] },
+  }));
+  service.handle(ops.errorLog, async (req, { caller }) => ({
+    stringList: { values: await streams.errorLog(caller.user!, pidOf(req.pid), streamOf(req.stream)) },
+  }));
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { isOk, subjects } from '@sml/bus';
-import { sml } from '@sml/proto';
+import { contracts, isOk } from '@sml/bus';
 import { busEnvelope, withAdminBus, type AdminBus } from '../bus';
 import { action, type CommandContext } from '../command';
 import { table } from '../table';
@@ -20,7 +19,7 @@ export function registerAdmin(program: Command, ctx: CommandContext): void {
     .argument('<id>', 'customer id')
     .option('--root', 'the customer may manage users and list every job')
     .action(action(ctx, (out, user: string, opts: { root?: boolean }) => bus(async ({ client, caller }) => {
-      const reply = await client.request('users', subjects.users.add, sml.v1.UserAddRequest, { caller, cid: user, root: opts.root === true }, sml.v1.UserSecretReply);
+      const reply = await client.call(contracts.users.add, { caller, cid: user, root: opts.root === true });
       const body = busEnvelope(reply.status, isOk(reply.status) ? { secretKey: reply.secretKey } : {});
       return out.envelope(body, (v) => `${body.statusString}\nsecret key (shown only once): ${v.secretKey}`);
     })));
@@ -29,7 +28,7 @@ export function registerAdmin(program: Command, ctx: CommandContext): void {
     .command('list')
     .description('list customers')
     .action(action(ctx, (out) => bus(async ({ client, caller }) => {
-      const reply = await client.request('users', subjects.users.list, sml.v1.UserListRequest, { caller }, sml.v1.UserListReply);
+      const reply = await client.call(contracts.users.list, { caller });
       const users = (reply.users ?? []).map((u) => ({ cid: u.cid ?? '', root: u.root === true, created: Number(u.created ?? 0) }));
       return out.envelope(busEnvelope(reply.status, { users }), (v) => table(
         ['CUSTOMER', 'ROOT', 'CREATED'],
@@ -42,7 +41,7 @@ export function registerAdmin(program: Command, ctx: CommandContext): void {
     .description("replace a customer's secret key and print the new one; the old one stops working")
     .argument('<id>', 'customer id')
     .action(action(ctx, (out, user: string) => bus(async ({ client, caller }) => {
-      const reply = await client.request('users', subjects.users.rotate, sml.v1.UserRequest, { caller, cid: user }, sml.v1.UserSecretReply);
+      const reply = await client.call(contracts.users.rotate, { caller, cid: user });
       const body = busEnvelope(reply.status, isOk(reply.status) ? { secretKey: reply.secretKey } : {});
       return out.envelope(body, (v) => `${body.statusString}\nsecret key (shown only once): ${v.secretKey}`);
     })));
@@ -52,7 +51,7 @@ export function registerAdmin(program: Command, ctx: CommandContext): void {
     .description('delete a customer')
     .argument('<id>', 'customer id')
     .action(action(ctx, (out, user: string) => bus(async ({ client, caller }) => {
-      const reply = await client.request('users', subjects.users.delete, sml.v1.UserRequest, { caller, cid: user }, sml.v1.Empty);
+      const reply = await client.call(contracts.users.delete, { caller, cid: user });
       const body = busEnvelope(reply.status, {});
       return out.envelope(body, () => body.statusString);
     })));

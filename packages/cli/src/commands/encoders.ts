@@ -8,8 +8,6 @@ import { isSuccess } from '../io';
 import { restClient } from '../rest';
 import { table } from '../table';
 
-const seg = (s: string) => encodeURIComponent(s);
-
 interface FrameValues {
   dataframe: { attributeNames: string[]; data: string[][] };
   encoderInfo?: { target: string; minTrimSize: string; encoderType?: string };
@@ -23,7 +21,7 @@ export function registerEncoders(program: Command, ctx: CommandContext): void {
     .command('list')
     .description('list encoder names')
     .action(action(ctx, async (out) => {
-      const res = await restClient(ctx.io.env).request<{ stringList: { values: string[] } }>('GET', '/encoders');
+      const res = await restClient(ctx.io.env).operations.listEncoders<{ stringList: { values: string[] } }>();
       return out.envelope(res.body, (v) => (v.stringList.values.length === 0 ? 'No encoders' : v.stringList.values.join('\n')));
     }));
 
@@ -35,7 +33,7 @@ export function registerEncoders(program: Command, ctx: CommandContext): void {
     .addOption(new Option('--type <type>', 'B: a 0/1 target (default), C: a continuous one').choices(['B', 'C']).default('B'))
     .option('--min-trim <n>', 'values seen fewer times encode to the overall mean', positiveInt)
     .action(action(ctx, async (out, name: string, opts: { target: string; type: string; minTrim?: number }) => {
-      const res = await restClient(ctx.io.env).request('POST', '/encoders/create', {
+      const res = await restClient(ctx.io.env).operations.createEncoder({
         query: { encodername: name, targetName: opts.target, encoderType: opts.type },
         ...(opts.minTrim === undefined ? {} : { json: { values: [{ minTrimSize: String(opts.minTrim) }] } }),
       });
@@ -55,7 +53,7 @@ export function registerEncoders(program: Command, ctx: CommandContext): void {
       let requests = 0;
       const records = csvRecords(createReadStream(path, { encoding: 'utf8' }));
       for await (const { frame, firstRow } of frameBatches(records, { types: opts.types, batchSize: opts.batch, errorHandling: 0 })) {
-        const res = await client.request('POST', `/encoders/${seg(name)}/learn`, { json: frame });
+        const res = await client.operations.learnEncoder(name, { json: frame });
         requests++;
         if (out.json) out.out(JSON.stringify(res.body));
         if (!isSuccess(res.body.statusCode)) {
@@ -74,7 +72,7 @@ export function registerEncoders(program: Command, ctx: CommandContext): void {
     .description('per key: distinct values, and the mean, stddev and variance of their counts')
     .argument('<name>', 'encoder name')
     .action(action(ctx, async (out, name: string) => {
-      const res = await restClient(ctx.io.env).request<FrameValues>('GET', `/encoders/${seg(name)}/stats`);
+      const res = await restClient(ctx.io.env).operations.encoderStats<FrameValues>(name);
       return out.envelope(res.body, (v) => [
         `target ${v.encoderInfo?.target ?? ''} (${v.encoderInfo?.encoderType ?? ''}), minTrimSize ${v.encoderInfo?.minTrimSize ?? ''}`,
         table(v.dataframe.attributeNames.map((n) => n.toUpperCase()), v.dataframe.data),
@@ -90,7 +88,7 @@ export function registerEncoders(program: Command, ctx: CommandContext): void {
     .option('--limit <n>', 'rows of the page (the server caps it: SML_MAX_ENCODER_PAGE_ROWS)', positiveInt)
     .action(action(ctx, async (out, name: string, key: string, opts: { offset?: number; limit?: number }) => {
       const query = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
-      const res = await restClient(ctx.io.env).request<FrameValues>('GET', `/encoders/${seg(name)}/keyvals/${seg(key)}`, { query });
+      const res = await restClient(ctx.io.env).operations.encoderKeyValues<FrameValues>(name, key, { query });
       return out.envelope(res.body, (v) => table(v.dataframe.attributeNames.map((n) => n.toUpperCase()), v.dataframe.data));
     }));
 
@@ -99,7 +97,7 @@ export function registerEncoders(program: Command, ctx: CommandContext): void {
     .description('delete an encoder (refused while a project uses it)')
     .argument('<name>', 'encoder name')
     .action(action(ctx, async (out, name: string) => {
-      const res = await restClient(ctx.io.env).request('DELETE', `/encoders/${seg(name)}`);
+      const res = await restClient(ctx.io.env).operations.deleteEncoder(name);
       return out.envelope(res.body, () => res.body.statusString);
     }));
 
@@ -109,7 +107,7 @@ export function registerEncoders(program: Command, ctx: CommandContext): void {
     .argument('<pid>', 'project id')
     .argument('<name>', 'encoder name')
     .action(action(ctx, async (out, pid: string, name: string) => {
-      const res = await restClient(ctx.io.env).request('GET', `/projects/${seg(pid)}/encoderAssign`, { query: { encoderName: name } });
+      const res = await restClient(ctx.io.env).operations.encoderAssign(pid, { query: { encoderName: name } });
       return out.envelope(res.body, () => res.body.statusString);
     }));
 }

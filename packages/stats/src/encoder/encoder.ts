@@ -186,7 +186,7 @@ export class Encoder {
         }
       }
     }
-    if (this.distinct + added > maxValues) throw new CapacityError('distinct key values', this.distinct + added, maxValues);
+    if (this.distinct + added > maxValues) throw new CapacityError('encoder-values', 'distinct key values', this.distinct + added, maxValues);
     for (const c of inputs) this.keyState(names[c], types[c]);
     let learned = 0;
     for (let r = 0; r < frame.data.length; r++) {
@@ -294,7 +294,7 @@ export class Encoder {
         added++;
       }
     }
-    if (this.distinct + added > maxValues) throw new CapacityError('distinct key values', this.distinct + added, maxValues);
+    if (this.distinct + added > maxValues) throw new CapacityError('encoder-values', 'distinct key values', this.distinct + added, maxValues);
     for (const e of entries) {
       const state = this.keyState(e.key, 'S');
       const at = this.valueSlot(state, e.value);
@@ -324,7 +324,7 @@ export class Encoder {
    */
   merge(other: Encoder, sign: Sign = 1): this {
     if (other.options.target !== this.options.target || other.options.targetType !== this.options.targetType) {
-      throw new SummaryError('encoders with different targets cannot be combined');
+      throw new SummaryError('incompatible', 'encoders with different targets cannot be combined');
     }
     if (sign === -1) this.checkRemovable(other);
     combineSlot(this.total, 0, other.total, 0, sign);
@@ -343,13 +343,13 @@ export class Encoder {
   }
 
   private checkRemovable(other: Encoder): void {
-    if (other.total[N] > this.total[N]) throw new SummaryError('cannot subtract an encoder with more rows');
+    if (other.total[N] > this.total[N]) throw new SummaryError('not-learned', 'cannot subtract an encoder with more rows');
     for (const [key, state] of other.keys) {
       const mine = this.keys.get(key);
       state.names.forEach((value, i) => {
         const count = state.slots[STRIDE * i + N];
         const at = mine ? mine.at(value) : -1;
-        if (count > 0 && (at < 0 || mine!.slots[at + N] < count)) throw new SummaryError(`cannot subtract value [${value}] seen more often than here`, key);
+        if (count > 0 && (at < 0 || mine!.slots[at + N] < count)) throw new SummaryError('not-learned', `cannot subtract value [${value}] seen more often than here`, key);
       });
     }
   }
@@ -384,10 +384,10 @@ export class Encoder {
   static deserialize(bytes: Uint8Array): Encoder {
     const r = new ByteReader(bytes);
     const format = r.u32();
-    if (format !== FORMAT && format !== FORMAT_PER_VALUE) throw new SummaryError('damaged encoder serialization: unknown format');
+    if (format !== FORMAT && format !== FORMAT_PER_VALUE) throw new SummaryError('damaged', 'damaged encoder serialization: unknown format');
     const target = r.string();
     const targetType = r.string();
-    if (targetType !== 'B' && targetType !== 'C') throw new SummaryError('damaged encoder serialization: target type');
+    if (targetType !== 'B' && targetType !== 'C') throw new SummaryError('damaged', 'damaged encoder serialization: target type');
     const e = new Encoder({ target, targetType, minTrimSize: r.f64() });
     e.total.set(r.f64s());
     const keyCount = r.u32();
@@ -396,7 +396,7 @@ export class Encoder {
       const values = format === FORMAT ? packedValues(r) : Array.from({ length: r.u32() }, () => r.string());
       const n = values.length;
       const slots = r.f64s();
-      if (slots.length !== STRIDE * n) throw new SummaryError('damaged encoder serialization: value slots');
+      if (slots.length !== STRIDE * n) throw new SummaryError('damaged', 'damaged encoder serialization: value slots');
       for (const v of values) state.add(v);
       state.slots.set(slots);
       e.distinct += n;
@@ -436,7 +436,7 @@ function packedValues(r: ByteReader): string[] {
     values[i] = text.slice(at, at + lengths[i]);
     at += lengths[i];
   }
-  if (at !== text.length) throw new SummaryError('damaged encoder serialization: value texts');
+  if (at !== text.length) throw new SummaryError('damaged', 'damaged encoder serialization: value texts');
   return values;
 }
 

@@ -8,6 +8,7 @@
  */
 export class ExploreInputError extends Error {
   override readonly name = 'ExploreInputError';
+  readonly kind = 'explore-input';
   constructor(
     readonly reason: string,
     options?: { cause?: unknown },

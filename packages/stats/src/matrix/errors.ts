@@ -6,6 +6,7 @@
  */
 export class MatrixInputError extends Error {
   override readonly name = 'MatrixInputError';
+  readonly kind = 'matrix-input';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }

@@ -11,6 +11,7 @@
  */
 export class ModelStateError extends Error {
   override readonly name = 'ModelStateError';
+  readonly kind = 'model-state';
 }
 
 function fail(path: string, what: string): never {

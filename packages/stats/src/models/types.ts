@@ -74,11 +74,13 @@ export interface Algorithm {
 /** Bad parameters or attributes: the message says which (HTTP 400). */
 export class ModelInputError extends Error {
   override readonly name: string = 'ModelInputError';
+  readonly kind: 'model-input' | 'singular' = 'model-input';
 }
 
 /** A singular or ill-conditioned system (STATS.md §4: the job fails with a 500 naming the collinear attributes). */
 export class SingularSystemError extends ModelInputError {
   override readonly name = 'SingularSystemError';
+  override readonly kind = 'singular';
 }
 
 /** Algorithms the API names but this build does not implement yet (HTTP 400, never "unknown"). */

@@ -5,6 +5,7 @@
  */
 export class SurvivalInputError extends Error {
   override readonly name = 'SurvivalInputError';
+  readonly kind = 'survival-input';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }

@@ -1,10 +1,9 @@
-import { sml } from '@sml/proto';
+import { contracts } from '@sml/bus';
 import { defineRoute } from '../route';
 import { mlContext, name, userParam, z } from '../schemas';
-import { AUTOSELECT_DESCRIPTION, AUTOSELECT_ERRORS, autoSelectQuery } from './models';
-import { projectOp } from './shard';
+import { AUTOSELECT_DESCRIPTION, autoSelectQuery } from './models';
 
-const s = projectOp;
+const ops = contracts.projects;
 const projectParams = userParam.extend({ pid: name('project') });
 type Ctx = z.infer<typeof mlContext>;
 
@@ -30,12 +29,11 @@ export const dsModelRoutes = [
       + 's3 and http data sources cannot be outputs (400). A failure or a cancel (DELETE jobs/{id}) writes nothing. '
       + 'Body (optional): attributeNames/attributeTypes of the input columns given to the model and errorHandling (0 strict: a row of the wrong length fails the job naming file and line; 1: such rows are skipped and counted). '
       + 'The finished job reads 200 Job is finished with values.predictReport {rowsRead, rowsPredicted, rowsSkipped, bytesRead, bytesWritten, attributeNames (the output\'s columns), errors (≤ 10)}.',
-    service: 'projects', subject: s('dsPredict'), request: sml.v1.DsPredictRequest, reply: sml.v1.DsPredictReply,
+    contract: ops.dsPredict,
     params: projectParams.extend({ m: name('model') }),
     query: z.object({ indsname: name('data source'), outdsname: name('data source') }),
     body: predictColumns.optional(),
     success: { status: 202, description: 'Job Created' }, createsJob: true,
-    errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'DS_NOT_FOUND', 'DS_NOT_WRITABLE', 'DS_INVALID', 'DS_UNREADABLE', 'DS_PREDICT_FAILED', 'MODEL_INPUT', 'EXECUTOR_FULL'],
     toRequest: ({ caller, params, query, body }) => {
       const b = (body ?? {}) as Partial<z.infer<typeof predictColumns>>;
       return {
@@ -50,13 +48,11 @@ export const dsModelRoutes = [
     description: 'Body: MLContext. As POST selectModel, with the validation/scoring rows read from data source {ds} when the job runs (every column; the frame an inline dataframe would be). '
       + 'Selection keeps those rows in memory: a source with more than SML_MAX_SELECT_DS_ROWS rows (default 1 000 000), or whose cells pass SML_BODY_LIMIT (characters + 16 per cell, the inline dataframe\'s bound), fails the job with 400 naming the bound. '
       + 'A row of the wrong length fails the job naming file and line. The finished job reads 200 Job is finished with values.modelInfo (assessment on the data source).',
-    service: 'projects', subject: s('dsSelectModel'), request: sml.v1.SelectModelRequest, reply: sml.v1.ModelReply,
+    contract: ops.dsSelectModel,
     params: projectParams.extend({ ds: name('data source') }),
     query: z.object({ modelid: name('model'), algo: z.string().min(1) }),
     body: mlContext,
     success: { status: 202, description: 'SelectModel Job Created' }, createsJob: true,
-    errors: ['PROJECT_NOT_FOUND', 'DS_NOT_FOUND', 'DS_INVALID', 'DS_UNREADABLE', 'DS_SELECT_TOO_LARGE', 'UNKNOWN_ALGORITHM', 'ALGORITHM_NOT_AVAILABLE', 'MODEL_INPUT',
-      'SINGULAR_SYSTEM', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'SELECTION_BUDGET', 'EXECUTOR_FULL'],
     toRequest: ({ caller, params, query, body }) => ({
       caller, pid: params.pid, ds: params.ds, modelId: String(query.modelid), algo: String(query.algo), mlcontext: body as Ctx,
     }),
@@ -65,12 +61,11 @@ export const dsModelRoutes = [
     method: 'post', path: '/:user/projects/:pid/autoSelect/:ds', operationId: 'autoSelectOnDataSource', tags: ['models', 'dss'],
     summary: 'autoSelect (a job) scored on the rows of a registered data source instead of an inline dataframe',
     description: AUTOSELECT_DESCRIPTION + ' Body: MLContext; the scoring rows are read from data source {ds} when the job runs, as selectModel/{ds} reads them (SML_MAX_SELECT_DS_ROWS, SML_BODY_LIMIT).',
-    service: 'projects', subject: s('dsAutoSelect'), request: sml.v1.SelectModelRequest, reply: sml.v1.ModelReply,
+    contract: ops.dsAutoSelect,
     params: projectParams.extend({ ds: name('data source') }),
     query: autoSelectQuery,
     body: mlContext,
     success: { status: 202, description: 'Job Created' }, createsJob: true,
-    errors: [...AUTOSELECT_ERRORS, 'DS_NOT_FOUND', 'DS_INVALID', 'DS_UNREADABLE', 'DS_SELECT_TOO_LARGE'],
     toRequest: ({ caller, params, query, body }) => ({
       caller, pid: params.pid, ds: params.ds, modelId: String(query.modelid), task: String(query.task), mlcontext: body as Ctx,
     }),

@@ -1,10 +1,10 @@
 import { decryptDsInfo, smlError } from '@sml/core';
+import { contracts } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { defineRoute, type RouteContext } from '../route';
 import { name, userParam, z } from '../schemas';
-import { projectOp } from './shard';
 
-const s = projectOp;
+const ops = contracts.projects;
 const dsParams = userParam.extend({ ds: name('data source') });
 const projectDsParams = userParam.extend({ pid: name('project'), ds: name('data source') });
 
@@ -45,8 +45,6 @@ export function dsInfoRequest(ctx: RouteContext): sml.v1.IDsInfoRequest {
   return { caller: ctx.caller, dsInfo: { type: d.type, name: typeof d.name === 'string' ? d.name : '', info, extra } };
 }
 
-const DS_ERRORS = ['INVALID_ENCRYPTED_PAYLOAD', 'DS_UNKNOWN_TYPE', 'DS_INVALID', 'DS_NULL'];
-
 /** Where a remote source may connect (packages/sources/src/ssrf.ts). */
 const PRIVATE_ADDRESSES = 'An http URL (and each of its redirects), an s3 `s3endpoint` or a redshift `rsurl` host that resolves to a loopback, private or link-local address (127/8, 10/8, 172.16/12, 192.168/16, 169.254/16, 100.64/10, 0/8, ::1, fe80::/10, fc00::/7, IPv4-mapped forms) is refused when read, 400 DS_UNREADABLE naming the address, unless the server runs with SML_SOURCES_ALLOW_PRIVATE=true.';
 
@@ -55,14 +53,14 @@ export const dssRoutes = [
   defineRoute({
     method: 'post', path: '/:user/dss/create', operationId: 'createDataSource', tags: ['dss'], summary: 'Register a data source (body: encrypted DSInfo)',
     description: `Types: localfile (info.path relative to the customer's files root), s3, redshift, http. Nothing is read: a missing file is found when the source is read. ${PRIVATE_ADDRESSES}`,
-    service: 'projects', subject: s('dssCreate'), request: sml.v1.DsInfoRequest, reply: sml.v1.Empty,
+    contract: ops.dssCreate,
     params: userParam, body: encryptedDsInfo, rawBody: true,
-    success: { status: 201, description: 'created' }, errors: [...DS_ERRORS, 'DS_EXISTS', 'INVALID_NAME', 'DS_LIMIT', 'DS_TOO_LARGE'],
+    success: { status: 201, description: 'created' }, errors: ['INVALID_ENCRYPTED_PAYLOAD'],
     toRequest: (ctx) => dsInfoRequest(ctx),
   }),
   defineRoute({
     method: 'get', path: '/:user/dss', operationId: 'listDataSources', tags: ['dss'], summary: 'The customer\'s data sources, as "<name>:<type>"',
-    service: 'projects', subject: s('dssList'), request: sml.v1.DsRequest, reply: sml.v1.DsListReply,
+    contract: ops.dssList,
     params: userParam, values: z.object({ stringList: z.object({ values: z.array(z.string()) }) }),
     success: { status: 200, description: 'values.stringList.values' },
     toRequest: ({ caller }) => ({ caller }),
@@ -70,55 +68,55 @@ export const dssRoutes = [
   defineRoute({
     method: 'post', path: '/:user/dss/sample/preview', operationId: 'previewDataSource', tags: ['dss'], summary: 'Read ≤ 128 rows of an unregistered DSInfo (creates nothing)',
     description: PRIVATE_ADDRESSES,
-    service: 'projects', subject: s('dssPreview'), request: sml.v1.DsInfoRequest, reply: sml.v1.DsSampleReply,
+    contract: ops.dssPreview,
     params: userParam, body: encryptedDsInfo, rawBody: true, values: z.object({ dataframe: sampleFrame }),
-    success: { status: 200, description: 'values.dataframe with guessed attributeTypes' }, errors: [...DS_ERRORS, 'DS_UNREADABLE'],
+    success: { status: 200, description: 'values.dataframe with guessed attributeTypes' }, errors: ['INVALID_ENCRYPTED_PAYLOAD'],
     toRequest: (ctx) => dsInfoRequest(ctx),
   }),
   defineRoute({
     method: 'get', path: '/:user/dss/:ds', operationId: 'getDataSource', tags: ['dss'], summary: 'A registered DSInfo, without its credentials',
-    service: 'projects', subject: s('dssGet'), request: sml.v1.DsRequest, reply: sml.v1.DsInfoReply,
-    params: dsParams, values: z.object({ dsInfo }), success: { status: 200, description: 'values.dsInfo' }, errors: ['DS_NOT_FOUND'],
+    contract: ops.dssGet,
+    params: dsParams, values: z.object({ dsInfo }), success: { status: 200, description: 'values.dsInfo' },
     toRequest: ({ caller, params }) => ({ caller, ds: params.ds }),
   }),
   defineRoute({
     method: 'put', path: '/:user/dss/:ds', operationId: 'updateDataSource', tags: ['dss'], summary: 'Replace a registered DSInfo (body: encrypted DSInfo; the name in the path wins)',
-    service: 'projects', subject: s('dssUpdate'), request: sml.v1.DsInfoRequest, reply: sml.v1.Empty,
+    contract: ops.dssUpdate,
     params: dsParams, body: encryptedDsInfo, rawBody: true,
-    success: { status: 200, description: 'updated' }, errors: [...DS_ERRORS, 'DS_NOT_FOUND', 'DS_TOO_LARGE'],
+    success: { status: 200, description: 'updated' }, errors: ['INVALID_ENCRYPTED_PAYLOAD'],
     toRequest: (ctx) => ({ ...dsInfoRequest(ctx), ds: ctx.params.ds }),
   }),
   defineRoute({
     method: 'delete', path: '/:user/dss/:ds', operationId: 'deleteDataSource', tags: ['dss'], summary: 'Delete a registered data source (its files are untouched)',
-    service: 'projects', subject: s('dssDelete'), request: sml.v1.DsRequest, reply: sml.v1.Empty,
-    params: dsParams, success: { status: 200, description: 'deleted' }, errors: ['DS_NOT_FOUND'],
+    contract: ops.dssDelete,
+    params: dsParams, success: { status: 200, description: 'deleted' },
     toRequest: ({ caller, params }) => ({ caller, ds: params.ds }),
   }),
   defineRoute({
     method: 'get', path: '/:user/dss/:ds/sample', operationId: 'sampleDataSource', tags: ['dss'], summary: 'The first ≤ 128 rows of a registered data source',
-    service: 'projects', subject: s('dssSample'), request: sml.v1.DsRequest, reply: sml.v1.DsSampleReply,
+    contract: ops.dssSample,
     params: dsParams, values: z.object({ dataframe: sampleFrame }),
-    success: { status: 200, description: 'values.dataframe' }, errors: ['DS_NOT_FOUND', 'DS_INVALID', 'DS_UNREADABLE'],
+    success: { status: 200, description: 'values.dataframe' },
     toRequest: ({ caller, params }) => ({ caller, ds: params.ds }),
   }),
   defineRoute({
     method: 'post', path: '/:user/projects/dsbrowse', operationId: 'browseDataSource', tags: ['dss'], summary: 'List directories and files under a localfile path or an s3 prefix (body: encrypted DSInfo, info.path; empty = the root)',
-    service: 'projects', subject: s('dssBrowse'), request: sml.v1.DsInfoRequest, reply: sml.v1.DsBrowseReply,
+    contract: ops.dssBrowse,
     params: userParam, body: encryptedDsInfo, rawBody: true,
     values: z.object({ dsdirectoryListing: z.object({ ok: z.boolean(), dirs: z.array(z.string()), files: z.array(z.string()), path: z.string() }) }),
-    success: { status: 200, description: 'values.dsdirectoryListing' }, errors: [...DS_ERRORS, 'DS_NOT_BROWSABLE', 'DS_UNREADABLE'],
+    success: { status: 200, description: 'values.dsdirectoryListing' }, errors: ['INVALID_ENCRYPTED_PAYLOAD'],
     toRequest: (ctx) => dsInfoRequest(ctx),
   }),
   ...(['addds', 'detachds'] as const).map((op) => defineRoute({
     method: 'get', path: `/:user/projects/:pid/${op}/:ds`, operationId: `${op}Project`, tags: ['dss'],
     summary: op === 'addds' ? 'Attach a data source to the project (its dsList)' : 'Detach a data source from the project',
-    service: 'projects', subject: s(op), request: sml.v1.ProjectDsRequest, reply: sml.v1.Empty,
-    params: projectDsParams, success: { status: 200, description: op }, errors: ['PROJECT_NOT_FOUND', 'DS_NOT_FOUND'],
+    contract: ops[op],
+    params: projectDsParams, success: { status: 200, description: op },
     toRequest: ({ caller, params }) => ({ caller, pid: params.pid, ds: params.ds }),
   })),
   defineRoute({
     method: 'get', path: '/:user/projects/:pid/getLFStats', operationId: 'projectLfStats', tags: ['dss'], summary: 'Learn/forget statistics of the project\'s data-source jobs',
-    service: 'projects', subject: s('lfStats'), request: sml.v1.ProjectRequest, reply: sml.v1.LfStatsReply,
+    contract: ops.lfStats,
     params: userParam.extend({ pid: name('project') }),
     values: z.object({
       lfStats: z.object({
@@ -126,7 +124,7 @@ export const dssRoutes = [
         rowsLearned: z.number().int(), rowsForgotten: z.number().int(), rowsSkipped: z.number().int(), bytesRead: z.number().int(),
       }),
     }),
-    success: { status: 200, description: 'values.lfStats' }, errors: ['PROJECT_NOT_FOUND'],
+    success: { status: 200, description: 'values.lfStats' },
     toRequest: ({ caller, params }) => ({ caller, pid: params.pid }),
   }),
 ];

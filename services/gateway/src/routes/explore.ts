@@ -1,20 +1,22 @@
-import { subjects } from '@sml/bus';
+import { contracts } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { defineRoute, type RouteContext } from '../route';
 import { boolParam, exploreContext, name, userParam, z } from '../schemas';
+
+const ops = contracts.explore;
 
 const projectParams = userParam.extend({ pid: name('project') });
 type Ctx = z.infer<typeof exploreContext>;
 const contextOf = (body: unknown) => ({ values: (body as Ctx | undefined)?.values ?? [] });
 
-const density = (op: 'densityEstimate' | 'conditionalDensityEstimate', subject: string, summary: string) => defineRoute({
+const density = (op: 'densityEstimate' | 'conditionalDensityEstimate', contract: typeof ops.density | typeof ops.conditionalDensity, summary: string) => defineRoute({
   method: 'post', path: `/:user/projects/:pid/${op}`, operationId: op, tags: ['explore'], summary,
   description: 'One MLContext per estimate, attributes by name (inputAttributeNames). extraParameters: hist_bins (default 20), hist_is_normalized. A body without `values` answers an empty list. `tps` bounds how many entries are computed at once (they run on one thread here).',
-  service: 'explore', subject, request: sml.v1.DensityRequest, reply: sml.v1.DensityReply,
+  contract,
   params: projectParams, query: z.object({ tps: z.string().regex(/^\d+$/, 'tps must be a positive integer').optional(), useLocal: boolParam.optional() }),
   body: exploreContext,
   values: z.object({ densityList: z.object({ values: z.array(z.object({ attrName: z.string(), min: z.number(), max: z.number(), width: z.number(), histogram: z.array(z.number()), valueForMissing: z.number() })) }) }),
-  success: { status: 200, description: 'values.densityList.values' }, errors: ['PROJECT_NOT_FOUND', 'HISTOGRAMS_DISABLED', 'GENERIC_EXCEPTION', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER'],
+  success: { status: 200, description: 'values.densityList.values' },
   toRequest: ({ caller, params, query, body }: RouteContext) => ({
     caller, pid: params.pid, context: contextOf(body), noValues: (body as Ctx | undefined)?.values === undefined,
     tps: Number(query.tps ?? 10), useLocal: query.useLocal === true,
@@ -23,10 +25,9 @@ const density = (op: 'densityEstimate' | 'conditionalDensityEstimate', subject: 
 
 const matrix = (path: string, kind: string, summary: string) => defineRoute({
   method: 'post', path: `/:user/projects/:pid/${path}`, operationId: path, tags: ['explore'], summary,
-  service: 'explore', subject: subjects.explore.matrix, request: sml.v1.MatrixRequest, reply: sml.v1.MatrixReply,
+  contract: ops.matrix,
   params: projectParams, query: z.object({ useLocal: boolParam.optional() }), body: exploreContext,
   success: { status: 202, description: 'Job Created; the finished job carries the result' }, createsJob: true,
-  errors: ['PROJECT_NOT_FOUND', 'SVD_NO_TARGET', 'SVD_NO_VALUES', 'EXPLORE_INPUT', 'UNKNOWN_ATTRIBUTE', 'EXECUTOR_FULL'],
   toRequest: ({ caller, params, query, body }: RouteContext) => ({ caller, pid: params.pid, kind, context: contextOf(body), useLocal: query.useLocal === true }),
 });
 
@@ -37,20 +38,19 @@ export const exploreRoutes = [
     method: 'post', path: '/:user/projects/:pid/explore', operationId: 'explore', tags: ['explore'],
     summary: 'Explore: descriptive statistics and tests, one result map per MLContext',
     description: 'metric ∈ uni, bi, gain, anova, ztest, ztestp, ztestmu, ttest, ttestmu, ftest, ftestsigma, chi2 (STATS.md §3 for the keys). NaN/Infinity results are the strings "NaN"/"Infinity". useLocal applies to federated projects only.',
-    service: 'explore', subject: subjects.explore.run, request: sml.v1.ExploreRequest, reply: sml.v1.ExploreReply,
+    contract: ops.run,
     params: projectParams,
     query: z.object({ metric: z.string(), useLocal: boolParam.optional(), returnProjectInfo: boolParam.optional(), async: boolParam.optional() }),
     body: exploreContext,
     values: z.object({ KSVDMap: z.object({ values: z.array(z.record(z.string(), z.number())) }), smlInfo: z.object({}).passthrough().optional() }),
     success: { status: 200, description: 'values.KSVDMap.values (+ values.smlInfo unless returnProjectInfo=false)' }, createsJob: true,
-    errors: ['PROJECT_NOT_FOUND', 'BAD_METRIC', 'MISSING_KNOWN_VALUE', 'EXPLORE_INPUT', 'UNKNOWN_ATTRIBUTE', 'EXECUTOR_FULL'],
     toRequest: ({ caller, params, query, body }) => ({
       caller, pid: params.pid, metric: String(query.metric), context: contextOf(body), useLocal: query.useLocal === true,
       returnProjectInfo: query.returnProjectInfo !== false, async: query.async === true,
     }),
   }),
-  density('densityEstimate', subjects.explore.density, 'Histogram density of one attribute per entry'),
-  density('conditionalDensityEstimate', subjects.explore.conditionalDensity, 'Density of a target attribute over the rows where a binary conditional attribute is 1 (names [conditional, target])'),
+  density('densityEstimate', ops.density, 'Histogram density of one attribute per entry'),
+  density('conditionalDensityEstimate', ops.conditionalDensity, 'Density of a target attribute over the rows where a binary conditional attribute is 1 (names [conditional, target])'),
   matrix('exploresvdfs', 'svdfs', 'SVD feature selection (always a job): values.KSVSMap.values[] maps input position → name of the kept inputs'),
   matrix('explorepca', 'pca', 'PCA of the correlation (or covariance, pca_use_covariance=true) matrix (job): values.pcaList[]'),
   matrix('exploresvd', 'svd', 'SVD of the correlation matrix (job): values.svdList[]'),
@@ -58,23 +58,21 @@ export const exploreRoutes = [
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/km/kaplanmeier', operationId: 'kaplanMeier', tags: ['survival'],
     summary: 'Kaplan-Meier survival at the given times, per group (+ Total when no group is given)',
-    service: 'explore', subject: subjects.explore.kaplanMeier, request: sml.v1.KmRequest, reply: sml.v1.KmReply,
+    contract: ops.kaplanMeier,
     params: projectParams,
     body: z.object({ values: z.array(z.object({ type: z.string(), times: z.array(z.number()).min(1, 'times are required'), group: z.string().optional(), alpha: z.number().optional() })) }),
     values: z.object({ kmResultList: z.object({ values: z.array(dataFrameMap) }) }),
     success: { status: 200, description: 'values.kmResultList.values[]: group → DataFrame(time, survival, lower, upper, atRisk, events)' },
-    errors: ['PROJECT_NOT_FOUND', 'NOT_SURVIVAL', 'KM_TYPE', 'KM_ALPHA', 'SURVIVAL_INPUT'],
     toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, values: (body as { values: sml.v1.IKmQuery[] }).values }),
   }),
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/cif/predictEvent', operationId: 'cumulativeIncidence', tags: ['survival'],
     summary: 'Cumulative incidence of event type k at the given times (Aalen-Johansen)',
-    service: 'explore', subject: subjects.explore.cumulativeIncidence, request: sml.v1.CifRequest, reply: sml.v1.CifReply,
+    contract: ops.cumulativeIncidence,
     params: projectParams,
     body: z.object({ values: z.array(z.object({ k: z.number().int().min(1), group: z.string().optional(), times: z.array(z.number()).min(1, 'times are required') })) }),
     values: z.object({ cifPredictionList: z.object({ values: z.array(z.object({ sdfmap: dataFrameMap })) }) }),
     success: { status: 200, description: 'values.cifPredictionList.values[]: {sdfmap: {group: DataFrame(time, event_<k>)}}' },
-    errors: ['PROJECT_NOT_FOUND', 'NOT_SURVIVAL', 'SURVIVAL_INPUT'],
     toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, values: (body as { values: sml.v1.ICifQuery[] }).values }),
   }),
 ];

@@ -1,14 +1,14 @@
 import { dataFrameToProto, smlError, type RestDataFrame } from '@sml/core';
+import { contracts } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { jsonBody } from '../dispatch';
 import { replyValues } from '../envelope';
 import { defineRoute, type RouteContext, type RouteLimits } from '../route';
 import { boolParam, dataFrame, mlContext, name, userParam, z } from '../schemas';
-import { projectOp } from './shard';
 
 const projectParams = userParam.extend({ pid: name('project') });
 const modelParams = projectParams.extend({ m: name('model') });
-const s = projectOp;
+const ops = contracts.projects;
 
 /**
  * A frame to predict, within SML_MAX_PREDICT_CELLS: refused here, before the bus, since the
@@ -68,7 +68,6 @@ export const AUTOSELECT_DESCRIPTION = 'SymetryML\'s auto-select-with-symetryml.m
   + 'The finished job reads 200 Job is finished with values.modelInfo: algo = the winning algorithm, params = the parameters it was built with (the grid point included), '
   + 'info.autoselect_task, autoselect_grid_type, autoselect_candidates, autoselect_failed, selector_type, selector_tried, sml_model_assessment_type, '
   + 'extra.leaderboard = JSON array of the best 20 candidates, best first: {algo, params (grid point), inputs, score, assessment}.';
-export const AUTOSELECT_ERRORS: string[] = ['PROJECT_NOT_FOUND', 'AUTOSELECT_TASK', 'MODEL_INPUT', 'SINGULAR_SYSTEM', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'AUTOSELECT_BUDGET', 'AUTOSELECT_CANDIDATES', 'EXECUTOR_FULL'];
 type Ctx = z.infer<typeof mlContext>;
 
 export const modelRoutes = [
@@ -76,11 +75,11 @@ export const modelRoutes = [
     method: 'post', path: '/:user/projects/:pid/selectModel', operationId: 'selectModel', tags: ['models'],
     summary: 'Build a model from the summary (a job) and assess it on the request dataframe',
     description: 'Body {mlcontext, dataframe}. extraParameters.selector_type: selector_type_none (default), selector_type_fw_bw, selector_type_simple, selector_type_brute (≤ 16 inputs), selector_type_iteration (selector_iterations, selector_seed); sml_model_assessment_type picks the criterion (rmse, mae, r2 | auc, accuracy, precision, recall, f1, mcc | accuracy, f1_macro, kappa). Candidate models are rebuilt from the summary and scored on the dataframe. The finished job reads 200 Job is finished with values.modelInfo (assessment on the dataframe).',
-    service: 'projects', subject: s('selectModel'), request: sml.v1.SelectModelRequest, reply: sml.v1.ModelReply,
+    contract: ops.selectModel,
     params: projectParams, query: buildQuery,
     body: z.object({ mlcontext: mlContext, dataframe: dataFrame.optional() }),
     success: { status: 202, description: 'SelectModel Job Created' }, createsJob: true,
-    errors: ['PROJECT_NOT_FOUND', 'UNKNOWN_ALGORITHM', 'ALGORITHM_NOT_AVAILABLE', 'MODEL_INPUT', 'SINGULAR_SYSTEM', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'EXECUTOR_FULL'],
+    errors: ['SINGULAR_SYSTEM', 'INVALID_PARAMETER'],
     toRequest: ({ caller, params, query, body }) => {
       const b = body as { mlcontext: Ctx; dataframe?: RestDataFrame };
       return { caller, pid: params.pid, modelId: String(query.modelid), algo: String(query.algo), mlcontext: b.mlcontext, dataframe: b.dataframe ? dataFrameToProto(b.dataframe) : null };
@@ -89,31 +88,28 @@ export const modelRoutes = [
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/build', operationId: 'buildModel', tags: ['models'],
     summary: 'Build a model from the summary (a job), without assessment', description: 'Body: MLContext.',
-    service: 'projects', subject: s('selectModel'), request: sml.v1.SelectModelRequest, reply: sml.v1.ModelReply,
+    contract: ops.selectModel,
     params: projectParams, query: buildQuery, body: mlContext,
     success: { status: 202, description: 'Job Created' }, createsJob: true,
-    errors: ['PROJECT_NOT_FOUND', 'UNKNOWN_ALGORITHM', 'ALGORITHM_NOT_AVAILABLE', 'MODEL_INPUT', 'UNKNOWN_ATTRIBUTE', 'EXECUTOR_FULL'],
     toRequest: ({ caller, params, query, body }) => ({ caller, pid: params.pid, modelId: String(query.modelid), algo: String(query.algo), mlcontext: body as Ctx, buildOnly: true }),
   }),
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/kmeansOptimize', operationId: 'kmeansOptimize', tags: ['models'],
     summary: 'k-means over a range of k on the project\'s micro-centroids (a job): WSSSE and silhouette per k',
     description: 'Body: MLContext. The project must have been created with cluster_features. extraParameters: kmeans_k_min (default 2), kmeans_k_max (default min(10, micro-centroids − 1)), rnd_seed, kmeans_n_init, max_iter; inputAttributeNames: a subset of cluster_features (default all). The finished job reads values.KSVDMap.values[], one {k, wssse, silhouette} per k (STATS.md §4: computed from the micro-centroids, the silhouette approximated).',
-    service: 'projects', subject: s('kmeansOptimize'), request: sml.v1.SelectModelRequest, reply: sml.v1.ExploreReply,
+    contract: ops.kmeansOptimize,
     params: projectParams, body: mlContext,
     success: { status: 202, description: 'Job Created' }, createsJob: true,
-    errors: ['PROJECT_NOT_FOUND', 'MODEL_INPUT', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'EXECUTOR_FULL'],
     toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, mlcontext: body as Ctx }),
   }),
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/autoSelect', operationId: 'autoSelect', tags: ['models'],
     summary: 'Try every algorithm of a task × feature subsets × a parameter grid on the request dataframe (a job); keep the best as modelid',
     description: AUTOSELECT_DESCRIPTION + ' Body {mlcontext, dataframe} (the scoring rows).',
-    service: 'projects', subject: s('autoSelect'), request: sml.v1.SelectModelRequest, reply: sml.v1.ModelReply,
+    contract: ops.autoSelect,
     params: projectParams, query: autoSelectQuery,
     body: z.object({ mlcontext: mlContext, dataframe: dataFrame.optional() }),
     success: { status: 202, description: 'Job Created' }, createsJob: true,
-    errors: AUTOSELECT_ERRORS,
     toRequest: ({ caller, params, query, body }) => {
       const b = body as { mlcontext: Ctx; dataframe?: RestDataFrame };
       return { caller, pid: params.pid, modelId: String(query.modelid), task: String(query.task), mlcontext: b.mlcontext, dataframe: b.dataframe ? dataFrameToProto(b.dataframe) : null };
@@ -127,12 +123,12 @@ export const modelRoutes = [
       + 'keepColumns (comma-separated columns of the frame copied into each prediction row; a prediction key of the same name wins). The model is checked before anything is learned. '
       + 'The frame is bounded as predict bounds it (SML_MAX_PREDICT_CELLS, SML_MAX_JSON_BODY_BYTES). '
       + 'A predict or rebuild that fails once the frame is learned answers its error (status and code) with a message that starts "The frame was learned; then …": the learn stands.',
-    service: 'projects', subject: s('learnPredict'), request: sml.v1.LearnPredictRequest, reply: sml.v1.PredictReply,
+    contract: ops.learnPredict,
     params: modelParams, body: dataFrame,
     query: z.object({ predictBeforeLearn: boolParam.optional(), rebuildModel: boolParam.optional(), keepColumns: z.string().optional() }),
     values: z.object({ KSVSMap: z.object({ values: z.array(z.record(z.string(), z.string())) }) }),
     success: { status: 200, description: 'values.KSVSMap.values' },
-    errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_INPUT', 'PREDICT_TOO_MANY_CELLS', 'PREDICT_TOO_COSTLY', 'PREDICT_REPLY_TOO_LARGE', 'MODEL_CHANGED', 'PROJECT_FROZEN', 'INVALID_FRAME', 'NOT_PERSISTED', 'IDEMPOTENCY_KEY_REUSED', 'STATE_LIMIT', 'SINGULAR_SYSTEM'],
+    errors: ['PREDICT_TOO_MANY_CELLS'],
     toRequest: ({ caller, params, query, body, headers, limits }) => ({
       caller, pid: params.pid, modelId: params.m, frame: predictFrame(body as RestDataFrame, limits),
       idempotencyKey: typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : '',
@@ -143,14 +139,14 @@ export const modelRoutes = [
   }),
   defineRoute({
     method: 'get', path: '/:user/projects/:pid/models/:m', operationId: 'modelInfo', tags: ['models'], summary: 'A model\'s information',
-    service: 'projects', subject: s('modelInfo'), request: sml.v1.ModelRequest, reply: sml.v1.ModelReply,
-    params: modelParams, values: z.object({ modelInfo }), success: { status: 200, description: 'values.modelInfo' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND'],
+    contract: ops.modelInfo,
+    params: modelParams, values: z.object({ modelInfo }), success: { status: 200, description: 'values.modelInfo' },
     toRequest: ({ caller, params }) => ({ caller, pid: params.pid, modelId: params.m }),
   }),
   defineRoute({
     method: 'delete', path: '/:user/projects/:pid/models/:m', operationId: 'deleteModel', tags: ['models'], summary: 'Delete a model',
-    service: 'projects', subject: s('modelDelete'), request: sml.v1.ModelRequest, reply: sml.v1.Empty,
-    params: modelParams, success: { status: 200, description: 'deleted' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND'],
+    contract: ops.modelDelete,
+    params: modelParams, success: { status: 200, description: 'deleted' },
     toRequest: ({ caller, params }) => ({ caller, pid: params.pid, modelId: params.m }),
   }),
   defineRoute({
@@ -159,9 +155,9 @@ export const modelRoutes = [
     description: 'At most SML_MAX_PREDICT_CELLS cells per request (default 10⁶; 400 above, before the model is read) and, for models whose predict costs far more per row than reading it (hmm, kmeans, covest, mqda, repca, oospca), at most SML_MAX_PREDICT_STEPS steps and SML_MAX_PREDICT_REPLY_CHARS characters of answer (400 naming the bound). '
       + 'A body is at most SML_MAX_JSON_BODY_BYTES (default 16 MiB; 413). Larger scoring: POST dss/predict/{m} (a job over a registered data source). '
       + 'A frame whose columns are all C or B is read by the gateway\'s fast frame reader (as learn frames are) and travels to the model as numeric columns; any other frame as its rows. The predictions are the same.',
-    service: 'projects', subject: s('predict'), request: sml.v1.PredictRequest, reply: sml.v1.PredictReply,
+    contract: ops.predict,
     params: modelParams, body: dataFrame, rawBody: true, values: z.object({ KSVSMap: z.object({ values: z.array(z.record(z.string(), z.string())) }) }),
-    success: { status: 200, description: 'values.KSVSMap.values' }, errors: ['PROJECT_NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_INPUT', 'PREDICT_TOO_MANY_CELLS', 'PREDICT_TOO_COSTLY', 'PREDICT_REPLY_TOO_LARGE', 'MODEL_CHANGED'],
+    success: { status: 200, description: 'values.KSVSMap.values' }, errors: ['PREDICT_TOO_MANY_CELLS'],
     toRequest: async (ctx) => ({ caller: ctx.caller, pid: ctx.params.pid, modelId: ctx.params.m, ...(await predictInput(ctx)) }),
     present: presentPredictions,
   }),
@@ -179,15 +175,15 @@ export const evtRoutes = [
     method: 'post', path: '/:user/projects/:pid/:m/evtwrapper', operationId: 'createEvtWrapper', tags: ['models'],
     summary: 'Wrap a model\'s predictions with extreme-value thresholds (synchronous)',
     description: 'Body: a flat map, or the same map as a KSVSMap {"values":[{…}]} (as SymetryML clients send it; its first entry is read): sml_evt_wrapper_res_key (which prediction key to threshold, default res), evt_warmup_size, evt_alpha, evt_quantile, evt_tdigest, evt_window_size, evt_max_exceedances, evt_grimshaw (STATS.md §5). Afterwards predict adds evt_is_anomaly, evt_threshold, evt_anomaly_confidence.',
-    service: 'projects', subject: s('evtWrapper'), request: sml.v1.EvtWrapperRequest, reply: sml.v1.Empty,
+    contract: ops.evtWrapper,
     params: modelParams, body: evtBody,
-    success: { status: 200, description: 'EVT Wrapper created for model [<m>]' }, errors: ['EVT_PROJECT_NOT_FOUND', 'GENERIC_EXCEPTION', 'MODEL_INPUT', 'MODEL_CHANGED'],
+    success: { status: 200, description: 'EVT Wrapper created for model [<m>]' },
     toRequest: ({ caller, params, body }) => ({ caller, pid: params.pid, modelId: params.m, params: body as Record<string, string> }),
   }),
   defineRoute({
     method: 'delete', path: '/:user/projects/:pid/:m/evtwrapper', operationId: 'deleteEvtWrapper', tags: ['models'], summary: 'Remove a model\'s EVT wrapper',
-    service: 'projects', subject: s('evtDelete'), request: sml.v1.ModelRequest, reply: sml.v1.Empty,
-    params: modelParams, success: { status: 200, description: 'removed' }, errors: ['EVT_PROJECT_NOT_FOUND', 'EVT_NOT_FOUND', 'MODEL_CHANGED'],
+    contract: ops.evtDelete,
+    params: modelParams, success: { status: 200, description: 'removed' },
     toRequest: ({ caller, params }) => ({ caller, pid: params.pid, modelId: params.m }),
   }),
 ];

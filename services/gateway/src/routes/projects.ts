@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { sml } from '@sml/proto';
 import { replyValues } from '../envelope';
-import { GATEWAY_IDEMPOTENCY_PREFIX, type MessageType } from '@sml/bus';
-import { defineRoute, type Presentation, type Route, type RouteContext } from '../route';
+import { contracts, GATEWAY_IDEMPOTENCY_PREFIX, type MessageType } from '@sml/bus';
+import { defineRoute, type Presentation, type RouteContext } from '../route';
 import type { SummaryRecipes } from '../summary-recipes';
 import { boolParam, dataFrame, name, userParam, z } from '../schemas';
 import { transferRoutes } from './transfer';
-import { projectOp as onShard } from './shard';
 
 const projectParams = userParam.extend({ pid: name('project') });
 const asyncQuery = z.object({ async: boolParam.optional() });
-const s = onShard;
+const ops = contracts.projects;
 
 const smlInfo = z.object({
   pid: z.string(), isDirty: z.boolean(), modelsList: z.array(z.string()), modelTypeList: z.array(z.string()),
@@ -27,24 +26,22 @@ const learnReport = z.object({ rowsLearned: z.number().int(), rowsSkipped: z.num
 /** Flat string map of type-specific create parameters; numbers and booleans are taken as their text. */
 const createParams = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional();
 
-const projectOp = (op: string, summary: string, extra: Partial<Route<sml.v1.IProjectRequest, sml.v1.IEmpty>> = {}) =>
+const projectOp = (op: 'save' | 'unload' | 'freeze' | 'unfreeze', summary: string) =>
   defineRoute({
     method: 'get', path: `/:user/projects/:pid/${op}`, operationId: `${op}Project`, tags: ['projects'], summary,
-    service: 'projects', subject: s(op), request: sml.v1.ProjectRequest, reply: sml.v1.Empty,
-    params: projectParams, success: { status: 200, description: summary }, errors: ['PROJECT_NOT_FOUND'],
+    contract: ops[op],
+    params: projectParams, success: { status: 200, description: summary },
     toRequest: ({ caller, params }: RouteContext) => ({ caller, pid: params.pid }),
-    ...extra,
   });
 
 const learnRoute = (op: 'learn' | 'forget') => defineRoute({
   method: 'post', path: `/:user/projects/:pid/${op}`, operationId: `${op}Project`, tags: ['projects'],
   summary: op === 'learn' ? 'Learn a DataFrame into the project summary (new attributes are appended)' : 'Forget a DataFrame: the exact inverse of learn',
   description: 'Answers 200 only once the batch is in the project\'s durable log. Header `Idempotency-Key` (ours): a retried batch with the same key is applied once (within 2 minutes); the same key with a different batch answers 422 naming the key. Values larger in magnitude than 1e64 are refused (400 naming row and column). A batch that would grow the project past its limits (SML_MAX_SEQUENCE_NGRAMS, SML_MAX_PARTITIONS, SML_MAX_ATTRIBUTES) is refused whole.',
-  service: 'projects', subject: s(op), request: sml.v1.LearnRequest, reply: sml.v1.LearnReply,
+  contract: ops[op],
   params: projectParams, query: asyncQuery, body: dataFrame, rawBody: true, largeBody: true,
   values: z.object({ learnReport: learnReport.optional() }),
   success: { status: 200, description: 'OK (values.learnReport when errorHandling=1)' }, createsJob: true,
-  errors: ['PROJECT_NOT_FOUND', 'PROJECT_FROZEN', 'INVALID_FRAME', 'MALFORMED_JSON', 'FORGET_NOT_LEARNED', 'NOT_PERSISTED', 'EXECUTOR_FULL', 'IDEMPOTENCY_KEY_REUSED', 'STATE_LIMIT', 'PROJECT_UNLOADABLE'],
   // Read here, once, when the fast reader takes the frame (strict, plain cells): the
   // project's owner then gets columns a third smaller than the JSON and reads no JSON; or, for
   // a project that gave its recipe, the batch's own summary (a twentieth of a long batch).
@@ -105,7 +102,7 @@ export const projectRoutes = [
   defineRoute({
     method: 'post', path: '/:user/projects', operationId: 'createProject', tags: ['projects'],
     summary: 'Create a project', description: 'Body (optional): flat string map of type-specific parameters (partitionSplit, sml_project_order, sml_sequence_layout, km_time_column, km_event_column, km_group_column, cluster_*, rf_* (online Mondrian forest, with the names SymetryML documents: rf_type rf_classifier (default) | rf_regressor | rf_anomaly, rf_target_name (mandatory but for rf_anomaly), rf_features (colon separated; default * = the C/B columns of the first frame but the target), rf_num_trees 10 (1–100), rf_num_classes 2 (2–64), rf_complexity 16 (max depth, 1–64), rf_max_split_time (none), rf_step 1, rf_dirichlet 0.5 for 2 classes else 1/classes, rf_always_split true, rf_missing_value 0, rf_rnd_seed 126; nodes per tree capped (README "Online forests"); forget does not apply to the forest), sml_project_power_* (power regression: sml_project_power_column, the C/B column whose Yeo-Johnson transforms pt_<column>^<p> the project keeps as attributes, for steps + 1 powers p from sml_project_power_min to sml_project_power_max by sml_project_power_steps intervals; defaults −2, 2, 20; |p| ≤ 10, 1 ≤ steps ≤ 100; smlInfo.params.sml_project_power_ntot = steps + 1), categorySeparator).',
-    service: 'projects', subject: s('create'), request: sml.v1.ProjectCreateRequest, reply: sml.v1.ProjectCreateReply,
+    contract: ops.create,
     params: userParam,
     query: z.object({
       pid: name('project'),
@@ -116,7 +113,6 @@ export const projectRoutes = [
     }),
     body: createParams,
     success: { status: 201, description: 'Project Created with id:<pid>' },
-    errors: ['PROJECT_EXISTS', 'INVALID_SEQUENCE_ORDER', 'INVALID_PROJECT_TYPE', 'INVALID_PARAMETER', 'GENERIC_EXCEPTION', 'INVALID_NAME', 'PROJECT_LIMIT'],
     toRequest: ({ caller, query, body, summaryRecipes }) => ({
       caller, pid: String(query.pid), type: (query.type as string | undefined) ?? '',
       ...(query.persist === undefined ? {} : { persist: query.persist as boolean }),
@@ -134,37 +130,36 @@ export const projectRoutes = [
   }),
   defineRoute({
     method: 'get', path: '/:user/projects', operationId: 'listProjects', tags: ['projects'], summary: "List the caller's project ids",
-    service: 'projects', subject: s('list'), request: sml.v1.ProjectListRequest, reply: sml.v1.ProjectListReply,
+    contract: ops.list,
     params: userParam, values: z.object({ stringList: z.object({ values: z.array(z.string()) }) }),
     success: { status: 200, description: 'values.stringList.values' }, resend: true,
     toRequest: ({ caller }) => ({ caller }),
   }),
   defineRoute({
     method: 'get', path: '/:user/projects/list', operationId: 'listProjectsCompat', tags: ['projects'], summary: "List the caller's project ids (SymetryML's path for GET /{user}/projects)",
-    service: 'projects', subject: s('list'), request: sml.v1.ProjectListRequest, reply: sml.v1.ProjectListReply,
+    contract: ops.list,
     params: userParam, values: z.object({ stringList: z.object({ values: z.array(z.string()) }) }),
     success: { status: 200, description: 'values.stringList.values' }, resend: true,
     toRequest: ({ caller }) => ({ caller }),
   }),
   defineRoute({
     method: 'get', path: '/:user/projects/:pid/info', operationId: 'projectInfo', tags: ['projects'], summary: 'Project information (smlInfo)',
-    service: 'projects', subject: s('info'), request: sml.v1.ProjectRequest, reply: sml.v1.ProjectInfoReply,
+    contract: ops.info,
     params: projectParams, query: z.object({ async: boolParam.optional(), hash: boolParam.optional() }),
-    values: z.object({ smlInfo }), success: { status: 200, description: 'values.smlInfo' }, createsJob: true,
-    errors: ['PROJECT_NOT_FOUND', 'EXECUTOR_FULL'], resend: (ctx) => ctx.query.async !== true,
+    values: z.object({ smlInfo }), success: { status: 200, description: 'values.smlInfo' }, createsJob: true, resend: (ctx) => ctx.query.async !== true,
     toRequest: ({ caller, params, query }) => ({ caller, pid: params.pid, async: query.async === true, hash: query.hash === true }),
   }),
   defineRoute({
     method: 'delete', path: '/:user/projects/:pid', operationId: 'deleteProject', tags: ['projects'], summary: 'Delete a project, its models and its state',
-    service: 'projects', subject: s('delete'), request: sml.v1.ProjectRequest, reply: sml.v1.Empty,
-    params: projectParams, success: { status: 200, description: 'deleted' }, errors: ['PROJECT_NOT_FOUND'],
+    contract: ops.delete,
+    params: projectParams, success: { status: 200, description: 'deleted' },
     toRequest: ({ caller, params }) => ({ caller, pid: params.pid }),
   }),
   defineRoute({
     method: 'get', path: '/:user/projects/:pid/getDsLog', operationId: 'projectLog', tags: ['projects'],
     summary: "The project's learn/forget log",
     description: 'values.dsLog: the most recent (100) learn/forget jobs from data sources, with rows read/learned/skipped and why a failed one failed. values.quarantined: logged batches that could not be replayed when the project was loaded (a limit lowered since, damaged bytes). They are kept, with why, and not applied; the project loads without them.',
-    service: 'projects', subject: s('log'), request: sml.v1.ProjectRequest, reply: sml.v1.ProjectLogReply,
+    contract: ops.log,
     params: projectParams,
     values: z.object({
       quarantined: z.array(z.object({ seq: z.number().int(), op: z.string(), reason: z.string(), time: z.number().int(), bytes: z.number().int() })),
@@ -173,39 +168,39 @@ export const projectRoutes = [
         rowsSkipped: z.number().int(), bytesRead: z.number().int(), started: z.number().int(), finished: z.number().int(), error: z.string(),
       })),
     }),
-    success: { status: 200, description: 'values.quarantined' }, errors: ['PROJECT_NOT_FOUND'],
+    success: { status: 200, description: 'values.quarantined' },
     toRequest: ({ caller, params }) => ({ caller, pid: params.pid }),
   }),
   learnRoute('learn'),
   learnRoute('forget'),
-  projectOp('save', 'Write a snapshot now', { errors: ['PROJECT_NOT_FOUND', 'PROJECT_NOT_PERSISTENT'] }),
-  projectOp('unload', 'Snapshot and drop from memory; reloaded on next access', { errors: ['PROJECT_NOT_FOUND', 'PROJECT_NOT_PERSISTENT'] }),
+  projectOp('save', 'Write a snapshot now'),
+  projectOp('unload', 'Snapshot and drop from memory; reloaded on next access'),
   projectOp('freeze', 'Refuse learn and forget until unfreeze'),
   projectOp('unfreeze', 'Allow learn and forget again'),
   defineRoute({
     method: 'get', path: '/:user/projects/:pid/merge', operationId: 'mergeProject', tags: ['projects'],
     summary: "Add another project's statistics to this one (made durable by a snapshot before answering)",
-    service: 'projects', subject: s('merge'), request: sml.v1.MergeRequest, reply: sml.v1.Empty,
+    contract: ops.merge,
     params: projectParams, query: z.object({ otherProjectName: name('project') }),
-    success: { status: 200, description: 'merged' }, errors: ['PROJECT_NOT_FOUND', 'MERGE_SELF', 'MERGE_INCOMPATIBLE'],
+    success: { status: 200, description: 'merged' },
     toRequest: ({ caller, params, query }) => ({ caller, pid: params.pid, otherProjectName: String(query.otherProjectName) }),
   }),
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/histogramEnable', operationId: 'histogramEnable', tags: ['projects'],
     summary: 'Switch histograms on or off', description: 'Histograms are always kept (in the histogramType of the project), so enabling them later covers every row already learned.',
-    service: 'projects', subject: s('histogramEnable'), request: sml.v1.HistogramEnableRequest, reply: sml.v1.Empty,
+    contract: ops.histogramEnable,
     params: projectParams, query: z.object({ enable: boolParam }),
-    success: { status: 200, description: 'switched' }, errors: ['PROJECT_NOT_FOUND'],
+    success: { status: 200, description: 'switched' },
     toRequest: ({ caller, params, query }) => ({ caller, pid: params.pid, enable: query.enable === true }),
   }),
   ...(['learn', 'forget'] as const).map((op) => defineRoute({
     method: 'post', path: `/:user/projects/:pid/dss/:ds/${op}`, operationId: `${op}FromDataSource`, tags: ['projects'],
     summary: `${op === 'learn' ? 'Learn' : 'Forget'} the rows of a registered data source (always a job)`,
-    service: 'projects', subject: s('dsLearn'), request: sml.v1.DsLearnRequest, reply: sml.v1.LearnReply,
+    contract: ops.dsLearn,
     params: projectParams.extend({ ds: name('data source') }),
     description: 'Body: the columns to use (attributeNames/attributeTypes; empty = every column, typed by the DSInfo extra or guessed) and errorHandling (0 strict: a bad row fails the job naming file and line, nothing learned; 1 lenient: bad rows skipped and counted). The rows are read into a staging summary and added to (or removed from) the project at the end, under its lock, then snapshotted: a failed or cancelled job leaves the project as it was. The outcome is kept in getDsLog.',
     body: z.object({ attributeNames: z.array(z.string()).default([]), attributeTypes: z.array(z.string()).default([]), errorHandling: z.coerce.number().int().min(0).max(1).default(0) }),
-    success: { status: 202, description: 'Job Created' }, createsJob: true, errors: ['PROJECT_NOT_FOUND', 'DS_NOT_FOUND', 'PROJECT_FROZEN', 'DS_LEARN_FAILED', 'DS_UNREADABLE', 'EXECUTOR_FULL'],
+    success: { status: 202, description: 'Job Created' }, createsJob: true,
     toRequest: ({ caller, params, body }) => {
       const b = body as { attributeNames: string[]; attributeTypes: string[]; errorHandling: number };
       return { caller, pid: params.pid, ds: params.ds, forget: op === 'forget', frame: { attributeNames: b.attributeNames, attributeTypes: b.attributeTypes, errorHandling: b.errorHandling } };

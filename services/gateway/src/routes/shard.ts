@@ -1,9 +1,12 @@
-import { projectSubject } from '@sml/bus';
+import { projectSubject, subjectOf, type Contract, type ProjectsOp } from '@sml/bus';
 import type { RouteContext } from '../route';
 
 /**
- * The subject of a projects operation, on the shard of the request's project (path `:pid`,
- * else query `pid`); an operation without a project (list, data sources) goes to shard 0.
+ * The subject of a route's operation: a projects one on the shard of the request's project
+ * (path `:pid`, else query `pid`), or shard 0 for one without a project (list, data sources).
  */
-export const projectOp = (op: string) => ({ caller, params, query }: RouteContext): string =>
-  projectSubject(op, caller.user ?? '', params.pid ?? (typeof query.pid === 'string' ? query.pid : undefined));
+export function routeSubject(contract: Contract, { caller, params, query }: RouteContext): string {
+  if (contract.service !== 'projects') return subjectOf(contract);
+  // A projects contract is declared in contracts/projects.ts: its op is a ProjectsOp.
+  return projectSubject(contract.op as ProjectsOp, caller.user ?? '', params.pid ?? (typeof query.pid === 'string' ? query.pid : undefined));
+}

@@ -1,10 +1,10 @@
-import { subjects } from '@sml/bus';
+import { contracts } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { defineRoute, type Presentation, type RouteContext } from '../route';
 import { boolParam, name, userParam, z } from '../schemas';
 import { dsInfoRequest } from './dss';
 
-const s = subjects.streams;
+const ops = contracts.streams;
 const projectParams = userParam.extend({ pid: name('project') });
 const streamParams = projectParams.extend({ s: name('stream') });
 const encryptedDsInfo = z.string().openapi({ description: 'Encrypted DSInfo (API.md §2.4) of type kafka or nats; plaintext {type, name, info{string:string}, extra[]}' });
@@ -54,10 +54,10 @@ export const streamRoutes = [
     method: 'post', path: '/:user/projects/:pid/streams/create', operationId: 'createStream', tags: ['streams'],
     summary: 'Create a stream (body: encrypted DSInfo of type kafka or nats) and start learning its records into the project',
     description: `fromBeginning=true (Kafka and NATS): from the first record the source holds; otherwise only records produced after the create answered. ${STREAM_DSINFO} At most SML_MAX_STREAMS_PER_CUSTOMER streams per customer. 500 when the consumer cannot be built (broker unreachable, no JetStream stream holds the subject).`,
-    service: 'streams', subject: s.create, request: sml.v1.StreamCreateRequest, reply: sml.v1.Empty,
+    contract: ops.create,
     params: projectParams, query: z.object({ fromBeginning: boolParam.optional() }), body: encryptedDsInfo, rawBody: true,
     success: { status: 201, description: 'DS Stream created stream with name [<name>] for customer [<user>]' },
-    errors: ['INVALID_ENCRYPTED_PAYLOAD', 'DS_INVALID', 'DS_NULL', 'STREAM_UNKNOWN_TYPE', 'STREAM_INVALID', 'STREAM_EXISTS', 'STREAM_LIMIT', 'PROJECT_NOT_FOUND', 'INVALID_NAME', 'GENERIC_EXCEPTION'],
+    errors: ['INVALID_ENCRYPTED_PAYLOAD'],
     toRequest: (ctx) => {
       const { caller, dsInfo, isNull } = dsInfoRequest(ctx);
       return { caller, pid: ctx.params.pid, dsInfo, isNull, fromBeginning: ctx.query.fromBeginning === true };
@@ -65,7 +65,7 @@ export const streamRoutes = [
   }),
   defineRoute({
     method: 'get', path: '/:user/projects/:pid/streams/list', operationId: 'listStreams', tags: ['streams'], summary: 'The names of the project\'s streams',
-    service: 'streams', subject: s.list, request: sml.v1.StreamRequest, reply: sml.v1.StreamListReply,
+    contract: ops.list,
     params: projectParams, values: z.object({ stringList: z.object({ values: z.array(z.string()) }) }),
     success: { status: 200, description: 'values.stringList.values' },
     toRequest: ({ caller, params }) => ({ caller, pid: params.pid }),
@@ -74,31 +74,31 @@ export const streamRoutes = [
     method: 'get', path: `/:user/projects/:pid/streams/:s/${op}`, operationId: `${op}Stream`, tags: ['streams'],
     summary: op === 'start' ? 'Resume a stopped stream from where it stopped' : 'Suspend a stream (it resumes from here on start)',
     description: op === 'stop' ? 'Answers once the replica running the stream has let it go: nothing is learned after the answer. A stopped stream stays stopped across restarts.' : 'Clears the last error of a stream that stopped by itself (its project was deleted).',
-    service: 'streams', subject: s[op], request: sml.v1.StreamRequest, reply: sml.v1.Empty,
-    params: streamParams, success: { status: 200, description: `Stream [<s>] of project [<pid>] ${op === 'start' ? 'started' : 'stopped'}` }, errors: ['STREAM_NOT_FOUND'],
+    contract: ops[op],
+    params: streamParams, success: { status: 200, description: `Stream [<s>] of project [<pid>] ${op === 'start' ? 'started' : 'stopped'}` },
     toRequest: streamRequest,
   })),
   defineRoute({
     method: 'delete', path: '/:user/projects/:pid/streams/:s', operationId: 'deleteStream', tags: ['streams'], summary: 'Stop and remove a stream (its consumer group / durable consumer too)',
-    service: 'streams', subject: s.delete, request: sml.v1.StreamRequest, reply: sml.v1.Empty,
-    params: streamParams, success: { status: 200, description: 'Stream [<s>] of project [<pid>] deleted' }, errors: ['STREAM_NOT_FOUND'],
+    contract: ops.delete,
+    params: streamParams, success: { status: 200, description: 'Stream [<s>] of project [<pid>] deleted' },
     toRequest: streamRequest,
   }),
   defineRoute({
     method: 'get', path: '/:user/projects/:pid/streams/:s/metrics', operationId: 'streamMetrics', tags: ['streams'],
     summary: 'Records read, learned, rejected, skipped (redelivered, learned before), lag, last error, state',
     description: 'values.KSVSMap.values[0]: a string map — name, type, topic or subject, state (running|stopped), recordsRead, recordsLearned, recordsRejected, recordsSkipped, batchesLearned, lag (records after the last batch), lastError, lastErrorTime, lastBatchTime, positions (JSON: partition → last offset learned), creationDate. Counters are written by the replica running the stream at most every 200 ms.',
-    service: 'streams', subject: s.metrics, request: sml.v1.StreamRequest, reply: sml.v1.StreamMetricsReply,
+    contract: ops.metrics,
     params: streamParams, values: z.object({ KSVSMap: z.object({ values: z.array(z.record(z.string(), z.string())) }) }),
-    success: { status: 200, description: 'values.KSVSMap' }, errors: ['STREAM_NOT_FOUND'],
+    success: { status: 200, description: 'values.KSVSMap' },
     toRequest: streamRequest,
   }),
   defineRoute({
     method: 'get', path: '/:user/projects/:pid/streams/:s/errorLog', operationId: 'streamErrorLog', tags: ['streams'],
     summary: 'The stream\'s most recent errors (SML_STREAM_ERROR_LOG of them), oldest first',
-    service: 'streams', subject: s.errorLog, request: sml.v1.StreamRequest, reply: sml.v1.StreamErrorLogReply,
+    contract: ops.errorLog,
     params: streamParams, values: z.object({ stringList: z.object({ values: z.array(z.string()) }) }),
-    success: { status: 200, description: 'values.stringList.values' }, errors: ['STREAM_NOT_FOUND'],
+    success: { status: 200, description: 'values.stringList.values' },
     toRequest: streamRequest,
   }),
   defineRoute({
@@ -110,11 +110,11 @@ export const streamRoutes = [
       'Bounds, per replica of the streams service: 8 pollers per customer (a 9th closes the customer\'s least recently polled one), 256 in all (then 503 STREAM_POLLERS_BUSY, retryable).',
       `${FRAME_OF_RECORDS} ${PRIVATE_BROKERS} 500 when the consumer cannot be built (broker unreachable, unknown topic).`,
     ].join(' '),
-    service: 'streams', subject: s.poll, request: sml.v1.StreamPollRequest, reply: sml.v1.StreamSampleReply,
+    contract: ops.poll,
     params: userParam, query: pollQuery, body: encryptedDsInfo.optional(), rawBody: true, valuesOnError: true,
     values: z.object({ dataframe: sampleFrame }), timeoutMs: 40_000,
     success: { status: 200, description: 'values.dataframe' },
-    errors: ['INVALID_ENCRYPTED_PAYLOAD', 'DS_INVALID', 'DS_NULL', 'DS_NOT_FOUND', 'STREAM_PREVIEW_TYPE', 'STREAM_POLL_NOT_KAFKA', 'STREAM_INVALID', 'STREAM_POLLERS_BUSY', 'INVALID_NAME', 'GENERIC_EXCEPTION'],
+    errors: ['INVALID_ENCRYPTED_PAYLOAD'],
     toRequest: (ctx): sml.v1.IStreamPollRequest => {
       const sid = typeof ctx.query.sid === 'string' ? ctx.query.sid : '';
       const fromBeginning = ctx.query.fromBeginning === true;
@@ -127,20 +127,20 @@ export const streamRoutes = [
     method: 'delete', path: '/:user/streams/poll', operationId: 'deletePoller', tags: ['streams'],
     summary: 'Close the poller named sid; a registered kafka data source of that name is deleted too',
     description: 'Streams made by create are never affected. An unknown sid answers 200 \'OK\'; no sid 500.',
-    service: 'streams', subject: s.pollDelete, request: sml.v1.StreamPollRequest, reply: sml.v1.Empty,
+    contract: ops.pollDelete,
     params: userParam, query: z.object({ sid: z.string().optional() }),
-    success: { status: 200, description: 'OK' }, errors: ['INVALID_NAME', 'GENERIC_EXCEPTION'],
+    success: { status: 200, description: 'OK' },
     toRequest: ({ caller, query }) => ({ caller, sid: typeof query.sid === 'string' ? query.sid : '' }),
   }),
   defineRoute({
     method: 'post', path: '/:user/streams/browse', operationId: 'browseStreams', tags: ['streams'],
     summary: 'List the topics of a Kafka cluster, or the JetStream streams and a stream\'s subjects of a NATS server (body: encrypted DSInfo)',
     description: `Kafka (info bootstrap.servers): values.dsdirectoryListing.files = "<topic>:<partitions>", topics starting with _ left out, path ignored. NATS (info nats_hosts, optional credentials as for a stream): no info.path → the stream names in dirs; info.path = a stream → its subjects in files and path echoed; an unknown stream → only ok:true. Unset fields are omitted. ${PRIVATE_BROKERS}`,
-    service: 'streams', subject: s.browse, request: sml.v1.StreamSourceRequest, reply: sml.v1.StreamBrowseReply,
+    contract: ops.browse,
     params: userParam, body: encryptedDsInfo, rawBody: true,
     values: z.object({ dsdirectoryListing: z.object({ ok: z.boolean(), dirs: z.array(z.string()).optional(), files: z.array(z.string()).optional(), path: z.string().optional() }) }),
     success: { status: 200, description: 'values.dsdirectoryListing' },
-    errors: ['INVALID_ENCRYPTED_PAYLOAD', 'DS_INVALID', 'DS_NULL', 'STREAM_UNKNOWN_TYPE', 'STREAM_INVALID', 'GENERIC_EXCEPTION'],
+    errors: ['INVALID_ENCRYPTED_PAYLOAD'],
     toRequest: sourceRequest,
     present: listingPresentation,
   }),
@@ -148,10 +148,10 @@ export const streamRoutes = [
     method: 'post', path: '/:user/streams/preview', operationId: 'previewStream', tags: ['streams'],
     summary: 'A sample DataFrame of a Kafka topic or NATS subject (body: encrypted DSInfo); registers nothing, touches no poller',
     description: `Up to 128 records from the start of the source (Kafka: a throw-away consumer group, deleted afterwards; NATS: an ordered ephemeral consumer), waiting up to 3 s for them. ${FRAME_OF_RECORDS} ${PRIVATE_BROKERS}`,
-    service: 'streams', subject: s.preview, request: sml.v1.StreamSourceRequest, reply: sml.v1.StreamSampleReply,
+    contract: ops.preview,
     params: userParam, body: encryptedDsInfo, rawBody: true, values: z.object({ dataframe: sampleFrame }), timeoutMs: 40_000,
     success: { status: 200, description: 'values.dataframe' },
-    errors: ['INVALID_ENCRYPTED_PAYLOAD', 'DS_INVALID', 'DS_NULL', 'STREAM_UNKNOWN_TYPE', 'STREAM_INVALID', 'GENERIC_EXCEPTION'],
+    errors: ['INVALID_ENCRYPTED_PAYLOAD'],
     toRequest: sourceRequest,
   }),
 ];

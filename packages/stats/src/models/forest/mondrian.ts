@@ -716,7 +716,7 @@ export class MondrianForest implements SummaryPart<MondrianForest> {
 
   /** Reads what write() wrote, checking the bounds before allocating. */
   read(r: ByteReader): void {
-    const bad = (what: string) => new SummaryError(`damaged summary serialization: forest (${what})`);
+    const bad = (what: string) => new SummaryError('damaged', `damaged summary serialization: forest (${what})`);
     const d = r.u32();
     if (this.options.features.length > 0 && d !== this.options.features.length) throw bad('features');
     if (d > 1_000_000) throw bad('features');

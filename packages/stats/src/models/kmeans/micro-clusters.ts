@@ -265,7 +265,7 @@ export class MicroClusters implements SummaryPart<MicroClusters> {
 
   /** Reads what write() wrote, checking the bounds before allocating. */
   read(r: ByteReader): void {
-    const bad = (what: string) => new SummaryError(`damaged summary serialization: micro-clusters (${what})`);
+    const bad = (what: string) => new SummaryError('damaged', `damaged summary serialization: micro-clusters (${what})`);
     const flag = r.u8();
     if (flag > 1) throw bad('flag');
     this.seeded = flag === 1;

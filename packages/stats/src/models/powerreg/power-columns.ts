@@ -199,7 +199,7 @@ export class PowerColumns implements SummaryPart<PowerColumns> {
   }
 
   checkMerge(other: PowerColumns, sign: Sign): void {
-    if (sign === -1 && other.count > this.count) throw new SummaryError('cannot forget rows that were never learned', this.options.column);
+    if (sign === -1 && other.count > this.count) throw new SummaryError('not-learned', 'cannot forget rows that were never learned', this.options.column);
   }
 
   write(w: ByteWriter): void {
@@ -211,7 +211,7 @@ export class PowerColumns implements SummaryPart<PowerColumns> {
   read(r: ByteReader): void {
     const count = r.f64();
     const jacobian = r.f64s();
-    if (!Number.isSafeInteger(count) || count < 0 || jacobian.length !== 2 || !jacobian.every(Number.isFinite)) throw new SummaryError('damaged summary serialization: power columns');
+    if (!Number.isSafeInteger(count) || count < 0 || jacobian.length !== 2 || !jacobian.every(Number.isFinite)) throw new SummaryError('damaged', 'damaged summary serialization: power columns');
     this.count = count;
     this.jacobian.set(jacobian);
   }

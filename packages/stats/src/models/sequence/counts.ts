@@ -233,7 +233,7 @@ export class SequenceCounts implements SummaryPart<SequenceCounts> {
     trial.read(new ByteReader(w.bytes()));
     trial.learn(parsed, 1);
     const after = trial.entries();
-    if (after > max) throw new CapacityError('sequence counts (lag pairs, n-grams, co-occurrences)', after, max);
+    if (after > max) throw new CapacityError('sequence', 'sequence counts (lag pairs, n-grams, co-occurrences)', after, max);
   }
 
   /** Variable names, sorted. */
@@ -251,14 +251,14 @@ export class SequenceCounts implements SummaryPart<SequenceCounts> {
 
   /** from → to → count of `to` following `from` k steps later, 1 ≤ k ≤ order. */
   lagPairs(variable: string, k: number): Map<string, Map<string, number>> {
-    if (!Number.isInteger(k) || k < 1 || k > this.order) throw new SummaryError(`lag must be an integer in 1..${this.order}`, variable);
+    if (!Number.isInteger(k) || k < 1 || k > this.order) throw new SummaryError('summary-input', `lag must be an integer in 1..${this.order}`, variable);
     return nest(this.counts(variable).lagPairs[k - 1]);
   }
 
   /** Runs of `length` contiguous states, 2 ≤ length ≤ order + 1 (an order-`length − 1` Markov chain's transitions). */
   ngrams(variable: string, length: number): NgramCount[] {
     if (!Number.isInteger(length) || length < 2 || length > this.order + 1) {
-      throw new SummaryError(`n-gram length must be an integer in 2..${this.order + 1}`, variable);
+      throw new SummaryError('summary-input', `n-gram length must be an integer in 2..${this.order + 1}`, variable);
     }
     const counts = this.counts(variable);
     const source = length === 2 ? counts.lagPairs[0] : counts.ngrams[length - 3];
@@ -279,7 +279,7 @@ export class SequenceCounts implements SummaryPart<SequenceCounts> {
 
   private counts(variable: string): VariableCounts {
     const counts = this.variables.get(variable);
-    if (!counts) throw new SummaryError('unknown sequence variable', variable);
+    if (!counts) throw new SummaryError('summary-input', 'unknown sequence variable', variable);
     return counts;
   }
 

@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { Operations } from '@sml/sdk';
+import { renderSdkOperations, SDK_OPERATIONS_FILE } from '../src/sdk-gen';
+import { routes } from '../src/routes';
+
+// The SDK's operations are generated from the route table (src/sdk-gen.ts): one typed method
+// per route. After a route changes: npm run build && npm run gen:sdk.
+describe('SDK operations', () => {
+  it('the committed packages/sdk/src/operations.ts is what the route table generates', () => {
+    expect(readFileSync(SDK_OPERATIONS_FILE, 'utf8')).toBe(renderSdkOperations(routes));
+  });
+
+  it('one SDK method per route, named by its operationId', () => {
+    const methods = Object.getOwnPropertyNames(Operations.prototype).filter((m) => m !== 'constructor');
+    expect(methods.length).toBe(routes.length);
+    expect([...methods].sort()).toEqual(routes.map((r) => r.operationId).sort());
+  });
+
+  it('a method sends its route\'s method and path, parameters escaped, the customer left to the client', async () => {
+    const sent: unknown[] = [];
+    const ops = new Operations({ request: (method, path, options) => Promise.resolve(sent.push([method, path, options]) as never) });
+    await ops.predict('p 1', 'm/2', { json: { data: [] } });
+    await ops.listProjects({ query: {} });
+    expect(sent).toEqual([['POST', '/projects/p%201/predict/m%2F2', { json: { data: [] } }], ['GET', '/projects', { query: {} }]]);
+  });
+});
