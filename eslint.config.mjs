@@ -63,6 +63,25 @@ export default tseslint.config(
     },
   },
   {
+    // Configuration is passed in (README "Configuration"): only an entry point reads the
+    // environment or calls loadConfig, and hands each library its slice.
+    files: ['packages/*/src/**/*.ts', 'services/*/src/**/*.ts'],
+    ignores: [
+      'services/*/src/main.ts', // a service's entry point
+      'services/*/src/**/*-worker.ts', // a worker thread's entry point (its kernels)
+      'packages/bus/src/runtime.ts', // runService: the services' shared entry point
+      'packages/cli/src/main.ts',
+      'packages/cli/src/bus.ts', // the CLI's configuration, from the environment run() was given
+      'packages/core/src/config.ts', // loadConfig itself
+      'packages/sdk/src/client.ts', // SmlClient.fromEnv: the SDK user's entry point
+      'packages/testkit/src/**', // starts systems for tests, with their environment
+    ],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Libraries take their configuration as an argument: read it in the entry point (eslint.config.mjs lists them).' }],
+      'no-restricted-imports': ['error', { paths: [{ name: '@sml/core', importNames: ['loadConfig'], message: 'Only entry points load the configuration; take the slice you need as an argument.' }] }],
+    },
+  },
+  {
     // Plain JavaScript (scripts, benchmarks, jest config): no type information.
     files: ['**/*.{js,mjs,cjs}'],
     ...tseslint.configs.disableTypeChecked,

@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { appendResults, machine } from './lib/results.mjs';
 
 const require = createRequire(import.meta.url);
-const { Summary, gramBlockRows, parseFrameJson, useGramKernel, useNativeKernels } = require('../packages/stats/dist/index.js');
+const { Summary, gramBlockRows, parseFrameJson, selectKernels } = require('../packages/stats/dist/index.js');
+const { STATS_KERNEL_CONFIG, loadConfig, statsKernels } = require('../packages/core/dist/index.js');
 
 const PS = (process.env.BENCH_P ?? '20,200,2000').split(',').map(Number);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -48,9 +49,11 @@ function nsPerRow(columns, n, options) {
 }
 
 // Every kernel this machine runs, the default (native where it was built) first; wasm and js always.
-const KERNELS = [...new Set([useGramKernel(undefined), 'wasm', 'js'])];
-if (useGramKernel('wasm') !== 'wasm') throw new Error('the wasm kernel is not available here');
-useGramKernel(undefined);
+// The default as this process's configuration selects it (SML_STATS_KERNEL, SML_STATS_NATIVE).
+const selected = statsKernels(loadConfig(process.env, STATS_KERNEL_CONFIG));
+const KERNELS = [...new Set([selectKernels(selected).gram.name, 'wasm', 'js'])];
+if (selectKernels({ kernel: 'wasm' }).gram.name !== 'wasm') throw new Error('the wasm kernel is not available here');
+selectKernels(selected);
 const m = machine();
 const rows = [];
 for (const p of PS) {
@@ -59,12 +62,10 @@ for (const p of PS) {
   const row = { p, rows: n };
   for (const kernel of KERNELS) {
     // wasm and js: what a machine without the native kernels runs (its other kernels too).
-    useNativeKernels(kernel === 'native');
-    useGramKernel(kernel);
+    selectKernels({ kernel, native: kernel === 'native' });
     row[kernel] = nsPerRow(columns, n, { histogram: 'streaming' });
   }
-  useNativeKernels(true);
-  useGramKernel(undefined);
+  selectKernels(selected);
   rows.push(row);
 }
 // Categorical columns are sparse: 20 C columns and one T column of L levels (uniform codes).

@@ -1,12 +1,21 @@
 import http from 'node:http';
-import { createLogger, loadConfig, type Config, type Logger } from '@sml/core';
+import { createLogger, loadConfig, type ConfigKey, type ConfigSlice, type Logger } from '@sml/core';
 import { BusClient } from './client';
 import { connectBus, type NatsConnection } from './connection';
 import { BusHealth } from './health';
 import { BusService } from './service';
+import { useProjectShards } from './subjects';
 
-export interface ServiceRuntime {
-  config: Config;
+/** What runService itself reads of the configuration, for every service. */
+export const RUNTIME_CONFIG = [
+  'NATS_URL', 'SML_NATS_USER', 'SML_NATS_PASSWORD', 'SML_JETSTREAM_REPLICAS', 'SML_LOG_LEVEL', 'SML_REQUEST_TIMEOUT_MS',
+  'SML_BREAKER_RESET_MS', 'SML_NO_RESPONDERS_RETRY_MS', 'SML_HEALTH_PORT', 'SML_PROJECT_SHARDS',
+] as const satisfies readonly ConfigKey[];
+export type RuntimeConfigKey = (typeof RUNTIME_CONFIG)[number];
+
+/** A service process: its configuration is the runtime's slice and the service's own (K). */
+export interface ServiceRuntime<K extends ConfigKey = ConfigKey> {
+  config: ConfigSlice<K | RuntimeConfigKey>;
   log: Logger;
   nc: NatsConnection;
   service: BusService;
@@ -14,15 +23,19 @@ export interface ServiceRuntime {
 }
 
 /**
- * Boots a service process: validated config, logger, NATS connection, micro-service
+ * The services' shared entry point (every services/<name>/src/main.ts calls it with the
+ * variables the service reads): the one place a service reads the environment.
+ * Boots a service process: validated config (its slice only), logger, NATS connection, micro-service
  * registration, optional `/livez` + `/readyz` on SML_HEALTH_PORT (Kubernetes probes), and a
  * clean shutdown on SIGTERM/SIGINT that runs `onStop` before draining the connection.
  */
-export async function runService(
+export async function runService<K extends ConfigKey>(
   name: string,
-  setup: (rt: ServiceRuntime) => Promise<{ onStop?: () => Promise<void> } | void>,
-): Promise<ServiceRuntime & { stop(): Promise<void> }> {
-  const config = loadConfig();
+  keys: readonly K[],
+  setup: (rt: ServiceRuntime<K>) => Promise<{ onStop?: () => Promise<void> } | void>,
+): Promise<ServiceRuntime<K> & { stop(): Promise<void> }> {
+  const config = loadConfig(process.env, [...RUNTIME_CONFIG, ...keys]);
+  useProjectShards(config.SML_PROJECT_SHARDS);
   const log = createLogger(name, config.SML_LOG_LEVEL);
   const nc = await connectBus({ url: config.NATS_URL, name: `sml-${name}`, log, user: config.SML_NATS_USER, pass: config.SML_NATS_PASSWORD, jetStreamReplicas: config.SML_JETSTREAM_REPLICAS });
   const bus = BusHealth.of(nc, log);
@@ -66,4 +79,12 @@ export async function runService(
   if (process.send !== undefined) process.once('disconnect', () => void stop().then(() => process.exit(0)));
   log.info('ready');
   return { ...rt, stop };
+}
+
+/** A service's main: runService, and a failed start ends the process with its message (exit 1). */
+export function serviceMain<K extends ConfigKey>(name: string, keys: readonly K[], setup: (rt: ServiceRuntime<K>) => Promise<{ onStop?: () => Promise<void> } | void>): void {
+  void runService(name, keys, setup).catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
 }

@@ -1,4 +1,4 @@
-import { loadConfig } from '@sml/core';
+
 import type { ProjectsOp } from './contracts/projects';
 
 /** Subjects of the bus (ARCHITECTURE.md §2): `sml.<service>.<operation>`. */
@@ -84,11 +84,17 @@ export function shardOf(user: string, pid: string, shards: number): number {
   return h % shards;
 }
 
-let shardCount: number | undefined;
+// SML_PROJECT_SHARDS's default: a process whose entry point set none has one shard.
+let shardCount = 1;
 
-/** This process's SML_PROJECT_SHARDS (read once). */
+/** Sets this process's SML_PROJECT_SHARDS, once at start-up (runService does, from its configuration). */
+export function useProjectShards(count: number): void {
+  shardCount = count;
+}
+
+/** This process's SML_PROJECT_SHARDS. */
 export function projectShards(): number {
-  return (shardCount ??= loadConfig().SML_PROJECT_SHARDS);
+  return shardCount;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { BusClient, connectBus, localBusCredentialsDir, readBusCredentials } from '@sml/bus';
-import { createLogger, loadConfig } from '@sml/core';
+import { createLogger, loadConfig, type ConfigKey } from '@sml/core';
 import type { Envelope } from '@sml/sdk';
 import type { sml } from '@sml/proto';
 import { CliError } from './errors';
@@ -15,13 +15,18 @@ export interface AdminBus {
   caller: sml.v1.ICaller;
 }
 
+/** What an admin command reads of the configuration: the CLI's slice, validated when a command first needs the bus. */
+const CLI_BUS_CONFIG = [
+  'NATS_URL', 'SML_NATS_USER', 'SML_NATS_PASSWORD', 'SML_DATA_DIR', 'SML_ROOT_USER', 'SML_REQUEST_TIMEOUT_MS', 'SML_BREAKER_RESET_MS', 'SML_NO_RESPONDERS_RETRY_MS',
+] as const satisfies readonly ConfigKey[];
+
 /**
  * Runs `fn` with a bus connection to NATS_URL acting as SML_ROOT_USER, and closes it afterwards.
  * It connects as the bus identity `admin` (README "Bus security"): SML_NATS_USER and
  * SML_NATS_PASSWORD, else the credentials `npm run up` keeps in $SML_DATA_DIR/nats-auth/admin.env.
  */
 export async function withAdminBus<T>(env: NodeJS.ProcessEnv, fn: (bus: AdminBus) => Promise<T>): Promise<T> {
-  const config = loadConfig(env);
+  const config = loadConfig(env, CLI_BUS_CONFIG);
   // connectBus waits for a first connection forever (right for a service under an
   // orchestrator); a command must fail fast instead, so check a server answers first.
   const servers = config.NATS_URL.split(',');

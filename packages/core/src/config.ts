@@ -22,16 +22,18 @@ export const configSchema = z.object({
   SML_BASE_PATH: z.string().regex(/^\/[A-Za-z0-9_\-/]*$/, 'must start with / and contain only path characters').default('/symetry/rest'),
   SML_ROOT_USER: z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/, 'must be a valid customer id').default('root'),
   SML_ROOT_SECRET: z.string().regex(/^[A-Za-z0-9+/]{22}==$/, 'must be base64 of 16 bytes (24 characters)').optional(),
-  SML_BODY_LIMIT: int(1).default(256 * 1024 * 1024),
+  /** A request body (learn and forget frames, imports); alias SML_BODY_LIMIT. */
+  SML_MAX_BODY_BYTES: int(1).default(256 * 1024 * 1024),
   /**
-   * A request body other than a learn or forget frame or an import (those: SML_BODY_LIMIT): the
+   * A request body other than a learn or forget frame or an import (those: SML_MAX_BODY_BYTES): the
    * gateway parses it as JSON (decrypts it first for a DSInfo) on its event loop, shared by
    * every customer (31 MB held other requests ≈ 1.1 s).
    */
   SML_MAX_JSON_BODY_BYTES: int(1).default(16 * 1024 * 1024),
-  /** A compressed body may inflate to at most this many times its size (and never past SML_BODY_LIMIT). */
+  /** A compressed body may inflate to at most this many times its size (and never past SML_MAX_BODY_BYTES). */
   SML_MAX_INFLATE_RATIO: int(1).default(100),
-  SML_MAX_BODY_BYTES_IN_FLIGHT: int(1).default(1024 * 1024 * 1024),
+  /** Request bodies one gateway holds at once (REST and WebSocket); alias SML_MAX_BODY_BYTES_IN_FLIGHT. */
+  SML_MAX_IN_FLIGHT_BODY_BYTES: int(1).default(1024 * 1024 * 1024),
   /**
    * The request line and header fields of one request together (node's maxHeaderSize): over it
    * the gateway answers 431 from the bytes read so far. Node's own default (16 KiB).
@@ -140,7 +142,7 @@ export const configSchema = z.object({
   SML_MAX_ENCODER_PAGE_ROWS: int(1).default(100_000),
   SML_MAX_ENCODERS_PER_CUSTOMER: int(1).default(1_000),
   SML_MAX_DATA_SOURCES_PER_CUSTOMER: int(1).default(1_000),
-  /** Rows selectModel/{dsid} reads from a data source: selection keeps its scoring rows in memory (as the inline dataframe, which SML_BODY_LIMIT bounds). */
+  /** Rows selectModel/{dsid} reads from a data source: selection keeps its scoring rows in memory (as the inline dataframe, which SML_MAX_BODY_BYTES bounds). */
   SML_MAX_SELECT_DS_ROWS: int(1).default(1_000_000),
   SML_EXECUTOR_PER_CUSTOMER: int(1).default(1),
   // Streams (API.md §9, README "Streams").
@@ -193,25 +195,81 @@ export const configSchema = z.object({
   SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT: int(0).default(64 * 1024 * 1024),
   /** Bytes of an exported or imported project or model document (API.md §12). */
   SML_MAX_EXPORT_BYTES: int(1).default(128 * 1024 * 1024),
+  /**
+   * @sml/stats' kernels (its README "Kernels"), selected once at start-up by each entry point
+   * (statsKernels below): the cross-product kernel wanted (auto = the fastest the machine has;
+   * js also reads learn frames without WebAssembly), and whether the native addon is used at all.
+   */
+  SML_STATS_KERNEL: z.enum(['auto', 'native', 'wasm', 'js']).default('auto'),
+  SML_STATS_NATIVE: bool.default(true),
 });
+
+/**
+ * Limits renamed to the one scheme SML_MAX_<WHAT>[_<UNIT>] (README "Resource limits"): the
+ * old name is still accepted as an alias; setting both to different values is a start-up error.
+ */
+export const CONFIG_ALIASES = {
+  SML_MAX_BODY_BYTES: 'SML_BODY_LIMIT',
+  SML_MAX_IN_FLIGHT_BODY_BYTES: 'SML_MAX_BODY_BYTES_IN_FLIGHT',
+} as const satisfies Partial<Record<keyof typeof configSchema.shape, string>>;
 
 /** The environment, read: SML_SOURCE_TIMEOUT_MS resolved (its default follows SML_REQUEST_TIMEOUT_MS). */
 export type Config = Omit<z.infer<typeof configSchema>, 'SML_SOURCE_TIMEOUT_MS'> & { SML_SOURCE_TIMEOUT_MS: number };
+export type ConfigKey = keyof Config;
+/** What one process (or one library) reads of the configuration: its slice, typed. */
+export type ConfigSlice<K extends ConfigKey> = Pick<Config, K>;
 
-/** Reads and validates the environment once; a bad variable stops the process with its name. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const picked = Object.fromEntries(Object.keys(configSchema.shape).filter((k) => env[k] !== undefined && env[k] !== '').map((k) => [k, env[k]]));
-  const parsed = configSchema.safeParse(picked);
+const is = (v: string | undefined): v is string => v !== undefined && v !== '';
+
+/** The variables under their current names: an alias's value moved to its name; both set and different is an error. */
+function resolveAliases(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const [name, alias] of Object.entries(CONFIG_ALIASES)) {
+    if (!is(env[alias])) continue;
+    if (is(env[name]) && env[name] !== env[alias]) {
+      throw new ConfigError(`Invalid environment: ${name} and ${alias} (its old name) are both set, to different values (${env[name]}, ${env[alias]}); set only ${name}`);
+    }
+    out[name] = env[alias];
+  }
+  return out;
+}
+
+/**
+ * Reads and validates the environment once, at an entry point (a service's main, the CLI, a
+ * script, a test); a bad variable stops the process with its name. With `keys`, only that
+ * slice is read and validated: a process checks what it uses. Libraries take their slice as
+ * an argument and never call this (eslint.config.mjs keeps it so).
+ */
+export function loadConfig(env?: NodeJS.ProcessEnv): Config;
+export function loadConfig<K extends ConfigKey>(env: NodeJS.ProcessEnv, keys: readonly K[]): ConfigSlice<K>;
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, keys?: readonly ConfigKey[]): Partial<Config> {
+  const resolved = resolveAliases(env);
+  // SML_SOURCE_TIMEOUT_MS is checked against SML_REQUEST_TIMEOUT_MS, so it brings it along.
+  const wanted = new Set<string>(keys ?? Object.keys(configSchema.shape));
+  if (wanted.has('SML_SOURCE_TIMEOUT_MS')) wanted.add('SML_REQUEST_TIMEOUT_MS');
+  const shape = Object.fromEntries(Object.entries(configSchema.shape).filter(([k]) => wanted.has(k)));
+  const picked = Object.fromEntries(Object.keys(shape).filter((k) => is(resolved[k])).map((k) => [k, resolved[k]]));
+  const parsed = z.object(shape).safeParse(picked);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new ConfigError(`Invalid environment: ${issues}`);
   }
-  const c = parsed.data;
+  const c = parsed.data as Partial<z.infer<typeof configSchema>>;
+  if (!wanted.has('SML_SOURCE_TIMEOUT_MS')) return c;
   // A sample or preview that waits on a silent source must answer, naming it, before the
   // gateway answers 503 'did not answer' for the service.
-  const sourceTimeout = c.SML_SOURCE_TIMEOUT_MS ?? Math.floor((c.SML_REQUEST_TIMEOUT_MS * 2) / 3);
-  if (c.SML_SOURCE_TIMEOUT_MS !== undefined && sourceTimeout >= c.SML_REQUEST_TIMEOUT_MS) {
-    throw new ConfigError(`Invalid environment: SML_SOURCE_TIMEOUT_MS: must be less than SML_REQUEST_TIMEOUT_MS (${c.SML_REQUEST_TIMEOUT_MS}), got ${sourceTimeout}`);
+  const request = c.SML_REQUEST_TIMEOUT_MS!;
+  const sourceTimeout = c.SML_SOURCE_TIMEOUT_MS ?? Math.floor((request * 2) / 3);
+  if (c.SML_SOURCE_TIMEOUT_MS !== undefined && sourceTimeout >= request) {
+    throw new ConfigError(`Invalid environment: SML_SOURCE_TIMEOUT_MS: must be less than SML_REQUEST_TIMEOUT_MS (${request}), got ${sourceTimeout}`);
   }
   return { ...c, SML_SOURCE_TIMEOUT_MS: sourceTimeout };
+}
+
+/** The variables an entry point that runs @sml/stats reads to select its kernels. */
+export const STATS_KERNEL_CONFIG = ['SML_STATS_KERNEL', 'SML_STATS_NATIVE'] as const;
+
+/** @sml/stats' selectKernels options from the configuration (a plain object: core does not depend on stats). */
+export function statsKernels(config: ConfigSlice<(typeof STATS_KERNEL_CONFIG)[number]>): { kernel: Config['SML_STATS_KERNEL']; native: boolean } {
+  return { kernel: config.SML_STATS_KERNEL, native: config.SML_STATS_NATIVE };
 }

@@ -20,8 +20,11 @@ export interface ParameterBound {
 /** Real-valued parameters (penalties, quantiles, tolerances) are finite and at most this large. */
 const REAL_MAGNITUDE = 1e12;
 
-type Limits = Pick<Config,
-  'SML_MAX_SEQUENCE_ORDER' | 'SML_MAX_HISTOGRAM_BINS' | 'SML_MAX_SELECTION_CANDIDATES' | 'SML_MAX_ITERATIONS' | 'SML_MAX_CENTROIDS' | 'SML_MAX_EVT_WINDOW'>;
+/** What parameterBounds reads of the configuration: a process that checks parameters loads this slice. */
+export const PARAMETER_LIMITS_CONFIG = [
+  'SML_MAX_SEQUENCE_ORDER', 'SML_MAX_HISTOGRAM_BINS', 'SML_MAX_SELECTION_CANDIDATES', 'SML_MAX_ITERATIONS', 'SML_MAX_CENTROIDS', 'SML_MAX_EVT_WINDOW',
+] as const satisfies readonly (keyof Config)[];
+type Limits = Pick<Config, (typeof PARAMETER_LIMITS_CONFIG)[number]>;
 
 /** The bound of every numeric parameter SML reads, by name. */
 export function parameterBounds(c: Limits): Readonly<Record<string, ParameterBound>> {

@@ -31,6 +31,6 @@ export const redactPaths = [
   '*.password',
 ];
 
-export function createLogger(name: string, level = process.env.SML_LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+export function createLogger(name: string, level = 'info', destination?: pino.DestinationStream): Logger {
   return pino({ name, level, redact: { paths: redactPaths, censor: '[REDACTED]' }, base: { svc: name } }, destination);
 }

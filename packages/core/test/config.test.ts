@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
-import { ConfigError, createLogger, loadConfig } from '@sml/core';
+import { ConfigError, STATS_KERNEL_CONFIG, createLogger, loadConfig, statsKernels } from '@sml/core';
 
 describe('config from the environment', () => {
   it('fills defaults', () => {
     const c = loadConfig({});
-    expect(c).toEqual(expect.objectContaining({ SML_PORT: 8080, SML_BASE_PATH: '/symetry/rest', SML_ROOT_USER: 'root', SML_BODY_LIMIT: 256 * 1024 * 1024 }));
+    expect(c).toEqual(expect.objectContaining({ SML_PORT: 8080, SML_BASE_PATH: '/symetry/rest', SML_ROOT_USER: 'root', SML_MAX_BODY_BYTES: 256 * 1024 * 1024 }));
     expect(c.SML_ROOT_SECRET).toBeUndefined();
     expect(c.SML_ONLINE_MODEL_THREADS).toBe(1);
   });
@@ -20,6 +20,47 @@ describe('config from the environment', () => {
   ])('a bad %s=%s stops boot with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid environment: ${name}: `));
+  });
+});
+
+describe('limit names (SML_MAX_<WHAT>[_<UNIT>]) and their old names', () => {
+  it.each([
+    ['SML_MAX_BODY_BYTES', 'SML_BODY_LIMIT'],
+    ['SML_MAX_IN_FLIGHT_BODY_BYTES', 'SML_MAX_BODY_BYTES_IN_FLIGHT'],
+  ] as const)('%s is read under its old name %s too', (name, alias) => {
+    expect(loadConfig({ [alias]: '12345' })[name]).toBe(12345);
+    expect(loadConfig({ [name]: '12345' })[name]).toBe(12345);
+    // The same value under both names is no conflict.
+    expect(loadConfig({ [name]: '12345', [alias]: '12345' })[name]).toBe(12345);
+    expect(loadConfig({ [alias]: '12345' }, [name])).toEqual({ [name]: 12345 });
+  });
+
+  it('the old name is validated as the new one is, and named with it when the two disagree', () => {
+    expect(() => loadConfig({ SML_BODY_LIMIT: '0' })).toThrow(/^Invalid environment: SML_MAX_BODY_BYTES: /);
+    expect(() => loadConfig({ SML_MAX_BODY_BYTES: '100', SML_BODY_LIMIT: '200' })).toThrow(ConfigError);
+    expect(() => loadConfig({ SML_MAX_BODY_BYTES: '100', SML_BODY_LIMIT: '200' })).toThrow(/SML_MAX_BODY_BYTES and SML_BODY_LIMIT \(its old name\) are both set, to different values/);
+    expect(() => loadConfig({ SML_MAX_IN_FLIGHT_BODY_BYTES: '100', SML_MAX_BODY_BYTES_IN_FLIGHT: '200' }, ['SML_MAX_IN_FLIGHT_BODY_BYTES'])).toThrow(/SML_MAX_IN_FLIGHT_BODY_BYTES and SML_MAX_BODY_BYTES_IN_FLIGHT/);
+  });
+});
+
+describe('a slice of the configuration', () => {
+  it('reads and validates only the variables it names', () => {
+    // Another process's bad variable does not stop this one.
+    expect(loadConfig({ SML_PORT: 'eighty', SML_JOB_TTL_MS: '5' }, ['SML_JOB_TTL_MS', 'SML_LOG_LEVEL'])).toEqual({ SML_JOB_TTL_MS: 5, SML_LOG_LEVEL: 'info' });
+    expect(() => loadConfig({ SML_JOB_TTL_MS: '0' }, ['SML_JOB_TTL_MS'])).toThrow(/^Invalid environment: SML_JOB_TTL_MS: /);
+  });
+
+  it('SML_SOURCE_TIMEOUT_MS brings the request timeout it is checked against', () => {
+    expect(loadConfig({ SML_REQUEST_TIMEOUT_MS: '3000' }, ['SML_SOURCE_TIMEOUT_MS'])).toEqual({ SML_SOURCE_TIMEOUT_MS: 2000, SML_REQUEST_TIMEOUT_MS: 3000 });
+    expect(() => loadConfig({ SML_SOURCE_TIMEOUT_MS: '30000' }, ['SML_SOURCE_TIMEOUT_MS'])).toThrow(/must be less than SML_REQUEST_TIMEOUT_MS/);
+  });
+});
+
+describe('stats kernels', () => {
+  it('SML_STATS_KERNEL and SML_STATS_NATIVE are validated and become selectKernels options', () => {
+    expect(statsKernels(loadConfig({}, STATS_KERNEL_CONFIG))).toEqual({ kernel: 'auto', native: true });
+    expect(statsKernels(loadConfig({ SML_STATS_KERNEL: 'js', SML_STATS_NATIVE: '0' }, STATS_KERNEL_CONFIG))).toEqual({ kernel: 'js', native: false });
+    expect(() => loadConfig({ SML_STATS_KERNEL: 'gpu' }, STATS_KERNEL_CONFIG)).toThrow(/^Invalid environment: SML_STATS_KERNEL: /);
   });
 });
 

@@ -4,6 +4,9 @@ import { smlError, type Config } from '@sml/core';
  * A service's job executor from its config: SML_EXECUTOR_CONCURRENCY slots, SML_EXECUTOR_QUEUE
  * waiting, at most SML_EXECUTOR_PER_CUSTOMER running per customer and half the queue waiting.
  */
+/** What executorOf reads of the configuration (with SML_JOB_HEARTBEAT_MS, the JobRunner's): a process that runs jobs loads this slice. */
+export const JOB_RUNNER_CONFIG = ['SML_EXECUTOR_CONCURRENCY', 'SML_EXECUTOR_QUEUE', 'SML_EXECUTOR_PER_CUSTOMER', 'SML_JOB_HEARTBEAT_MS'] as const satisfies readonly (keyof Config)[];
+
 export function executorOf(service: string, config: Pick<Config, 'SML_EXECUTOR_CONCURRENCY' | 'SML_EXECUTOR_QUEUE' | 'SML_EXECUTOR_PER_CUSTOMER'>): BoundedExecutor {
   return new BoundedExecutor(service, config.SML_EXECUTOR_CONCURRENCY, config.SML_EXECUTOR_QUEUE, {
     perOwner: config.SML_EXECUTOR_PER_CUSTOMER,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection, Subscription } from 'nats';
-import { SmlError, loadConfig, smlError, type Logger } from '@sml/core';
+import { SmlError, configSchema, smlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { errorStatus, okStatus, subjects, unwrap, type BusClient, type MessageType } from '@sml/bus';
 import type { BoundedExecutor, ExecutorTask } from './executor';
@@ -29,9 +29,11 @@ const RECORD_HEADROOM = 64 * 1024;
 
 /** A job that finishes (successfully) within this long after it starts publishes no STARTED event (JobRunner). */
 export const STARTED_AFTER_MS = 100;
+/** SML_JOB_HEARTBEAT_MS's default, for a runner its service gave no heartbeat. */
+const DEFAULT_HEARTBEAT_MS = configSchema.shape.SML_JOB_HEARTBEAT_MS.parse(undefined);
 
 export interface JobRunnerOptions {
-  /** How often each queued or running job's lease is renewed (default: SML_JOB_HEARTBEAT_MS of the environment). */
+  /** How often each queued or running job's lease is renewed: the service's SML_JOB_HEARTBEAT_MS (default: that variable's default). */
   heartbeatMs?: number;
   /** STARTED goes out once a job has run this long (default STARTED_AFTER_MS), or at its first progress or failure. */
   startedAfterMs?: number;
@@ -88,7 +90,7 @@ export class JobRunner {
     private readonly log: Logger,
     opts: JobRunnerOptions = {},
   ) {
-    this.heartbeatMs = opts.heartbeatMs ?? loadConfig().SML_JOB_HEARTBEAT_MS;
+    this.heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     this.startedAfterMs = opts.startedAfterMs ?? STARTED_AFTER_MS;
   }
 

@@ -7,4 +7,4 @@ export { pgFailure, postgresSource, quoteTable } from './postgres';
 export { httpSource } from './http';
 export * from './csv-records';
 export { bareHost, checkAddress, checkLiteral, guardedLookup, isPrivateAddress, refusalText, refusedAddress } from './ssrf';
-export { pacedSource, ReadPace, readLimitsOf, type ReadLimits } from './pace';
+export { pacedSource, ReadPace, readLimitsOf, SOURCE_READ_CONFIG, type ReadLimits } from './pace';

@@ -190,7 +190,9 @@ export function pacedSource(source: Source, pace: ReadPace): Source {
   } satisfies RowSource;
 }
 
-type PaceConfig = Pick<Config, 'SML_SOURCE_TIMEOUT_MS' | 'SML_SOURCE_READ_DEADLINE_MS' | 'SML_SOURCE_MIN_BYTES_PER_S' | 'SML_SOURCE_RATE_WINDOW_MS'>;
+/** What readLimitsOf reads of the configuration: a process that reads sources loads this slice. */
+export const SOURCE_READ_CONFIG = ['SML_SOURCE_TIMEOUT_MS', 'SML_SOURCE_READ_DEADLINE_MS', 'SML_SOURCE_MIN_BYTES_PER_S', 'SML_SOURCE_RATE_WINDOW_MS'] as const satisfies readonly (keyof Config)[];
+type PaceConfig = Pick<Config, (typeof SOURCE_READ_CONFIG)[number]>;
 
 /**
  * The bounds of a read, from the config: a job's read (learn, forget, predict, selectModel,

@@ -1,5 +1,5 @@
 import { hasLoneSurrogate } from './errors';
-import { wasmDecimalRows } from './kernels/decimals';
+import { kernels } from './kernels/select';
 import { checkStructure, levelCode, sortedLevels, type CategoricalColumn, type ColumnType, type NumericColumn, type ParsedFrame } from './frame';
 
 /*
@@ -257,7 +257,7 @@ class FrameJsonReader {
     const capacity = this.estimateRows();
     this.openData();
     // The common frame (C columns, plain cells) is read by WebAssembly; the loop below reads any other the same way.
-    const fast = kinds.every((t) => t === 'C') ? wasmDecimalRows(this.b, this.pos, kinds.length, capacity) : null;
+    const fast = kinds.every((t) => t === 'C') ? kernels().decimals.rows(this.b, this.pos, kinds.length, capacity) : null;
     if (fast !== null) {
       this.pos = fast.end;
       const columns = names.map((name, c): DecimalColumn => ({ kind: 'C', name, mantissas: fast.mantissas[c], scale: fast.scales[c] }));

@@ -7,3 +7,5 @@
 export { parseFrameJson } from './frame-json';
 export { type FrameColumnsData, type FrameColumnsInput, frameFromColumns, frameToColumns, readFrameColumns } from './frame-columns';
 export type { ColumnType, ParsedFrame } from './frame';
+// The gateway's entry points select the kernels its frame reading runs (kernels/select.ts).
+export { type KernelChoice, type KernelOptions, selectKernels } from './kernels/select';

@@ -1,6 +1,7 @@
 import type { ByteReader, ByteWriter } from './binary';
 import { SummaryError } from './errors';
-import { nativeKernels } from './kernels/native';
+import { INDEX_LIMIT } from './kernels/histogram';
+import { kernels } from './kernels/select';
 import type { Sign, SummaryPart } from './parts';
 
 /**
@@ -22,8 +23,6 @@ export interface HistogramBin {
 const MIN_EXPONENT = -1074;
 /** Slots of a streaming histogram's window before it first grows. */
 const INITIAL_WINDOW = 8;
-/** Bin indexes stay below 2^52 in magnitude so that index arithmetic is exact. */
-const INDEX_LIMIT = 2 ** 52;
 
 /** The smallest bin-width exponent at which `value`'s bin index is below INDEX_LIMIT. */
 function exponentFor(value: number): number {
@@ -114,51 +113,13 @@ class StreamingHistogram {
   addColumn(values: Float64Array, rows: Int32Array | null, count: number): void {
     let t = 0;
     while (t < count) {
-      const w = this.binWidth;
-      const lo = this.lo;
-      const counts = this.counts;
-      const end = lo + counts.length;
-      const bins = this.bins;
-      let kmin = this.kmin;
-      let kmax = this.kmax;
-      let added = 0;
-      if (kmin <= kmax) {
-        // Bins k with low < k < high fit the window and keep the span within `bins`; the
-        // bounds move only when a value widens the span. Dividing by the width w = 2^e is
-        // multiplying by 2^-e exactly, when 2^-e is a double (the same quotient either way).
-        const inverse = 1 / w;
-        const exact = Number.isFinite(inverse) && inverse * w === 1;
-        const native = rows === null && exact ? nativeKernels() : null;
-        if (native !== null) {
-          // The JavaScript loop of the other branch, in C (native/kernels.c binColumn); it also stops at −0.
-          const state = Float64Array.of(inverse, lo, bins, kmin, kmax, 0);
-          t = native.binColumn(values, t, count, counts, state);
-          [kmin, kmax, added] = [state[3], state[4], state[5]];
-        } else {
-          let low = Math.max(lo - 1, kmax - bins, -INDEX_LIMIT);
-          let high = Math.min(end, kmin + bins, INDEX_LIMIT);
-          for (; t < count; t++) {
-            const v = values[rows === null ? t : rows[t]];
-            if (v !== v) continue;
-            const q = exact ? v * inverse : v / w;
-            const k = q === 0 && v < 0 ? -1 : Math.floor(q);
-            if (k <= low || k >= high) break;
-            counts[k - lo] += 1;
-            added++;
-            // Math.min/max, as bump() uses: they order -0 before 0, which the bins' lower edges show.
-            if (k <= kmin) {
-              kmin = Math.min(kmin, k);
-              high = Math.min(end, kmin + bins, INDEX_LIMIT);
-            }
-            if (k >= kmax) {
-              kmax = Math.max(kmax, k);
-              low = Math.max(lo - 1, kmax - bins, -INDEX_LIMIT);
-            }
-          }
-        }
-        this.kmin = kmin;
-        this.kmax = kmax;
-        this.totalCount += added;
+      if (this.kmin <= this.kmax) {
+        // The values whose bin already fits, in the histogram kernel (kernels/histogram.ts).
+        const state = Float64Array.of(this.binWidth, this.lo, this.bins, this.kmin, this.kmax, 0);
+        t = kernels().histogram.binColumn(values, rows, t, count, this.counts, state);
+        this.kmin = state[3];
+        this.kmax = state[4];
+        this.totalCount += state[5];
       }
       // The value that stopped the loop (or the first one when empty): the general way.
       for (; t < count; t++) {

@@ -32,5 +32,5 @@ export * from './matrix';
 export * from './survival';
 export * from './explore';
 export * from './encoder';
-export { type GramKernel, gramBlockRows, gramKernel, useGramKernel } from './kernels/gram';
-export { useNativeKernels } from './kernels/native';
+export { type GramKernel, gramBlockRows } from './kernels/gram';
+export { type KernelChoice, type KernelOptions, type Kernels, kernels, selectKernels } from './kernels/select';

@@ -1,6 +1,6 @@
 import { addCompensated, combineCompensated, compensatedValue, twoSumError } from './compensated';
 import { GramBlocks, gramBlockRows } from './kernels/gram';
-import { nativeKernels } from './kernels/native';
+import { kernels } from './kernels/select';
 
 /*
  * Flat storage of the summary's moments (STATS.md §1). Every sum is a compensated pair
@@ -21,8 +21,8 @@ export function pairOffset(i: number, j: number): number {
 
 /** Rows summed (compensated, in local variables) before a block total is added to a stored sum. */
 const BLOCK = 256;
-/** Where the native learnAttributes finds an attribute's count, power sums and extremes (native/kernels.c). */
-const NATIVE_LAYOUT = Int32Array.of(ATTR.N, ATTR.S1, ATTR.S2, ATTR.S3, ATTR.S4, ATTR.MIN, ATTR.MAX);
+/** Where the moments kernel's learnAttributes finds an attribute's count, power sums and extremes (native/kernels.c). */
+const KERNEL_LAYOUT = Int32Array.of(ATTR.N, ATTR.S1, ATTR.S2, ATTR.S3, ATTR.S4, ATTR.MIN, ATTR.MAX);
 
 /** One attribute's values over the learned rows: NaN marks a missing cell. */
 function denseColumn(s: AttributeSource, rowCount: number, rows: Int32Array | null): Float64Array {
@@ -66,34 +66,14 @@ function accumulateCompleteProducts(pairs: Float64Array, index: readonly number[
   const sumHigh = new Float64Array(m); // Σd split into two halves of at most 26 bits
   const sumLow = new Float64Array(m);
   const totals = new Float64Array(m); // each column's compensated Σd over the block
-  const native = nativeKernels();
+  const moments = kernels().moments;
   gram.clearPadding(m, rowsPerBlock);
   for (let start = 0; start < rowCount; start += rowsPerBlock) {
     const rows = Math.min(rowsPerBlock, rowCount - start);
     if (rows < rowsPerBlock) gram.clearPadding(m, rows);
     for (let a = 0; a < m; a++) shift[a] = splitHigh(columns[a][start], SHIFT_SPLITTER);
-    // The shifted values, the squares and each column's compensated Σd: natively where there is
-    // a kernel (four columns at a time, the same sums bit for bit), else here.
-    if (native !== null) {
-      native.shiftColumns(columns as Float64Array[], start, rows, shift, shifted, squares, stride, totals);
-    } else {
-      for (let a = 0; a < m; a++) {
-        const x = columns[a];
-        const s = shift[a];
-        const o = a * stride;
-        let sum = 0, compensation = 0;
-        for (let r = 0; r < rows; r++) {
-          const v = x[start + r];
-          const d = v - s;
-          shifted[o + r] = d;
-          squares[o + r] = v * v;
-          const t = sum + d;
-          compensation += twoSumError(sum, d, t);
-          sum = t;
-        }
-        totals[a] = sum + compensation;
-      }
-    }
+    // The shifted values, the squares and each column's compensated Σd (kernels/moments.ts).
+    moments.shiftColumns(columns, start, rows, shift, shifted, squares, stride, totals);
     for (let a = 0; a < m; a++) {
       levelShift[a] = rows * shift[a];
       sumHigh[a] = splitHigh(totals[a], HALF_SPLITTER);
@@ -497,68 +477,11 @@ export class MomentStore {
     addBlock(pairs, pk + PAIR.SIIJJ, siijj, ciijj);
   }
 
-  /**
-   * learnAttribute of every source's dense column: four columns at a time by the native kernel
-   * where there is one (the same sums, bit for bit), else one by one here.
-   */
+  /** Adds every source's dense column; returns each one's count and its compensated sums of x, x², x³, x⁴ (kernels/moments.ts). */
   private learnAttributes(sources: readonly AttributeSource[], columns: Float64Array[]): { n: number; sums: Float64Array }[] {
-    const native = nativeKernels();
-    if (native === null || columns.length === 0) return columns.map((x, k) => this.learnAttribute(sources[k].index, x));
     const out = new Float64Array(9 * columns.length);
-    native.learnAttributes(columns, Float64Array.from(sources, (s) => s.index * ATTR.STRIDE), this.attrs, NATIVE_LAYOUT, BLOCK, out);
+    kernels().moments.learnAttributes(columns, Float64Array.from(sources, (s) => s.index * ATTR.STRIDE), this.attrs, KERNEL_LAYOUT, BLOCK, out);
     return columns.map((_, k) => ({ n: out[9 * k], sums: out.subarray(9 * k + 1, 9 * k + 9) }));
-  }
-
-  /**
-   * Adds one attribute's dense values (NaN = missing); returns its count and its sums of
-   * x, x², x³, x⁴ over the frame as (sum, compensation) pairs. The running sums live in local
-   * variables (a typed array's slots cost a store per term: twice the time at 20 columns).
-   */
-  private learnAttribute(i: number, x: Float64Array): { n: number; sums: Float64Array } {
-    const a = this.attrs;
-    const ak = i * ATTR.STRIDE;
-    let n = 0;
-    let min = a[ak + ATTR.MIN];
-    let max = a[ak + ATTR.MAX];
-    const sums = new Float64Array(8);
-    for (let start = 0; start < x.length; start += BLOCK) {
-      const end = Math.min(x.length, start + BLOCK);
-      let s1 = 0, c1 = 0, s2 = 0, c2 = 0, s3 = 0, c3 = 0, s4 = 0, c4 = 0;
-      for (let r = start; r < end; r++) {
-        const v = x[r];
-        if (v !== v) continue;
-        n++;
-        if (v < min) min = v;
-        if (v > max) max = v;
-        const v2 = v * v;
-        const v3 = v2 * v;
-        const v4 = v2 * v2;
-        let t = s1 + v;
-        c1 += twoSumError(s1, v, t);
-        s1 = t;
-        t = s2 + v2;
-        c2 += twoSumError(s2, v2, t);
-        s2 = t;
-        t = s3 + v3;
-        c3 += twoSumError(s3, v3, t);
-        s3 = t;
-        t = s4 + v4;
-        c4 += twoSumError(s4, v4, t);
-        s4 = t;
-      }
-      addBlock(a, ak + ATTR.S1, s1, c1);
-      addBlock(a, ak + ATTR.S2, s2, c2);
-      addBlock(a, ak + ATTR.S3, s3, c3);
-      addBlock(a, ak + ATTR.S4, s4, c4);
-      addBlock(sums, 0, s1, c1);
-      addBlock(sums, 2, s2, c2);
-      addBlock(sums, 4, s3, c3);
-      addBlock(sums, 6, s4, c4);
-    }
-    a[ak + ATTR.N] += n;
-    a[ak + ATTR.MIN] = min;
-    a[ak + ATTR.MAX] = max;
-    return { n, sums };
   }
 
   /**

@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { FrameError, frameFromColumns, frameToColumns, parseFrameJson, readFrameColumns, Summary, type FrameColumnsData } from '@sml/stats';
 import { parseFrame } from '../src/frame';
-import { useWasmDecimals, wasmDecimalRows } from '../src/kernels/decimals';
+import { wasmDecimalRows } from '../src/kernels/decimals';
+import { selectKernels } from '../src/kernels/select';
+
+/** Selects the kernels with the WebAssembly rows reader or without it (`js`); returns whether it is in use. */
+const useWasmDecimals = (wasm: boolean) => selectKernels({ kernel: wasm ? 'auto' : 'js' }).decimals.name === 'wasm';
 
 // The fast JSON reader must read exactly what parseFrame(JSON.parse(text)) reads, or decline
 // (null) so that the general path answers. Reference: the general path itself, on the same text.
@@ -50,7 +54,7 @@ function outcome<T>(fn: () => T): { ok: T } | { error: string } {
 }
 
 describe('fast JSON frame reader', () => {
-  afterEach(() => useWasmDecimals(undefined));
+  afterEach(() => selectKernels());
 
   it('reads exactly what JSON.parse + parseFrame read, or declines', () => {
     let fast = 0;
@@ -212,7 +216,7 @@ describe('fast JSON frame reader', () => {
       const viaWasm = readFrameColumns(json)!;
       useWasmDecimals(false);
       const viaJs = readFrameColumns(json)!;
-      useWasmDecimals(undefined);
+      selectKernels();
       expect(viaWasm.rowCount).toBe(viaJs.rowCount);
       expect(viaWasm.numeric[0].scale).toBe(3);
       expect(Buffer.from(viaWasm.numeric[0].values).equals(Buffer.from(viaJs.numeric[0].values))).toBe(true);

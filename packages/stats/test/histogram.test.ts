@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { Histogram, type HistogramMode } from '@sml/stats';
 import { ByteWriter } from '../src/binary';
-import { useNativeKernels } from '../src/kernels/native';
+import { selectKernels } from '../src/kernels/select';
 
 const values = fc.array(
   fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((v) => (Math.abs(v) < 1e-100 ? 0 : v))),
@@ -72,13 +72,13 @@ describe.each<HistogramMode>(['streaming', 'exact'])('%s histogram laws', (mode)
     );
     const columns = fc.array(fc.array(cell, { maxLength: 200 }), { minLength: 1, maxLength: 4 });
     const built = (cs: number[][], native: boolean) => {
-      useNativeKernels(native);
+      selectKernels({ native });
       try {
         const h = new Histogram(mode, 16, 40);
         for (const c of cs) h.addColumn(Float64Array.from(c), null, c.length);
         return h;
       } finally {
-        useNativeKernels(true);
+        selectKernels();
       }
     };
     fc.assert(

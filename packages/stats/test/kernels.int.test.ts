@@ -6,9 +6,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type GramKernel, gramKernel, useGramKernel } from '../src/kernels/gram';
+import type { GramKernel } from '../src/kernels/gram';
+import { selectKernels } from '../src/kernels/select';
 
-afterEach(() => useGramKernel(undefined));
+afterEach(() => selectKernels());
 
 test('the committed WebAssembly is gram.wat assembled', () => {
   // Exits 1 naming the fix when src/kernels/gram-wasm.ts differs from what wabt makes of gram.wat.
@@ -29,10 +30,10 @@ function nativeExpected(): boolean {
 }
 
 /** The kernels this machine should run, best first (kernels.test.ts tests each one the build has). */
-const kernels: GramKernel[] = nativeExpected() ? ['native', 'wasm', 'js'] : ['wasm', 'js'];
+const kernels: GramKernel['name'][] = nativeExpected() ? ['native', 'wasm', 'js'] : ['wasm', 'js'];
 
 test('where the CPU has AVX2 and FMA and a C compiler is at hand, the build made the native kernel and it is the default', () => {
   // The build (scripts/native.mjs) falls back to WebAssembly without failing: this is where a lost native kernel shows.
-  useGramKernel(undefined);
-  expect(gramKernel()).toBe(kernels[0]);
+  // As an entry point selects from its configuration (SML_STATS_NATIVE=0: native false).
+  expect(selectKernels({ native: process.env.SML_STATS_NATIVE !== '0' }).gram.name).toBe(kernels[0]);
 });

@@ -8,19 +8,20 @@
  */
 import fc from 'fast-check';
 import { Summary } from '@sml/stats';
-import { GramBlocks, type GramKernel, gramKernel, useGramKernel } from '../src/kernels/gram';
-import { nativeKernels } from '../src/kernels/native';
+import { GramBlocks, type GramKernel } from '../src/kernels/gram';
+import { nativeAddon } from '../src/kernels/native';
+import { kernels as selected, selectKernels } from '../src/kernels/select';
 import { random } from './helpers';
 
-afterEach(() => useGramKernel(undefined));
+afterEach(() => selectKernels());
 
 test('this runtime compiles the WebAssembly SIMD kernel', () => {
   // Node ≥ 16 has WebAssembly SIMD: a failure here means every summary update runs the slower JavaScript tiles.
-  expect(useGramKernel('wasm')).toBe('wasm');
+  expect(selectKernels({ kernel: 'wasm' }).gram.name).toBe('wasm');
 });
 
 /** The kernels this build has, best first: every one of them is tested (kernels.int.test.ts says whether native should be among them). */
-const kernels: GramKernel[] = nativeKernels() !== null ? ['native', 'wasm', 'js'] : ['wasm', 'js'];
+const kernels: GramKernel['name'][] = nativeAddon() !== null ? ['native', 'wasm', 'js'] : ['wasm', 'js'];
 
 test('the native kernel refuses arguments that would read or write outside its arrays', () => {
   if (!kernels.includes('native')) return; // nothing to call in this build (kernels.int.test.ts says whether there should be)
@@ -56,7 +57,7 @@ test('the native kernel refuses arguments that would read or write outside its a
 
 test('decimal columns read back to the doubles JavaScript\'s division gives, with the native kernel as without it', () => {
   if (!kernels.includes('native')) return; // (kernels.int.test.ts says whether there should be one)
-  const native = nativeKernels()!;
+  const native = nativeAddon()!;
   const mantissa = fc.oneof(fc.integer({ min: -2147483648, max: 2147483647 }), fc.constantFrom(-2147483648, -2147483647, 2147483647, 0, 1, -1, 5, 15, 105));
   fc.assert(
     fc.property(fc.array(mantissa, { maxLength: 23 }), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 3 }), (values, scale, offset) => {
@@ -75,11 +76,11 @@ test('decimal columns read back to the doubles JavaScript\'s division gives, wit
   );
 });
 
-describe.each<GramKernel>(kernels)('the %s kernel', (kernel) => {
+describe.each<GramKernel['name']>(kernels)('the %s kernel', (kernel) => {
   test('strip(k, b) sums X[a]·X[b + j] over the rows for every a < b + 4', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 13 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 1000 }), (columns, rows, seed) => {
-        expect(useGramKernel(kernel)).toBe(kernel);
+        expect(selectKernels({ kernel }).gram.name).toBe(kernel);
         const gram = new GramBlocks(2, columns, rows);
         const next = random(seed);
         gram.clearPadding(columns, rows);
@@ -137,11 +138,11 @@ function mantissaExponent(v: number): [bigint, number] {
   return [BigInt(m), e];
 }
 
-describe.each<GramKernel>(kernels)('the summary with the %s kernel', (kernel) => {
+describe.each<GramKernel['name']>(kernels)('the summary with the %s kernel', (kernel) => {
   // The bound is that of summing the rounded products x·y, as the update did before the kernel:
   // each product's rounding alone is up to 2⁻⁵³·|x·y|.
   test('Σxy and Σx²y² of complete columns are within 2⁻⁵⁰·Σ|xy| (Σx²y²) of the exact sums, also where the mean is 10⁴ times the spread', () => {
-    expect(useGramKernel(kernel)).toBe(kernel);
+    expect(selectKernels({ kernel }).gram.name).toBe(kernel);
     const rows = 5000;
     const next = random(11);
     const draws: (() => number)[] = [() => 1e4 + next(), () => (next() - 0.5) * 1e6, () => 1e4 + next() * 1e-3, () => next() * 3 - 1, () => -2e5 + next()];
@@ -163,6 +164,6 @@ describe.each<GramKernel>(kernels)('the summary with the %s kernel', (kernel) =>
         expect(Math.abs(p.sumXXYY - xxyy)).toBeLessThanOrEqual(2 ** -50 * xxyy);
       }
     }
-    expect(gramKernel()).toBe(kernel);
+    expect(selected().gram.name).toBe(kernel);
   });
 });

@@ -6,13 +6,10 @@
  */
 import fc from 'fast-check';
 import { Summary, frameFromColumns, readFrameColumns, type DataFrame } from '@sml/stats';
-import { useGramKernel } from '../src/kernels/gram';
-import { nativeKernels, useNativeKernels } from '../src/kernels/native';
+import { nativeAddon } from '../src/kernels/native';
+import { selectKernels } from '../src/kernels/select';
 
-afterEach(() => {
-  useNativeKernels(true);
-  useGramKernel(undefined);
-});
+afterEach(() => selectKernels());
 
 const cell = fc.oneof(
   { weight: 8, arbitrary: fc.double({ min: -1e6, max: 1e6, noNaN: true }).map(String) },
@@ -38,8 +35,7 @@ const framesOf = (cells: fc.Arbitrary<string>, maxRows: number) => fc.tuple(fc.i
 );
 
 function learned(batches: DataFrame[], native: boolean, forgetLast: boolean): Buffer {
-  useGramKernel('wasm');
-  useNativeKernels(native);
+  selectKernels({ kernel: 'wasm', native });
   const s = new Summary({ histogram: 'streaming' });
   for (const f of batches) s.learn(f);
   // The gateway's way too: decimal columns read into mantissas, then back to doubles.
@@ -53,7 +49,7 @@ test.each([
   ['with missing cells', framesOf(cell, 700), 60],
   ['of complete columns (several cross-product blocks)', framesOf(present, 2100), 40],
 ])('a summary learned with the native kernels is the same, byte for byte, as one learned without them: frames %s', (_what, frames, numRuns) => {
-  if (nativeKernels() === null) return; // kernels.int.test.ts says whether this machine should have them
+  if (nativeAddon() === null) return; // kernels.int.test.ts says whether this machine should have them
   fc.assert(
     fc.property(fc.array(frames, { minLength: 1, maxLength: 3 }).filter((fs) => fs.every((f) => f.attributeNames.length === fs[0].attributeNames.length)), fc.boolean(), (batches, forgetLast) => {
       expect(learned(batches, true, forgetLast).equals(learned(batches, false, forgetLast))).toBe(true);

@@ -1,4 +1,4 @@
-import { contracts, okStatus, type BusService, type ServiceRuntime } from '@sml/bus';
+import { contracts, okStatus, type BusService } from '@sml/bus';
 import { checkName, smlError, type Logger } from '@sml/core';
 import { executorOf, JobRunner, jobResult } from '@sml/jobs-client';
 import { sml } from '@sml/proto';
@@ -6,6 +6,7 @@ import { readLimitsOf } from '@sml/sources';
 import { Encoders, frameOf } from './encoders';
 import { checkSpark, dsInfoOf, isSpark, learnDataSource } from './learnds';
 import { EncoderStore } from './store';
+import type { EncodersRuntime } from './main';
 
 const ops = contracts.encoders;
 const encoderOf = (name: string | null | undefined) => checkName('encoder', name);
@@ -14,7 +15,7 @@ const encoderOf = (name: string | null | undefined) => checkName('encoder', name
  * The encoders service (API.md §3; bus identity `encoders`). Wiring only: decode, call the
  * domain (encoders.ts), encode. State: KV sml_encoders (records) and object store sml_encoder_stats (statistics).
  */
-export async function startEncoders({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+export async function startEncoders({ nc, service, client, config, log }: EncodersRuntime): Promise<{ onStop: () => Promise<void> }> {
   const store = await EncoderStore.open(nc);
   const encoders = new Encoders(store, {
     maxValues: config.SML_MAX_ENCODER_VALUES,
@@ -27,7 +28,7 @@ export async function startEncoders({ nc, service, client, config, log }: Servic
 
   registerEncoders(service, encoders, log);
 
-  const runner = new JobRunner(nc, client, executorOf('encoders', config), 'encoders', log);
+  const runner = new JobRunner(nc, client, executorOf('encoders', config), 'encoders', log, { heartbeatMs: config.SML_JOB_HEARTBEAT_MS });
   runner.start();
 
   // Always a job for a non-Spark source (a missing file or target fails the job, 500);

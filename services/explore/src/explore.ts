@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { contracts, okStatus, type BusService, type ServiceRuntime } from '@sml/bus';
+import { contracts, okStatus, type BusService } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
 import { answeringDomainErrors, checkName, parameterBounds } from '@sml/core';
 import { sml } from '@sml/proto';
@@ -11,6 +11,7 @@ import { exploreContexts, exploreMaps, exploreMetric } from './metrics';
 import { checkedContexts } from './resolve';
 import { fetchInfo, readAttributes, SummaryCache, type SummarySource } from './summaries';
 import { checkKmQueries, cumulativeIncidenceResults, kaplanMeierResults, survivalCounts } from './survival';
+import type { ExploreRuntime } from './main';
 
 const ops = contracts.explore;
 
@@ -19,11 +20,11 @@ const ops = contracts.explore;
  * summary from `projects` and computes with packages/stats. Wiring only: each endpoint
  * decodes, calls its domain module (metrics, density, matrix, survival) and encodes.
  */
-export function startExplore({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+export function startExplore({ nc, service, client, config, log }: ExploreRuntime): Promise<{ onStop: () => Promise<void> }> {
   const densityPool = new DensityPool();
   // PCA, SVD, SVD-FS and VIF run off this thread: a decomposition at 2000 attributes takes tens of seconds.
   const matrixWorkers = new JobWorkers<MatrixTask, sml.v1.IJobResult>(join(__dirname, 'matrix-worker.js'));
-  const runner = new JobRunner(nc, client, executorOf('explore', config), 'explore', log);
+  const runner = new JobRunner(nc, client, executorOf('explore', config), 'explore', log, { heartbeatMs: config.SML_JOB_HEARTBEAT_MS });
   runner.start();
   const summaries = new SummaryCache(client);
   const project = (caller: sml.v1.ICaller, pid: string) => summaries.project(caller, pid);

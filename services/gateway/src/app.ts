@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { RequestStrategy, type NatsConnection } from 'nats';
-import { parameterBounds, smlError, type Config, type Logger } from '@sml/core';
+import { parameterBounds, smlError, type Logger } from '@sml/core';
 import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticate, authOptions, checkRequestHeaders } from './auth';
 import { BodyBudget } from './body-budget';
@@ -16,9 +16,10 @@ import { openApiDocument } from './openapi';
 import type { ReplayCache } from './replay';
 import type { AnyRoute, Presentation } from './route';
 import type { UserDirectory } from './users';
+import type { GatewayConfig } from './main';
 
 export interface GatewayDeps {
-  config: Config;
+  config: GatewayConfig;
   nc: NatsConnection;
   client: BusClient;
   users: UserDirectory;
@@ -26,7 +27,7 @@ export interface GatewayDeps {
   metrics: GatewayMetrics;
   routes: AnyRoute[];
   replay: ReplayCache;
-  /** Request bodies held at once (SML_MAX_BODY_BYTES_IN_FLIGHT); shared with the WebSocket API. Made here when absent. */
+  /** Request bodies held at once (SML_MAX_IN_FLIGHT_BODY_BYTES); shared with the WebSocket API. Made here when absent. */
   bodies?: BodyBudget;
   /** Threads that hash large bodies and read learn frames; absent: all of it on the event loop. */
   bodyThreads?: BodyThreads;
@@ -35,8 +36,8 @@ export interface GatewayDeps {
 }
 
 /** The gateway's budget of request bodies held at once, observed by its metrics. */
-export function bodyBudget(config: Config, metrics: GatewayMetrics): BodyBudget {
-  return new BodyBudget(config.SML_MAX_BODY_BYTES_IN_FLIGHT, {
+export function bodyBudget(config: GatewayConfig, metrics: GatewayMetrics): BodyBudget {
+  return new BodyBudget(config.SML_MAX_IN_FLIGHT_BODY_BYTES, {
     inFlight: (bytes) => metrics.bodyBytesInFlight.set(bytes),
     refused: () => metrics.bodyBudgetRefusals.inc(),
   });
@@ -67,7 +68,7 @@ export function createApp(deps: GatewayDeps): express.Express {
   app.use((req: Request, res: Response) => sendError(res, smlError('UNKNOWN_ROUTE', { method: req.method, path: req.path })));
   // Body-parser failures (size limit, bad encoding) and anything else express surfaces.
   app.use((err: Error & { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
-    if (err.type === 'entity.too.large') return sendError(res, smlError('BODY_TOO_LARGE', { limit: config.SML_BODY_LIMIT }));
+    if (err.type === 'entity.too.large') return sendError(res, smlError('BODY_TOO_LARGE', { limit: config.SML_MAX_BODY_BYTES }));
     if (err.status && err.status >= 400 && err.status < 500) return sendError(res, smlError('INVALID_REQUEST', { detail: err.message }));
     log.error({ err, path: req.path }, 'unhandled error');
     sendError(res, smlError('INTERNAL', { requestId: res.getHeader('X-Request-Id') ?? '-' }));
@@ -111,24 +112,24 @@ function apiRouter(deps: GatewayDeps, bus: BusHealth): express.Router {
     delete req.headers['content-encoding'];
     next();
   });
-  // A body declared over SML_BODY_LIMIT is never read: the body parser would read all of it
+  // A body declared over SML_MAX_BODY_BYTES is never read: the body parser would read all of it
   // only to throw it away (a declared 8 GiB held the connection with no answer). The request
   // is answered from its headers, the checks that need no body first (an unknown customer:
   // 401, as if the body had been read), then 413, and the connection closed.
   api.use(async (req: Request, res: Response, next: NextFunction) => {
     const declared = Number(req.headers['content-length']);
-    if (!(declared > config.SML_BODY_LIMIT)) return next();
+    if (!(declared > config.SML_MAX_BODY_BYTES)) return next();
     try {
       bus.assertConnected();
       await checkRequestHeaders(req, firstSegment(req.path), users, authOpts);
-      sendError(res, smlError('BODY_TOO_LARGE', { limit: config.SML_BODY_LIMIT }));
+      sendError(res, smlError('BODY_TOO_LARGE', { limit: config.SML_MAX_BODY_BYTES }));
     } catch (thrown) {
       sendError(res, failureAnswer(thrown, failures, { path: req.path }));
     }
   });
   const bodies = deps.bodies ?? bodyBudget(config, metrics);
-  api.use(bodies.middleware(config.SML_BODY_LIMIT));
-  api.use(express.raw({ type: () => true, limit: config.SML_BODY_LIMIT }));
+  api.use(bodies.middleware(config.SML_MAX_BODY_BYTES));
+  api.use(express.raw({ type: () => true, limit: config.SML_MAX_BODY_BYTES }));
   const serve = routeHandler(deps, failures, bodies);
   for (const route of deps.routes) api[route.method](route.path, (req: Request, res: Response) => serve(route, req, res));
   return api;
@@ -139,7 +140,7 @@ function routeHandler(deps: GatewayDeps, failures: FailureDeps, bodies: BodyBudg
   const { config, client, users, log, metrics, replay } = deps;
   const limits = routeLimits(config);
   const authOpts = authOptions(config);
-  const inflateLimits = { limit: config.SML_BODY_LIMIT, maxRatio: config.SML_MAX_INFLATE_RATIO };
+  const inflateLimits = { limit: config.SML_MAX_BODY_BYTES, maxRatio: config.SML_MAX_INFLATE_RATIO };
   return async (route, req, res) => {
     const requestId = randomUUID();
     res.setHeader('X-Request-Id', requestId);
@@ -154,7 +155,7 @@ function routeHandler(deps: GatewayDeps, failures: FailureDeps, bodies: BodyBudg
       const who = await authenticate(req, String(req.params.user), users, replay, authOpts, deps.bodyThreads, early);
       const sent = who.body;
       const encoding = res.locals.contentEncoding as string | undefined;
-      if (encoding) bodies.reserveFor(res, Math.min(config.SML_BODY_LIMIT, sent.length * config.SML_MAX_INFLATE_RATIO));
+      if (encoding) bodies.reserveFor(res, Math.min(config.SML_MAX_BODY_BYTES, sent.length * config.SML_MAX_INFLATE_RATIO));
       const body = await inflateBody(sent, encoding, inflateLimits);
       const t1 = performance.now();
       const caller = { user: who.user, root: who.root, requestId };

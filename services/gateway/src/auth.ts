@@ -11,7 +11,7 @@ export interface AuthOptions {
 }
 
 /** The signed-request checks' options, from the configuration (REST and WebSocket alike). */
-export function authOptions(config: Config): AuthOptions {
+export function authOptions(config: Pick<Config, 'SML_BASE_PATH' | 'SML_AUTH_PAST_WINDOW_MS' | 'SML_AUTH_FUTURE_WINDOW_MS'>): AuthOptions {
   return { basePath: config.SML_BASE_PATH, pastWindowMs: config.SML_AUTH_PAST_WINDOW_MS, futureWindowMs: config.SML_AUTH_FUTURE_WINDOW_MS };
 }
 

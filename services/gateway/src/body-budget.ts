@@ -3,8 +3,8 @@ import { smlError } from '@sml/core';
 import { sendError } from './envelope';
 
 /**
- * The memory all request bodies may hold at once in this gateway (SML_MAX_BODY_BYTES_IN_FLIGHT):
- * each body is bounded by SML_BODY_LIMIT, but many at once are not, and bodies are read before
+ * The memory all request bodies may hold at once in this gateway (SML_MAX_IN_FLIGHT_BODY_BYTES):
+ * each body is bounded by SML_MAX_BODY_BYTES, but many at once are not, and bodies are read before
  * anyone knows who sent them. A request reserves its Content-Length before its body is read
  * (the whole body limit when it declares none), and its inflated size before it is inflated;
  * what it holds is released when its response ends. A request that does not fit answers 503

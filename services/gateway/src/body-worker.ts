@@ -1,8 +1,11 @@
 import { parentPort } from 'node:worker_threads';
-import { verifySignature } from '@sml/core';
+import { STATS_KERNEL_CONFIG, loadConfig, statsKernels, verifySignature } from '@sml/core';
 import { summarizeBatch } from '@sml/stats/batch';
-import { readFrameColumns, type FrameColumnsData } from '@sml/stats/frames';
+import { readFrameColumns, selectKernels, type FrameColumnsData } from '@sml/stats/frames';
 import { bodyDigests, type BodyReply, type BodyTask, type FrameOnly } from './body-threads';
+
+// A thread entry point: the statistics kernels its configuration selects (as the main thread's).
+selectKernels(statsKernels(loadConfig(process.env, STATS_KERNEL_CONFIG)));
 
 // A BodyThreads thread: hashes or reads (and, given a recipe, summarises) each body it is
 // sent, and hands the body back (transferred, as are the columns or summary it made: nothing is copied).

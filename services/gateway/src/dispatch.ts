@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { invalidUtf8At, parseJsonBody, smlError, toSmlError, type Config } from '@sml/core';
+import { invalidUtf8At, parseJsonBody, smlError, toSmlError } from '@sml/core';
 import { shardProbe, type BusClient, type CallOptions } from '@sml/bus';
 import { routeSubject } from './routes/shard';
 import type { sml } from '@sml/proto';
@@ -7,6 +7,7 @@ import { readFrameHere, type BodyThreads, type FrameOnly } from './body-threads'
 import type { SummaryRecipes } from './summary-recipes';
 import { replyValues } from './envelope';
 import type { AnyRoute, Presentation, RouteContext, RouteLimits } from './route';
+import type { GatewayConfig } from './main';
 
 function validate<T extends z.ZodType>(schema: T | undefined, value: unknown, where: string): z.infer<T> | Record<string, unknown> {
   if (!schema) return {};
@@ -55,7 +56,7 @@ export interface RouteInput {
 }
 
 /** The bounds routes check before the bus, from the gateway's configuration. */
-export function routeLimits(config: Config): RouteLimits {
+export function routeLimits(config: GatewayConfig): RouteLimits {
   return { maxPredictCells: config.SML_MAX_PREDICT_CELLS, maxJsonBodyBytes: config.SML_MAX_JSON_BODY_BYTES };
 }
 

@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import type { ServiceRuntime } from '@sml/bus';
 import { bodyBudget, createApp } from './app';
 import { BodyThreads } from './body-threads';
 import { answerClientErrors } from './http-edge';
@@ -9,12 +8,13 @@ import { routes } from './routes';
 import { SummaryRecipes } from './summary-recipes';
 import { UserDirectory, registerUserEndpoints } from './users';
 import { WsGateway } from './ws';
+import type { GatewayRuntime } from './main';
 
 /**
  * The gateway process: the users service (it owns the customer registry) plus the REST app.
  * Prints the root credentials once when it had to generate them.
  */
-export async function startGateway(rt: ServiceRuntime): Promise<{ server: Server; onStop: () => Promise<void> }> {
+export async function startGateway(rt: GatewayRuntime): Promise<{ server: Server; onStop: () => Promise<void> }> {
   const { config, nc, client, service, log } = rt;
   const users = await UserDirectory.open(nc);
   registerUserEndpoints(service, users, client, log);

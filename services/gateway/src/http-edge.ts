@@ -1,8 +1,9 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
-import { smlError, toJson, type Config, type SmlError } from '@sml/core';
+import { smlError, toJson, type SmlError } from '@sml/core';
 import { sendError } from './envelope';
+import type { GatewayConfig } from './main';
 
 /** How long a connection answered from clientError keeps being read (and what it sends dropped) before it is closed. */
 const LINGER_MS = 2_000;
@@ -13,7 +14,7 @@ const LINGER_MS = 2_000;
  * ambiguous (Transfer-Encoding with Content-Length, a bad chunk: 400), one not received in time
  * (408). Node's own answers to these had an empty body.
  */
-export function clientErrorOf(err: Error & { code?: string; reason?: string }, config: Config, server: Pick<Server, 'headersTimeout' | 'requestTimeout'>): SmlError {
+export function clientErrorOf(err: Error & { code?: string; reason?: string }, config: GatewayConfig, server: Pick<Server, 'headersTimeout' | 'requestTimeout'>): SmlError {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW': return smlError('HEADERS_TOO_LARGE', { limit: config.SML_MAX_HEADER_BYTES });
     case 'ERR_HTTP_REQUEST_TIMEOUT': return smlError('HTTP_REQUEST_TIMEOUT', { headersMs: server.headersTimeout, requestMs: server.requestTimeout });
@@ -34,7 +35,7 @@ export function rawErrorResponse(err: SmlError): string {
  * sends (the rest of a 1 MB request line) is read and dropped for LINGER_MS: closing at once
  * made the client's kernel discard the answer (a reset instead of the 431).
  */
-export function answerClientErrors(server: Server, config: Config): void {
+export function answerClientErrors(server: Server, config: GatewayConfig): void {
   server.on('clientError', (err: Error & { code?: string }, socket: Duplex & { _httpMessage?: { headersSent?: boolean } }) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
@@ -58,7 +59,7 @@ export function answerClientErrors(server: Server, config: Config): void {
  * and its query parameters (SML_MAX_QUERY_PARAMETERS, 400; the query parser would otherwise
  * keep the first 1000 and drop the others unsaid).
  */
-export function requestTargetBounds(config: Config) {
+export function requestTargetBounds(config: GatewayConfig) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const target = req.originalUrl;
     const bytes = Buffer.byteLength(target);

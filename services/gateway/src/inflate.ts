@@ -13,7 +13,7 @@ const INFLATERS: Record<string, Inflater> = {
 };
 
 export interface InflateLimits {
-  /** Largest inflated body (SML_BODY_LIMIT). */
+  /** Largest inflated body (SML_MAX_BODY_BYTES). */
   limit: number;
   /** Largest inflated size as a multiple of the bytes sent (SML_MAX_INFLATE_RATIO). */
   maxRatio: number;

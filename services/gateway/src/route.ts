@@ -82,7 +82,7 @@ export interface Route<Req extends WithCaller = WithCaller, Rep extends WithStat
    */
   rawBody?: boolean;
   /**
-   * The body may be as large as SML_BODY_LIMIT (learn and forget frames, read by the frame
+   * The body may be as large as SML_MAX_BODY_BYTES (learn and forget frames, read by the frame
    * reader; project and model imports). Every other body is refused over SML_MAX_JSON_BODY_BYTES
    * before it is read as JSON (or decrypted, then read as JSON), on the event loop all
    * customers share.

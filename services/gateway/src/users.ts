@@ -1,9 +1,10 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KvWatchInclude, type KV, type NatsConnection } from 'nats';
-import { SmlError, generateSecret, isValidName, checkName, nameToken, smlError, type Config, type Logger } from '@sml/core';
+import { SmlError, generateSecret, isValidName, checkName, nameToken, smlError, type Logger } from '@sml/core';
 import { contracts, followKv, isKeyExists, kvBucket, okStatus, projectShards, subjects, unwrap, type BusClient, type BusService } from '@sml/bus';
 import { sml } from '@sml/proto';
+import type { GatewayConfig } from './main';
 
 const ops = contracts.users;
 
@@ -98,7 +99,7 @@ export class UserDirectory {
    * Makes sure the root user exists: with SML_ROOT_SECRET when set, else a generated secret
    * that is returned (to be shown once) and written to $SML_DATA_DIR/credentials, mode 0600.
    */
-  async bootstrapRoot(config: Config, log: Logger): Promise<{ user: string; secretKey?: string }> {
+  async bootstrapRoot(config: GatewayConfig, log: Logger): Promise<{ user: string; secretKey?: string }> {
     const user = config.SML_ROOT_USER;
     const existing = await this.get(user);
     if (config.SML_ROOT_SECRET) {

@@ -3,7 +3,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { NatsConnection } from 'nats';
-import { redactedWsStringToSign, smlError, verifySignature, wsSignatures, type Config, type Logger } from '@sml/core';
+import { redactedWsStringToSign, smlError, verifySignature, wsSignatures, type Logger } from '@sml/core';
 import { BusHealth, errorFromStatus, isOk, type BusClient } from '@sml/bus';
 import { authenticateMessage, authOptions, type AuthOptions, type Authenticated } from './auth';
 import { BodyBudget } from './body-budget';
@@ -14,6 +14,7 @@ import type { ReplayCache } from './replay';
 import type { AnyRoute } from './route';
 import type { UserDirectory } from './users';
 import { assertFrameGateSupported, gateFrames, type FrameVerdict } from './ws-frames';
+import type { GatewayConfig } from './main';
 
 /**
  * The WebSocket API (API.md §12, SymetryML's websocket-api.md): `<ws path>/learn`, `/forget`,
@@ -30,7 +31,7 @@ const OPERATIONS = {
 } as const;
 type Operation = keyof typeof OPERATIONS;
 
-/** Room for the header beside a body of SML_BODY_LIMIT bytes: a message over both is closed (1009) at its frame header. */
+/** Room for the header beside a body of SML_MAX_BODY_BYTES bytes: a message over both is closed (1009) at its frame header. */
 const HEADER_ALLOWANCE = 64 * 1024;
 /** Close codes (RFC 6455 §7.4.1, IANA registry): a message too big; try again later (the body budget is full). */
 const MESSAGE_TOO_BIG = 1009;
@@ -45,7 +46,7 @@ const UNPOOLED_BYTES = 64 * 1024;
 const MAX_PREFIX_DIGITS = 10;
 
 export interface WsDeps {
-  config: Config;
+  config: GatewayConfig;
   nc: NatsConnection;
   client: BusClient;
   users: UserDirectory;
@@ -112,7 +113,7 @@ export class WsGateway {
   constructor(private readonly deps: WsDeps) {
     const { config } = deps;
     assertFrameGateSupported();
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: config.SML_BODY_LIMIT + HEADER_ALLOWANCE });
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: config.SML_MAX_BODY_BYTES + HEADER_ALLOWANCE });
     const bus = BusHealth.of(deps.nc, deps.log);
     const route = (operationId: string) => {
       const found = deps.routes.find((r) => r.operationId === operationId);
@@ -149,7 +150,7 @@ export class WsGateway {
 
 /** One WebSocket connection: its frames gated, its messages authenticated and answered in order. */
 class WsConnection {
-  private readonly config: Config;
+  private readonly config: GatewayConfig;
   /** The forms a client may have signed the service path in (API.md §12). */
   private readonly servicePaths: string[];
   private identity: Promise<Identity | undefined> = Promise.resolve(undefined);
@@ -198,21 +199,21 @@ class WsConnection {
   // - until a message of the connection has authenticated, a message may be at most
   //   SML_WS_UNAUTHENTICATED_MAX_BYTES: a larger one closes the connection (1009) unread,
   //   unless a message is being authenticated just then (a client that pipelines): the
-  //   frame then waits, unread, for that authentication; a message over SML_BODY_LIMIT +
+  //   frame then waits, unread, for that authentication; a message over SML_MAX_BODY_BYTES +
   //   64 KiB is closed 1009 likewise;
   // - such a message over 64 KiB (UNPOOLED_BYTES) also reserves its frames in the gateway's
   //   pool for unauthenticated messages (SML_WS_UNAUTHENTICATED_BYTES_IN_FLIGHT): what
   //   anonymous connections can make the gateway hold is that pool, whatever their number;
   //   one that does not fit closes its connection with 1013 (try again later);
   // - every frame reserves its length in the body budget the REST bodies share
-  //   (SML_MAX_BODY_BYTES_IN_FLIGHT) before it is read; one that does not fit closes the
+  //   (SML_MAX_IN_FLIGHT_BODY_BYTES) before it is read; one that does not fit closes the
   //   connection with 1013 (try again later).
   // A refused frame waits, unread, for the replies owed on the connection, then closes it.
   // A message's header cannot authenticate it before its body is read: its Content-MD5 and
   // signature cover the body.
   private decide(length: number): FrameVerdict | Promise<FrameVerdict> {
     const { config } = this;
-    const limit = config.SML_BODY_LIMIT + HEADER_ALLOWANCE;
+    const limit = config.SML_MAX_BODY_BYTES + HEADER_ALLOWANCE;
     const refuse = (code: number, reason: string) => this.replies.then((): FrameVerdict => ({ code, reason }));
     const total = this.receiving + length;
     if (total > limit) return refuse(MESSAGE_TOO_BIG, `message over ${limit} bytes (SML_BODY_LIMIT + 64 KiB)`);
@@ -295,7 +296,7 @@ class WsConnection {
     const { config, op } = this;
     this.shared.bus.assertConnected();
     const { header, body } = parseWsMessage(data);
-    if (body.length > config.SML_BODY_LIMIT) throw smlError('BODY_TOO_LARGE', { limit: config.SML_BODY_LIMIT });
+    if (body.length > config.SML_MAX_BODY_BYTES) throw smlError('BODY_TOO_LARGE', { limit: config.SML_MAX_BODY_BYTES });
     const id = await this.speaker(header, body);
     const keys = OPERATIONS[op].keys;
     if (id.extraKeys.length < keys.length) throw smlError('WS_EXTRA_KEYS', { op, expected: keys.join(', '), count: id.extraKeys.length });

@@ -1,8 +1,9 @@
-import { JOB_EVENTS_STREAM, JOB_IDS_STREAM, consumeDurable, contracts, ensureStream, kvBucket, okStatus, subjects, type ServiceRuntime } from '@sml/bus';
+import { JOB_EVENTS_STREAM, JOB_IDS_STREAM, consumeDurable, contracts, ensureStream, kvBucket, okStatus, subjects } from '@sml/bus';
 import { catalogue, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { LeaseKeeper } from './lease';
 import { JobStore } from './store';
+import type { JobsRuntime } from './main';
 
 const ops = contracts.jobs;
 const FOLD_CONSUMER = 'jobs-fold';
@@ -10,7 +11,7 @@ const FOLD_CONSUMER = 'jobs-fold';
 const FAILED_JOB_STATUS = 500;
 
 /** The jobs service: allocates ids, folds job events into records, expires silent jobs' leases, answers get/list/cancel. */
-export async function startJobs({ nc, service, log, config }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+export async function startJobs({ nc, service, log, config }: JobsRuntime): Promise<{ onStop: () => Promise<void> }> {
   const JOB_TTL_MS = config.SML_JOB_TTL_MS;
   await ensureStream(nc, { name: JOB_IDS_STREAM, subjects: ['sml.jobids'], maxAgeMs: 24 * 3600 * 1000 });
   await ensureStream(nc, { name: JOB_EVENTS_STREAM, subjects: [subjects.jobEvents], maxAgeMs: JOB_TTL_MS });

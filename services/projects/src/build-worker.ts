@@ -1,8 +1,11 @@
-import { smlError, toSmlError } from '@sml/core';
+import { smlError, toSmlError, STATS_KERNEL_CONFIG, loadConfig, statsKernels } from '@sml/core';
 import { serveJobTasks } from '@sml/jobs-client';
 import {
-  ALGORITHMS, Summary, kmeansOptimize, autoSelect, selectFeatures, type LeaderboardEntry, type KmeansScore, type ModelSpec, type PredictFrame, type SelectionOptions,
+  ALGORITHMS, Summary, kmeansOptimize, autoSelect, selectFeatures, selectKernels, type LeaderboardEntry, type KmeansScore, type ModelSpec, type PredictFrame, type SelectionOptions,
 } from '@sml/stats';
+
+// A thread entry point: the statistics kernels its configuration selects (as the main thread's).
+selectKernels(statsKernels(loadConfig(process.env, STATS_KERNEL_CONFIG)));
 
 /** One model build (and, for selectModel, feature selection; for autoSelect, the search), as sent to a build worker thread. */
 export interface BuildTask {

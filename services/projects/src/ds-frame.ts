@@ -8,7 +8,7 @@ import { dsBatches, dsFailure } from './ds-rows';
 export interface FrameBounds {
   /** SML_MAX_SELECT_DS_ROWS */
   maxRows: number;
-  /** Characters of cells + 16 per cell; SML_BODY_LIMIT, the bound of the inline dataframe it replaces. */
+  /** Characters of cells + 16 per cell; SML_MAX_BODY_BYTES, the bound of the inline dataframe it replaces. */
   maxCost: number;
 }
 

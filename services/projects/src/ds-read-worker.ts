@@ -1,8 +1,11 @@
 import { parentPort } from 'node:worker_threads';
-import { SmlError, smlError } from '@sml/core';
-import { FrameError, parseRecords, type CategoricalColumn, type ColumnType, type NumericColumn } from '@sml/stats';
+import { SmlError, STATS_KERNEL_CONFIG, loadConfig, smlError, statsKernels } from '@sml/core';
+import { FrameError, parseRecords, selectKernels, type CategoricalColumn, type ColumnType, type NumericColumn } from '@sml/stats';
 import { csvOptionsOf, csvRecordBatches, recordCells, SourceError, sourceOf, type SourceContext } from '@sml/sources';
 import { columnPlan, SAMPLE_ROWS, type ColumnPlan } from './ds-plan';
+
+// A thread entry point: the statistics kernels its configuration selects (as the main thread's).
+selectKernels(statsKernels(loadConfig(process.env, STATS_KERNEL_CONFIG)));
 
 /*
  * The reading half of a data-source learn, on its own thread: the source's bytes are read,

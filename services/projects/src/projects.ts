@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { BusService, contracts, kvBucket, Leases, okStatus, Presence, SHARD_PROBE_OP, shardOf, subjectOf, type ServiceRuntime } from '@sml/bus';
+import { BusService, contracts, kvBucket, Leases, okStatus, Presence, SHARD_PROBE_OP, shardOf, subjectOf } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
 import { StorageType, type NatsConnection } from 'nats';
-import { checkName, parameterBounds, smlError, type Config, type Logger } from '@sml/core';
+import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
 import { readLimitsOf, type SourceContext } from '@sml/sources';
 import { sml } from '@sml/proto';
 import type { BuildResult, BuildTask } from './build-worker';
@@ -26,6 +26,9 @@ import { ProjectRegistry } from './registry';
 import { Shards } from './shards';
 import { ProjectStore } from './store';
 import { registerTransfers, Transfers } from './transfer';
+import type { ProjectsRuntime } from './main';
+
+type ProjectsConfig = ProjectsRuntime['config'];
 
 /** A model state object younger than this is never swept: a record's write may be in progress. */
 const ORPHAN_GRACE_MS = 10 * 60_000;
@@ -40,7 +43,7 @@ const modelOf = (model: string | null | undefined) => checkName('model', model);
  * module (lifecycle, learning, models, evt) and encodes. Durability rules live in the
  * registry and the store.
  */
-export async function startProjects({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+export async function startProjects({ nc, service, client, config, log }: ProjectsRuntime): Promise<{ onStop: () => Promise<void> }> {
   // Each shard is answered by its own micro-service instance, subscribed only while this
   // replica holds the shard's lease (ownership.ts). The runtime's instance answers nothing.
   await service.suspend();
@@ -71,7 +74,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
   const dss = await kvBucket(nc, 'sml_dss');
   const models = await ModelStore.open(nc);
   const sweeper = sweepOrphans(models, log);
-  const runner = new JobRunner(nc, client, executorOf('projects', config), 'projects', log);
+  const runner = new JobRunner(nc, client, executorOf('projects', config), 'projects', log, { heartbeatMs: config.SML_JOB_HEARTBEAT_MS });
   runner.start();
   // Model builds run off this thread: seconds at 500 attributes, minutes at 2000.
   const buildWorkers = new JobWorkers<BuildTask, BuildResult>(join(__dirname, 'build-worker.js'));
@@ -121,7 +124,7 @@ export async function startProjects({ nc, service, client, config, log }: Servic
 }
 
 /** What bounds a project's state (ProjectRegistry, DataSources, Transfers). */
-function projectLimits(config: Config, bounds: ReturnType<typeof parameterBounds>) {
+function projectLimits(config: ProjectsConfig, bounds: ReturnType<typeof parameterBounds>) {
   return {
     maxAttributes: config.SML_MAX_ATTRIBUTES,
     state: { maxSequenceEntries: config.SML_MAX_SEQUENCE_NGRAMS, maxPartitions: config.SML_MAX_PARTITIONS, maxNameLength: config.SML_MAX_NAME_LENGTH },
@@ -130,7 +133,7 @@ function projectLimits(config: Config, bounds: ReturnType<typeof parameterBounds
 }
 
 /** Models with data sources: their reads, batch predictions and the bounds of a scoring frame. */
-function dsModelsOf(config: Config, models: Models, dataSources: DataSources, predict: PredictFn) {
+function dsModelsOf(config: ProjectsConfig, models: Models, dataSources: DataSources, predict: PredictFn) {
   // With a job's signal: a job's read, under the job bounds (deadline, least rate); without, only checked.
   const sourceContext = (user: string, signal?: AbortSignal): SourceContext => ({
     user, filesRoot: config.SML_FILES_ROOT, timeoutMs: config.SML_SOURCE_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE,
@@ -139,7 +142,7 @@ function dsModelsOf(config: Config, models: Models, dataSources: DataSources, pr
   return {
     models, dataSources, sourceContext,
     predictions: new DsPredictions({ dataSources, models, predict, sourceContext }),
-    frameBounds: { maxRows: config.SML_MAX_SELECT_DS_ROWS, maxCost: config.SML_BODY_LIMIT },
+    frameBounds: { maxRows: config.SML_MAX_SELECT_DS_ROWS, maxCost: config.SML_MAX_BODY_BYTES },
   };
 }
 

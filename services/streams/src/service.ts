@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { contracts, errorStatus, kvBucket, Leases, okStatus, Presence, type BusService, type ServiceRuntime } from '@sml/bus';
+import { contracts, errorStatus, kvBucket, Leases, okStatus, Presence, type BusService } from '@sml/bus';
 import { checkName, nameToken, smlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { allowPrivateAddresses } from './guard';
@@ -7,6 +7,7 @@ import { Pollers, POLL_LIMITS } from './poller';
 import { browse, preview } from './probe';
 import { StreamStore } from './store';
 import { Streams } from './streams';
+import type { StreamsRuntime } from './main';
 
 const ops = contracts.streams;
 const pidOf = (pid: string | null | undefined) => checkName('project', pid);
@@ -21,7 +22,7 @@ const isKafka = (type: string | null | undefined) => KAFKA_TYPES.includes((type 
  * (counters, errorLog), sml_stream_leases (which replica runs each stream) and sml_stream_polls
  * (where each Kafka poller's next poll starts).
  */
-export async function startStreams({ nc, service, client, config, log }: ServiceRuntime): Promise<{ onStop: () => Promise<void> }> {
+export async function startStreams({ nc, service, client, config, log }: StreamsRuntime): Promise<{ onStop: () => Promise<void> }> {
   allowPrivateAddresses(config.SML_SOURCES_ALLOW_PRIVATE);
   const store = await StreamStore.open(nc);
   // The data-source registry of the projects service (datasources.ts: key <customer token>.<ds token>, value DsInfo).

@@ -36,7 +36,6 @@ const LOAD_BYTES = 16;
 
 let compiled: object | null | undefined;
 let kept: DecimalsExports | undefined;
-let enabled: boolean | undefined;
 
 function instance(): DecimalsExports | null {
   if (compiled === undefined) {
@@ -50,17 +49,9 @@ function instance(): DecimalsExports | null {
   return (kept ??= new WebAssembly.Instance(compiled).exports as unknown as DecimalsExports);
 }
 
-/**
- * Turns the WebAssembly reading on or off (tests compare both); `SML_STATS_KERNEL=js` turns it
- * off for a process, as it does the cross-product kernel. Returns whether it is in use.
- */
-export function useWasmDecimals(on?: boolean): boolean {
-  enabled = on;
-  return wasmDecimalsOn();
-}
-
-function wasmDecimalsOn(): boolean {
-  return (enabled ?? process.env.SML_STATS_KERNEL !== 'js') && instance() !== null;
+/** Whether this runtime compiles decimals.wat (select.ts). */
+export function wasmDecimalsAvailable(): boolean {
+  return instance() !== null;
 }
 
 export interface DecimalRows {
@@ -78,7 +69,7 @@ export interface DecimalRows {
  */
 export function wasmDecimalRows(b: Uint8Array, pos: number, width: number, capacity: number): DecimalRows | null {
   const length = b.length - pos;
-  if (!wasmDecimalsOn() || length > WASM_DECIMALS_MAX_BYTES) return null;
+  if (instance() === null || length > WASM_DECIMALS_MAX_BYTES) return null;
   const w = instance()!;
   // Layout: the scales, the input and its 0 sentinel, the columns (each `capacity` int32s), and
   // LOAD_BYTES to spare: a cell is read with a 16-byte load, which may reach past the columns.
@@ -106,6 +97,20 @@ export function wasmDecimalRows(b: Uint8Array, pos: number, width: number, capac
     if (w.memory.buffer.byteLength > KEEP_BYTES) kept = undefined;
   }
 }
+
+/**
+ * The rows reader of the common learn frame (frame-json.ts decimalFrame): the rows of a data
+ * array of `width` C columns whose first row starts at b[pos], or null where it declines them
+ * (the JavaScript reader then reads them, with the same result).
+ */
+export interface DecimalsKernel {
+  readonly name: 'wasm' | 'js';
+  rows(b: Uint8Array, pos: number, width: number, capacity: number): DecimalRows | null;
+}
+
+export const wasmDecimals: DecimalsKernel = { name: 'wasm', rows: wasmDecimalRows };
+/** No fast reader: every frame is read by frame-json.ts' JavaScript loop. */
+export const jsDecimals: DecimalsKernel = { name: 'js', rows: () => null };
 
 const align = (n: number) => Math.ceil(n / 16) * 16;
 

@@ -1,5 +1,6 @@
 import { GRAM_WASM_BASE64 } from './gram-wasm';
-import { type NativeKernels, nativeKernels } from './native';
+import type { NativeAddon } from './native';
+import { kernels } from './select';
 
 /*
  * Cross products of a block of columns: the O(rows · p²) inner loop of the summary update
@@ -10,14 +11,27 @@ import { type NativeKernels, nativeKernels } from './native';
  * in plain double arithmetic (two partial sums, even and odd rows): the caller folds each
  * block's result into compensated sums, so the rounding of a strip stays within a block.
  *
- * The kernel is, by preference: native (native/kernels.c, kernels/native.ts: AVX2 and FMA,
- * four rows per lane), where it was built and the CPU has them; WebAssembly SIMD
+ * The kernels (select.ts picks one), by preference: native (native/kernels.c: AVX2 and
+ * FMA, four rows per lane), where it was built and the CPU has them; WebAssembly SIMD
  * (gram.wat, two rows per f64x2 lane: ≈ 3.5× the same tiles in JavaScript on this machine);
  * the JavaScript tiles below. They compute the same sums, not always bit for bit (the order of
  * additions differs, and FMA rounds each product-add once).
  */
 
-export type GramKernel = 'native' | 'wasm' | 'js';
+/**
+ * One form of the cross products: where its blocks live (the memory it reads) and strip
+ * itself. select.ts picks one (native, then WebAssembly, then JavaScript where a form is
+ * missing).
+ */
+export interface GramKernel {
+  readonly name: 'native' | 'wasm' | 'js';
+  /** Doubles per column of a block of `rows` rows: the native kernel reads four rows at a time, the others two. */
+  stride(rows: number): number;
+  /** `doubles` of memory the kernel reads, from its start; every block is filled (values, then clearPadding) before it is read. */
+  memory(doubles: number): Float64Array;
+  /** out[4a + j] = Σ_r X[a][r] · X[b + j][r] for the columns a < b + 4 of block x and j < 4. */
+  strip(x: Float64Array, stride: number, b: number, out: Float64Array): void;
+}
 
 // The part of the WebAssembly JS API used here (@types/node 20 does not declare it, and the
 // DOM library would bring the browser's globals).
@@ -36,9 +50,8 @@ interface WasmExports {
 }
 
 let wasm: WasmExports | null | undefined;
-let forced: GramKernel | undefined;
 
-function wasmKernel(): WasmExports | null {
+function wasmExports(): WasmExports | null {
   if (wasm === undefined) {
     try {
       const module = new WebAssembly.Module(Buffer.from(GRAM_WASM_BASE64, 'base64'));
@@ -50,21 +63,30 @@ function wasmKernel(): WasmExports | null {
   return wasm;
 }
 
-/**
- * Chooses the kernel (tests and benchmarks compare them); `SML_STATS_KERNEL=wasm` or `js` does
- * the same for a process. A kernel this runtime lacks falls to the next one. Returns the kernel in use.
- */
-export function useGramKernel(kernel?: GramKernel): GramKernel {
-  forced = kernel;
-  return gramKernel();
+const evenStride = (rows: number) => rows + (rows & 1);
+
+/** The WebAssembly SIMD kernel, or null where this runtime does not compile it. */
+export function wasmGram(): GramKernel | null {
+  const w = wasmExports();
+  if (w === null) return null;
+  return {
+    name: 'wasm',
+    stride: evenStride,
+    memory(doubles) {
+      const bytes = doubles * 8;
+      // Memory only grows: it stays at the widest block this thread has learned.
+      if (w.memory.buffer.byteLength < bytes) w.memory.grow(Math.ceil((bytes - w.memory.buffer.byteLength) / PAGE));
+      return new Float64Array(w.memory.buffer, 0, doubles);
+    },
+    strip: (x, stride, b, out) => w.strip(x.byteOffset, stride * 8, b, out.byteOffset),
+  };
 }
 
-export function gramKernel(): GramKernel {
-  const env = process.env.SML_STATS_KERNEL;
-  const wanted = forced ?? (env === 'js' || env === 'wasm' ? env : 'native');
-  if (wanted === 'native' && nativeKernels() !== null) return 'native';
-  return wanted !== 'js' && wasmKernel() !== null ? 'wasm' : 'js';
+export function nativeGram(addon: NativeAddon): GramKernel {
+  return { name: 'native', stride: (rows) => Math.ceil(rows / 4) * 4, memory: nativeMemory, strip: (x, stride, b, out) => addon.strip(x, stride, b, out) };
 }
+
+export const jsGram: GramKernel = { name: 'js', stride: evenStride, memory: (doubles) => new Float64Array(doubles), strip: stripJs };
 
 const PAGE = 65536;
 
@@ -85,29 +107,16 @@ export class GramBlocks {
   readonly blocks: Float64Array[];
   /** out[4a + j] after strip(k, b). */
   readonly out: Float64Array;
-  private readonly kernel: WasmExports | null;
-  private readonly native: NativeKernels | null;
+  private readonly kernel: GramKernel;
 
   constructor(count: number, columns: number, rows: number) {
     this.columns = Math.ceil(columns / 4) * 4;
-    const kernel = gramKernel();
-    // The native kernel reads four rows at a time, the others two.
-    this.stride = kernel === 'native' ? Math.ceil(rows / 4) * 4 : rows + (rows & 1);
+    this.kernel = kernels().gram;
+    this.stride = this.kernel.stride(rows);
     const size = this.columns * this.stride;
-    this.native = kernel === 'native' ? nativeKernels() : null;
-    this.kernel = kernel === 'wasm' ? wasmKernel() : null;
-    if (this.kernel === null) {
-      const memory = this.native !== null ? nativeMemory(count * size + 4 * this.columns) : new Float64Array(count * size + 4 * this.columns);
-      this.blocks = Array.from({ length: count }, (_, k) => memory.subarray(k * size, (k + 1) * size));
-      this.out = memory.subarray(count * size, count * size + 4 * this.columns);
-      return;
-    }
-    const bytes = (count * size + 4 * this.columns) * 8;
-    const memory = this.kernel.memory;
-    // Memory only grows: it stays at the widest block this thread has learned.
-    if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
-    this.blocks = Array.from({ length: count }, (_, k) => new Float64Array(memory.buffer, k * size * 8, size));
-    this.out = new Float64Array(memory.buffer, count * size * 8, 4 * this.columns);
+    const memory = this.kernel.memory(count * size + 4 * this.columns);
+    this.blocks = Array.from({ length: count }, (_, k) => memory.subarray(k * size, (k + 1) * size));
+    this.out = memory.subarray(count * size, count * size + 4 * this.columns);
   }
 
   /** Zeroes the padding: columns from `used` on and rows from `rows` on, in every block. */
@@ -119,13 +128,7 @@ export class GramBlocks {
   }
 
   strip(k: number, b: number): void {
-    if (this.native !== null) {
-      this.native.strip(this.blocks[k], this.stride, b, this.out);
-    } else if (this.kernel !== null) {
-      this.kernel.strip(this.blocks[k].byteOffset, this.stride * 8, b, this.out.byteOffset);
-    } else {
-      stripJs(this.blocks[k], this.stride, b, this.out);
-    }
+    this.kernel.strip(this.blocks[k], this.stride, b, this.out);
   }
 }
 
@@ -134,7 +137,7 @@ let nativeBuffer = new Float64Array(0);
 /**
  * `doubles` of memory for the native kernel's blocks, kept between updates as the WebAssembly
  * memory is (a 200-attribute update's blocks are 3 MiB): it only grows, to the widest block
- * this thread has learned. Every block is filled (values, then clearPadding) before it is read.
+ * this thread has learned.
  */
 function nativeMemory(doubles: number): Float64Array {
   if (nativeBuffer.length < doubles) nativeBuffer = new Float64Array(doubles);
