@@ -210,7 +210,7 @@ describe('adversarial import documents against a running system', () => {
 
   const summaryOf = (project: Doc, m: SummaryMutation): Doc => {
     const summary = Summary.deserialize(Buffer.from(project.summary as string, 'base64'));
-    const inside = summary as unknown as { rows: number; store: { attrs: Float64Array; pairs: Float64Array } };
+    const inside = (summary as unknown as { attributes: { rows: number; store: { attrs: Float64Array; pairs: Float64Array } } }).attributes;
     const size = summary.attributeNames.length;
     if (m.field === 'rows' || size === 0) inside.rows = m.value;
     else if (m.field === 'attrs') inside.store.attrs[m.at % (size * 11)] = m.value;

@@ -2,6 +2,10 @@ import type { ByteReader, ByteWriter } from './binary';
 import { SummaryError } from './errors';
 import { Histogram } from './histogram';
 import type { Alignment, AttributeSource } from './moments';
+import type { Sign } from './parts';
+
+/** `other`'s histogram of t given c, as the summary's attribute indexes c and t. */
+export type Contribution = readonly [c: number, t: number, histogram: Histogram];
 
 /**
  * Conditional histograms (STATS.md §3, `conditional_pair[c,t]`): for every binary attribute
@@ -24,7 +28,12 @@ export class ConditionalHistograms {
    * (Summary.conditionalHistogram) — stored, a column of L levels held L² histograms (about
    * 500 MB at L = 1000).
    */
-  constructor(private readonly create: () => Histogram, private readonly sameColumn: (a: number, b: number) => boolean) {}
+  constructor(
+    private readonly create: () => Histogram,
+    private readonly sameColumn: (a: number, b: number) => boolean,
+    /** Names a pair in errors. */
+    private readonly pairName: (c: number, t: number) => string,
+  ) {}
 
   /** The histogram of t over the rows where c = 1; undefined when there is no such row with t present. */
   get(c: number, t: number): Histogram | undefined {
@@ -214,42 +223,42 @@ export class ConditionalHistograms {
     return out;
   }
 
-  /** Adds contributions (from `contributions`). */
-  merge(contributions: ReadonlyArray<readonly [number, number, Histogram]>): void {
-    for (const [c, t, h] of contributions) this.slot(c, t).merge(h);
+  /**
+   * Adds (sign 1) or removes (-1) contributions (from `contributions`). Removing throws
+   * SummaryError and changes nothing when a bin would go negative.
+   */
+  merge(contributions: readonly Contribution[], sign: Sign): void {
+    if (sign === 1) {
+      for (const [c, t, h] of contributions) this.slot(c, t).merge(h, 1);
+      return;
+    }
+    this.checkMerge(contributions, -1);
+    for (const [c, t, removed] of contributions) {
+      const inner = this.byCondition.get(c);
+      const held = inner?.get(t);
+      // Absent: checkMerge found the contribution empty.
+      if (inner === undefined || held === undefined) continue;
+      held.merge(removed, -1);
+      if (held.count > 0) continue;
+      inner.delete(t);
+      if (inner.size === 0) this.byCondition.delete(c);
+    }
   }
 
-  /**
-   * Checks that every contribution can be removed (no bin would go negative) and returns
-   * the removal, which cannot fail. `name(c, t)` names a pair in errors.
-   */
-  prepareSubtract(contributions: ReadonlyArray<readonly [number, number, Histogram]>, name: (c: number, t: number) => string): () => void {
-    const results: Array<[number, number, Histogram | null]> = [];
+  checkMerge(contributions: readonly Contribution[], sign: Sign): void {
+    if (sign === 1) return;
     for (const [c, t, removed] of contributions) {
       const held = this.byCondition.get(c)?.get(t);
       if (held === undefined) {
         if (removed.count === 0) continue;
-        throw new SummaryError('not-learned', 'cannot forget rows that were never learned: a conditional histogram would become negative', name(c, t));
+        throw new SummaryError('not-learned', 'cannot forget rows that were never learned: a conditional histogram would become negative', this.pairName(c, t));
       }
-      let left: Histogram;
       try {
-        left = held.subtracted(removed);
+        held.checkMerge(removed, -1);
       } catch (e) {
-        throw e instanceof SummaryError ? new SummaryError(e.kind, e.reason, name(c, t)) : e;
+        throw e instanceof SummaryError ? new SummaryError(e.kind, e.reason, this.pairName(c, t)) : e;
       }
-      results.push([c, t, left.count > 0 ? left : null]);
     }
-    return () => {
-      for (const [c, t, h] of results) {
-        const inner = this.byCondition.get(c)!;
-        if (h !== null) {
-          inner.set(t, h);
-          continue;
-        }
-        inner.delete(t);
-        if (inner.size === 0) this.byCondition.delete(c);
-      }
-    };
   }
 
   /**
@@ -291,7 +300,7 @@ export class ConditionalHistograms {
   }
 
   /** Reads what `write` wrote for a summary of `size` attributes. */
-  readInto(r: ByteReader, size: number, binary: (index: number) => boolean, bins: number, cap: number): void {
+  read(r: ByteReader, size: number, binary: (index: number) => boolean, bins: number, cap: number): void {
     const damaged = () => new SummaryError('damaged', 'damaged summary serialization: conditional histograms');
     let previousC = -1;
     for (let n = r.u32(); n > 0; n--) {

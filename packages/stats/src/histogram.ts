@@ -2,6 +2,7 @@ import type { ByteReader, ByteWriter } from './binary';
 import { SummaryError } from './errors';
 import { INDEX_LIMIT } from './kernels/histogram';
 import { kernels } from './kernels/select';
+import type { Sign, SummaryPart } from './parts';
 
 /**
  * Per-attribute histograms (STATS.md §1). Missing cells are not in a histogram: the
@@ -141,7 +142,7 @@ class StreamingHistogram {
   }
 
   /** This histogram minus `other`, on the wider of the two grids; throws if a bin would go negative. */
-  subtracted(other: StreamingHistogram): StreamingHistogram {
+  difference(other: StreamingHistogram): StreamingHistogram {
     const out = this.clone();
     out.regrid(Math.max(this.exponentValue, other.exponentValue));
     for (const [k, c] of other.entries()) {
@@ -301,7 +302,7 @@ class StreamingHistogram {
  * values, then degrades for good to `streaming` (which gives the same histogram as learning
  * the values in streaming mode from the start).
  */
-export class Histogram {
+export class Histogram implements SummaryPart<Histogram, Float64Array> {
   private exact: Map<number, number> | null;
   private streaming: StreamingHistogram | null;
 
@@ -348,7 +349,15 @@ export class Histogram {
     }
   }
 
-  merge(other: Histogram): void {
+  /** learn(values, -1) removes the present values: throws SummaryError and changes nothing if one was never learned. */
+  learn(values: Float64Array, sign: Sign): void {
+    const added = sign === 1 ? this : new Histogram(this.mode, this.bins, this.cap);
+    added.addColumn(values, null, values.length);
+    if (sign === -1) this.merge(added, -1);
+  }
+
+  merge(other: Histogram, sign: Sign): void {
+    if (sign === -1) return this.remove(other);
     if (this.exact !== null && other.exact !== null) {
       for (const [v, c] of other.exact) this.exact.set(v, (this.exact.get(v) ?? 0) + c);
       if (this.exact.size > this.cap) this.degrade();
@@ -358,23 +367,34 @@ export class Histogram {
     this.streaming!.merge(other.asStreaming());
   }
 
-  /** This histogram minus `other`; throws if a count would go negative. */
-  subtracted(other: Histogram): Histogram {
-    const out = new Histogram(this.mode, this.bins, this.cap);
+  checkMerge(other: Histogram, sign: Sign): void {
+    if (sign === 1) return;
     if (this.exact !== null && other.exact !== null) {
-      const exact = new Map(this.exact);
       for (const [v, c] of other.exact) {
-        const left = (exact.get(v) ?? 0) - c;
-        if (left < 0) throw new SummaryError('not-learned', `cannot forget values that were never learned: value ${v} would have a negative count`);
-        if (left === 0) exact.delete(v);
-        else exact.set(v, left);
+        if ((this.exact.get(v) ?? 0) < c) throw new SummaryError('not-learned', `cannot forget values that were never learned: value ${v} would have a negative count`);
       }
-      out.exact = exact;
-      return out;
+      return;
     }
-    out.exact = null;
-    out.streaming = this.asStreaming().subtracted(other.asStreaming());
-    return out;
+    this.asStreaming().difference(other.asStreaming());
+  }
+
+  /**
+   * merge(other, -1). Two exact histograms subtract in place once checked (a summary's forget
+   * removes from every attribute: no copy of maps of up to `cap` values); otherwise on the
+   * streaming grid, through a new histogram, so a failure changes nothing.
+   */
+  private remove(other: Histogram): void {
+    if (this.exact !== null && other.exact !== null) {
+      this.checkMerge(other, -1);
+      for (const [v, c] of other.exact) {
+        const left = this.exact.get(v)! - c;
+        if (left === 0) this.exact.delete(v);
+        else this.exact.set(v, left);
+      }
+      return;
+    }
+    this.streaming = this.asStreaming().difference(other.asStreaming());
+    this.exact = null;
   }
 
   clone(): Histogram {
@@ -478,17 +498,25 @@ export class Histogram {
     w.f64s(Float64Array.from(values, (b) => b.count));
   }
 
-  static read(r: ByteReader, bins: number, cap: number): Histogram {
-    const streaming = r.u8() === 1;
-    const out = new Histogram(streaming ? 'streaming' : 'exact', bins, cap);
-    if (streaming) {
-      out.streaming = StreamingHistogram.read(r, bins);
-    } else {
-      const values = r.f64s();
-      const counts = r.f64s();
-      if (values.length !== counts.length) throw new SummaryError('damaged', 'damaged summary serialization: exact histogram');
-      values.forEach((v, i) => out.exact!.set(v, counts[i]));
+  /** Reads what write() wrote; the bytes say whether it is exact or streaming. */
+  read(r: ByteReader): void {
+    if (r.u8() === 1) {
+      this.exact = null;
+      this.streaming = StreamingHistogram.read(r, this.bins);
+      return;
     }
+    const values = r.f64s();
+    const counts = r.f64s();
+    if (values.length !== counts.length) throw new SummaryError('damaged', 'damaged summary serialization: exact histogram');
+    this.streaming = null;
+    this.exact = new Map();
+    values.forEach((v, i) => this.exact!.set(v, counts[i]));
+  }
+
+  /** A histogram as write() wrote it, with the summary's bin count and cap. */
+  static read(r: ByteReader, bins: number, cap: number): Histogram {
+    const out = new Histogram('exact', bins, cap);
+    out.read(r);
     return out;
   }
 }

@@ -512,8 +512,8 @@ export class MomentStore {
     return -1;
   }
 
-  /** Adds (`sign` 1) or subtracts (`sign` -1) `other`'s statistics, aligned by `alignment`. */
-  combine(other: MomentStore, alignment: Alignment, sign: 1 | -1): void {
+  /** Adds (`sign` 1) or removes (`sign` -1) `other`'s statistics, aligned by `alignment`; firstNegative checks a removal first. */
+  merge(other: MomentStore, alignment: Alignment, sign: 1 | -1): void {
     const { source, zero } = alignment;
     for (let i = 0; i < this.size; i++) {
       const s = source[i];

@@ -1,5 +1,5 @@
-import { type ClusterOptions, type ClusterParts, MicroClusters } from './clusters';
-import { type ForestOptions, type ForestParts, MondrianForest, type OnlineFrame } from './forest';
+import { type ClusterOptions, type ClusterParts, MicroClusters } from './models/kmeans/micro-clusters';
+import { type ForestOptions, type ForestParts, MondrianForest, type OnlineFrame } from './models/forest/mondrian';
 
 /**
  * The online models of a summary (the Mondrian forest, the micro-clusters) out of it
@@ -29,8 +29,8 @@ export function learnOnline(options: OnlineOptions, state: OnlineState, frames: 
   clusters?.attach(state.clusters!);
   for (const frame of frames) {
     // The order of Summary.prepareParsed's commit.
-    clusters?.learn(frame);
-    forest?.learn(frame);
+    clusters?.learn(frame, 1);
+    forest?.learn(frame, 1);
   }
   return { forest: forest?.detach() ?? null, clusters: clusters?.detach() ?? null };
 }

@@ -1,9 +1,9 @@
-import { type ClusterOptions, clusterOptionsProblem } from './clusters';
+import { type ClusterOptions, clusterOptionsProblem } from './models/kmeans/micro-clusters';
 import { SummaryError } from './errors';
-import { type ForestOptions, canonicalForestOptions, forestOptionsProblem } from './forest';
+import { type ForestOptions, canonicalForestOptions, forestOptionsProblem } from './models/forest/mondrian';
 import { DEFAULT_EXACT_HISTOGRAM_CAP, DEFAULT_HISTOGRAM_BINS, type HistogramMode } from './histogram';
-import { type PowerOptions, powerOptionsProblem } from './power';
-import type { SequenceLayout } from './sequence';
+import { type PowerOptions, powerOptionsProblem } from './models/powerreg/power-columns';
+import type { SequenceLayout } from './models/sequence/counts';
 
 /** Default attribute limit per project (API.md §1, Limits). */
 export const DEFAULT_MAX_ATTRIBUTES = 2000;
@@ -38,11 +38,11 @@ export interface SummaryOptions {
   sequenceOrder?: number;
   /** Default `steps`. */
   sequenceLayout?: SequenceLayout;
-  /** Keep online micro-clusters over these features (`cluster_*` project parameters, clusters.ts). */
+  /** Keep online micro-clusters over these features (`cluster_*` project parameters, models/kmeans/micro-clusters.ts). */
   clusters?: ClusterOptions;
-  /** Keep an online Mondrian forest (`rf_*` project parameters, forest.ts). */
+  /** Keep an online Mondrian forest (`rf_*` project parameters, models/forest/mondrian.ts). */
   forest?: ForestOptions;
-  /** Track the Yeo-Johnson power columns of this column (`sml_project_power_*` project parameters, power.ts). */
+  /** Track the Yeo-Johnson power columns of this column (`sml_project_power_*` project parameters, models/powerreg/power-columns.ts). */
   power?: PowerOptions;
 }
 

@@ -1,20 +1,20 @@
 import { Matrix } from 'ml-matrix';
+import { AttributeStatistics, MAX_ABS_VALUE, overLength } from './attribute-statistics';
 import { ByteReader, ByteWriter, type SerializedChunks } from './binary';
-import { MicroClusters } from './clusters';
-import { MondrianForest, type OnlineFrame } from './forest';
+import { MicroClusters } from './models/kmeans/micro-clusters';
+import { MondrianForest, type OnlineFrame } from './models/forest/mondrian';
 import { onlineFrame, type OnlineOptions, type OnlineState } from './online';
 import { compensatedValue } from './compensated';
-import { ConditionalHistograms } from './conditional';
 import { CapacityError, FrameError, SummaryError, shownText } from './errors';
 import { categoryOf, type DataFrame, type LearnReport, type ParsedFrame, parseFrame } from './frame';
 import { parseFrameJson } from './frame-json';
 import { hash53 } from './hash';
 import { Histogram } from './histogram';
-import { type Alignment, ATTR, type AttributeSource, type CategoricalGroup, categoricalGroups, MomentStore, PAIR, pairCount, pairOffset } from './moments';
+import { ATTR, PAIR, pairOffset } from './moments';
 import { partitionOptions, type ResolvedOptions, resolveOptions, type SummaryOptions } from './options';
-import { PowerColumns } from './power';
-import { type AttributeInfo, type AttributeKind, Schema } from './schema';
-import { SequenceCounts } from './sequence';
+import type { Sign, SummaryPart } from './parts';
+import { PowerColumns } from './models/powerreg/power-columns';
+import { SequenceCounts } from './models/sequence/counts';
 import { SurvivalCounts } from './survival/counts';
 
 /** An attribute by index or by (expanded) name. */
@@ -54,7 +54,6 @@ const MAGIC = [0x53, 0x4d, 0x4c, 0x53]; // "SMLS"
 /** 2: conditional histograms after the per-attribute ones (version 1 summaries are read with none). */
 const FORMAT_VERSION = 2;
 const READABLE_VERSIONS: readonly number[] = [1, 2];
-const KIND_CODES: readonly AttributeKind[] = ['C', 'B', 'T'];
 /** serializeChunks' default chunk: 1 MiB, a few object-store chunks, small next to the state. */
 export const SERIALIZATION_CHUNK_BYTES = 1 << 20;
 
@@ -68,10 +67,10 @@ export const SERIALIZATION_CHUNK_BYTES = 1 << 20;
  * row where the attribute was present: its statistics start as a copy of a sibling level's
  * counts with zero sums, which is exact, so learning and merging in any order agree.
  *
- * learn/merge add, forget/subtract remove, exactly up to floating-point rounding of the
- * compensated sums; counts are exact. Extremes (min/max per attribute) are not
- * subtractable: forget keeps the extremes ever learned. A forget or subtract that would make
- * any count negative throws SummaryError and changes nothing.
+ * learn and merge add, forget and merge(other, -1) remove, exactly up to floating-point
+ * rounding of the compensated sums; counts are exact. Extremes (min/max per attribute) are
+ * not subtractable: forget keeps the extremes ever learned. A forget or subtraction that would
+ * make any count negative throws SummaryError and changes nothing.
  */
 export interface JsonLearnResult {
   report: LearnReport;
@@ -118,21 +117,6 @@ export interface ForeignSummaryChecks extends StateLimits {
 
 /** Default bound on the length of attribute names (SML_MAX_NAME_LENGTH). */
 export const DEFAULT_MAX_NAME_LENGTH = 256;
-
-/** Characters (code points) of a string, counted only when its UTF-16 length passes `max`. */
-function overLength(text: string, max: number): number {
-  if (text.length <= max) return 0;
-  let n = 0;
-  for (const _ of text) n++;
-  return n > max ? n : 0;
-}
-
-/**
- * The largest magnitude a learned value may have. The summary keeps power sums up to the
- * fourth (Σx⁴, Σx²y²): with |x| ≤ 1e64 they stay below 1e256 per row, so even 2⁵³ rows cannot
- * overflow, and forget stays the exact inverse of learn. Larger values are refused.
- */
-export const MAX_ABS_VALUE = 1e64;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -181,28 +165,31 @@ export interface PreparedChange extends JsonLearnResult {
   online?: OnlineFrame;
 }
 
+/**
+ * A composite of parts (parts.ts): the attribute statistics, one summary per partition, and
+ * the parts that belong to no attribute (survival and sequence counts, micro-clusters, the
+ * forest, power columns). Learning, merging and serializing go to each part in turn; every
+ * part is checked before any changes, so a learn, forget or merge that fails changes nothing.
+ */
 export class Summary {
   readonly options: ResolvedOptions;
-  private readonly schema = new Schema();
-  private readonly store = new MomentStore();
-  /** One per attribute when histograms are enabled, else empty. */
-  private histograms: Histogram[] = [];
-  /** Histogram of t over the rows where binary c = 1, when histograms are enabled (conditional.ts). */
-  private readonly conditional = new ConditionalHistograms(() => this.newHistogram(), (a, b) => this.sameColumn(a, b));
-  private rows = 0;
+  /** The attribute table, moments, co-moments, histograms and the row count (attribute-statistics.ts). */
+  private readonly attributes: AttributeStatistics;
   private readonly partitions = new Map<string, Summary>();
   private readonly survivalCounts: SurvivalCounts | null;
   private readonly sequenceCounts: SequenceCounts | null;
-  /** Online micro-clusters over `cluster_features` (clusters.ts); forget does not apply to them. */
+  /** Online micro-clusters over `cluster_features` (models/kmeans/micro-clusters.ts); forget does not apply to them. */
   private readonly microClusters: MicroClusters | null;
-  /** Online Mondrian forest (`rf_*`, forest.ts); forget does not apply to it. */
+  /** Online Mondrian forest (`rf_*`, models/forest/mondrian.ts); forget does not apply to it. */
   private readonly mondrianForest: MondrianForest | null;
-  /** The Yeo-Johnson power columns' Jacobian term (power.ts); the columns themselves are attributes. */
+  /** The Yeo-Johnson power columns' Jacobian term (models/powerreg/power-columns.ts); the columns themselves are attributes. */
   private readonly powerColumns: PowerColumns | null;
 
-  constructor(options: SummaryOptions = {}) {
+  /** `attributes`: statistics made for these options elsewhere (restrict). */
+  constructor(options: SummaryOptions = {}, attributes?: AttributeStatistics) {
     this.options = resolveOptions(options);
     const o = this.options;
+    this.attributes = attributes ?? new AttributeStatistics(o);
     this.survivalCounts =
       o.km_time_column !== undefined && o.km_event_column !== undefined
         ? new SurvivalCounts({ time: o.km_time_column, event: o.km_event_column, ...(o.km_group_column !== undefined ? { group: o.km_group_column } : {}) })
@@ -256,11 +243,9 @@ export class Summary {
     if (op === 'learn') {
       this.checkCapacity(parsed, limits);
       const online = deferOnline && this.hasOnlineModels ? onlineFrame(parsed, this.mondrianForest, this.microClusters) : undefined;
-      return { report: parsed.report, lenient, commit: this.prepareParsed(parsed, 'learn', online !== undefined), ...(online ? { online } : {}) };
+      return { report: parsed.report, lenient, commit: this.prepareParsed(parsed, online !== undefined), ...(online ? { online } : {}) };
     }
-    const delta = new Summary(this.options);
-    delta.prepareParsed(parsed, 'forget')();
-    return { report: parsed.report, lenient, commit: this.prepareSubtract(delta) };
+    return { report: parsed.report, lenient, commit: this.prepareMerge(this.removedBy(parsed), -1) };
   }
 
   /**
@@ -284,13 +269,13 @@ export class Summary {
   private prepareBatchSummary(op: 'learn' | 'forget', bytes: Uint8Array, limits: StateLimits): PreparedChange {
     if (this.batchRecipe === null) throw new SummaryError('summary-input', 'this summary learns rows, not batch summaries (it reads cells or keeps online models)');
     const batch = Summary.deserialize(bytes, { ...limits, options: this.options });
-    for (let i = 0; i < batch.schema.size; i++) {
-      if (batch.attr(i, ATTR.N) === 0) continue;
-      const largest = Math.max(Math.abs(batch.attr(i, ATTR.MIN)), Math.abs(batch.attr(i, ATTR.MAX)));
-      if (largest > MAX_ABS_VALUE) throw new SummaryError('summary-input', `a value is larger in magnitude than ${MAX_ABS_VALUE}`, batch.schema.info(i).name);
+    for (let i = 0; i < batch.attributes.schema.size; i++) {
+      if (batch.attributes.attr(i, ATTR.N) === 0) continue;
+      const largest = Math.max(Math.abs(batch.attributes.attr(i, ATTR.MIN)), Math.abs(batch.attributes.attr(i, ATTR.MAX)));
+      if (largest > MAX_ABS_VALUE) throw new SummaryError('summary-input', `a value is larger in magnitude than ${MAX_ABS_VALUE}`, batch.attributes.schema.info(i).name);
     }
-    const report = { rowsLearned: batch.rows, rowsSkipped: 0, errors: [] };
-    return { report, lenient: false, commit: op === 'learn' ? this.prepareMerge(batch) : this.prepareSubtract(batch) };
+    const report = { rowsLearned: batch.attributes.rows, rowsSkipped: 0, errors: [] };
+    return { report, lenient: false, commit: this.prepareMerge(batch, op === 'learn' ? 1 : -1) };
   }
 
   /** Refuses a frame with a name, or a categorical value's attribute name, longer than `max` characters. */
@@ -352,18 +337,13 @@ export class Summary {
     return { parsed: this.parse(frame), lenient: frame?.errorHandling === 1 };
   }
 
-  /** Adds another summary's statistics (built with the same options). */
-  merge(other: Summary): this {
+  /**
+   * Adds (sign 1) or removes (-1) another summary's statistics (built with the same options).
+   * Removing throws SummaryError and changes nothing if a count would go negative.
+   */
+  merge(other: Summary, sign: Sign = 1): this {
     const source = other === this ? other.clone() : other;
-    this.checkSameOptions(source);
-    this.prepareMerge(source)();
-    return this;
-  }
-
-  /** Removes another summary's statistics; throws SummaryError and changes nothing if a count would go negative. */
-  subtract(other: Summary): this {
-    const source = other === this ? other.clone() : other;
-    this.prepareSubtract(source)();
+    this.prepareMerge(source, sign)();
     return this;
   }
 
@@ -376,41 +356,41 @@ export class Summary {
 
   /** Rows learned minus rows forgotten. */
   get rowCount(): number {
-    return this.rows;
+    return this.attributes.rows;
   }
 
   get attributeNames(): string[] {
-    return Array.from({ length: this.schema.size }, (_, i) => this.schema.info(i).name);
+    return Array.from({ length: this.attributes.schema.size }, (_, i) => this.attributes.schema.info(i).name);
   }
 
   /** `B` or `C` per attribute; categorical levels are `B`. */
   get attributeTypes(): ('B' | 'C')[] {
-    return Array.from({ length: this.schema.size }, (_, i) => (this.schema.info(i).kind === 'C' ? 'C' : 'B'));
+    return Array.from({ length: this.attributes.schema.size }, (_, i) => (this.attributes.schema.info(i).kind === 'C' ? 'C' : 'B'));
   }
 
   /** The index of an attribute, or -1. */
   indexOf(name: string): number {
-    return this.schema.indexOf(name);
+    return this.attributes.schema.indexOf(name);
   }
 
   count(attribute: AttributeRef): number {
-    return this.attr(this.resolve(attribute), ATTR.N);
+    return this.attributes.attr(this.resolve(attribute), ATTR.N);
   }
 
   /** Rows learned where the attribute was missing (or absent from the frame). */
   missing(attribute: AttributeRef): number {
-    return this.rows - this.count(attribute);
+    return this.attributes.rows - this.count(attribute);
   }
 
   mean(attribute: AttributeRef): number {
     const i = this.resolve(attribute);
-    return this.sum(i, ATTR.S1) / this.attr(i, ATTR.N);
+    return this.attributes.sum(i, ATTR.S1) / this.attributes.attr(i, ATTR.N);
   }
 
   /** Population variance (÷n, STATS.md §2) unless `unbiased` (÷(n−1)). */
   variance(attribute: AttributeRef, options: { unbiased?: boolean } = {}): number {
     const i = this.resolve(attribute);
-    return centred(this.attr(i, ATTR.N), this.sum(i, ATTR.S1), this.sum(i, ATTR.S1), this.sum(i, ATTR.S2), options.unbiased === true, true);
+    return centred(this.attributes.attr(i, ATTR.N), this.attributes.sum(i, ATTR.S1), this.attributes.sum(i, ATTR.S1), this.attributes.sum(i, ATTR.S2), options.unbiased === true, true);
   }
 
   /**
@@ -420,8 +400,8 @@ export class Summary {
    */
   min(attribute: AttributeRef): number {
     const i = this.resolve(attribute);
-    const ever = this.attr(i, ATTR.MIN);
-    const h = this.histograms[i];
+    const ever = this.attributes.attr(i, ATTR.MIN);
+    const h = this.attributes.histograms[i];
     if (h === undefined || h.count === 0) return Number.isFinite(ever) ? ever : NaN;
     return h.mode === 'exact' ? h.min() : Math.max(h.min(), ever);
   }
@@ -429,8 +409,8 @@ export class Summary {
   /** The largest value, as `min`. */
   max(attribute: AttributeRef): number {
     const i = this.resolve(attribute);
-    const ever = this.attr(i, ATTR.MAX);
-    const h = this.histograms[i];
+    const ever = this.attributes.attr(i, ATTR.MAX);
+    const h = this.attributes.histograms[i];
     if (h === undefined || h.count === 0) return Number.isFinite(ever) ? ever : NaN;
     return h.mode === 'exact' ? h.max() : Math.min(h.max(), ever);
   }
@@ -441,7 +421,7 @@ export class Summary {
   }
 
   histogram(attribute: AttributeRef): Histogram | undefined {
-    return this.histograms[this.resolve(attribute)];
+    return this.attributes.histograms[this.resolve(attribute)];
   }
 
   /**
@@ -453,40 +433,29 @@ export class Summary {
    * Like `histogram`, the live histogram: do not modify it. Throws SummaryError for an
    * unknown attribute.
    */
-  private get keepsConditional(): boolean {
-    return this.options.histogram !== undefined && this.options.conditionalHistograms !== false;
-  }
-
   conditionalHistogram(c: AttributeRef, t: AttributeRef): Histogram | undefined {
     const i = this.resolve(c);
     const j = this.resolve(t);
-    if (this.options.histogram === undefined || this.schema.info(i).kind === 'C') return undefined;
-    if (i !== j && !this.sameColumn(i, j)) return this.conditional.get(i, j);
-    const ones = this.ones(i);
+    if (this.options.histogram === undefined || this.attributes.schema.info(i).kind === 'C') return undefined;
+    if (i !== j && !this.attributes.sameColumn(i, j)) return this.attributes.conditional.get(i, j);
+    const ones = this.attributes.ones(i);
     if (ones <= 0) return undefined;
     // Derived: where c = 1, c itself is 1, and another level of its column is present and 0.
-    const h = this.newHistogram();
+    const h = this.attributes.newHistogram();
     h.add(i === j ? 1 : 0, ones);
     return h;
   }
 
-  /** Whether attributes i and j are two levels of one categorical column. */
-  private sameColumn(i: number, j: number): boolean {
-    const a = this.schema.info(i);
-    const b = this.schema.info(j);
-    return a.kind === 'T' && b.kind === 'T' && a.base === b.base;
-  }
-
   moments(attribute: AttributeRef): AttributeMoments {
     const i = this.resolve(attribute);
-    const min = this.attr(i, ATTR.MIN);
-    const max = this.attr(i, ATTR.MAX);
+    const min = this.attributes.attr(i, ATTR.MIN);
+    const max = this.attributes.attr(i, ATTR.MAX);
     return {
-      count: this.attr(i, ATTR.N),
-      sum: this.sum(i, ATTR.S1),
-      sumSquares: this.sum(i, ATTR.S2),
-      sumCubes: this.sum(i, ATTR.S3),
-      sumFourths: this.sum(i, ATTR.S4),
+      count: this.attributes.attr(i, ATTR.N),
+      sum: this.attributes.sum(i, ATTR.S1),
+      sumSquares: this.attributes.sum(i, ATTR.S2),
+      sumCubes: this.attributes.sum(i, ATTR.S3),
+      sumFourths: this.attributes.sum(i, ATTR.S4),
       min: Number.isFinite(min) ? min : NaN,
       max: Number.isFinite(max) ? max : NaN,
     };
@@ -495,7 +464,7 @@ export class Summary {
   comoments(x: AttributeRef, y: AttributeRef): PairMoments {
     const i = this.resolve(x);
     const j = this.resolve(y);
-    const p = this.store.pairs;
+    const p = this.attributes.store.pairs;
     const k = i <= j ? pairOffset(i, j) : pairOffset(j, i);
     // The lower index is stored as side i.
     const [sx, sxx, sy, syy] = i <= j ? [PAIR.SI, PAIR.SII, PAIR.SJ, PAIR.SJJ] : [PAIR.SJ, PAIR.SJJ, PAIR.SI, PAIR.SII];
@@ -583,21 +552,8 @@ export class Summary {
    */
   restrict(indexes: readonly number[]): Summary {
     const kept = [...new Set(indexes.map((i) => this.resolve(i)))].sort((a, b) => a - b);
-    const out = new Summary(this.options);
-    out.rows = this.rows;
-    for (const i of kept) out.schema.add(this.schema.info(i));
-    const m = kept.length;
-    out.store.grow(m, m);
-    const from = this.store;
-    const to = out.store;
-    for (let a = 0; a < m; a++) copyDoubles(from.attrs, kept[a] * ATTR.STRIDE, to.attrs, a * ATTR.STRIDE, ATTR.STRIDE);
-    // Ascending indexes keep each pair's sides (the lower index is side i of a stored pair).
-    for (let b = 0; b < m; b++) {
-      for (let a = 0; a <= b; a++) copyDoubles(from.pairs, pairOffset(kept[a], kept[b]), to.pairs, pairOffset(a, b), PAIR.STRIDE);
-    }
-    if (this.options.histogram !== undefined) out.histograms = kept.map((i) => this.histograms[i].clone());
-    if (this.keepsConditional) this.conditional.copyRestricted(out.conditional, kept);
-    const names = kept.map((i) => this.schema.info(i).name);
+    const out = new Summary(this.options, this.attributes.restrict(kept));
+    const names = kept.map((i) => this.attributes.schema.info(i).name);
     for (const [value, sub] of this.partitions) {
       out.partitions.set(value, sub.restrict(names.map((n) => sub.indexOf(n)).filter((i) => i >= 0)));
     }
@@ -615,8 +571,8 @@ export class Summary {
     const out = new Set<number>();
     for (const ref of indexes) {
       const i = this.resolve(ref);
-      const info = this.schema.info(i);
-      if (info.kind === 'T') for (const level of this.schema.levelsOf(info.base)) out.add(level);
+      const info = this.attributes.schema.info(i);
+      if (info.kind === 'T') for (const level of this.attributes.schema.levelsOf(info.base)) out.add(level);
       else out.add(i);
     }
     return [...out].sort((a, b) => a - b);
@@ -721,60 +677,10 @@ export class Summary {
    */
   checkStatistics(): void {
     const bad = (what: string, attribute = '') => new SummaryError('damaged', `imported statistics are inconsistent: ${what}`, attribute);
-    const count = (v: number, what: string, attribute = '') => {
-      if (!(Number.isSafeInteger(v) && v >= 0)) throw bad(`${what} is ${v}, not a whole number ≥ 0`, attribute);
-      return v;
-    };
-    const rows = count(this.rows, 'the row count');
-    const size = this.schema.size;
-    const attrs = this.store.attrs;
-    const sums = [ATTR.S1, ATTR.S2, ATTR.S3, ATTR.S4];
-    const levels = new Map<string, { n: number; ones: number }>();
-    for (let i = 0; i < size; i++) {
-      const { name, kind, base } = this.schema.info(i);
-      const at = i * ATTR.STRIDE;
-      const n = count(attrs[at + ATTR.N], 'the count', name);
-      if (n > rows) throw bad(`the count ${n} is over the ${rows} rows`, name);
-      for (const k of sums) if (!Number.isFinite(attrs[at + k]) || !Number.isFinite(attrs[at + k + 1])) throw bad('a power sum is not finite', name);
-      if (kind === 'T') {
-        const ones = this.sum(i, ATTR.S1);
-        if (!(Number.isSafeInteger(ones) && ones >= 0 && ones <= n)) throw bad(`a categorical level's Σx ${ones} is not a whole number in [0, ${n}]`, name);
-        const group = levels.get(base);
-        if (group === undefined) levels.set(base, { n, ones });
-        else if (group.n !== n) throw bad(`the levels of [${base}] are present in ${group.n} and ${n} rows`, name);
-        else group.ones += ones;
-      }
-      const h = this.histograms[i];
-      if (h !== undefined) {
-        let total = 0;
-        for (const b of h.toBins()) {
-          total += count(b.count, 'a histogram count', name);
-          if (!(Number.isFinite(b.lower) && Number.isFinite(b.upper))) throw bad('a histogram bin is not finite', name);
-        }
-        if (total !== n) throw bad(`its histogram counts ${total} values, its count is ${n}`, name);
-      }
-      if (n > 0) {
-        const [lo, hi] = [attrs[at + ATTR.MIN], attrs[at + ATTR.MAX]];
-        if (!(lo >= -MAX_ABS_VALUE && hi <= MAX_ABS_VALUE && lo <= hi)) throw bad(`min ${lo} and max ${hi} are not an interval of values`, name);
-        const [s1, s2, s4] = [this.sum(i, ATTR.S1), this.sum(i, ATTR.S2), this.sum(i, ATTR.S4)];
-        if (!consistentMoments(n, Math.max(-lo, hi), s1, s2, s4)) throw bad(`n ${n}, Σx ${s1}, Σx² ${s2}, Σx⁴ ${s4} are not the power sums of any values`, name);
-      }
-    }
-    for (const [base, group] of levels) if (group.ones !== group.n) throw bad(`the levels of [${base}] add up to ${group.ones} of the ${group.n} rows it is present in`, base);
-    const pairs = this.store.pairs;
-    const pairSums = [PAIR.SI, PAIR.SJ, PAIR.SII, PAIR.SJJ, PAIR.SIJ, PAIR.SIIJJ];
-    for (let j = 0; j < size; j++) {
-      for (let i = 0; i <= j; i++) {
-        const at = pairOffset(i, j);
-        const names = () => `${this.schema.info(i).name}, ${this.schema.info(j).name}`;
-        const n = pairs[at + PAIR.N];
-        if (!(Number.isSafeInteger(n) && n >= 0)) throw bad(`a pair count is ${n}, not a whole number ≥ 0`, names());
-        if (n > attrs[i * ATTR.STRIDE + ATTR.N] || n > attrs[j * ATTR.STRIDE + ATTR.N]) throw bad(`the pair count ${n} is over an attribute's count`, names());
-        for (const k of pairSums) if (!Number.isFinite(pairs[at + k]) || !Number.isFinite(pairs[at + k + 1])) throw bad('a pair sum is not finite', names());
-      }
-    }
+    this.attributes.check(bad);
+    const rows = this.attributes.rows;
     for (const [value, sub] of this.partitions) {
-      if (sub.rows > rows) throw bad(`partition [${value}] has ${sub.rows} of the ${rows} rows`);
+      if (sub.attributes.rows > rows) throw bad(`partition [${value}] has ${sub.attributes.rows} of the ${rows} rows`);
       sub.checkStatistics();
     }
   }
@@ -792,11 +698,39 @@ export class Summary {
   }
 
   /** Checks everything that can fail (attribute conflicts, the attribute limit); returns the learning itself. */
-  private prepareParsed(parsed: ParsedFrame, purpose: 'learn' | 'forget', deferOnline = false): () => void {
-    const commits = [this.prepareLearn(parsed, null)];
+  private prepareParsed(parsed: ParsedFrame, deferOnline = false): () => void {
+    const learnRows = this.prepareRows(parsed);
+    return () => {
+      learnRows();
+      for (const part of this.wholeParts()) {
+        // learnOnline learns the online models later, in this order, when they are deferred.
+        if (deferOnline && (part === this.microClusters || part === this.mondrianForest)) continue;
+        part.learn(parsed, 1);
+      }
+    };
+  }
+
+  /**
+   * What forgetting the frame removes, as a summary of its own (prepare subtracts it, every
+   * part checked before any changes): its rows learned by the attribute parts and partitions,
+   * and what each part that belongs to no attribute removes on learn(parsed, -1) (the online
+   * models nothing: forget does not apply to them).
+   */
+  private removedBy(parsed: ParsedFrame): Summary {
+    const removed = new Summary(this.options);
+    removed.prepareRows(parsed)();
+    removed.survivalCounts?.learn(parsed, 1);
+    if (this.sequenceCounts !== null) removed.sequenceCounts!.merge(this.sequenceCounts.removedBy(parsed), 1);
+    removed.powerColumns?.learn(parsed, 1);
+    return removed;
+  }
+
+  /** prepareParsed for the attribute parts and the partitions. */
+  private prepareRows(parsed: ParsedFrame): () => void {
+    const commits = [this.attributes.prepareLearn(parsed, null)];
     for (const [value, rows] of partitionRows(parsed, this.options.partitionSplit)) {
       const sub = this.partitions.get(value) ?? new Summary(partitionOptions(this.options));
-      const commit = sub.prepareLearn(parsed, rows);
+      const commit = sub.attributes.prepareLearn(parsed, rows);
       commits.push(() => {
         this.partitions.set(value, sub);
         commit();
@@ -804,106 +738,7 @@ export class Summary {
     }
     return () => {
       for (const commit of commits) commit();
-      this.survivalCounts?.learn(parsed);
-      this.sequenceCounts?.learn(parsed, purpose);
-      // learnOnline keeps this order when they are deferred.
-      if (purpose === 'learn' && !deferOnline) this.microClusters?.learn(parsed);
-      if (purpose === 'learn' && !deferOnline) this.mondrianForest?.learn(parsed);
-      this.powerColumns?.learn(parsed);
     };
-  }
-
-  /** Plans the new attributes of learning `rows` (all when null) of a frame; returns the learning itself. */
-  private prepareLearn(parsed: ParsedFrame, rows: Int32Array | null): () => void {
-    const separator = this.options.categorySeparator;
-    const planned = new Map<string, AttributeInfo>();
-    // Errors name the frame's column (for a categorical level, the categorical column).
-    const plan = (column: string, info: AttributeInfo) => {
-      const conflict = this.schema.conflict(info);
-      if (conflict !== null) throw new FrameError(-1, column, conflict);
-      if (planned.has(info.name)) throw new FrameError(-1, column, `two columns of the frame expand to attribute [${info.name}]`);
-      if (this.schema.indexOf(info.name) < 0) planned.set(info.name, info);
-    };
-    for (const column of parsed.numeric) plan(column.name, { name: column.name, kind: column.kind, base: '' });
-    const count = rows === null ? parsed.rows.length : rows.length;
-    for (const column of parsed.categorical) {
-      // Only levels occurring in the learned rows become attributes, so the attribute set
-      // depends on the rows alone, not on how they were split into frames.
-      const used = new Uint8Array(column.levels.length);
-      for (let t = 0; t < count; t++) {
-        const code = column.codes[rows === null ? t : rows[t]];
-        if (code >= 0) used[code] = 1;
-      }
-      column.levels.forEach((level, code) => {
-        if (used[code] === 1) plan(column.name, { name: column.name + separator + level, kind: 'T', base: column.name });
-      });
-    }
-    this.checkAttributeLimit(planned.size, (i) => [...planned.keys()][i], (name, reason) => new FrameError(-1, name, reason));
-    return () => {
-      for (const info of planned.values()) this.append(info);
-      this.accumulate(parsed, rows, count);
-    };
-  }
-
-  private checkAttributeLimit(added: number, nameOf: (i: number) => string, error: (name: string, reason: string) => Error): void {
-    const limit = this.options.maxAttributes;
-    if (this.schema.size + added <= limit) return;
-    const firstOver = nameOf(limit - this.schema.size);
-    throw error(firstOver, `too many attributes: ${this.schema.size + added} would exceed the limit of ${limit}`);
-  }
-
-  private append(info: AttributeInfo): void {
-    const siblings = info.kind === 'T' ? this.schema.levelsOf(info.base) : [];
-    const sibling = siblings.length > 0 ? siblings[0] : -1;
-    const index = this.schema.add(info);
-    this.store.grow(1, this.options.maxAttributes);
-    if (sibling >= 0) this.store.fillLevelFromSibling(index, sibling);
-    if (this.options.histogram !== undefined) {
-      const h = this.newHistogram();
-      if (sibling >= 0) h.add(0, this.attr(sibling, ATTR.N));
-      this.histograms.push(h);
-      if (sibling >= 0) this.conditional.addLevel(index, sibling);
-    }
-  }
-
-  private accumulate(parsed: ParsedFrame, rows: Int32Array | null, count: number): void {
-    const sources: AttributeSource[] = [];
-    for (const column of parsed.numeric) {
-      sources.push({ index: this.schema.indexOf(column.name), values: column.values, codes: null, level: 0 });
-    }
-    const prefix = this.options.categorySeparator.length;
-    for (const column of parsed.categorical) {
-      const codeOf = new Map(column.levels.map((level, code) => [level, code]));
-      for (const index of this.schema.levelsOf(column.name)) {
-        const level = this.schema.info(index).name.slice(column.name.length + prefix);
-        // A known level absent from this frame never matches a code (-2), so it is 0 where the attribute is present.
-        sources.push({ index, values: null, codes: column.codes, level: codeOf.get(level) ?? -2 });
-      }
-    }
-    sources.sort((a, b) => a.index - b.index);
-    // Each categorical column's codes counted once, for the moments and the level histograms.
-    const groups = categoricalGroups(sources, count, rows);
-    this.store.accumulate(sources, count, rows, groups);
-    if (this.options.histogram !== undefined) {
-      const groupOf = new Map(groups.map((g) => [g.levels[0].codes!, g]));
-      for (const source of sources) this.addToHistogram(source, count, rows, groupOf);
-      if (this.keepsConditional) this.conditional.learn(sources, count, rows, (i) => this.schema.info(i).kind !== 'C');
-    }
-    this.rows += count;
-  }
-
-  /** Adds the source's values to its histogram; a categorical level's from its column's code counts (`groupOf`). */
-  private addToHistogram(source: AttributeSource, count: number, rows: Int32Array | null, groupOf: Map<Int32Array, CategoricalGroup>): void {
-    const h = this.histograms[source.index];
-    if (source.values !== null) return h.addColumn(source.values, rows, count);
-    const group = groupOf.get(source.codes!)!;
-    const ones = group.count(source.level);
-    h.add(1, ones);
-    h.add(0, group.present - ones);
-  }
-
-  private newHistogram(): Histogram {
-    return new Histogram(this.options.histogram!, this.options.histogramBins, this.options.exactHistogramCap);
   }
 
   // ---- combining ----
@@ -914,142 +749,63 @@ export class Summary {
     }
   }
 
-  /** How `other`'s attributes line up with this summary's (see Alignment). */
-  private alignTo(other: Summary): Alignment {
-    const source = new Int32Array(this.schema.size).fill(-1);
-    const zero = new Uint8Array(this.schema.size);
-    for (let i = 0; i < this.schema.size; i++) {
-      const info = this.schema.info(i);
-      const j = other.schema.indexOf(info.name);
-      if (j >= 0) {
-        source[i] = j;
-      } else if (info.kind === 'T' && other.schema.levelsOf(info.base).length > 0) {
-        source[i] = other.schema.levelsOf(info.base)[0];
-        zero[i] = 1;
-      }
-    }
-    return { source, zero };
-  }
-
-  private prepareMerge(other: Summary): () => void {
-    const planned: AttributeInfo[] = [];
-    for (let j = 0; j < other.schema.size; j++) {
-      const info = other.schema.info(j);
-      const conflict = this.schema.conflict(info);
-      if (conflict !== null) throw new SummaryError('incompatible', conflict, info.name);
-      if (this.schema.indexOf(info.name) < 0) planned.push(info);
-    }
-    this.checkAttributeLimit(planned.length, (i) => planned[i].name, (name, reason) => new SummaryError('incompatible', reason, name));
-    const subCommits = [...other.partitions].map(([value, otherSub]) => {
-      const sub = this.partitions.get(value) ?? new Summary(partitionOptions(this.options));
-      const commit = sub.prepareMerge(otherSub);
-      return () => {
-        this.partitions.set(value, sub);
-        commit();
-      };
-    });
+  /**
+   * Checks everything merge(other, sign) could violate (options, attribute conflicts and
+   * limits; for a removal, every count of every part); returns the merge itself, which cannot fail.
+   */
+  private prepareMerge(other: Summary, sign: Sign): () => void {
+    this.checkSameOptions(other);
+    const attributes = this.attributes.prepareMerge(other.attributes, sign);
+    const partitions = this.preparePartitionsMerge(other, sign);
+    const parts = this.pairedParts(other);
+    for (const part of parts) part.check(sign);
     return () => {
-      for (const info of planned) this.append(info);
-      const alignment = this.alignTo(other);
-      this.store.combine(other.store, alignment, 1);
-      this.histograms.forEach((h, i) => {
-        const s = alignment.source[i];
-        if (s < 0) return;
-        if (alignment.zero[i] === 1) h.add(0, other.attr(s, ATTR.N));
-        else h.merge(other.histograms[s]);
-      });
-      if (this.keepsConditional) this.conditional.merge(this.conditionalFrom(other, alignment));
-      this.rows += other.rows;
-      for (const commit of subCommits) commit();
-      if (other.survivalCounts !== null) this.survivalCounts!.merge(other.survivalCounts);
-      if (other.sequenceCounts !== null) this.sequenceCounts!.merge(other.sequenceCounts);
-      if (other.microClusters !== null) this.microClusters!.merge(other.microClusters);
-      if (other.mondrianForest !== null) this.mondrianForest!.merge(other.mondrianForest);
-      if (other.powerColumns !== null) this.powerColumns!.merge(other.powerColumns);
+      attributes();
+      partitions();
+      for (const part of parts) part.merge(sign);
     };
   }
 
-  /** Checks everything a subtraction could violate; returns the subtraction itself, which cannot fail. */
-  private prepareSubtract(other: Summary): () => void {
-    this.checkSameOptions(other);
-    const never = (name: string) => new SummaryError('not-learned', 'cannot forget rows that were never learned', name);
-    if (other.rows > this.rows) throw never('');
-    for (let j = 0; j < other.schema.size; j++) {
-      const info = other.schema.info(j);
-      const conflict = this.schema.conflict(info);
-      if (conflict !== null) throw new SummaryError('not-learned', conflict, info.name);
-      if (this.schema.indexOf(info.name) >= 0 || other.attr(j, ATTR.N) === 0) continue;
-      // A level this summary lacks is fine if it is 0 wherever present, and this summary knows a sibling.
-      const zeroLevel = info.kind === 'T' && other.sum(j, ATTR.S1) === 0 && this.schema.levelsOf(info.base).length > 0;
-      if (!zeroLevel) throw never(info.name);
-    }
-    const alignment = this.alignTo(other);
-    const negative = this.store.firstNegative(other.store, alignment, (i) => this.schema.info(i).kind !== 'C');
-    if (negative >= 0) throw never(this.schema.info(negative).name);
-
-    const histograms = this.histograms.map((h, i) => {
-      const s = alignment.source[i];
-      if (s < 0) return h;
-      let removed = other.histograms[s];
-      if (alignment.zero[i] === 1) {
-        removed = this.newHistogram();
-        removed.add(0, other.attr(s, ATTR.N));
-      }
-      try {
-        return h.subtracted(removed);
-      } catch (e) {
-        throw e instanceof SummaryError ? new SummaryError(e.kind, e.reason, this.schema.info(i).name) : e;
-      }
-    });
-    const conditionalCommit =
-      this.keepsConditional
-        ? this.conditional.prepareSubtract(this.conditionalFrom(other, alignment), (c, t) => `${this.schema.info(t).name} given ${this.schema.info(c).name} = 1`)
-        : null;
-    const subCommits = [...other.partitions].flatMap(([value, otherSub]) => {
+  /** prepareMerge for the partitions: each of `other`'s merged into (or removed from) this summary's of the same value. */
+  private preparePartitionsMerge(other: Summary, sign: Sign): () => void {
+    const commits = [...other.partitions].flatMap(([value, otherSub]) => {
       const sub = this.partitions.get(value);
-      if (sub !== undefined) return [sub.prepareSubtract(otherSub)];
-      if (otherSub.rows > 0) throw never(`${this.options.partitionSplit ?? ''}=${value}`);
+      if (sign === 1) {
+        const into = sub ?? new Summary(partitionOptions(this.options));
+        const commit = into.prepareMerge(otherSub, 1);
+        return [() => {
+          this.partitions.set(value, into);
+          commit();
+        }];
+      }
+      if (sub !== undefined) return [sub.prepareMerge(otherSub, -1)];
+      if (otherSub.attributes.rows > 0) throw new SummaryError('not-learned', 'cannot forget rows that were never learned', `${this.options.partitionSplit ?? ''}=${value}`);
       return [];
     });
-    const survivalCommit = other.survivalCounts !== null ? this.survivalCounts!.prepareSubtract(other.survivalCounts) : null;
-    const sequenceCommit = other.sequenceCounts !== null ? this.sequenceCounts!.prepareSubtract(other.sequenceCounts) : null;
-    if (other.powerColumns !== null && other.powerColumns.rowCount > this.powerColumns!.rowCount) throw never(this.powerColumns!.options.column);
     return () => {
-      this.store.combine(other.store, alignment, -1);
-      this.histograms = histograms;
-      conditionalCommit?.();
-      this.rows -= other.rows;
-      for (const commit of subCommits) commit();
-      survivalCommit?.();
-      sequenceCommit?.();
-      if (other.powerColumns !== null) this.powerColumns!.subtract(other.powerColumns);
+      for (const commit of commits) commit();
     };
   }
 
-  /** `other`'s conditional histograms per pair of this summary's attributes. */
-  private conditionalFrom(other: Summary, alignment: Alignment): Array<[number, number, Histogram]> {
-    return this.conditional.contributions(other.conditional, alignment, other.schema.size, (j) => other.ones(j));
+  /** Each part that belongs to no attribute with `other`'s same part (same options: both keep it or neither does). */
+  private pairedParts(other: Summary): Array<{ check: (sign: Sign) => void; merge: (sign: Sign) => void }> {
+    const pair = <T extends SummaryPart<T>>(mine: T | null, theirs: T | null) =>
+      mine === null || theirs === null ? [] : [{ check: (sign: Sign) => mine.checkMerge(theirs, sign), merge: (sign: Sign) => mine.merge(theirs, sign) }];
+    return [
+      ...pair(this.survivalCounts, other.survivalCounts),
+      ...pair(this.sequenceCounts, other.sequenceCounts),
+      ...pair(this.microClusters, other.microClusters),
+      ...pair(this.mondrianForest, other.mondrianForest),
+      ...pair(this.powerColumns, other.powerColumns),
+    ];
   }
 
   // ---- storage helpers ----
 
-  /** Rows where the binary attribute i is 1 (its Σx, an exact integer). */
-  private ones(i: number): number {
-    return this.sum(i, ATTR.S1);
-  }
-
   private resolve(attribute: AttributeRef): number {
-    const i = typeof attribute === 'number' ? attribute : this.schema.indexOf(attribute);
-    if (!Number.isInteger(i) || i < 0 || i >= this.schema.size) throw new SummaryError('unknown-attribute', 'unknown attribute', String(attribute));
+    const i = typeof attribute === 'number' ? attribute : this.attributes.schema.indexOf(attribute);
+    if (!Number.isInteger(i) || i < 0 || i >= this.attributes.schema.size) throw new SummaryError('unknown-attribute', 'unknown attribute', String(attribute));
     return i;
-  }
-
-  private attr(i: number, field: number): number {
-    return this.store.attrs[i * ATTR.STRIDE + field];
-  }
-
-  private sum(i: number, field: number): number {
-    return compensatedValue(this.store.attrs, i * ATTR.STRIDE + field);
   }
 
   private pairwise(attributes: readonly AttributeRef[], entry: (m: PairMoments, diagonal: boolean) => number): Matrix {
@@ -1067,19 +823,7 @@ export class Summary {
 
   private writeBody(w: ByteWriter): void {
     w.string(JSON.stringify(this.options));
-    w.f64(this.rows);
-    const size = this.schema.size;
-    w.u32(size);
-    for (let i = 0; i < size; i++) {
-      const info = this.schema.info(i);
-      w.string(info.name);
-      w.u8(KIND_CODES.indexOf(info.kind));
-      w.string(info.base);
-    }
-    w.f64s(this.store.attrs.subarray(0, size * ATTR.STRIDE));
-    w.f64s(this.store.pairs.subarray(0, pairCount(size) * PAIR.STRIDE));
-    for (const h of this.histograms) h.write(w);
-    if (this.keepsConditional) this.conditional.write(w);
+    this.attributes.write(w);
     const values = this.partitionValues();
     w.u32(values.length);
     for (const value of values) {
@@ -1089,53 +833,28 @@ export class Summary {
     this.writeWholeParts(w);
   }
 
-  /** The parts that belong to no attribute, in serialization order. */
+  /**
+   * The parts that belong to no attribute that this summary keeps, in serialization order
+   * (also the order they learn a frame in, which learnOnline keeps).
+   */
+  private wholeParts(): Array<Pick<SummaryPart<unknown>, 'learn' | 'write' | 'read'>> {
+    return [this.survivalCounts, this.sequenceCounts, this.microClusters, this.mondrianForest, this.powerColumns].filter((p) => p !== null);
+  }
+
   private writeWholeParts(w: ByteWriter): void {
-    this.survivalCounts?.write(w);
-    this.sequenceCounts?.write(w);
-    this.microClusters?.write(w);
-    this.mondrianForest?.write(w);
-    this.powerColumns?.write(w);
+    for (const part of this.wholeParts()) part.write(w);
   }
 
   private readWholeParts(r: ByteReader): void {
-    this.survivalCounts?.readInto(r);
-    this.sequenceCounts?.readInto(r);
-    this.microClusters?.readInto(r);
-    this.mondrianForest?.readInto(r);
-    this.powerColumns?.readInto(r);
+    for (const part of this.wholeParts()) part.read(r);
   }
 
   private static readBody(r: ByteReader, version: number, checks?: StateLimits & { expected: ResolvedOptions }): Summary {
     const written = JSON.parse(r.string()) as SummaryOptions;
     if (checks) Summary.checkForeignOptions(written, checks.expected);
     const summary = new Summary(checks ? checks.expected : written);
-    summary.rows = r.f64();
-    const size = r.u32();
-    if (checks && size > summary.options.maxAttributes) throw new CapacityError('attributes', 'attributes', size, summary.options.maxAttributes);
-    const maxName = checks ? checks.maxNameLength ?? DEFAULT_MAX_NAME_LENGTH : Infinity;
-    for (let i = 0; i < size; i++) {
-      const name = r.string();
-      const kind = KIND_CODES[r.u8()];
-      const base = r.string();
-      if (kind === undefined || summary.schema.indexOf(name) >= 0) throw new SummaryError('damaged', 'damaged summary serialization: attribute table');
-      if (overLength(name, maxName) > 0) throw new SummaryError('damaged', `the attribute name has more than ${maxName} characters`, name);
-      summary.schema.add({ name, kind, base });
-    }
-    summary.store.grow(size, Math.max(size, summary.options.maxAttributes));
-    // Straight into the store: no second copy of the (at 2000 attributes, 200 MB) pairs.
-    const attrs = r.f64sInto(summary.store.attrs);
-    const pairs = r.f64sInto(summary.store.pairs);
-    if (attrs !== size * ATTR.STRIDE || pairs !== pairCount(size) * PAIR.STRIDE) {
-      throw new SummaryError('damaged', 'damaged summary serialization: statistics size');
-    }
-    if (summary.options.histogram !== undefined) {
-      summary.histograms = Array.from({ length: size }, () => Histogram.read(r, summary.options.histogramBins, summary.options.exactHistogramCap));
-      if (version >= 2 && summary.keepsConditional) {
-        const binary = (i: number) => summary.schema.info(i).kind !== 'C';
-        summary.conditional.readInto(r, size, binary, summary.options.histogramBins, summary.options.exactHistogramCap);
-      }
-    }
+    const maxNameLength = checks ? checks.maxNameLength ?? DEFAULT_MAX_NAME_LENGTH : Infinity;
+    summary.attributes.read(r, { version, limitAttributes: checks !== undefined, maxNameLength });
     const partitions = r.u32();
     if (checks?.maxPartitions !== undefined && partitions > checks.maxPartitions) throw new CapacityError('partitions', 'partitions', partitions, checks.maxPartitions);
     for (let n = partitions; n > 0; n--) {
@@ -1161,23 +880,6 @@ export class Summary {
 }
 
 /**
- * Slack of the moment inequalities of checkStatistics, relative to n·M² (M the largest |x| the
- * extremes allow): forgetting rows leaves a few ulps of the largest partial sum in a sum.
- */
-export const MOMENT_TOLERANCE = 1e-6;
-
-/**
- * Whether n values of magnitude at most `m` can have these power sums: Σx² ≥ 0, Σx⁴ ≥ 0,
- * (Σx)² ≤ n·Σx² and (Σx²)² ≤ n·Σx⁴ (Cauchy-Schwarz), within MOMENT_TOLERANCE of n·m², n·m⁴.
- */
-function consistentMoments(n: number, m: number, s1: number, s2: number, s4: number): boolean {
-  const m2 = n * m * m;
-  const m4 = m2 * m * m;
-  const tol = MOMENT_TOLERANCE;
-  return s2 >= -tol * m2 && s4 >= -tol * m4 && n * s2 - s1 * s1 >= -tol * n * m2 && n * s4 - s2 * s2 >= -tol * m2 * m2;
-}
-
-/**
  * (Σxy − Σx·Σy/n) / n, or / (n − 1) when unbiased: a centred second moment from raw sums.
  * A diagonal entry (a variance) is clamped at 0 against rounding. NaN without enough rows.
  */
@@ -1186,10 +888,6 @@ function centred(n: number, sx: number, sy: number, sxy: number, unbiased: boole
   if (n === 0 || divisor <= 0) return NaN;
   const c = (sxy - (sx * sy) / n) / divisor;
   return diagonal ? Math.max(0, c) : c;
-}
-
-function copyDoubles(from: Float64Array, at: number, to: Float64Array, into: number, count: number): void {
-  for (let k = 0; k < count; k++) to[into + k] = from[at + k];
 }
 
 /** Row indexes per trimmed, lower-cased value of the partition column (rows with a missing value go to no partition). */

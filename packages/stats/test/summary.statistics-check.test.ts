@@ -56,7 +56,7 @@ describe('checkStatistics refuses what no learn makes', () => {
     return readBack(s, options);
   };
   // The moment store and row count as deserialize left them (what hostile bytes set).
-  const internals = (s: Summary) => s as unknown as { rows: number; store: { attrs: Float64Array; pairs: Float64Array } };
+  const internals = (s: Summary) => (s as unknown as { attributes: { rows: number; store: { attrs: Float64Array; pairs: Float64Array } } }).attributes;
   const refused = (change: (s: Summary) => void, text: RegExp) => {
     const s = base();
     expect(() => s.checkStatistics()).not.toThrow();

@@ -30,7 +30,7 @@ const projectWith = (doc: Doc, model: string, state: string) =>
 /** The document's summary changed (`change` gets the deserialized summary's internals), summarySha256 recomputed. */
 const summaryWith = (doc: Doc, change: (s: { rows: number; store: { attrs: Float64Array } }, attributes: string[]) => void) => {
   const summary = Summary.deserialize(Buffer.from(doc.summary as string, 'base64'));
-  change(summary as unknown as { rows: number; store: { attrs: Float64Array } }, summary.attributeNames);
+  change((summary as unknown as { attributes: { rows: number; store: { attrs: Float64Array } } }).attributes, summary.attributeNames);
   const bytes = summary.serialize();
   return encode({ ...doc, summary: Buffer.from(bytes).toString('base64'), summarySha256: sha(bytes) });
 };

@@ -2,6 +2,7 @@ import { ByteReader, ByteWriter } from '../binary';
 import { addCompensated, combineCompensated, compensatedValue } from '../compensated';
 import { CapacityError, FrameError, SummaryError } from '../errors';
 import { cellText, parseDecimal } from '../frame';
+import type { Sign } from '../parts';
 
 /*
  * A target encoder (API.md §3): per input attribute (key) and per distinct value of it, the
@@ -317,29 +318,15 @@ export class Encoder {
     return count;
   }
 
-  /** Adds `other`'s counts and sums (same target and type). */
-  merge(other: Encoder): this {
-    return this.combine(other, 1);
-  }
-
-  /** Removes `other`'s counts and sums; refused whole when a count would become negative. */
-  subtract(other: Encoder): this {
-    if (other.total[N] > this.total[N]) throw new SummaryError('not-learned', 'cannot subtract an encoder with more rows');
-    for (const [key, state] of other.keys) {
-      const mine = this.keys.get(key);
-      state.names.forEach((value, i) => {
-        const count = state.slots[STRIDE * i + N];
-        const at = mine ? mine.at(value) : -1;
-        if (count > 0 && (at < 0 || mine!.slots[at + N] < count)) throw new SummaryError('not-learned', `cannot subtract value [${value}] seen more often than here`, key);
-      });
-    }
-    return this.combine(other, -1);
-  }
-
-  private combine(other: Encoder, sign: 1 | -1): this {
+  /**
+   * Adds (sign 1) or removes (-1) `other`'s counts and sums (same target and type); a removal
+   * is refused whole when a count would become negative.
+   */
+  merge(other: Encoder, sign: Sign = 1): this {
     if (other.options.target !== this.options.target || other.options.targetType !== this.options.targetType) {
       throw new SummaryError('incompatible', 'encoders with different targets cannot be combined');
     }
+    if (sign === -1) this.checkRemovable(other);
     combineSlot(this.total, 0, other.total, 0, sign);
     for (const [key, state] of other.keys) {
       const mine = this.keyState(key, state.type);
@@ -353,6 +340,18 @@ export class Encoder {
       });
     }
     return this;
+  }
+
+  private checkRemovable(other: Encoder): void {
+    if (other.total[N] > this.total[N]) throw new SummaryError('not-learned', 'cannot subtract an encoder with more rows');
+    for (const [key, state] of other.keys) {
+      const mine = this.keys.get(key);
+      state.names.forEach((value, i) => {
+        const count = state.slots[STRIDE * i + N];
+        const at = mine ? mine.at(value) : -1;
+        if (count > 0 && (at < 0 || mine!.slots[at + N] < count)) throw new SummaryError('not-learned', `cannot subtract value [${value}] seen more often than here`, key);
+      });
+    }
   }
 
   /**

@@ -1,11 +1,11 @@
 import { anomalyDetectors } from './anomaly';
 import { classifiers } from './classifiers';
 import { evt } from './evt';
-import { forests } from './forest';
-import { kmeans } from './kmeans';
+import { forests } from './forest/model';
+import { kmeans } from './kmeans/model';
 import { linearFamily } from './linear-family';
 import { mlr } from './mlr';
-import { powerreg } from './powerreg';
+import { powerreg } from './powerreg/model';
 import { sequenceModels } from './sequence';
 import { survivalModels } from '../survival';
 import type { Algorithm } from './types';

@@ -1,6 +1,7 @@
 import type { ByteReader, ByteWriter } from '../binary';
 import { addCounts, checkSubtractable, type Counts, fromTupleKey, increment, readCounts, tupleKey, writeCounts } from '../counts';
 import { type CellCheck, categoryOf, cellText, type ParsedFrame, parseDecimal } from '../frame';
+import type { Sign, SummaryPart } from '../parts';
 
 /** The columns of a survival project (`km_time_column`, `km_event_column`, optional `km_group_column`). */
 export interface SurvivalColumns {
@@ -25,7 +26,7 @@ export interface SurvivalRow {
  * still learned by the rest of the summary); a frame without the time or event column
  * contributes nothing.
  */
-export class SurvivalCounts {
+export class SurvivalCounts implements SummaryPart<SurvivalCounts> {
   /** Key: [group, time, event type]. */
   private readonly counts: Counts = new Map();
 
@@ -46,7 +47,13 @@ export class SurvivalCounts {
     return checks;
   }
 
-  learn(parsed: ParsedFrame): void {
+  /** learn(parsed, -1) removes the frame's rows: throws SummaryError and changes nothing if one was never learned. */
+  learn(parsed: ParsedFrame, sign: Sign): void {
+    if (sign === -1) {
+      const rows = new SurvivalCounts(this.columns);
+      rows.learn(parsed, 1);
+      return this.merge(rows, -1);
+    }
     const timeColumn = parsed.names.indexOf(this.columns.time);
     const eventColumn = parsed.names.indexOf(this.columns.event);
     const groupColumn = this.columns.group === undefined ? -1 : parsed.names.indexOf(this.columns.group);
@@ -60,14 +67,13 @@ export class SurvivalCounts {
     }
   }
 
-  merge(other: SurvivalCounts): void {
-    addCounts(this.counts, other.counts, 1);
+  merge(other: SurvivalCounts, sign: Sign): void {
+    this.checkMerge(other, sign);
+    addCounts(this.counts, other.counts, sign);
   }
 
-  /** Checks that `other` can be subtracted; returns the mutation to apply once every part has been checked. */
-  prepareSubtract(other: SurvivalCounts): () => void {
-    checkSubtractable(this.counts, other.counts, 'survival');
-    return () => addCounts(this.counts, other.counts, -1);
+  checkMerge(other: SurvivalCounts, sign: Sign): void {
+    if (sign === -1) checkSubtractable(this.counts, other.counts, 'survival');
   }
 
   /** Group names (trimmed, lower-cased values of the group column; '' without one), sorted. */
@@ -110,7 +116,7 @@ export class SurvivalCounts {
     writeCounts(w, this.counts);
   }
 
-  readInto(r: ByteReader): void {
+  read(r: ByteReader): void {
     for (const [key, c] of readCounts(r)) this.counts.set(key, c);
   }
 }

@@ -313,7 +313,7 @@ export class DataSources {
     // All read: now, and only now, the project changes (under its lock), and is snapshotted.
     await this.deps.registry.with(user, pid, async (p) => {
       if (p.meta.frozen) throw smlError('PROJECT_FROZEN', { pid });
-      if (op === 'forget') p.subtract(staging);
+      if (op === 'forget') p.forgetStaged(staging);
       else if (!p.mergeStaged(staging, `ds:${ds}`, seededAt)) {
         // Forests do not add up (README "Online forests"): the rows of this source are not in it.
         batches.errors.push(`the project changed while the source was read: its forest (rf_*) did not learn these rows`);

@@ -313,10 +313,10 @@ export class ProjectState {
     this.meta.lastModificationDate = Date.now();
   }
 
-  /** Removes another summary's rows (a forget from a data source): changes nothing when it cannot (400). */
-  subtract(other: Summary): void {
+  /** Removes a staged summary's rows (a forget from a data source): changes nothing when it cannot (400). */
+  forgetStaged(staging: Summary): void {
     try {
-      this.summary.subtract(other);
+      this.summary.merge(staging, -1);
     } catch (err) {
       throw toSmlError(err, { pid: this.meta.pid });
     }

@@ -1,5 +1,5 @@
 import { cellText, categoryOf, parseDecimal } from '../../frame';
-import type { SequenceCounts } from '../../sequence';
+import type { SequenceCounts } from './counts';
 import type { Summary } from '../../summary';
 import { numberParam } from '../classifiers/model';
 import { num } from '../rows';

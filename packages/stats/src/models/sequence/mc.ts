@@ -1,5 +1,5 @@
 import { categoryOf } from '../../frame';
-import type { SequenceLayout } from '../../sequence';
+import type { SequenceLayout } from './counts';
 import type { Summary } from '../../summary';
 import { num } from '../rows';
 import { type Algorithm, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';

@@ -1,4 +1,4 @@
-import type { SequenceCounts } from '../../sequence';
+import type { SequenceCounts } from './counts';
 import type { Summary } from '../../summary';
 import { ModelInputError, type ModelSpec } from '../types';
 

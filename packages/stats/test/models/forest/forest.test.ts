@@ -1,5 +1,5 @@
 // rf_classifier, rf_regressor and rf_anomaly on the project's online Mondrian forest
-// (STATS.md §4; packages/stats/src/forest.ts, models/forest.ts), against scikit-learn's batch
+// (STATS.md §4; packages/stats/src/models/forest/: mondrian.ts, model.ts), against scikit-learn's batch
 // RandomForestClassifier / RandomForestRegressor (10 trees, the forest's default) on the same
 // train/test split and IsolationForest on the same rows (fixtures/gen_forest.py), and the laws
 // of the forest state kept by the Summary: deterministic given rf_rnd_seed, blind to how rows

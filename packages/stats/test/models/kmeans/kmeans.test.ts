@@ -1,6 +1,6 @@
 // kmeans and kmeansOptimize on the project's online micro-centroids (STATS.md §4), against
 // scikit-learn KMeans / silhouette_score on the same raw points (fixtures/gen_kmeans.py),
-// and the laws of the micro-cluster state kept by the Summary (clusters.ts): deterministic,
+// and the laws of the micro-cluster state kept by the Summary (micro-clusters.ts): deterministic,
 // chunk-blind, exact through serialize/deserialize (snapshot + replay), bounded, mergeable,
 // untouched by forget.
 import { readFileSync } from 'node:fs';
@@ -116,7 +116,7 @@ describe('kmeansOptimize against sklearn (WSSSE and silhouette per k)', () => {
   });
 });
 
-describe('micro-cluster state (clusters.ts)', () => {
+describe('micro-cluster state (micro-clusters.ts)', () => {
   it('is bounded by cluster_num_centroids and counts every complete row', () => {
     const c = summary.clusters!;
     expect(c.isSeeded).toBe(true);

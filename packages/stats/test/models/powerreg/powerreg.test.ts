@@ -1,7 +1,7 @@
 // powerreg (STATS.md §4) against SciPy yeojohnson_llf over the project's grid of powers,
 // numpy lstsq of the transformed target and scikit-learn's inverse transform
 // (fixtures/gen_powerreg.py), and the laws of the power columns the Summary tracks
-// (power.ts): ordinary attributes (learn in chunks = at once, forget is the exact inverse,
+// (power-columns.ts): ordinary attributes (learn in chunks = at once, forget is the exact inverse,
 // merge), exact through serialize/deserialize (snapshot + replay), bounded options.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -114,7 +114,7 @@ describe('powerreg against SciPy yeojohnson + OLS', () => {
   });
 });
 
-describe('power columns (power.ts)', () => {
+describe('power columns (power-columns.ts)', () => {
   it('learning in chunks gives the same model as learning at once', () => {
     const whole = learnInChunks([]);
     const rows = { names: fixture.names, rows: PREDICTED };

@@ -1,6 +1,7 @@
-import type { ByteReader, ByteWriter } from './binary';
-import { SummaryError } from './errors';
-import type { ParsedFrame } from './frame';
+import type { ByteReader, ByteWriter } from '../../binary';
+import { SummaryError } from '../../errors';
+import type { ParsedFrame } from '../../frame';
+import type { Sign, SummaryPart } from '../../parts';
 
 /**
  * The `cluster_*` create parameters of a project (API.md §4, STATS.md §4 `kmeans`):
@@ -108,7 +109,7 @@ export interface ClusterParts {
   ss: Float64Array[];
 }
 
-export class MicroClusters {
+export class MicroClusters implements SummaryPart<MicroClusters> {
   readonly dims: number;
   /** Buffered rows (warm-up), d numbers each; empty once seeded. */
   private buffer: number[][] = [];
@@ -166,9 +167,13 @@ export class MicroClusters {
     return this.seeded ? this.n.reduce((a, b) => a + b, 0) : this.buffer.length;
   }
 
-  /** Learns the rows of a frame, in order; rows missing a feature (or lacking its column) are skipped. */
-  learn(parsed: Pick<ParsedFrame, 'numeric'>): void {
+  /**
+   * Learns the rows of a frame, in order; rows missing a feature (or lacking its column) are
+   * skipped. Forget (sign -1) does not apply (see the class comment).
+   */
+  learn(parsed: Pick<ParsedFrame, 'numeric'>, sign: Sign): void {
     this.here();
+    if (sign === -1) return;
     const columns = this.options.features.map((f) => parsed.numeric.find((c) => c.name === f)?.values);
     if (columns.some((c) => c === undefined)) return;
     const rows = columns[0]!.length;
@@ -202,9 +207,10 @@ export class MicroClusters {
     this.ss[b] = Float64Array.from(x, (v) => v * v);
   }
 
-  /** Adds another summary's micro-clusters (see the class comment for the rule). */
-  merge(other: MicroClusters): void {
+  /** Adds another summary's micro-clusters (see the class comment for the rule); subtracting (sign -1) does not apply. */
+  merge(other: MicroClusters, sign: Sign): void {
     this.here();
+    if (sign === -1) return;
     if (!this.seeded && !other.seeded) {
       for (const x of other.buffer) this.learnRow(x);
       return;
@@ -221,6 +227,9 @@ export class MicroClusters {
       this.remove(b);
     }
   }
+
+  /** Nothing can fail: merge and subtraction are approximate or do not apply. */
+  checkMerge(): void {}
 
   /**
    * The micro-centroids as weighted points over the feature positions `dims` (all when
@@ -255,7 +264,7 @@ export class MicroClusters {
   }
 
   /** Reads what write() wrote, checking the bounds before allocating. */
-  readInto(r: ByteReader): void {
+  read(r: ByteReader): void {
     const bad = (what: string) => new SummaryError('damaged', `damaged summary serialization: micro-clusters (${what})`);
     const flag = r.u8();
     if (flag > 1) throw bad('flag');

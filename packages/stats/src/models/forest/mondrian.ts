@@ -1,6 +1,7 @@
-import { ByteReader, ByteWriter } from './binary';
-import { SummaryError } from './errors';
-import type { ParsedFrame } from './frame';
+import { ByteReader, ByteWriter } from '../../binary';
+import { SummaryError } from '../../errors';
+import type { ParsedFrame } from '../../frame';
+import type { Sign, SummaryPart } from '../../parts';
 
 /** What the online models (forest, micro-clusters) read of a batch: its C/B and categorical columns. */
 export type OnlineFrame = Pick<ParsedFrame, 'numeric' | 'categorical'>;
@@ -66,7 +67,7 @@ function cellsPerNode(type: ForestType, d: number, classes: number): number {
   return 2 * d + statsPerNode(type, classes) + 9;
 }
 
-/** Numbers per node of a model built from the forest (see models/forest.ts). */
+/** Numbers per node of a model built from the forest (see model.ts). */
 export function modelNumbersPerNode(type: ForestType, d: number, classes: number): number {
   return type === 'rf_anomaly' ? 7 + 2 * d : 5 + statsPerNode(type, classes);
 }
@@ -473,7 +474,7 @@ class MondrianTree {
     w.f64s(this.stats.subarray(0, n * this.k));
   }
 
-  readInto(r: ByteReader, bad: (what: string) => SummaryError): void {
+  read(r: ByteReader, bad: (what: string) => SummaryError): void {
     this.rng.state = r.u32();
     this.rows = r.f64();
     const n = r.u32();
@@ -568,7 +569,7 @@ export interface ForestTreeView {
  * summary starts from a copy of the project's forest and, when the project did not change
  * meanwhile, its forest replaces the project's (Summary.takeForest).
  */
-export class MondrianForest {
+export class MondrianForest implements SummaryPart<MondrianForest> {
   /** The features, resolved (rf_features, or the first frame's C/B columns for `*`). */
   private resolved: string[];
   private trees: MondrianTree[] = [];
@@ -632,9 +633,10 @@ export class MondrianForest {
     return this.trees[0]?.maxNodes ?? 0;
   }
 
-  /** Learns the rows of a frame in order (see the class comment for what is skipped). */
-  learn(parsed: OnlineFrame): void {
+  /** Learns the rows of a frame in order (see the class comment for what is skipped); forget (sign -1) does not apply. */
+  learn(parsed: OnlineFrame, sign: Sign): void {
     this.here();
+    if (sign === -1) return;
     const o = this.options;
     const supervised = o.type !== 'rf_anomaly';
     const numericTarget = supervised ? parsed.numeric.find((c) => c.name === o.target) : undefined;
@@ -672,18 +674,21 @@ export class MondrianForest {
     }
   }
 
-  /** Takes the other's forest when this one learned nothing (see the class comment). */
-  merge(other: MondrianForest): void {
-    if (this.rowCount > 0 || other.rowCount === 0) return;
+  /** Takes the other's forest when this one learned nothing (see the class comment); subtracting (sign -1) does not apply. */
+  merge(other: MondrianForest, sign: Sign): void {
+    if (sign === -1 || this.rowCount > 0 || other.rowCount === 0) return;
     this.copyFrom(other);
   }
+
+  /** Nothing can fail: forests do not add up, and subtraction does not apply. */
+  checkMerge(): void {}
 
   /** Becomes a copy of `other` (same options): a data-source learn's staging forest starts from the project's. */
   copyFrom(other: MondrianForest): void {
     // Summary passes a clone or another summary's forest, never this forest itself.
     const w = new ByteWriter();
     other.write(w);
-    this.readInto(new ByteReader(w.bytes()));
+    this.read(new ByteReader(w.bytes()));
   }
 
   /** Copies of the trees, as the models read them. */
@@ -710,7 +715,7 @@ export class MondrianForest {
   }
 
   /** Reads what write() wrote, checking the bounds before allocating. */
-  readInto(r: ByteReader): void {
+  read(r: ByteReader): void {
     const bad = (what: string) => new SummaryError('damaged', `damaged summary serialization: forest (${what})`);
     const d = r.u32();
     if (this.options.features.length > 0 && d !== this.options.features.length) throw bad('features');
@@ -724,7 +729,7 @@ export class MondrianForest {
     this.trees = [];
     if (d === 0) return;
     this.plant();
-    for (const t of this.trees) t.readInto(r, bad);
+    for (const t of this.trees) t.read(r, bad);
   }
 
   private plant(): void {

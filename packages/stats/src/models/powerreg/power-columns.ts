@@ -1,7 +1,8 @@
-import type { ByteReader, ByteWriter } from './binary';
-import { addCompensated, combineCompensated, compensatedValue } from './compensated';
-import { FrameError, SummaryError } from './errors';
-import type { NumericColumn, ParsedFrame } from './frame';
+import type { ByteReader, ByteWriter } from '../../binary';
+import { addCompensated, combineCompensated, compensatedValue } from '../../compensated';
+import { FrameError, SummaryError } from '../../errors';
+import type { NumericColumn, ParsedFrame } from '../../frame';
+import type { Sign, SummaryPart } from '../../parts';
 
 /**
  * The `sml_project_power_*` create parameters of a project (SymetryML modeling-api.md,
@@ -126,7 +127,7 @@ export function yeoJohnsonLogLikelihood(n: number, variance: number, jacobianSum
  * Σ sign(y)·ln(1 + |y|) over the rows where the column is present: this class keeps it
  * (compensated, so forget returns it to 0) with the count of those rows.
  */
-export class PowerColumns {
+export class PowerColumns implements SummaryPart<PowerColumns> {
   readonly powers: readonly number[];
   readonly names: readonly string[];
   private count = 0;
@@ -175,8 +176,13 @@ export class PowerColumns {
     };
   }
 
-  /** Adds the Jacobian term of the frame's rows (a forget learns them into the delta it subtracts). */
-  learn(parsed: ParsedFrame): void {
+  /** Adds (sign 1) or removes (-1) the Jacobian term of the frame's rows. */
+  learn(parsed: ParsedFrame, sign: Sign): void {
+    if (sign === -1) {
+      const rows = new PowerColumns(this.options);
+      rows.learn(parsed, 1);
+      return this.merge(rows, -1);
+    }
     const source = parsed.numeric.find((c) => c.name === this.options.column);
     if (source === undefined) return;
     for (const v of source.values) {
@@ -186,13 +192,14 @@ export class PowerColumns {
     }
   }
 
-  merge(other: PowerColumns): void {
-    this.combine(other, 1);
+  merge(other: PowerColumns, sign: Sign): void {
+    this.checkMerge(other, sign);
+    this.count += sign * other.count;
+    combineCompensated(this.jacobian, 0, other.jacobian, 0, sign);
   }
 
-  /** Summary.subtract has checked that `other` holds no more rows than this. */
-  subtract(other: PowerColumns): void {
-    this.combine(other, -1);
+  checkMerge(other: PowerColumns, sign: Sign): void {
+    if (sign === -1 && other.count > this.count) throw new SummaryError('not-learned', 'cannot forget rows that were never learned', this.options.column);
   }
 
   write(w: ByteWriter): void {
@@ -201,16 +208,11 @@ export class PowerColumns {
   }
 
   /** Reads what write() wrote. */
-  readInto(r: ByteReader): void {
+  read(r: ByteReader): void {
     const count = r.f64();
     const jacobian = r.f64s();
     if (!Number.isSafeInteger(count) || count < 0 || jacobian.length !== 2 || !jacobian.every(Number.isFinite)) throw new SummaryError('damaged', 'damaged summary serialization: power columns');
     this.count = count;
     this.jacobian.set(jacobian);
-  }
-
-  private combine(other: PowerColumns, sign: 1 | -1): void {
-    this.count += sign * other.count;
-    combineCompensated(this.jacobian, 0, other.jacobian, 0, sign);
   }
 }

@@ -1,7 +1,8 @@
-import { ByteReader, ByteWriter } from './binary';
-import { addCounts, checkSubtractable, type Counts, fromTupleKey, increment, readCounts, tupleKey, writeCounts } from './counts';
-import { CapacityError, SummaryError } from './errors';
-import { categoryOf, type ParsedFrame } from './frame';
+import { ByteReader, ByteWriter } from '../../binary';
+import { addCounts, checkSubtractable, type Counts, fromTupleKey, increment, readCounts, tupleKey, writeCounts } from '../../counts';
+import { CapacityError, SummaryError } from '../../errors';
+import { categoryOf, type ParsedFrame } from '../../frame';
+import type { Sign, SummaryPart } from '../../parts';
 
 /**
  * `steps`: rows are consecutive time steps, each T/S/B column a variable, one running
@@ -49,7 +50,7 @@ interface Running {
  * Merge and subtract add or remove the other summary's counts as independent sequences;
  * the running `steps` sequence continues from this summary's own history.
  */
-export class SequenceCounts {
+export class SequenceCounts implements SummaryPart<SequenceCounts> {
   private readonly variables = new Map<string, VariableCounts>();
   private readonly running = new Map<string, Running>();
   /** Key [v, w] with v < w (by name): [state of v, state of w] at the same step. */
@@ -60,10 +61,26 @@ export class SequenceCounts {
     readonly layout: SequenceLayout,
   ) {}
 
-  /** `forget` computes the counts a forget subtracts (see the class comment). */
-  learn(parsed: ParsedFrame, purpose: 'learn' | 'forget'): void {
-    if (this.layout === 'rows') this.learnRows(parsed);
-    else this.learnSteps(parsed, purpose === 'learn');
+  /**
+   * learn(parsed, -1) removes removedBy(parsed) (see the class comment): throws SummaryError
+   * and changes nothing if a count would go negative.
+   */
+  learn(parsed: ParsedFrame, sign: Sign): void {
+    if (sign === -1) this.merge(this.removedBy(parsed), -1);
+    else if (this.layout === 'rows') this.learnRows(parsed);
+    else this.learnSteps(parsed, true);
+  }
+
+  /**
+   * The counts forgetting the frame removes, as counts of their own: in `steps` layout the
+   * frame's counts without its starts (see the class comment). A summary forgetting a frame
+   * checks every part's removal before it changes any.
+   */
+  removedBy(parsed: ParsedFrame): SequenceCounts {
+    const removed = new SequenceCounts(this.order, this.layout);
+    if (this.layout === 'rows') removed.learnRows(parsed);
+    else removed.learnSteps(parsed, false);
+    return removed;
   }
 
   private learnRows(parsed: ParsedFrame): void {
@@ -155,7 +172,21 @@ export class SequenceCounts {
     return counts;
   }
 
-  merge(other: SequenceCounts): void {
+  /** Adds or removes the other's counts as independent sequences; the running history stays this one's. */
+  merge(other: SequenceCounts, sign: Sign): void {
+    this.checkMerge(other, sign);
+    if (sign === -1) {
+      // checkMerge found every key here: nothing is created.
+      for (const [name, source] of other.variables) {
+        const target = this.variables.get(name);
+        if (target) countMaps(source).forEach((s, i) => addCounts(countMaps(target)[i], s, -1));
+      }
+      for (const [key, source] of other.pairCounts) {
+        const target = this.pairCounts.get(key);
+        if (target) addCounts(target, source, -1);
+      }
+      return;
+    }
     for (const [name, source] of other.variables) {
       const target = countMaps(this.variable(name));
       countMaps(source).forEach((s, i) => addCounts(target[i], s, 1));
@@ -166,23 +197,13 @@ export class SequenceCounts {
     }
   }
 
-  /** Checks that `other` can be subtracted; returns the mutation to apply once every part has been checked. */
-  prepareSubtract(other: SequenceCounts): () => void {
+  checkMerge(other: SequenceCounts, sign: Sign): void {
+    if (sign === 1) return;
     for (const [name, source] of other.variables) {
       const target = this.variables.get(name);
       countMaps(source).forEach((s, i) => checkSubtractable(target && countMaps(target)[i], s, `sequence [${name}]`));
     }
     for (const [key, source] of other.pairCounts) checkSubtractable(this.pairCounts.get(key), source, 'co-occurrence');
-    return () => {
-      for (const [name, source] of other.variables) {
-        const target = this.variables.get(name);
-        if (target) countMaps(source).forEach((s, i) => addCounts(countMaps(target)[i], s, -1));
-      }
-      for (const [key, source] of other.pairCounts) {
-        const target = this.pairCounts.get(key);
-        if (target) addCounts(target, source, -1);
-      }
-    };
   }
 
   /** Counted keys held (every map entry): what the state of a sequence project grows with. */
@@ -209,8 +230,8 @@ export class SequenceCounts {
     const w = new ByteWriter();
     this.write(w);
     const trial = new SequenceCounts(this.order, this.layout);
-    trial.readInto(new ByteReader(w.bytes()));
-    trial.learn(parsed, 'learn');
+    trial.read(new ByteReader(w.bytes()));
+    trial.learn(parsed, 1);
     const after = trial.entries();
     if (after > max) throw new CapacityError('sequence', 'sequence counts (lag pairs, n-grams, co-occurrences)', after, max);
   }
@@ -285,7 +306,7 @@ export class SequenceCounts {
     }
   }
 
-  readInto(r: ByteReader): void {
+  read(r: ByteReader): void {
     for (let n = r.u32(); n > 0; n--) {
       const name = r.string();
       const counts = this.variable(name);

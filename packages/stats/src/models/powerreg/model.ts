@@ -1,11 +1,11 @@
-import type { Summary } from '../summary';
-import { yeoJohnsonInverse, yeoJohnsonLogLikelihood } from '../power';
-import { StateModel } from './base';
-import type { LinearState } from './linear';
-import { mlr } from './mlr';
-import { numericRows } from './rows';
-import { type Algorithm, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from './types';
-import { as, number, readLinearState } from './state-read';
+import type { Summary } from '../../summary';
+import { yeoJohnsonInverse, yeoJohnsonLogLikelihood } from './power-columns';
+import { StateModel } from '../base';
+import type { LinearState } from '../linear';
+import { mlr } from '../mlr';
+import { numericRows } from '../rows';
+import { type Algorithm, ModelInputError, type ModelSpec, type PredictFrame, type Prediction } from '../types';
+import { as, number, readLinearState } from '../state-read';
 
 export interface PowerRegressionState extends LinearState {
   /** The chosen Yeo-Johnson power λ: coef and intercept predict YJ(target, λ). */
@@ -14,7 +14,7 @@ export interface PowerRegressionState extends LinearState {
 
 /**
  * `powerreg` (STATS.md §4): of the Yeo-Johnson powers the project tracks as columns
- * `pt_<target>^<p>` (power.ts), the one of maximum profile log-likelihood of the target
+ * `pt_<target>^<p>` (power-columns.ts), the one of maximum profile log-likelihood of the target
  * (SciPy's `yeojohnson_llf`, over all rows where the target is present), then ordinary least
  * squares of that column on the inputs, exactly as `mlr` builds it from the summary. A
  * prediction is the inverse transform of the linear prediction (`res`, original scale) and

@@ -1,10 +1,10 @@
-import { squaredDistance, type WeightedPoints } from '../clusters';
-import type { Summary } from '../summary';
-import { integerParam, SnapshotModel, type SnapshotState } from './classifiers/model';
-import { num } from './rows';
-import { mulberry32 } from './selection';
-import { type Algorithm, ModelInputError, type ModelSpec } from './types';
-import { as, matrix, readSnapshotState } from './state-read';
+import { squaredDistance, type WeightedPoints } from './micro-clusters';
+import type { Summary } from '../../summary';
+import { integerParam, SnapshotModel, type SnapshotState } from '../classifiers/model';
+import { num } from '../rows';
+import { mulberry32 } from '../selection';
+import { type Algorithm, ModelInputError, type ModelSpec } from '../types';
+import { as, matrix, readSnapshotState } from '../state-read';
 
 /** Defaults of the kmeans extraParameters. */
 export const KMEANS_DEFAULTS = { kmeans_k: 2, rnd_seed: 0, kmeans_n_init: 10, max_iter: 300 };
@@ -136,7 +136,7 @@ interface KmeansState extends SnapshotState {
 
 /**
  * `kmeans` (STATS.md §4): weighted k-means++ then weighted Lloyd on the project's online
- * micro-centroids (clusters.ts), each weighted by its row count; k = `kmeans_k` (default 2),
+ * micro-centroids (micro-clusters.ts), each weighted by its row count; k = `kmeans_k` (default 2),
  * `rnd_seed` (0), `kmeans_n_init` runs (10, the least inertia kept), `max_iter` (300).
  * Inputs: a subset of `cluster_features` (none: all of them). Predictions: `cluster`, the
  * index of the nearest center (Euclidean, on the raw values), and `distance` to it.

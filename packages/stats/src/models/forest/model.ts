@@ -1,12 +1,12 @@
-import { type ForestTreeView, type ForestType, MAX_FOREST_DEPTH, MAX_FOREST_MODEL_NUMBERS, MAX_FOREST_TREES, type MondrianForest } from '../forest';
-import type { Summary } from '../summary';
-import { SnapshotModel, type SnapshotState } from './classifiers/model';
-import { num } from './rows';
-import { type Algorithm, ModelInputError, type ModelSpec } from './types';
-import { as, choice, integer, ModelStateError, number, readSnapshotState, texts } from './state-read';
+import { type ForestTreeView, type ForestType, MAX_FOREST_DEPTH, MAX_FOREST_MODEL_NUMBERS, MAX_FOREST_TREES, type MondrianForest } from './mondrian';
+import type { Summary } from '../../summary';
+import { SnapshotModel, type SnapshotState } from '../classifiers/model';
+import { num } from '../rows';
+import { type Algorithm, ModelInputError, type ModelSpec } from '../types';
+import { as, choice, integer, ModelStateError, number, readSnapshotState, texts } from '../state-read';
 
 /**
- * The three models of a project's online Mondrian forest (forest.ts, STATS.md §4):
+ * The three models of a project's online Mondrian forest (mondrian.ts, STATS.md §4):
  * `rf_classifier`, `rf_regressor`, `rf_anomaly`, each built from the forest of a project
  * created with the same `rf_type`. A model is a snapshot of the trees as they are when it is
  * built (later rows change the forest, not the model), packed per tree as one Float64Array
