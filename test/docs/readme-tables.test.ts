@@ -6,7 +6,8 @@
 // - a workspace with a `src/` has a README.md whose file tables (tables whose first header cell
 //   is `File` or `Export`) name, in backticks in their first column, every top-level entry of
 //   `src/` (a folder as `name/`), `index.ts` (the exports) excepted;
-// - and every file or folder such a first column names exists (no row for a removed file).
+// - and every file or folder such a first column names exists (no row for a removed file);
+// - a folder whose files a table names by path (`lifecycle/create.ts`) has every file named.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -65,13 +66,31 @@ function layoutPaths(): Set<string> {
 }
 
 const isFileName = (token: string): boolean => /^[\w.-]+(\.[cm]?[jt]s|\/)$/.test(token);
+/** `folder/file.ts` (any depth): a file inside a folder of src/, named by its path. */
+const isNestedPath = (token: string): boolean => /^[\w.-]+(\/[\w.-]+)+\.[cm]?[jt]s$/.test(token);
 
-/** What a workspace README's file tables name in their first column. */
-function namedFiles(markdown: string): string[] {
+/** The first-column tokens of a workspace README's file tables. */
+function firstColumnTokens(markdown: string): string[] {
   return markdownTables(markdown)
     .filter((t) => /^(File|Export)\b/.test(t.header[0] ?? ''))
-    .flatMap((t) => t.rows.flatMap((r) => backticked(r[0] ?? '')))
-    .filter(isFileName);
+    .flatMap((t) => t.rows.flatMap((r) => backticked(r[0] ?? '')));
+}
+
+/** What a workspace README's file tables name in their first column: top-level entries of src/. */
+function namedFiles(markdown: string): string[] {
+  return firstColumnTokens(markdown).filter(isFileName);
+}
+
+/** Files inside src/ folders that the tables name by path (`lifecycle/create.ts`). */
+function namedNestedFiles(markdown: string): string[] {
+  return firstColumnTokens(markdown).filter(isNestedPath);
+}
+
+/** Every file under src/<folder>, as `folder/…/file.ts`. */
+function folderFiles(workspace: string, folder: string): string[] {
+  const walk = (rel: string): string[] => fs.readdirSync(path.join(root, workspace, 'src', rel), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(`${rel}/${e.name}`) : [`${rel}/${e.name}`]));
+  return walk(folder).filter((f) => /\.[cm]?[jt]s$/.test(f)).sort();
 }
 
 function srcEntries(workspace: string): string[] {
@@ -109,6 +128,18 @@ describe.each(withSrc)('%s/README.md', (workspace) => {
   it('names no file or folder that src/ does not hold', () => {
     const present = new Set(srcEntries(workspace).concat('index.ts'));
     expect(namedFiles(read(`${workspace}/README.md`)).filter((n) => !present.has(n))).toEqual([]);
+    const nested = namedNestedFiles(read(`${workspace}/README.md`));
+    expect(nested.filter((n) => !fs.existsSync(path.join(root, workspace, 'src', n)))).toEqual([]);
+  });
+
+  // A folder the README lists file by file (`lifecycle/create.ts`) is listed whole: a new file
+  // in it needs its row as a new top-level file does.
+  it('lists every file of a folder it lists file by file', () => {
+    const nested = namedNestedFiles(read(`${workspace}/README.md`));
+    const folders = [...new Set(nested.map((n) => n.slice(0, n.indexOf('/'))))];
+    const listed = new Set(nested);
+    const missing = folders.flatMap((folder) => folderFiles(workspace, folder)).filter((f) => !listed.has(f) && !f.endsWith('/index.ts'));
+    expect(missing).toEqual([]);
   });
 });
 
@@ -120,5 +151,11 @@ describe('the table reader', () => {
       '| Export | What |', '|---|---|', '| `f()` (`e.ts`) | z |',
     ].join('\n');
     expect(namedFiles(md)).toEqual(['a.ts', 'b/', 'e.ts']);
+  });
+
+  it('tells a nested path from a top-level entry', () => {
+    const md = ['| File | Concern |', '|---|---|', '| `a/b.ts`, `a/`, `c.ts`, `a/d/e.ts` | x |'].join('\n');
+    expect(namedFiles(md)).toEqual(['a/', 'c.ts']);
+    expect(namedNestedFiles(md)).toEqual(['a/b.ts', 'a/d/e.ts']);
   });
 });
