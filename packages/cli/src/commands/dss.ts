@@ -59,7 +59,7 @@ function dsInfoOf(opts: DsOptions, name?: string, fallback = ''): DsInfo {
 function dsInfoOptions(command: Command, types = DS_TYPES): Command {
   return command
     .addOption(new Option('--type <type>', 'data source type').choices(types))
-    .option('--info <key=value>', 'an info entry, repeatable: path=…, s3bucket=…, rsurl=… (API.md §5); secrets are safer in --file, a command line shows in ps and shell history', keyValue)
+    .option('--info <key=value>', 'an info entry, repeatable: path=…, s3bucket=…, rsurl=… (README "Data sources"); secrets are safer in --file, a command line shows in ps and shell history', keyValue)
     .option('--file <dsinfo.json>', 'a DSInfo JSON file {type, name, info, extra}; the options given too override it');
 }
 

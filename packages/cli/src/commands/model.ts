@@ -139,7 +139,7 @@ export function registerModel(program: Command, ctx: CommandContext): void {
   const common = (c: Command) => c
     .argument('<pid>', 'project id')
     .argument('<modelid>', 'model id (an existing model of that id is replaced)')
-    .requiredOption('--algo <algo>', 'algorithm, e.g. mlr, lr, lda, covest (API.md §7)')
+    .requiredOption('--algo <algo>', 'algorithm, e.g. mlr, lr, lda, covest (all: docs/algorithms.md)')
     .requiredOption('--inputs <attributes>', 'input attributes, all names or all indexes, e.g. x1,x2 or 0,1', attributeList)
     .option('--param <key=value>', 'extraParameters entry, repeatable (e.g. lambda=0.5)', keyValue)
     .option('--no-wait', 'print the job id instead of waiting for the model')

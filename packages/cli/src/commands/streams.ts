@@ -30,7 +30,7 @@ function dsInfoOf(opts: StreamDsOptions, types: string[], name?: string, fallbac
 function dsInfoOptions(command: Command, types: string[]): Command {
   return command
     .addOption(new Option('--type <type>', 'source type').choices(types))
-    .option('--info <key=value>', 'an info entry, repeatable: bootstrap.servers=…, kafka.topic=…, nats_hosts=…, nats.subject=…, format=json|csv, attributeNames=a,b (API.md §9); credentials are safer in --file', keyValue)
+    .option('--info <key=value>', 'an info entry, repeatable: bootstrap.servers=…, kafka.topic=…, nats_hosts=…, nats.subject=…, format=json|csv, attributeNames=a,b (README "Streams"); credentials are safer in --file', keyValue)
     .option('--file <dsinfo.json>', 'a DSInfo JSON file {type, name, info, extra}; the options given too override it');
 }
 

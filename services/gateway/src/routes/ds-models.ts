@@ -23,7 +23,7 @@ export const dsModelRoutes = [
     method: 'post', path: '/:user/projects/:pid/dss/predict/:m', operationId: 'predictDataSource', tags: ['models', 'dss'],
     summary: 'Batch scoring (a job): predict every row of data source indsname with model m, write the rows and their predictions to data source outdsname',
     description: 'The input (any type) is read in batches of 2000 rows (bounded memory) and each batch is predicted exactly as POST predict/{m} predicts a frame. '
-      + 'The output holds every input column, then one column per prediction key (the keys predict answers, STATS.md §4; a key named like an input column gets the suffix _Result), in the order of the first row\'s prediction. '
+      + 'The output holds every input column, then one column per prediction key (the keys predict answers, docs/algorithms.md; a key named like an input column gets the suffix _Result), in the order of the first row\'s prediction. '
       + 'Outputs: localfile — a CSV file (header row, the DSInfo\'s csv_entry_separator/csv_quote_character; .gz paths gzipped) at info.path under the customer\'s files root, written to a temporary file in the same directory and renamed at the end (missing directories are created; paths escaping the root are refused as when reading); '
       + 'redshift — rows appended to the table info.path (created when absent: input columns text, numeric prediction columns double precision, others text; an empty cell is NULL) in one transaction committed at the end. '
       + 's3 and http data sources cannot be outputs (400). A failure or a cancel (DELETE jobs/{id}) writes nothing. '

@@ -8,7 +8,7 @@ const ops = contracts.projects;
 const dsParams = userParam.extend({ ds: name('data source') });
 const projectDsParams = userParam.extend({ pid: name('project'), ds: name('data source') });
 
-const encryptedDsInfo = z.string().openapi({ description: 'Encrypted DSInfo (API.md §2.4): base64 of AES-128-CBC (fixed IV), or `v2:` + base64(nonce ‖ AES-128-GCM ciphertext ‖ tag); key = base64decode(customer secret). Plaintext: {type, name, info{string:string}, extra[]}' });
+const encryptedDsInfo = z.string().openapi({ description: 'Encrypted DSInfo (docs/quickstart.md "Encrypted DSInfo bodies"): base64 of AES-128-CBC (fixed IV), or `v2:` + base64(nonce ‖ AES-128-GCM ciphertext ‖ tag); key = base64decode(customer secret). Plaintext: {type, name, info{string:string}, extra[]}' });
 
 const dsInfo = z.object({
   type: z.string(), name: z.string(),

@@ -54,7 +54,7 @@ export const encoderRoutes = [
   defineRoute({
     method: 'post', path: '/:user/encoders/:e/learnds', operationId: 'learnEncoderFromDataSource', tags: ['encoders'],
     summary: 'Learn an encoder from a data source (always a job)',
-    description: 'Body: an encrypted DSInfo {type, name, info, extra} (API.md §2.4). Non-Spark (localfile, s3, http: CSV with a header): types from `extra`, one per column; always 202, a missing file or target column fails the job (500 naming it). The rows are learned into a staging encoder merged at the end: a failed or cancelled job changes nothing. Spark (type spark or info.sparkdf, comma-separated column names): 400 before scheduling unless sparkdf names the target and at most SML_MAX_ATTRIBUTES columns; Spark itself is not available here, so the job then fails. A body decrypting to null: 500.',
+    description: 'Body: an encrypted DSInfo {type, name, info, extra} (docs/quickstart.md "Encrypted DSInfo bodies"). Non-Spark (localfile, s3, http: CSV with a header): types from `extra`, one per column; always 202, a missing file or target column fails the job (500 naming it). The rows are learned into a staging encoder merged at the end: a failed or cancelled job changes nothing. Spark (type spark or info.sparkdf, comma-separated column names): 400 before scheduling unless sparkdf names the target and at most SML_MAX_ATTRIBUTES columns; Spark itself is not available here, so the job then fails. A body decrypting to null: 500.',
     contract: ops.learnds,
     params: encoderParams, rawBody: true, body: z.string().openapi({ description: 'encrypted DSInfo' }),
     success: { status: 202, description: 'Job Created' }, createsJob: true,

@@ -37,7 +37,7 @@ export const exploreRoutes = [
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/explore', operationId: 'explore', tags: ['explore'],
     summary: 'Explore: descriptive statistics and tests, one result map per MLContext',
-    description: 'metric ∈ uni, bi, gain, anova, ztest, ztestp, ztestmu, ttest, ttestmu, ftest, ftestsigma, chi2 (STATS.md §3 for the keys). NaN/Infinity results are the strings "NaN"/"Infinity". useLocal applies to federated projects only.',
+    description: 'metric ∈ uni, bi, gain, anova, ztest, ztestp, ztestmu, ttest, ttestmu, ftest, ftestsigma, chi2 (docs/glossary.md for the keys). NaN/Infinity results are the strings "NaN"/"Infinity". useLocal applies to federated projects only.',
     contract: ops.run,
     params: projectParams,
     query: z.object({ metric: z.string(), useLocal: boolParam.optional(), returnProjectInfo: boolParam.optional(), async: boolParam.optional() }),

@@ -96,7 +96,7 @@ export const modelRoutes = [
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/kmeansOptimize', operationId: 'kmeansOptimize', tags: ['models'],
     summary: 'k-means over a range of k on the project\'s micro-centroids (a job): WSSSE and silhouette per k',
-    description: 'Body: MLContext. The project must have been created with cluster_features. extraParameters: kmeans_k_min (default 2), kmeans_k_max (default min(10, micro-centroids − 1)), rnd_seed, kmeans_n_init, max_iter; inputAttributeNames: a subset of cluster_features (default all). The finished job reads values.KSVDMap.values[], one {k, wssse, silhouette} per k (STATS.md §4: computed from the micro-centroids, the silhouette approximated).',
+    description: 'Body: MLContext. The project must have been created with cluster_features. extraParameters: kmeans_k_min (default 2), kmeans_k_max (default min(10, micro-centroids − 1)), rnd_seed, kmeans_n_init, max_iter; inputAttributeNames: a subset of cluster_features (default all). The finished job reads values.KSVDMap.values[], one {k, wssse, silhouette} per k (computed from the micro-centroids, the silhouette approximated: docs/concepts.md).',
     contract: ops.kmeansOptimize,
     params: projectParams, body: mlContext,
     success: { status: 202, description: 'Job Created' }, createsJob: true,
@@ -151,7 +151,7 @@ export const modelRoutes = [
   }),
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/predict/:m', operationId: 'predict', tags: ['models'],
-    summary: 'Predict: one string map per row (keys per algorithm, STATS.md §4); missing inputs are imputed with the project mean at build time',
+    summary: 'Predict: one string map per row (keys per algorithm: docs/algorithms.md); missing inputs are imputed with the project mean at build time',
     description: 'At most SML_MAX_PREDICT_CELLS cells per request (default 10⁶; 400 above, before the model is read) and, for models whose predict costs far more per row than reading it (hmm, kmeans, covest, mqda, repca, oospca), at most SML_MAX_PREDICT_STEPS steps and SML_MAX_PREDICT_REPLY_CHARS characters of answer (400 naming the bound). '
       + 'A body is at most SML_MAX_JSON_BODY_BYTES (default 16 MiB; 413). Larger scoring: POST dss/predict/{m} (a job over a registered data source). '
       + 'A frame whose columns are all C or B is read by the gateway\'s fast frame reader (as learn frames are) and travels to the model as numeric columns; any other frame as its rows. The predictions are the same.',
@@ -174,7 +174,7 @@ export const evtRoutes = [
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/:m/evtwrapper', operationId: 'createEvtWrapper', tags: ['models'],
     summary: 'Wrap a model\'s predictions with extreme-value thresholds (synchronous)',
-    description: 'Body: a flat map, or the same map as a KSVSMap {"values":[{…}]} (as SymetryML clients send it; its first entry is read): sml_evt_wrapper_res_key (which prediction key to threshold, default res), evt_warmup_size, evt_alpha, evt_quantile, evt_tdigest, evt_window_size, evt_max_exceedances, evt_grimshaw (STATS.md §5). Afterwards predict adds evt_is_anomaly, evt_threshold, evt_anomaly_confidence.',
+    description: 'Body: a flat map, or the same map as a KSVSMap {"values":[{…}]} (as SymetryML clients send it; its first entry is read): sml_evt_wrapper_res_key (which prediction key to threshold, default res), evt_warmup_size, evt_alpha, evt_quantile, evt_tdigest, evt_window_size, evt_max_exceedances, evt_grimshaw (docs/algorithms.md). Afterwards predict adds evt_is_anomaly, evt_threshold, evt_anomaly_confidence.',
     contract: ops.evtWrapper,
     params: modelParams, body: evtBody,
     success: { status: 200, description: 'EVT Wrapper created for model [<m>]' },

@@ -7,7 +7,7 @@ import { dsInfoRequest } from './dss';
 const ops = contracts.streams;
 const projectParams = userParam.extend({ pid: name('project') });
 const streamParams = projectParams.extend({ s: name('stream') });
-const encryptedDsInfo = z.string().openapi({ description: 'Encrypted DSInfo (API.md §2.4) of type kafka or nats; plaintext {type, name, info{string:string}, extra[]}' });
+const encryptedDsInfo = z.string().openapi({ description: 'Encrypted DSInfo (docs/quickstart.md "Encrypted DSInfo bodies") of type kafka or nats; plaintext {type, name, info{string:string}, extra[]}' });
 
 const STREAM_DSINFO = [
   'Kafka: info `bootstrap.servers` (comma-separated host:port), `kafka.topic`, optional `kafka.partitions` (comma-separated); the stream has its own consumer group.',
