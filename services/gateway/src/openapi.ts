@@ -16,9 +16,23 @@ Authorization, Content-MD5, sym-version). NaN and ±Infinity are written as the 
 "Infinity", "-Infinity". Job-creating operations answer 202 with headers sym-job-id, Job-Id and
 Location. Every error message is listed in x-sml-error-catalogue (code, status, message template); the bound of every numeric parameter (create params, extraParameters, EVT wrapper body) in x-sml-parameter-bounds.`;
 
+/** The name of the one security scheme: every operation is signed (auth.ts). */
+export const SIGNATURE_SCHEME = 'smlSignature';
+
+// The string to sign as packages/core/src/signing.ts builds it; docs/quickstart.md "Signing a request" has a worked curl example.
+const SIGNATURE_DESCRIPTION = `HMAC-SHA256 request signature. Authorization = base64(HMAC-SHA256(key = base64decode(secret key),
+stringToSign)), bare or as "Bearer <signature>". stringToSign is one line per part, each ending with \n:
+METHOD (upper case), Content-MD5 (base64 MD5 of the body bytes; empty line without a body), the secret key (its base64 text),
+Sym-date (verbatim), Customer-ID, the body (only when there is one), the resource (path such as /symetry/rest/{user}/projects,
+or the full URL), the raw query string without "?" (only when there is one).
+Headers sent with it: Customer-ID (= the {user} of the path), Sym-date (UTC "yyyy-MM-dd HH:mm:ss;N", N = nanoseconds, unpadded;
+at most 5 minutes behind or 1 minute ahead of the server), Content-MD5. A signature is accepted once (a replay answers 401).
+A wrong signature answers 401 with values.stringToSign, the server's string with the secret redacted. See docs/quickstart.md.`;
+
 /** The OpenAPI document, generated from the route table and the error catalogue only. */
 export function openApiDocument(routes: AnyRoute[], basePath: string, bounds: Readonly<Record<string, ParameterBound>> = {}): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', SIGNATURE_SCHEME, { type: 'apiKey', in: 'header', name: 'Authorization', description: SIGNATURE_DESCRIPTION });
   const envelope = (values?: z.ZodType) => z.object({ statusCode: z.number().int(), statusString: z.string(), values: values ?? z.object({}) });
   for (const r of routes) {
     // Bodies other than learn frames and imports have their own bound (SML_MAX_JSON_BODY_BYTES, checked in routeContext).
@@ -44,6 +58,7 @@ export function openApiDocument(routes: AnyRoute[], basePath: string, bounds: Re
       summary: r.summary,
       description: r.description,
       tags: r.tags,
+      security: [{ [SIGNATURE_SCHEME]: [] }],
       request: {
         params: r.params,
         query: r.query,

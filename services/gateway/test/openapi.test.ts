@@ -1,5 +1,5 @@
 import { catalogue } from '@sml/core';
-import { openApiDocument } from '../src/openapi';
+import { openApiDocument, SIGNATURE_SCHEME } from '../src/openapi';
 import { routes } from '../src/routes';
 
 type Operation = { operationId: string; responses: Record<string, { description: string }> };
@@ -34,5 +34,26 @@ describe('OpenAPI errors', () => {
 
   it('lists only catalogue codes', () => {
     for (const op of all.values()) for (const code of codesOf(op)) expect(Object.keys(catalogue)).toContain(code);
+  });
+});
+
+// Tools that read OpenAPI (code generators, API explorers) learn how to authenticate from
+// securitySchemes: the signature scheme is declared and every operation requires it.
+describe('OpenAPI security', () => {
+  const doc = openApiDocument(routes, '/symetry/rest') as {
+    components: { securitySchemes: Record<string, { type: string; in: string; name: string; description: string }> };
+    paths: Record<string, Record<string, { operationId: string; security?: Record<string, string[]>[] }>>;
+  };
+
+  it('declares the signature as an apiKey scheme on the Authorization header, with the string to sign', () => {
+    const scheme = doc.components.securitySchemes[SIGNATURE_SCHEME];
+    expect(scheme).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    for (const part of ['HMAC-SHA256', 'stringToSign', 'METHOD', 'Content-MD5', 'Sym-date', 'Customer-ID', 'query']) expect(scheme.description).toContain(part);
+  });
+
+  it('applies it to every operation', () => {
+    const ops = Object.values(doc.paths).flatMap((p) => Object.values(p));
+    expect(ops).toHaveLength(routes.length);
+    expect(ops.filter((op) => !op.security?.some((s) => SIGNATURE_SCHEME in s)).map((op) => op.operationId)).toEqual([]);
   });
 });
