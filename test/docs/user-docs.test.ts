@@ -22,7 +22,7 @@ function backticked(markdown: string): Set<string> {
 }
 
 /** Keys of the object literals a source returns (`return {…}` and `MetricMap = {…}`), shorthand included, computed keys left out. */
-export function returnedKeys(source: string): string[] {
+function returnedKeys(source: string): string[] {
   const keys: string[] = [];
   for (const start of source.matchAll(/(?:return|MetricMap =) \{/g)) {
     let depth = 0;
