@@ -296,7 +296,7 @@ export class Operations {
     return this.client.request<V>('DELETE', `/projects/${seg(pid)}/models/${seg(m)}`, options);
   }
 
-  /** POST /projects/:pid/predict/:m: Predict: one string map per row (keys per algorithm, STATS.md §4); missing inputs are imputed with the project mean at build time */
+  /** POST /projects/:pid/predict/:m: Predict: one string map per row (keys per algorithm: docs/algorithms.md); missing inputs are imputed with the project mean at build time */
   predict<V = Record<string, unknown>>(pid: string, m: string, options: OperationOptions = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/predict/${seg(m)}`, options);
   }
