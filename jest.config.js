@@ -28,7 +28,7 @@ function tier(name, testMatch, ignore, extra = {}) {
     testEnvironment: 'node',
     transform: { '^.+\\.tsx?$': swc },
     moduleNameMapper: mapper,
-    roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/test'],
+    roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/test', '<rootDir>/clients'],
     testMatch,
     testPathIgnorePatterns: ['/node_modules/', '/dist/', ...ignore],
     testTimeout,

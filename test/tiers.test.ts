@@ -76,7 +76,7 @@ function withHelpers(file: string, seen = new Set<string>()): string {
 }
 
 // This file holds the patterns' examples as data, not as calls.
-const files = ['packages', 'services', 'test'].flatMap((d) => testFiles(join(root, d))).filter((f) => f !== __filename);
+const files = ['packages', 'services', 'test', 'clients'].flatMap((d) => testFiles(join(root, d))).filter((f) => f !== __filename);
 
 test('every test file is named for its tier', () => {
   expect(files.length).toBeGreaterThan(150);
