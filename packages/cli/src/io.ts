@@ -1,7 +1,10 @@
 import type { Envelope } from '@sml/sdk';
+import { progress, type Progress } from './progress';
 
 export interface Writer {
   write(chunk: string): unknown;
+  /** Set by a terminal's stream: a progress bar is drawn only there. */
+  isTTY?: boolean;
 }
 
 /** What a command reads and writes; injected so that tests run commands in-process. */
@@ -27,6 +30,11 @@ export class Output {
     else if (ok) this.out(human((body.values ?? {}) as V));
     if (!ok) this.err(body.statusString);
     return ok ? 0 : 1;
+  }
+
+  /** A progress display on stderr, so that stdout keeps only the answer. */
+  progress(label: string): Progress {
+    return progress(this.io.stderr, label);
   }
 
   out(text: string): void {

@@ -143,7 +143,7 @@ describe('sml projects (against a stand-in gateway)', () => {
     it('info --async prints the job id of the 202', async () => {
       gw.answer = () => ({ status: 202, statusString: 'Job Created', values: { jobId: 12 }, headers: { 'sym-job-id': '12' } });
       const r = await sml(['projects', 'info', 'p1', '--async'], env);
-      expect(r).toEqual({ code: 0, stdout: 'Job Created: job 12 (sml jobs get <id> --wait)\n', stderr: '' });
+      expect(r).toEqual({ code: 0, stdout: 'Job Created: job 12 (sml jobs get 12 --wait)\n', stderr: '' });
     });
 
     it('list prints one project id per line', async () => {

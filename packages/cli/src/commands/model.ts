@@ -10,7 +10,7 @@ import { mlContext, type MLContext } from '../exploration';
 import { frameBatches } from '../frames';
 import { isSuccess, type Output } from '../io';
 import { deleteModel, describeModel, modelInfo, predict, predictionTable, submitAutoSelect, submitBuild, submitSelect, type ModelInfo, type ModelReply } from '../models';
-import { jobCreated, restClient } from '../rest';
+import { followJob, jobCreated, restClient } from '../rest';
 import { cell, table } from '../table';
 
 const SELECTORS = ['none', 'fw_bw', 'simple', 'brute', 'iteration'];
@@ -106,7 +106,7 @@ interface JobOptions {
 /** Follows a build or selectModel job to its end and prints the model, or prints the job id with --no-wait. */
 async function finish(out: Output, client: SmlClient, submitted: SmlResponse<unknown>, opts: JobOptions): Promise<number> {
   if (!isSuccess(submitted.status) || !opts.wait) return out.envelope(submitted.body, () => jobCreated(submitted));
-  const res = await client.waitForJob<ModelReply>(submitted, { timeoutMs: opts.timeout * 1000 });
+  const res = await followJob<ModelReply>(out, client, submitted, opts.timeout);
   return out.envelope(res.body, (v) => describeModel(v.modelInfo));
 }
 
@@ -213,7 +213,7 @@ export function registerModel(program: Command, ctx: CommandContext): void {
       const client = restClient(ctx.io.env);
       const submitted = await submitAutoSelect(client, pid, modelId, opts.task, mlcontext, scoring);
       if (!isSuccess(submitted.status) || !opts.wait) return out.envelope(submitted.body, () => jobCreated(submitted));
-      const res = await client.waitForJob<ModelReply>(submitted, { timeoutMs: opts.timeout * 1000 });
+      const res = await followJob<ModelReply>(out, client, submitted, opts.timeout);
       return out.envelope(res.body, (v) => {
         const { leaderboard: _, ...extra } = v.modelInfo.extra ?? {};
         const board = leaderboard(v.modelInfo);
