@@ -39,7 +39,9 @@ export function progress(stderr: Writer, label: string, now: () => number = Date
         started = true;
         bar.update(current);
       },
-      stop: () => bar.stop(),
+      stop: () => {
+        if (started) bar.stop();
+      },
     };
   }
   let last: { current: number; maximum: number } | undefined;
@@ -60,6 +62,22 @@ export function progress(stderr: Writer, label: string, now: () => number = Date
       if (now() - printedAt >= PLAIN_INTERVAL_MS) print();
     },
     stop: print,
+  };
+}
+
+/**
+ * Shows `p` only once `ms` have passed since this call: a short transfer (one request, a
+ * small file) stays as quiet as before, a long one says how far it got.
+ */
+export function afterDelay(p: Progress, ms: number, now: () => number = Date.now): Progress {
+  const since = now();
+  let shown = false;
+  return {
+    update(current, maximum) {
+      shown ||= now() - since >= ms;
+      if (shown) p.update(current, maximum);
+    },
+    stop: () => p.stop(),
   };
 }
 

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { percent, PLAIN_INTERVAL_MS, progress } from '../src/progress';
+import { afterDelay, percent, PLAIN_INTERVAL_MS, progress } from '../src/progress';
 
 describe('percent', () => {
   it('is a whole percentage, capped at 100, and empty before the size is known', () => {
@@ -35,5 +35,21 @@ describe('progress', () => {
     p.stop();
     expect(text).toContain('job 7 [');
     expect(text).toContain('50% 5/10');
+  });
+});
+
+describe('afterDelay', () => {
+  it('passes updates on only once the delay has passed, and from then on every one', () => {
+    const seen: string[] = [];
+    let t = 0;
+    const p = afterDelay({ update: (c, m) => seen.push(`${c}/${m}`), stop: () => seen.push('stop') }, 1000, () => t);
+    p.update(1, 9);
+    t = 999;
+    p.update(2, 9);
+    t = 1000;
+    p.update(3, 9);
+    p.update(4, 9);
+    p.stop();
+    expect(seen).toEqual(['3/9', '4/9', 'stop']);
   });
 });

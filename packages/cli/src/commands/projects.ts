@@ -1,12 +1,18 @@
+import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
 import { keyValue, positiveInt, typeCodes } from '../args';
 import { action, type CommandContext } from '../command';
 import type { Output } from '../io';
+import { afterDelay } from '../progress';
 import { jobCreated, restClient } from '../rest';
 import { fields } from '../table';
 import { transferCsv, type Direction, type TransferSummary } from '../transfer';
 
 const PROJECT_TYPES = ['cpu', 'gpu', 'mgpuf', 'mgpud', 'sequence', 'partition', 'fed', 'dynamic'];
+
+/** A CSV transfer shows its progress (by bytes of the file read) once it has run this long. */
+const LONG_TRANSFER_MS = 1_000;
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
@@ -102,9 +108,17 @@ export function registerProjects(program: Command, ctx: CommandContext): void {
       .action(action(ctx, async (out, pid: string, path: string, opts: { types: string[]; batch: number; lenient?: boolean }) => {
         const client = restClient(ctx.io.env);
         const options = { types: opts.types, batchSize: opts.batch, errorHandling: opts.lenient ? 1 : 0 } as const;
-        const summary = await transferCsv(client, direction, pid, path, options, (envelope) => {
-          if (out.json) out.out(JSON.stringify(envelope));
-        });
+        const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+        const bar = afterDelay(out.progress(`${direction} ${basename(path)}`), LONG_TRANSFER_MS);
+        let summary;
+        try {
+          summary = await transferCsv(client, direction, pid, path, options, (envelope, _rows, bytesRead) => {
+            if (out.json) out.out(JSON.stringify(envelope));
+            bar.update(Math.min(bytesRead, size), size);
+          });
+        } finally {
+          bar.stop();
+        }
         return reportTransfer(out, direction, pid, summary);
       }));
   }
