@@ -307,6 +307,19 @@ describe('sml model (against a stand-in gateway)', () => {
       expect(r).toEqual({ code: 1, stdout: '', stderr: 'Cannot find model [m1] in project [p1]\nstopped at the request with data rows 3-3; rows 1-2 were predicted\n' });
     });
 
+    it("without --types the header's columns take the project's types; a column it lacks asks for --types", async () => {
+      gw.answer = (s) => (s.method === 'GET' ? { status: 200, statusString: 'OK', values: { smlInfo: { attributeNames: ['y', 'x3', 'x1'], attributeTypes: ['B', 'T', 'C'] } } } : predictions(s));
+      let r = await sml(['model', 'predict', 'p1', 'm1', csv('typed.csv', 'x1,x3\n1,a\n'), '--batch', '5'], gw.env);
+      expect(r.code).toBe(0);
+      expect(gw.seen.map((s) => `${s.method} ${s.path}`)).toEqual([`GET ${base}/p1/info`, `POST ${base}/p1/predict/m1`]);
+      expect(gw.seen[1].body).toEqual({ attributeNames: ['x1', 'x3'], attributeTypes: ['C', 'T'], data: [['1', 'a']], errorHandling: 0 });
+      gw.reset();
+      gw.answer = () => ({ status: 200, statusString: 'OK', values: { smlInfo: { attributeNames: ['x1'], attributeTypes: ['C'] } } });
+      r = await sml(['model', 'predict', 'p1', 'm1', csv('extra.csv', 'x1,x9\n1,2\n')], gw.env);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: "sml: project p1 has no attribute 'x9': give --types, one code per column\n" });
+      expect(gw.seen).toHaveLength(1);
+    });
+
     it('--types must match the header', async () => {
       const r = await sml(['model', 'predict', 'p1', 'm1', csv('bad.csv', 'a,b\n1,2\n'), '--types', 'C'], gw.env);
       expect(r).toEqual({ code: 1, stdout: '', stderr: 'sml: --types lists 1 type code(s) but the CSV header has 2 column(s)\n' });

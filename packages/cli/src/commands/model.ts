@@ -11,6 +11,7 @@ import { frameBatches } from '../frames';
 import { isSuccess, type Output } from '../io';
 import { deleteModel, describeModel, modelInfo, predict, predictionTable, submitAutoSelect, submitBuild, submitSelect, type ModelInfo, type ModelReply } from '../models';
 import { followJob, jobCreated, restClient } from '../rest';
+import { csvHeader, projectTypes } from '../schema';
 import { cell, table } from '../table';
 
 const SELECTORS = ['none', 'fw_bw', 'simple', 'brute', 'iteration'];
@@ -94,8 +95,7 @@ function parseDataFrame(json: string): RestDataFrame {
 
 /** Without --types, every column of the CSV file is C (sym-rest-rc sends its validation file so). */
 async function headerTypes(path: string): Promise<string[]> {
-  for await (const record of csvRecords(createReadStream(path, { encoding: 'utf8' }))) return record.map(() => 'C');
-  throw new CliError(`${path} is empty`);
+  return (await csvHeader(path)).map(() => 'C');
 }
 
 interface JobOptions {
@@ -237,13 +237,14 @@ export function registerModel(program: Command, ctx: CommandContext): void {
     .argument('<pid>', 'project id')
     .argument('<modelid>', 'model id')
     .argument('<csv>', 'path of the CSV file')
-    .requiredOption('--types <codes>', 'attribute type codes, one per column, e.g. C,C,B', typeCodes)
+    .option('--types <codes>', "attribute type codes, one per column, e.g. C,C,B (default: the project's types of the header's columns)", typeCodes)
     .option('--batch <rows>', 'rows per request', positiveInt, 10_000)
-    .action(action(ctx, async (out, pid: string, modelId: string, path: string, opts: { types: string[]; batch: number }) => {
+    .action(action(ctx, async (out, pid: string, modelId: string, path: string, opts: { types?: string[]; batch: number }) => {
       const client = restClient(ctx.io.env);
+      const types = opts.types ?? await projectTypes(client, pid, await csvHeader(path));
       const rows: Array<{ row: number; values: Record<string, string> }> = [];
       const records = csvRecords(createReadStream(path, { encoding: 'utf8' }));
-      for await (const { frame, firstRow } of frameBatches(records, { types: opts.types, batchSize: opts.batch, errorHandling: 0 })) {
+      for await (const { frame, firstRow } of frameBatches(records, { types, batchSize: opts.batch, errorHandling: 0 })) {
         const res = await predict(client, pid, modelId, frame);
         if (out.json) out.out(JSON.stringify(res.body));
         if (!isSuccess(res.status)) {
