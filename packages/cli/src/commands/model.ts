@@ -12,6 +12,7 @@ import { isSuccess, type Output } from '../io';
 import { deleteModel, describeModel, modelInfo, predict, predictionTable, submitAutoSelect, submitBuild, submitSelect, type ModelInfo, type ModelReply } from '../models';
 import { followJob, jobCreated, restClient } from '../rest';
 import { csvHeader, projectTypes } from '../schema';
+import { readDocument, saveDocument } from '../documents';
 import { cell, table } from '../table';
 
 const SELECTORS = ['none', 'fw_bw', 'simple', 'brute', 'iteration'];
@@ -133,7 +134,7 @@ interface ContextOptions {
 const context = (opts: ContextOptions, named?: Record<string, string | number | undefined>): MLContext =>
   mlContext(oneList(opts.inputs, '--inputs'), oneList(opts.targets, '--targets'), extraParameters(opts.param, named));
 
-/** `sml model build|select|info|predict|delete`: models of a project, over REST (API.md §7). */
+/** `sml model build|select|info|list|predict|export|import|delete`: models of a project, over REST (API.md §7). */
 export function registerModel(program: Command, ctx: CommandContext): void {
   const model = program.command('model').description("a project's models: build, select inputs, predict (REST: SML_URL, SML_USER, SML_SECRET)");
   const common = (c: Command) => c
@@ -256,6 +257,41 @@ export function registerModel(program: Command, ctx: CommandContext): void {
       }
       if (!out.json) out.out(rows.length === 0 ? 'No rows' : predictionTable(rows));
       return 0;
+    }));
+
+  model
+    .command('list')
+    .description("a project's models and their algorithms (from its smlInfo)")
+    .argument('<pid>', 'project id')
+    .action(action(ctx, async (out, pid: string) => {
+      const res = await restClient(ctx.io.env).projectInfo(pid);
+      return out.envelope(res.body, (v) => {
+        const { modelsList = [], modelTypeList = [] } = v.smlInfo as { modelsList?: string[]; modelTypeList?: string[] };
+        return modelsList.length === 0 ? 'No models' : table(['MODEL', 'ALGO'], modelsList.map((m, i) => [m, modelTypeList[i] ?? '']));
+      });
+    }));
+
+  model
+    .command('export')
+    .description('a model as a portable, versioned document, base64 text; what import takes back')
+    .argument('<pid>', 'project id')
+    .argument('<modelid>', 'model id')
+    .option('--out <file>', 'write the document to this file instead of stdout')
+    .action(action(ctx, async (out, pid: string, modelId: string, opts: { out?: string }) => {
+      const res = await restClient(ctx.io.env).operations.exportModel<{ status: string }>(pid, { query: { modelid: modelId } });
+      return saveDocument(out, res, `model ${modelId}`, opts.out);
+    }));
+
+  model
+    .command('import')
+    .description('add an exported model to a project (a model of that id is replaced, as a build replaces it)')
+    .argument('<pid>', 'project id')
+    .argument('<file>', 'the document an export wrote')
+    .option('--modelid <id>', 'the model id (default: the id it was exported with)')
+    .action(action(ctx, async (out, pid: string, file: string, opts: { modelid?: string }) => {
+      const options = { raw: readDocument(file), query: opts.modelid === undefined ? {} : { modelid: opts.modelid } };
+      const res = await restClient(ctx.io.env).operations.importModel(pid, options);
+      return out.envelope(res.body, () => res.body.statusString);
     }));
 
   model

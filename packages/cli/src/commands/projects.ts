@@ -7,6 +7,7 @@ import type { Output } from '../io';
 import { afterDelay } from '../progress';
 import { jobCreated, restClient } from '../rest';
 import { csvHeader, projectTypes } from '../schema';
+import { readDocument, saveDocument } from '../documents';
 import { fields } from '../table';
 import { transferCsv, type Direction, type TransferSummary } from '../transfer';
 
@@ -74,6 +75,27 @@ export function registerProjects(program: Command, ctx: CommandContext): void {
     .action(action(ctx, async (out, pid: string, opts: { async?: boolean; hash?: boolean }) => {
       const res = await restClient(ctx.io.env).projectInfo(pid, { async: opts.async, hash: opts.hash });
       return out.envelope(res.body, (v) => (res.status === 202 ? jobCreated(res) : fields(v.smlInfo)));
+    }));
+
+  projects
+    .command('export')
+    .description('the project as one portable, versioned document (settings, statistics, models), base64 text; what import takes back')
+    .argument('<pid>', 'project id')
+    .option('--out <file>', 'write the document to this file instead of stdout')
+    .action(action(ctx, async (out, pid: string, opts: { out?: string }) => {
+      const res = await restClient(ctx.io.env).operations.exportProject<{ status: string }>(pid);
+      return saveDocument(out, res, `project ${pid}`, opts.out);
+    }));
+
+  projects
+    .command('import')
+    .description('create a project from an exported document (all or nothing; 409 if the project exists)')
+    .argument('<file>', 'the document an export wrote')
+    .option('--pid <pid>', 'the new project id (default: the id it was exported with)')
+    .action(action(ctx, async (out, file: string, opts: { pid?: string }) => {
+      const options = { raw: readDocument(file), query: opts.pid === undefined ? {} : { pid: opts.pid } };
+      const res = await restClient(ctx.io.env).operations.importProject(options);
+      return out.envelope(res.body, () => res.body.statusString);
     }));
 
   projects
