@@ -48,3 +48,19 @@ describe('sml jobs (against a stand-in gateway)', () => {
     expect(() => JSON.parse(json.stdout)).not.toThrow();
   });
 });
+
+describe('a refused signature (against a stand-in gateway)', () => {
+  let gw: StandInGateway;
+
+  beforeAll(async () => {
+    gw = await StandInGateway.start();
+  });
+  afterAll(() => gw.close());
+
+  it("prints what the 401's values say to check under the status, never the secret", async () => {
+    gw.answer = () => ({ status: 401, statusString: 'Invalid Signature', values: { stringToSign: 'GET\n\nSECRETKEY\n', clockSkewSeconds: -3, hint: 'Compare stringToSign line by line.' } });
+    const r = await sml(['jobs', 'list'], gw.env);
+    expect(r).toEqual({ code: 1, stdout: '', stderr: "Invalid Signature\nclock skew: your Sym-date is -3 s from the server's clock\nCompare stringToSign line by line.\n" });
+    expect(r.stderr).not.toContain(gw.env.SML_SECRET);
+  });
+});
