@@ -33,7 +33,7 @@ export function registerJobs(program: Command, ctx: CommandContext): void {
         ['JOB', 'TYPE', 'OWNER', 'STARTED', 'PROGRESS', 'STATE', 'PROJECT'],
         v.jobinfolist.map((j, i) => [
           String(j.jobId), j.jobType, j.owner, j.startingDate > 0 ? new Date(j.startingDate).toISOString() : '',
-          percent(j.current, j.maximum), states[i]!, cell(j.details?.p_id),
+          percent(j.current, j.maximum), states[i], cell(j.details?.p_id),
         ]),
       )));
     }));
