@@ -37,6 +37,10 @@ describe('sml jobs (against a stand-in gateway)', () => {
       '',
     ]);
     expect(gw.seen.map((s) => s.path).sort()).toEqual(['/symetry/rest/c1/jobs', '/symetry/rest/c1/jobs/2', '/symetry/rest/c1/jobs/3']);
+    gw.reset();
+    gw.answer = () => ({ status: 200, statusString: 'OK', values: { jobinfolist: [info(2, 7, 7, { isDone: true })] } });
+    expect(JSON.parse((await sml(['--json', 'jobs', 'list'], gw.env)).stdout).values.jobinfolist).toHaveLength(1);
+    expect(gw.seen).toHaveLength(1);
   });
 
   it('get --wait shows the progress on stderr only and prints the result on stdout', async () => {
