@@ -1,5 +1,7 @@
 import { ConfigError } from '@sml/core';
 import { SmlClient, type SmlResponse } from '@sml/sdk';
+import type { Output } from './io';
+import { onJob } from './progress';
 
 /**
  * The signed REST client of SML_USER. Checks SML_URL here, because a URL such as
@@ -14,5 +16,17 @@ export function restClient(env: NodeJS.ProcessEnv): SmlClient {
 
 /** What a command prints for a 202: the job to follow with `sml jobs get`. */
 export function jobCreated(res: SmlResponse<unknown>): string {
-  return `${res.body.statusString}: job ${res.headers['sym-job-id'] ?? ''} (sml jobs get <id> --wait)`;
+  const id = res.headers['sym-job-id'] ?? '';
+  return `${res.body.statusString}: job ${id} (sml jobs get ${id} --wait)`;
+}
+
+/** `waitForJob` with its progress shown on stderr while the job runs. */
+export async function followJob<V>(out: Output, client: SmlClient, job: SmlResponse<unknown> | string, timeoutSeconds: number): Promise<SmlResponse<V>> {
+  const id = typeof job === 'string' ? job : job.headers['sym-job-id'] ?? '';
+  const bar = out.progress(`job ${id}`);
+  try {
+    return await client.waitForJob<V>(job, { timeoutMs: timeoutSeconds * 1000, onRunning: onJob(bar) });
+  } finally {
+    bar.stop();
+  }
 }

@@ -40,15 +40,17 @@ export async function transferCsv(
   pid: string,
   path: string,
   options: FrameOptions,
-  onReply: (envelope: Envelope, rows: RowRange) => void = () => undefined,
+  onReply: (envelope: Envelope, rows: RowRange, bytesRead: number) => void = () => undefined,
 ): Promise<TransferSummary> {
   const summary: TransferSummary = { requests: 0, rowsAccepted: 0, rowsSkipped: 0, errors: [] };
-  const records = csvRecords(createReadStream(path, { encoding: 'utf8' }));
+  const file = createReadStream(path, { encoding: 'utf8' });
+  const records = csvRecords(file);
   for await (const { frame, firstRow } of frameBatches(records, options)) {
     const rows = { first: firstRow, last: firstRow + frame.data.length - 1 };
     const res = await client[direction](pid, frame);
     summary.requests++;
-    onReply(res.body, rows);
+    // Bytes read so far (the stream reads ahead a little): a progress measure needing no row count.
+    onReply(res.body, rows, file.bytesRead);
     if (!isSuccess(res.body.statusCode)) {
       summary.refused = { envelope: res.body, rows };
       break;

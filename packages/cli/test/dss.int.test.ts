@@ -99,7 +99,7 @@ describe('sml dss (against a stand-in gateway)', () => {
   it('learn prints the job; with --wait it follows the job and prints the rows learned', async () => {
     gw.answer = () => ({ status: 202, statusString: 'Job Created', headers: { 'sym-job-id': '42' } });
     let r = await sml(['dss', 'learn', 'p', 'iris', '--columns', 'x1,x2, y', '--types', 'C,C,B', '--lenient'], gw.env);
-    expect(r).toEqual({ code: 0, stdout: 'Job Created: job 42 (sml jobs get <id> --wait)\n', stderr: '' });
+    expect(r).toEqual({ code: 0, stdout: 'Job Created: job 42 (sml jobs get 42 --wait)\n', stderr: '' });
     expect([gw.seen[0].method, gw.seen[0].path, gw.seen[0].body]).toEqual([
       'POST', '/symetry/rest/c1/projects/p/dss/iris/learn', { attributeNames: ['x1', 'x2', 'y'], attributeTypes: ['C', 'C', 'B'], errorHandling: 1 },
     ]);
@@ -108,7 +108,7 @@ describe('sml dss (against a stand-in gateway)', () => {
       : i === 1 ? { status: 202, statusString: 'OK', values: { jobinfo: { jobId: 43, isDone: false } } }
         : { status: 200, statusString: 'OK', values: { learnReport: { rowsLearned: 149, rowsSkipped: 1, errors: ['[iris.csv] line 7: not a number'] } } });
     r = await sml(['dss', 'forget', 'p', 'iris', '--wait'], gw.env);
-    expect(r).toEqual({ code: 0, stdout: 'Forgot 149 rows of data source iris from project p (1 row skipped)\n[iris.csv] line 7: not a number\n', stderr: '' });
+    expect(r).toEqual({ code: 0, stdout: 'Forgot 149 rows of data source iris from project p (1 row skipped)\n[iris.csv] line 7: not a number\n', stderr: 'job 43: running\n' });
     expect(gw.seen.map((s) => `${s.method} ${s.path}`)).toEqual([
       'POST /symetry/rest/c1/projects/p/dss/iris/forget', 'GET /symetry/rest/c1/jobs/43', 'GET /symetry/rest/c1/jobs/43',
     ]);

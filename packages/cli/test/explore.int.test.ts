@@ -57,7 +57,7 @@ describe('sml explore, density, matrix (against a stand-in gateway)', () => {
       gw.answer = () => ({ status: 202, statusString: 'Job Created', headers: { 'sym-job-id': '41' } });
       const r = await sml(['explore', 'uni', 'p1', '--inputs', 'x', '--async'], gw.env);
       expect(Object.fromEntries(gw.seen[0].query)).toEqual({ metric: 'uni', async: 'true' });
-      expect(r).toEqual({ code: 0, stdout: 'Job Created: job 41 (sml jobs get <id> --wait)\n', stderr: '' });
+      expect(r).toEqual({ code: 0, stdout: 'Job Created: job 41 (sml jobs get 41 --wait)\n', stderr: '' });
     });
 
     it('--json prints the raw envelope; a refused metric exits 1 with its statusString', async () => {
@@ -145,7 +145,7 @@ describe('sml explore, density, matrix (against a stand-in gateway)', () => {
       expect(r).toEqual({
         code: 0,
         stdout: 'COMPONENT  VALUE  SUM\n1          1.9    0.95\n2          0.1    1\n\nATTRIBUTE  PC1  PC2\nx          0.7  -0.7\ny          0.7  0.7\n',
-        stderr: '',
+        stderr: 'job 7: running\n',
       });
     });
 

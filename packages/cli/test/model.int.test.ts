@@ -70,7 +70,7 @@ describe('sml model (against a stand-in gateway)', () => {
       expect(gw.seen.map((s) => `${s.method} ${s.path}`)).toEqual([`POST ${base}/p1/build`, 'GET /symetry/rest/c1/jobs/9', 'GET /symetry/rest/c1/jobs/9', 'GET /symetry/rest/c1/jobs/9']);
       expect(Object.fromEntries(gw.seen[0].query)).toEqual({ modelid: 'm1', algo: 'mlr' });
       expect(gw.seen[0].body).toEqual({ inputAttributeNames: ['x1', 'x3'], targetAttributeNames: ['y'], extraParameters: { lambda: '0.5' } });
-      expect(r).toEqual({ code: 0, stdout: printed, stderr: '' });
+      expect(r).toEqual({ code: 0, stdout: printed, stderr: 'job 9: running\n' });
     });
 
     it('indexes go as inputAttributes/targets; repeated --inputs are one list; no --targets sends none', async () => {
@@ -82,7 +82,7 @@ describe('sml model (against a stand-in gateway)', () => {
     it('--no-wait prints the job id and does not poll', async () => {
       gw.answer = job();
       const r = await sml(['model', 'build', 'p1', 'm1', '--algo', 'mlr', '--inputs', 'x1', '--targets', 'y', '--no-wait'], gw.env);
-      expect(r).toEqual({ code: 0, stdout: 'SelectModel Job Created: job 9 (sml jobs get <id> --wait)\n', stderr: '' });
+      expect(r).toEqual({ code: 0, stdout: 'SelectModel Job Created: job 9 (sml jobs get 9 --wait)\n', stderr: '' });
       expect(gw.seen).toHaveLength(1);
     });
 
@@ -122,7 +122,7 @@ describe('sml model (against a stand-in gateway)', () => {
         },
         dataframe: { attributeNames: ['x1', 'x3', 'y'], attributeTypes: ['C', 'C', 'C'], data: [['1', '2', '3'], ['4', '5', '6'], ['7', '8', '9']], errorHandling: 0 },
       });
-      expect(r).toEqual({ code: 0, stdout: printed, stderr: '' });
+      expect(r).toEqual({ code: 0, stdout: printed, stderr: 'job 9: running\n' });
     });
 
     it('--iterations and --seed become selector_iterations and selector_seed; full selector names are accepted', async () => {
@@ -223,7 +223,7 @@ describe('sml model (against a stand-in gateway)', () => {
     it('--no-wait prints the job id; a refused request exits 1 with its statusString', async () => {
       gw.answer = autoJob();
       const r = await sml(['model', 'autoselect', 'p1', 'm', '--task', 'regression', '--targets', 'y', '--ds', 'val', '--no-wait'], gw.env);
-      expect(r).toEqual({ code: 0, stdout: 'SelectModel Job Created: job 9 (sml jobs get <id> --wait)\n', stderr: '' });
+      expect(r).toEqual({ code: 0, stdout: 'SelectModel Job Created: job 9 (sml jobs get 9 --wait)\n', stderr: '' });
       gw.reset();
       gw.answer = () => ({ status: 400, statusString: 'unknown sml_model_assessment_type [auc] for task regression; expected one of rmse, mae, r2, rmslogp1e' });
       const refused = await sml(['model', 'autoselect', 'p1', 'm', '--task', 'regression', '--targets', 'y', '--ds', 'val', '--criterion', 'auc'], gw.env);
@@ -305,6 +305,19 @@ describe('sml model (against a stand-in gateway)', () => {
       gw.answer = (s, i) => (i === 1 ? { status: 400, statusString: 'Cannot find model [m1] in project [p1]' } : predictions(s));
       const r = await sml(['model', 'predict', 'p1', 'm1', csv('three.csv', 'x1\n1\n2\n3\n'), '--types', 'C', '--batch', '2'], gw.env);
       expect(r).toEqual({ code: 1, stdout: '', stderr: 'Cannot find model [m1] in project [p1]\nstopped at the request with data rows 3-3; rows 1-2 were predicted\n' });
+    });
+
+    it("without --types the header's columns take the project's types; a column it lacks asks for --types", async () => {
+      gw.answer = (s) => (s.method === 'GET' ? { status: 200, statusString: 'OK', values: { smlInfo: { attributeNames: ['y', 'x3', 'x1'], attributeTypes: ['B', 'T', 'C'] } } } : predictions(s));
+      let r = await sml(['model', 'predict', 'p1', 'm1', csv('typed.csv', 'x1,x3\n1,a\n'), '--batch', '5'], gw.env);
+      expect(r.code).toBe(0);
+      expect(gw.seen.map((s) => `${s.method} ${s.path}`)).toEqual([`GET ${base}/p1/info`, `POST ${base}/p1/predict/m1`]);
+      expect(gw.seen[1].body).toEqual({ attributeNames: ['x1', 'x3'], attributeTypes: ['C', 'T'], data: [['1', 'a']], errorHandling: 0 });
+      gw.reset();
+      gw.answer = () => ({ status: 200, statusString: 'OK', values: { smlInfo: { attributeNames: ['x1'], attributeTypes: ['C'] } } });
+      r = await sml(['model', 'predict', 'p1', 'm1', csv('extra.csv', 'x1,x9\n1,2\n')], gw.env);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: "sml: project p1 has no attribute 'x9': give --types, one code per column\n" });
+      expect(gw.seen).toHaveLength(1);
     });
 
     it('--types must match the header', async () => {

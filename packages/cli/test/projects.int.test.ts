@@ -42,6 +42,17 @@ describe('sml projects (against a stand-in gateway)', () => {
       ]);
     });
 
+    it("without --types the columns take the project's types; a project without attributes yet asks for --types", async () => {
+      gw.answer = (s) => (s.method === 'GET' ? { status: 200, statusString: 'OK', values: { smlInfo: { attributeNames: ['flag', 'x'], attributeTypes: ['B', 'C'] } } } : ok(s, 0));
+      let r = await sml(['projects', 'learn', 'p1', csv('known.csv', `x,flag\n${dataRows(1)}`)], env);
+      expect(r.code).toBe(0);
+      expect(gw.seen[1].body).toEqual({ attributeNames: ['x', 'flag'], attributeTypes: ['C', 'B'], data: [['1', '0']], errorHandling: 0 });
+      gw.reset();
+      gw.answer = () => ({ status: 200, statusString: 'OK', values: { smlInfo: { attributeNames: [], attributeTypes: [] } } });
+      r = await sml(['projects', 'learn', 'p1', csv('fresh.csv', `x,flag\n${dataRows(1)}`)], env);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: 'sml: project p1 has no attributes yet: give --types, one code per column (e.g. --types C,C)\n' });
+    });
+
     it('forget posts to /forget', async () => {
       const r = await sml(['projects', 'forget', 'p1', csv('one.csv', 'x\n7\n'), '--types', 'C'], env);
       expect(r).toEqual({ code: 0, stdout: 'Forgot 1 row from project p1 (1 request)\n', stderr: '' });
@@ -143,7 +154,7 @@ describe('sml projects (against a stand-in gateway)', () => {
     it('info --async prints the job id of the 202', async () => {
       gw.answer = () => ({ status: 202, statusString: 'Job Created', values: { jobId: 12 }, headers: { 'sym-job-id': '12' } });
       const r = await sml(['projects', 'info', 'p1', '--async'], env);
-      expect(r).toEqual({ code: 0, stdout: 'Job Created: job 12 (sml jobs get <id> --wait)\n', stderr: '' });
+      expect(r).toEqual({ code: 0, stdout: 'Job Created: job 12 (sml jobs get 12 --wait)\n', stderr: '' });
     });
 
     it('list prints one project id per line', async () => {

@@ -28,7 +28,7 @@ export const catalogue = {
   // §1 conventions
   MALFORMED_JSON: { status: 400, message: 'Malformed JSON body: {detail}' },
   INVALID_REQUEST: { status: 400, message: 'Invalid request: {detail}' },
-  INVALID_NAME: { status: 400, message: 'Invalid {kind} name [{name}]: 1-128 characters of [A-Za-z0-9_.-], not starting with "." and without ".."' },
+  INVALID_NAME: { status: 400, message: 'Invalid {kind} name [{name}]: {reason}1-128 characters of [A-Za-z0-9_.-], not starting with "." and without ".."' },
   BODY_TOO_LARGE: { status: 413, message: 'Request body larger than the limit of {limit} bytes' },
   JSON_BODY_TOO_LARGE: { status: 413, message: 'Request body larger than the limit of {limit} bytes for this operation (SML_MAX_JSON_BODY_BYTES; learn and forget bodies may be larger, up to SML_BODY_LIMIT)' },
   INFLATED_TOO_LARGE: { status: 413, message: 'Request body larger than the limit of {limit} bytes once inflated (Content-Encoding {encoding})' },

@@ -8,9 +8,28 @@ export function isValidName(name: unknown): name is string {
   return typeof name === 'string' && NAME.test(name) && !name.includes('..');
 }
 
+// C0 controls and DEL: invisible in a message, so a name holding one is refused by position.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+
+/**
+ * Why a name with a control character is refused, e.g. `character 15 is the control character
+ * U+000D; ` for `Iris_virginica\r` (a Windows line end left on a CSV value); empty otherwise.
+ */
+function controlReason(name: string): string {
+  const at = name.search(CONTROL); // search ignores the g flag and lastIndex
+  if (at < 0) return '';
+  const code = name.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
+  const hint = code === '000D' ? ' (a carriage return: a Windows line ending left in the value?)' : '';
+  return `character ${at + 1} is the control character U+${code}${hint}; names are `;
+}
+
 export function checkName(kind: string, name: unknown): string {
-  if (!isValidName(name)) throw smlError('INVALID_NAME', { kind, name: clip(typeof name === 'string' ? name : JSON.stringify(name) ?? '', 200) });
-  return name;
+  if (isValidName(name)) return name;
+  const text = typeof name === 'string' ? name : JSON.stringify(name) ?? '';
+  // Control characters shown escaped (\r, \u0000), so the message stays one readable line.
+  const shown = clip(text, 200).replace(CONTROL, (c) => JSON.stringify(c).slice(1, -1));
+  throw smlError('INVALID_NAME', { kind, name: shown, reason: typeof name === 'string' ? controlReason(name) : '' });
 }
 
 /**

@@ -9,6 +9,16 @@ describe('names', () => {
     expect(() => checkName('project', 'a/b')).toThrow(expect.objectContaining({ status: 400, code: 'INVALID_NAME', message: expect.stringContaining('project name [a/b]') }));
   });
 
+  it('a control character is named by its position and code point, the name shown escaped on one line', () => {
+    expect(() => checkName('attribute', 'Iris_virginica\r')).toThrow(expect.objectContaining({
+      status: 400,
+      code: 'INVALID_NAME',
+      message: 'Invalid attribute name [Iris_virginica\\r]: character 15 is the control character U+000D (a carriage return: a Windows line ending left in the value?); names are 1-128 characters of [A-Za-z0-9_.-], not starting with "." and without ".."',
+    }));
+    expect(() => checkName('project', 'a\tb')).toThrow(expect.objectContaining({ message: expect.stringMatching(/^Invalid project name \[a\\tb\]: character 2 is the control character U\+0009; names are 1-128/) }));
+    expect(() => checkName('project', 'a b')).toThrow(expect.objectContaining({ message: 'Invalid project name [a b]: 1-128 characters of [A-Za-z0-9_.-], not starting with "." and without ".."' }));
+  });
+
   it('name tokens are injective, reversible and contain no subject separators', () => {
     fc.assert(fc.property(fc.stringMatching(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,20}$/), (n) => {
       const t = nameToken(n);

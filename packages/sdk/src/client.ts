@@ -102,6 +102,8 @@ export class SmlClient {
     for (;;) {
       const res = await this.getJob<V>(jobId);
       if (res.status !== 202) return res;
+      const { jobinfo } = (res.body.values ?? {}) as { jobinfo?: JobInfo };
+      if (jobinfo) options.onRunning?.(jobinfo);
       if (Date.now() + intervalMs > deadline) throw new JobTimeoutError(jobId, timeoutMs);
       await sleep(intervalMs);
     }

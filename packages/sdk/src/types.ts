@@ -40,6 +40,8 @@ export interface WaitOptions {
   timeoutMs?: number;
   /** Pause between polls; default 100 ms. */
   intervalMs?: number;
+  /** Called with `values.jobinfo` of each answer while the job still runs (a progress display). */
+  onRunning?: (info: JobInfo) => void;
 }
 
 /** `values.jobinfo` and the entries of `values.jobinfolist` (API.md §10). */

@@ -219,6 +219,13 @@ describe('waitForJob', () => {
     expect(gw.seen.filter((s) => s.path === '/symetry/rest/c1/jobs/42')).toHaveLength(4);
   });
 
+  it("hands onRunning each running answer's jobinfo, not the final one", async () => {
+    gw = await startGateway(jobGateway(2));
+    const seen: unknown[] = [];
+    await gw.client.waitForJob(42, { intervalMs: 5, onRunning: (info) => seen.push(info) });
+    expect(seen).toEqual([{ jobId: 42, isDone: false }, { jobId: 42, isDone: false }]);
+  });
+
   it('returns a failure status as the final answer, without retrying it', async () => {
     gw = await startGateway((_s, res) => envelope(res, 500, 'boom'));
     expect(await gw.client.waitForJob(42)).toMatchObject({ status: 500 });

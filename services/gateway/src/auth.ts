@@ -55,10 +55,26 @@ export async function authenticateMessage(m: SignedMessage, users: UserDirectory
   const { md5, signed } = m.digest ? await m.digest(record.secretKey) : digestHere(m, record.secretKey);
   if (m.contentMd5 !== md5) throw smlError('MD5_MISMATCH');
   if (!signed) {
-    throw smlError('INVALID_SIGNATURE').withValues({ stringToSign: m.redacted(md5) });
+    throw smlError('INVALID_SIGNATURE').withValues({ stringToSign: m.redacted(md5), ...signatureHint(m.symDate!, Date.now()) });
   }
   if (!(await replay.remember(bareSignature(authorization)))) throw smlError('REPLAYED_REQUEST');
   return { user: customerId, root: record.root, secretKey: record.secretKey };
+}
+
+/** What the values of a 401 'Invalid Signature' say to check, besides the string to sign. */
+export const SIGNATURE_HINT =
+  'Compare stringToSign with the string your client signed, line by line: METHOD, Content-MD5, your secret (shown as SECRETKEY; ' +
+  'never sent), Sym-date, Customer-ID, the body (if any), the resource (the path, or the full URL), the query (if any), each ended by a newline. ' +
+  'Then check the secret itself (a rotated key?) and that nothing changed the body or the path after signing. ' +
+  'clockSkewSeconds is your Sym-date minus this server\'s clock: within the window it does not cause this error.';
+
+/**
+ * The measured clock skew (the message's Sym-date against this server's clock at `now`) and
+ * what to check. Status and code stay 401 INVALID_SIGNATURE; the secret is never included.
+ */
+export function signatureHint(symDate: string, now: number): { serverTime: string; clockSkewSeconds: number; hint: string } {
+  const sent = parseSymDate(symDate) ?? now; // checkHeaders parsed it already
+  return { serverTime: new Date(now).toISOString(), clockSkewSeconds: Math.round((sent - now) / 1000), hint: SIGNATURE_HINT };
 }
 
 /**

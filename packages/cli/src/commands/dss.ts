@@ -5,7 +5,7 @@ import { keyValue, nameList, positiveSeconds, typeCodes } from '../args';
 import { action, type CommandContext } from '../command';
 import { CliError } from '../errors';
 import { isSuccess, type Output } from '../io';
-import { jobCreated, restClient } from '../rest';
+import { followJob, jobCreated, restClient } from '../rest';
 import { cell, table } from '../table';
 
 const DS_TYPES = ['localfile', 's3', 'redshift', 'http'];
@@ -82,7 +82,7 @@ interface JobOptions {
 /** Prints the job id of a learn/forget, or with --wait follows it to its end and prints what it did. */
 async function finish(out: Output, client: SmlClient, submitted: SmlResponse<unknown>, forget: boolean, where: string, opts: JobOptions): Promise<number> {
   if (!isSuccess(submitted.status) || !opts.wait) return out.envelope(submitted.body, () => jobCreated(submitted));
-  const res = await client.waitForJob<LearnReply>(submitted, { timeoutMs: opts.timeout * 1000 });
+  const res = await followJob<LearnReply>(out, client, submitted, opts.timeout);
   return out.envelope(res.body, (v) => {
     const { rowsLearned = 0, rowsSkipped = 0, errors = [] } = v.learnReport ?? {};
     const skipped = rowsSkipped > 0 ? ` (${count(rowsSkipped, 'row')} skipped)` : '';

@@ -1,11 +1,21 @@
 import type { Command } from 'commander';
-import type { JobInfo } from '@sml/sdk';
+import type { JobInfo, SmlClient } from '@sml/sdk';
 import { positiveSeconds } from '../args';
+import { percent } from '../progress';
 import { action, type CommandContext } from '../command';
-import { restClient } from '../rest';
+import { followJob, restClient } from '../rest';
 import { cell, fields, table } from '../table';
 
-const jobState = (j: JobInfo) => (j.isDone ? 'done' : j.isStarted ? 'running' : 'queued');
+/**
+ * A job's state as `jobs list` shows it. A JobInfo says only that a job is done, not how it
+ * ended, so a done job's own answer is read: 200 finished, anything else (500) failed.
+ */
+async function jobStates(client: SmlClient, list: JobInfo[]): Promise<string[]> {
+  return Promise.all(list.map(async (j) => {
+    if (!j.isDone) return j.isStarted ? 'running' : 'queued';
+    return (await client.getJob(j.jobId)).status === 200 ? 'done' : 'failed';
+  }));
+}
 
 /** `sml jobs list|get|cancel`: the jobs of SML_USER, over REST (API.md §10). */
 export function registerJobs(program: Command, ctx: CommandContext): void {
@@ -16,12 +26,15 @@ export function registerJobs(program: Command, ctx: CommandContext): void {
     .description('list jobs')
     .option('--all', "every customer's jobs (root only)")
     .action(action(ctx, async (out, opts: { all?: boolean }) => {
-      const res = await restClient(ctx.io.env).listJobs({ all: opts.all === true });
+      const client = restClient(ctx.io.env);
+      const res = await client.listJobs({ all: opts.all === true });
+      // --json prints the list as answered: no job is read for a state the table alone shows.
+      const states = out.json ? [] : await jobStates(client, res.body.values?.jobinfolist ?? []);
       return out.envelope(res.body, (v) => (v.jobinfolist.length === 0 ? 'No jobs' : table(
         ['JOB', 'TYPE', 'OWNER', 'STARTED', 'PROGRESS', 'STATE', 'PROJECT'],
-        v.jobinfolist.map((j) => [
+        v.jobinfolist.map((j, i) => [
           String(j.jobId), j.jobType, j.owner, j.startingDate > 0 ? new Date(j.startingDate).toISOString() : '',
-          `${j.current}/${j.maximum}`, jobState(j), cell(j.details?.p_id),
+          percent(j.current, j.maximum), states[i], cell(j.details?.p_id),
         ]),
       )));
     }));
@@ -34,7 +47,7 @@ export function registerJobs(program: Command, ctx: CommandContext): void {
     .option('--timeout <seconds>', 'with --wait: give up after this long', positiveSeconds, 600)
     .action(action(ctx, async (out, id: string, opts: { wait?: boolean; timeout: number }) => {
       const client = restClient(ctx.io.env);
-      const res = opts.wait ? await client.waitForJob(id, { timeoutMs: opts.timeout * 1000 }) : await client.getJob(id);
+      const res = opts.wait ? await followJob(out, client, id, opts.timeout) : await client.getJob(id);
       return out.envelope(res.body, (v) => {
         const { jobinfo, ...result } = v as { jobinfo?: Record<string, unknown> };
         const detail = jobinfo ? fields(jobinfo) : Object.keys(result).length > 0 ? JSON.stringify(result, null, 2) : '';

@@ -3,7 +3,7 @@ import { attributeList, keyValue, positiveSeconds } from '../args';
 import { action, type CommandContext } from '../command';
 import { MATRIX_PATHS, mlContexts, submitMatrix, type MatrixKind, type MatrixResult, type Num } from '../exploration';
 import { isSuccess } from '../io';
-import { restClient } from '../rest';
+import { followJob, restClient } from '../rest';
 import { cell, keyValues, table } from '../table';
 
 interface MatrixOptions {
@@ -60,7 +60,7 @@ export function registerMatrix(program: Command, ctx: CommandContext): void {
       const client = restClient(ctx.io.env);
       const submitted = await submitMatrix(client, pid, kind, mlContexts(opts.inputs, opts.targets, opts.param), { useLocal: opts.useLocal });
       if (!isSuccess(submitted.status)) return out.envelope(submitted.body, () => '');
-      const res = await client.waitForJob<MatrixResult>(submitted, { timeoutMs: opts.timeout * 1000 });
+      const res = await followJob<MatrixResult>(out, client, submitted, opts.timeout);
       return out.envelope(res.body, (v) => describe(kind, v));
     }));
 }

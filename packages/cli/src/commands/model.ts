@@ -10,7 +10,9 @@ import { mlContext, type MLContext } from '../exploration';
 import { frameBatches } from '../frames';
 import { isSuccess, type Output } from '../io';
 import { deleteModel, describeModel, modelInfo, predict, predictionTable, submitAutoSelect, submitBuild, submitSelect, type ModelInfo, type ModelReply } from '../models';
-import { jobCreated, restClient } from '../rest';
+import { followJob, jobCreated, restClient } from '../rest';
+import { csvHeader, projectTypes } from '../schema';
+import { readDocument, saveDocument } from '../documents';
 import { cell, table } from '../table';
 
 const SELECTORS = ['none', 'fw_bw', 'simple', 'brute', 'iteration'];
@@ -94,8 +96,7 @@ function parseDataFrame(json: string): RestDataFrame {
 
 /** Without --types, every column of the CSV file is C (sym-rest-rc sends its validation file so). */
 async function headerTypes(path: string): Promise<string[]> {
-  for await (const record of csvRecords(createReadStream(path, { encoding: 'utf8' }))) return record.map(() => 'C');
-  throw new CliError(`${path} is empty`);
+  return (await csvHeader(path)).map(() => 'C');
 }
 
 interface JobOptions {
@@ -106,7 +107,7 @@ interface JobOptions {
 /** Follows a build or selectModel job to its end and prints the model, or prints the job id with --no-wait. */
 async function finish(out: Output, client: SmlClient, submitted: SmlResponse<unknown>, opts: JobOptions): Promise<number> {
   if (!isSuccess(submitted.status) || !opts.wait) return out.envelope(submitted.body, () => jobCreated(submitted));
-  const res = await client.waitForJob<ModelReply>(submitted, { timeoutMs: opts.timeout * 1000 });
+  const res = await followJob<ModelReply>(out, client, submitted, opts.timeout);
   return out.envelope(res.body, (v) => describeModel(v.modelInfo));
 }
 
@@ -133,7 +134,7 @@ interface ContextOptions {
 const context = (opts: ContextOptions, named?: Record<string, string | number | undefined>): MLContext =>
   mlContext(oneList(opts.inputs, '--inputs'), oneList(opts.targets, '--targets'), extraParameters(opts.param, named));
 
-/** `sml model build|select|info|predict|delete`: models of a project, over REST (API.md §7). */
+/** `sml model build|select|info|list|predict|export|import|delete`: models of a project, over REST (API.md §7). */
 export function registerModel(program: Command, ctx: CommandContext): void {
   const model = program.command('model').description("a project's models: build, select inputs, predict (REST: SML_URL, SML_USER, SML_SECRET)");
   const common = (c: Command) => c
@@ -213,7 +214,7 @@ export function registerModel(program: Command, ctx: CommandContext): void {
       const client = restClient(ctx.io.env);
       const submitted = await submitAutoSelect(client, pid, modelId, opts.task, mlcontext, scoring);
       if (!isSuccess(submitted.status) || !opts.wait) return out.envelope(submitted.body, () => jobCreated(submitted));
-      const res = await client.waitForJob<ModelReply>(submitted, { timeoutMs: opts.timeout * 1000 });
+      const res = await followJob<ModelReply>(out, client, submitted, opts.timeout);
       return out.envelope(res.body, (v) => {
         const { leaderboard: _, ...extra } = v.modelInfo.extra ?? {};
         const board = leaderboard(v.modelInfo);
@@ -237,13 +238,14 @@ export function registerModel(program: Command, ctx: CommandContext): void {
     .argument('<pid>', 'project id')
     .argument('<modelid>', 'model id')
     .argument('<csv>', 'path of the CSV file')
-    .requiredOption('--types <codes>', 'attribute type codes, one per column, e.g. C,C,B', typeCodes)
+    .option('--types <codes>', "attribute type codes, one per column, e.g. C,C,B (default: the project's types of the header's columns)", typeCodes)
     .option('--batch <rows>', 'rows per request', positiveInt, 10_000)
-    .action(action(ctx, async (out, pid: string, modelId: string, path: string, opts: { types: string[]; batch: number }) => {
+    .action(action(ctx, async (out, pid: string, modelId: string, path: string, opts: { types?: string[]; batch: number }) => {
       const client = restClient(ctx.io.env);
+      const types = opts.types ?? await projectTypes(client, pid, await csvHeader(path));
       const rows: Array<{ row: number; values: Record<string, string> }> = [];
       const records = csvRecords(createReadStream(path, { encoding: 'utf8' }));
-      for await (const { frame, firstRow } of frameBatches(records, { types: opts.types, batchSize: opts.batch, errorHandling: 0 })) {
+      for await (const { frame, firstRow } of frameBatches(records, { types, batchSize: opts.batch, errorHandling: 0 })) {
         const res = await predict(client, pid, modelId, frame);
         if (out.json) out.out(JSON.stringify(res.body));
         if (!isSuccess(res.status)) {
@@ -255,6 +257,41 @@ export function registerModel(program: Command, ctx: CommandContext): void {
       }
       if (!out.json) out.out(rows.length === 0 ? 'No rows' : predictionTable(rows));
       return 0;
+    }));
+
+  model
+    .command('list')
+    .description("a project's models and their algorithms (from its smlInfo)")
+    .argument('<pid>', 'project id')
+    .action(action(ctx, async (out, pid: string) => {
+      const res = await restClient(ctx.io.env).projectInfo(pid);
+      return out.envelope(res.body, (v) => {
+        const { modelsList = [], modelTypeList = [] } = v.smlInfo as { modelsList?: string[]; modelTypeList?: string[] };
+        return modelsList.length === 0 ? 'No models' : table(['MODEL', 'ALGO'], modelsList.map((m, i) => [m, modelTypeList[i] ?? '']));
+      });
+    }));
+
+  model
+    .command('export')
+    .description('a model as a portable, versioned document, base64 text; what import takes back')
+    .argument('<pid>', 'project id')
+    .argument('<modelid>', 'model id')
+    .option('--out <file>', 'write the document to this file instead of stdout')
+    .action(action(ctx, async (out, pid: string, modelId: string, opts: { out?: string }) => {
+      const res = await restClient(ctx.io.env).operations.exportModel<{ status: string }>(pid, { query: { modelid: modelId } });
+      return saveDocument(out, res, `model ${modelId}`, opts.out);
+    }));
+
+  model
+    .command('import')
+    .description('add an exported model to a project (a model of that id is replaced, as a build replaces it)')
+    .argument('<pid>', 'project id')
+    .argument('<file>', 'the document an export wrote')
+    .option('--modelid <id>', 'the model id (default: the id it was exported with)')
+    .action(action(ctx, async (out, pid: string, file: string, opts: { modelid?: string }) => {
+      const options = { raw: readDocument(file), query: opts.modelid === undefined ? {} : { modelid: opts.modelid } };
+      const res = await restClient(ctx.io.env).operations.importModel(pid, options);
+      return out.envelope(res.body, () => res.body.statusString);
     }));
 
   model

@@ -1,12 +1,20 @@
+import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
 import { keyValue, positiveInt, typeCodes } from '../args';
 import { action, type CommandContext } from '../command';
 import type { Output } from '../io';
+import { afterDelay } from '../progress';
 import { jobCreated, restClient } from '../rest';
+import { csvHeader, projectTypes } from '../schema';
+import { readDocument, saveDocument } from '../documents';
 import { fields } from '../table';
 import { transferCsv, type Direction, type TransferSummary } from '../transfer';
 
 const PROJECT_TYPES = ['cpu', 'gpu', 'mgpuf', 'mgpud', 'sequence', 'partition', 'fed', 'dynamic'];
+
+/** A CSV transfer shows its progress (by bytes of the file read) once it has run this long. */
+const LONG_TRANSFER_MS = 1_000;
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
@@ -70,6 +78,27 @@ export function registerProjects(program: Command, ctx: CommandContext): void {
     }));
 
   projects
+    .command('export')
+    .description('the project as one portable, versioned document (settings, statistics, models), base64 text; what import takes back')
+    .argument('<pid>', 'project id')
+    .option('--out <file>', 'write the document to this file instead of stdout')
+    .action(action(ctx, async (out, pid: string, opts: { out?: string }) => {
+      const res = await restClient(ctx.io.env).operations.exportProject<{ status: string }>(pid);
+      return saveDocument(out, res, `project ${pid}`, opts.out);
+    }));
+
+  projects
+    .command('import')
+    .description('create a project from an exported document (all or nothing; 409 if the project exists)')
+    .argument('<file>', 'the document an export wrote')
+    .option('--pid <pid>', 'the new project id (default: the id it was exported with)')
+    .action(action(ctx, async (out, file: string, opts: { pid?: string }) => {
+      const options = { raw: readDocument(file), query: opts.pid === undefined ? {} : { pid: opts.pid } };
+      const res = await restClient(ctx.io.env).operations.importProject(options);
+      return out.envelope(res.body, () => res.body.statusString);
+    }));
+
+  projects
     .command('list')
     .description('list project ids')
     .action(action(ctx, async (out) => {
@@ -96,15 +125,24 @@ export function registerProjects(program: Command, ctx: CommandContext): void {
       .description(`${description[direction]}; with --json prints one envelope per request, one per line`)
       .argument('<pid>', 'project id')
       .argument('<csv>', 'path of the CSV file')
-      .requiredOption('--types <codes>', 'attribute type codes, one per column, e.g. C,C,B (C, B, T, S, L, X)', typeCodes)
+      .option('--types <codes>', "attribute type codes, one per column, e.g. C,C,B (C, B, T, S, L, X); default: the project's types of the header's columns", typeCodes)
       .option('--batch <rows>', 'rows per request', positiveInt, 10_000)
       .option('--lenient', 'skip malformed rows instead of refusing their batch (errorHandling=1)')
-      .action(action(ctx, async (out, pid: string, path: string, opts: { types: string[]; batch: number; lenient?: boolean }) => {
+      .action(action(ctx, async (out, pid: string, path: string, opts: { types?: string[]; batch: number; lenient?: boolean }) => {
         const client = restClient(ctx.io.env);
-        const options = { types: opts.types, batchSize: opts.batch, errorHandling: opts.lenient ? 1 : 0 } as const;
-        const summary = await transferCsv(client, direction, pid, path, options, (envelope) => {
-          if (out.json) out.out(JSON.stringify(envelope));
-        });
+        const types = opts.types ?? await projectTypes(client, pid, await csvHeader(path));
+        const options = { types, batchSize: opts.batch, errorHandling: opts.lenient ? 1 : 0 } as const;
+        const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+        const bar = afterDelay(out.progress(`${direction} ${basename(path)}`), LONG_TRANSFER_MS);
+        let summary;
+        try {
+          summary = await transferCsv(client, direction, pid, path, options, (envelope, _rows, bytesRead) => {
+            if (out.json) out.out(JSON.stringify(envelope));
+            bar.update(Math.min(bytesRead, size), size);
+          });
+        } finally {
+          bar.stop();
+        }
         return reportTransfer(out, direction, pid, summary);
       }));
   }

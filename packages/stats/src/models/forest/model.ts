@@ -142,7 +142,7 @@ function build(summary: Summary, spec: ModelSpec): ForestState {
     means,
     info: {
       n: num(rows), rf_num_trees: num(o.trees), nodes: num(nodes), max_nodes_per_tree: num(forest.nodeCap), rf_complexity: num(o.maxDepth),
-      rf_rnd_seed: num(o.seed), forget: 'not applied: the forest keeps the rows forgotten (forest.ts)',
+      rf_rnd_seed: num(o.seed), forget: 'not applied: a tree cannot take a row back, so forget leaves the forest as it is',
     },
     extra: { features: JSON.stringify(inputNames), ...(o.type === 'rf_classifier' ? { classes: JSON.stringify(forest.classes) } : {}) },
     forestType: o.type,
