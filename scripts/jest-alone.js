@@ -1,5 +1,6 @@
 // Lets `npm test` run two jest workers while timing-sensitive files still run alone. A test file
 // whose text holds the marker `@sml-run-alone` (with its reason) waits until no other file runs,
+// unit files aside (jest.config.js leaves them out of the gate),
 // and no file starts while it runs (scripts/run-alone.js: a lock across the workers, kept in the
 // run's directory made by scripts/jest-system-setup.js). Without that directory (a run without
 // the system tier) there is nothing to wait for. The hook allows a long wait: jest's own timeout
