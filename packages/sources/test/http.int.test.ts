@@ -176,7 +176,10 @@ describe('http source', () => {
     }
     expect(rss.total).toBe(BIG);
     expect(lines).toBe(Math.floor(BIG / LINE.length));
-    expect(rss.growth).toBeLessThan((BIG - WARM_UP) / 4);
+    // A reader that kept its chunks would grow by the whole read after the warm-up (40 MB); one
+    // that streams grows by buffers only, but the server writing in this process adds its own
+    // socket buffers, which on a loaded machine reached 12 MB: half the read is the bound.
+    expect(rss.growth).toBeLessThan((BIG - WARM_UP) / 2);
   });
 
   it('404 is not-found, 401 and 403 are denied, 500 is unreachable', async () => {

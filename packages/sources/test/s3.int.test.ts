@@ -95,7 +95,10 @@ describe('s3 source', () => {
     }
     expect(rss.total).toBe(size);
     expect(hash.digest('hex')).toBe(expected.digest('hex'));
-    expect(rss.growth).toBeLessThan((size - WARM_UP) / 4);
+    // A reader that kept its chunks would grow by the whole read after the warm-up (40 MB); one
+    // that streams grows by buffers only, but the server writing in this process adds its own
+    // socket buffers, which on a loaded machine reached 12 MB: half the read is the bound.
+    expect(rss.growth).toBeLessThan((size - WARM_UP) / 2);
   });
 
   it('a missing object or bucket is not-found', async () => {
