@@ -24,7 +24,7 @@ class Source:
             yield pd.DataFrame({"x": range(i * 10, i * 10 + 10), "y": [0.5] * 10})
 
 
-def watching(source, window, delay=0.05):
+def watching(source, window, delay=0.1):
     """An answer that records, at each arrival, the batches read ahead of those answered and the
     requests in flight, holding each for `delay` so that a window can fill."""
     state = {"answered": 0, "in_flight": 0, "ahead": [], "flight": []}
