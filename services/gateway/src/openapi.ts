@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import { catalogue, type ErrorCode, type ParameterBound } from '@sml/core';
+import { operationExamples } from './openapi-examples';
 import type { AnyRoute } from './route';
 import { z } from './schemas';
 
@@ -44,10 +45,14 @@ export function openApiDocument(routes: AnyRoute[], basePath: string, bounds: Re
       const e = catalogue[c];
       byStatus.set(e.status, [...(byStatus.get(e.status) ?? []), `${c}: ${e.message}`]);
     }
-    const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
-      [r.success.status]: { description: r.success.description, content: { 'application/json': { schema: envelope(r.values) } } },
+    // The examples (openapi-examples.ts) on the request body and the success answer.
+    const example = operationExamples[r.operationId];
+    const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType; example?: unknown }> }> = {
+      [r.success.status]: { description: r.success.description, content: { 'application/json': { schema: envelope(r.values), example: example?.response } } },
     };
-    if (r.createsJob) responses[202] = { description: 'Job Created: headers sym-job-id, Job-Id, Location', content: { 'application/json': { schema: envelope() } } };
+    // A job's 202 replaces the success answer when that is the 202 (its values are the job's id; the job's result comes with GET jobs/{id}).
+    const jobExample = r.success.status === 202 ? { example: example?.response } : {};
+    if (r.createsJob) responses[202] = { description: 'Job Created: headers sym-job-id, Job-Id, Location', content: { 'application/json': { schema: envelope(), ...jobExample } } };
     for (const [status, lines] of byStatus) {
       responses[status] ??= { description: lines.join('\n'), content: { 'application/json': { schema: envelope() } } };
     }
@@ -62,7 +67,7 @@ export function openApiDocument(routes: AnyRoute[], basePath: string, bounds: Re
       request: {
         params: r.params,
         query: r.query,
-        ...(r.body ? { body: { content: { 'application/json': { schema: r.body } } } } : {}),
+        ...(r.body ? { body: { content: { 'application/json': { schema: r.body, example: example?.body } } } } : {}),
       },
       responses,
     });
