@@ -117,11 +117,12 @@ export const operationExamples: Record<string, OperationExamples> = {
     body: exploreBody,
     response: ok({
       KSVDMap: { values: [{ count: 150, mean: 3.758, variance: 3.0924, stddev: 1.7585, skewness: -0.2749, kurtosis: -1.4021, stderr: 0.1436, meanMarginErrorC95: 0.2837, min: 1, median: 4.35, max: 6.9 }] },
+      approximate: [['min', 'median', 'max']],
     }),
   },
   densityEstimate: {
     body: { values: [{ inputAttributeNames: ['petal_length'], extraParameters: { hist_bins: '4' } }] },
-    response: ok({ densityList: { values: [{ attrName: 'petal_length', min: 1, max: 6.9, width: 1.475, histogram: [50, 11.2, 55.3, 33.5], valueForMissing: 0 }] } }),
+    response: ok({ densityList: { values: [{ attrName: 'petal_length', min: 1, max: 6.9, width: 1.475, histogram: [50, 11.2, 55.3, 33.5], valueForMissing: 0, approximate: ['min', 'max', 'width', 'histogram'] }] } }),
   },
   conditionalDensityEstimate: {
     body: { values: [{ inputAttributeNames: ['Iris_setosa', 'petal_length'], extraParameters: { hist_bins: '2' } }] },

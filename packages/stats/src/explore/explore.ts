@@ -8,7 +8,7 @@ import { ftest, ftestSigma } from './ftest';
 import { gain } from './gain';
 import { ttest, ttestMu } from './ttest';
 import { EXPLORE_METRICS, type ExploreMetric, type ExploreOptions, type MetricInput, type MetricMap } from './types';
-import { univariate } from './univariate';
+import { univariate, univariateApproximate } from './univariate';
 import { ztest, ztestMu, ztestProportions } from './ztest';
 
 /**
@@ -46,4 +46,12 @@ export function explore(summary: Summary, metric: ExploreMetric, input: MetricIn
     case 'chi2':
       return [chi2(attributes, input)];
   }
+}
+
+/**
+ * The keys of explore's maps for one MLContext whose values are approximate (the same for
+ * each map it gives): only `uni` reads anything but the exact power sums and counts.
+ */
+export function approximateKeys(summary: Summary, metric: ExploreMetric, input: MetricInput, options: ExploreOptions): string[] {
+  return metric === 'uni' ? univariateApproximate(new Attributes(summary, options.projectIndexes), input, options) : [];
 }
