@@ -21,8 +21,8 @@ describe('approximate results are marked', () => {
   };
 
   // 2 000 distinct values spread over [0, 1000): more than a streaming histogram's 256 bins hold one by one.
-  const rows = Array.from({ length: 2000 }, (_, i) => [String((i * 7919) % 2000 / 2), String(i % 2)]);
-  const frame = { attributeNames: ['x', 'b'], attributeTypes: ['C', 'B'], data: rows };
+  const rows = Array.from({ length: 2000 }, (_, i) => [String((i * 7919) % 2000 / 2), String(i % 2), String(i % 3 === 0 ? 1 : 0)]);
+  const frame = { attributeNames: ['x', 'b', 't'], attributeTypes: ['C', 'B', 'B'], data: rows };
 
   beforeAll(async () => {
     sdk = (await newCustomer(await sharedSystem(), 'approx')).sdk;
@@ -43,6 +43,16 @@ describe('approximate results are marked', () => {
     expect(Math.abs(streaming.KSVDMap.values[0].median - 499.75)).toBeLessThan(8);
     // The exact power sums are the same in both.
     expect(streaming.KSVDMap.values[0].mean).toBe(exact.KSVDMap.values[0].mean);
+  });
+
+  it('gain marks a continuous input binned by a streaming histogram, beside an exact binary one', async () => {
+    const gain = async (pid: string) => {
+      const r = await sdk.request('POST', `/projects/${pid}/explore`, { query: { metric: 'gain', returnProjectInfo: 'false' }, json: { values: [{ inputAttributeNames: ['x', 'b'], targetAttributeNames: ['t'], extraParameters: {} }] } });
+      expect(r.status).toBe(200);
+      return r.body.values as { KSVDMap: { values: Record<string, number>[] }; approximate?: string[][] };
+    };
+    expect((await gain('streaming')).approximate).toEqual([['x'], []]);
+    expect(await gain('exact')).not.toHaveProperty('approximate');
   });
 
   it('metrics from the power sums and counts alone carry no mark', async () => {

@@ -75,10 +75,8 @@ export async function exploreMaps(source: SummarySource, metric: ExploreMetric, 
     const out: ExploreMaps = { maps: [], approximate: [] };
     contexts.forEach((ctx, k) => {
       const input = { inputs: resolved[k].inputs.map(toLocal), targets: resolved[k].targets.map(toLocal), extra: ctx.extraParameters ?? {} };
-      const maps = explore(view.summary, metric, input, options);
-      const approximate = approximateKeys(view.summary, metric, input, options);
-      out.maps.push(...maps);
-      out.approximate.push(...maps.map(() => approximate));
+      out.maps.push(...explore(view.summary, metric, input, options));
+      out.approximate.push(...approximateKeys(view.summary, metric, input, options));
     });
     return out;
   });

@@ -5,7 +5,7 @@ import { bivariate } from './bivariate';
 import { chi2 } from './chi2';
 import { ExploreInputError } from './errors';
 import { ftest, ftestSigma } from './ftest';
-import { gain } from './gain';
+import { gain, gainApproximate } from './gain';
 import { ttest, ttestMu } from './ttest';
 import { EXPLORE_METRICS, type ExploreMetric, type ExploreOptions, type MetricInput, type MetricMap } from './types';
 import { univariate, univariateApproximate } from './univariate';
@@ -49,9 +49,14 @@ export function explore(summary: Summary, metric: ExploreMetric, input: MetricIn
 }
 
 /**
- * The keys of explore's maps for one MLContext whose values are approximate (the same for
- * each map it gives): only `uni` reads anything but the exact power sums and counts.
+ * Per map `explore` gives for one MLContext (same order), its keys whose values are
+ * approximate: `uni`'s extremes and median unless read from an exact histogram, `gain` of a
+ * continuous input binned by a streaming histogram. The other metrics read only the exact
+ * power sums and counts.
  */
-export function approximateKeys(summary: Summary, metric: ExploreMetric, input: MetricInput, options: ExploreOptions): string[] {
-  return metric === 'uni' ? univariateApproximate(new Attributes(summary, options.projectIndexes), input, options) : [];
+export function approximateKeys(summary: Summary, metric: ExploreMetric, input: MetricInput, options: ExploreOptions): string[][] {
+  const attributes = new Attributes(summary, options.projectIndexes);
+  if (metric === 'uni') return [univariateApproximate(attributes, input, options)];
+  if (metric === 'gain') return gainApproximate(attributes, input, options);
+  return [[]];
 }

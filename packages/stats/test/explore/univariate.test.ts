@@ -39,11 +39,11 @@ test('uni without histograms reports the extremes ever learned (a forget does no
 test('approximateKeys: uni marks what is not read from an exact histogram; the other metrics nothing', () => {
   const rows = frame(['x', 'y'], ['C', 'C'], [['1', '2'], ['4', '3'], ['9', '5']]);
   const x = { inputs: [0], targets: [], extra: {} };
-  expect(approximateKeys(learned(rows, { histogram: 'streaming' }), 'uni', x, { histograms: true })).toEqual(['min', 'median', 'max']);
-  expect(approximateKeys(learned(rows, { histogram: 'exact' }), 'uni', x, { histograms: true })).toEqual([]);
+  expect(approximateKeys(learned(rows, { histogram: 'streaming' }), 'uni', x, { histograms: true })).toEqual([['min', 'median', 'max']]);
+  expect(approximateKeys(learned(rows, { histogram: 'exact' }), 'uni', x, { histograms: true })).toEqual([[]]);
   // Without histograms the extremes are those ever learned (the test above): a forget does not undo them.
-  expect(approximateKeys(learned(rows, { histogram: 'exact' }), 'uni', x, { histograms: false })).toEqual(['min', 'max']);
-  expect(approximateKeys(learned(rows, { histogram: 'streaming' }), 'bi', { inputs: [0, 1], targets: [], extra: {} }, { histograms: true })).toEqual([]);
+  expect(approximateKeys(learned(rows, { histogram: 'exact' }), 'uni', x, { histograms: false })).toEqual([['min', 'max']]);
+  expect(approximateKeys(learned(rows, { histogram: 'streaming' }), 'bi', { inputs: [0, 1], targets: [], extra: {} }, { histograms: true })).toEqual([[]]);
 });
 
 test('uni reads only inputAttributes[0]', () => {

@@ -58,7 +58,7 @@ export const exploreRoutes = [
     body: exploreContext,
     values: z.object({
       KSVDMap: z.object({ values: z.array(z.record(z.string(), z.number())) }),
-      approximate: z.array(approximateKeys).optional().openapi({ description: 'One list per map of KSVDMap.values: its keys whose values are approximate (uni: min, median, max unless the project keeps exact histograms; docs/concepts.md "What is approximate"). Absent when every value is exact.' }),
+      approximate: z.array(approximateKeys).optional().openapi({ description: 'One list per map of KSVDMap.values: its keys whose values are approximate (uni: min, median, max unless the project keeps exact histograms; gain: a continuous input binned by a streaming histogram; docs/concepts.md "What is approximate"). Absent when every value is exact.' }),
       smlInfo: z.object({}).passthrough().optional(),
     }),
     success: { status: 200, description: 'values.KSVDMap.values (+ values.smlInfo unless returnProjectInfo=false)' }, createsJob: true,
