@@ -6,6 +6,7 @@ import { type NatsConnection } from 'nats';
 import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
 import { readLimitsOf, type SourceContext } from '@sml/sources';
 import { sml } from '@sml/proto';
+import { KMEANS_SCORE_APPROXIMATE } from '@sml/stats';
 import type { BuildResult, BuildTask } from './models/build-worker';
 import { DataSources, redacted } from './datasources/datasources';
 import { readScoringFrame, type FrameBounds } from './datasources/frame';
@@ -352,12 +353,19 @@ function registerModels(service: BusService, runner: JobRunner, models: Models, 
     return { predictionsJson: Buffer.from(JSON.stringify(predictions)) };
   });
 
-  // kmeansOptimize (API.md §12): a job whose result is one KSVDMap entry per k (k, wssse, silhouette).
+  // kmeansOptimize (API.md §12): a job whose result is one KSVDMap entry per k (k, wssse, silhouette),
+  // each marked with its approximate keys (the silhouette, from the micro-clusters).
   service.handle(ops.kmeansOptimize, async (req, { caller }) => {
     const pid = projectOf(req.pid);
     const run = await models.optimize(caller.user!, pid, req.mlcontext ?? {});
-    const jobId = await runner.submit(caller, 'kmeansOptimize', { p_id: pid }, async ({ signal }) =>
-      jobResult(sml.v1.ExploreReply, { status: okStatus(), KSVDMap: { values: (await run(signal)).map((score) => ({ entries: { ...score } })) } }));
+    const jobId = await runner.submit(caller, 'kmeansOptimize', { p_id: pid }, async ({ signal }) => {
+      const scores = await run(signal);
+      return jobResult(sml.v1.ExploreReply, {
+        status: okStatus(),
+        KSVDMap: { values: scores.map((score) => ({ entries: { ...score } })) },
+        approximate: { entries: scores.map(() => ({ entries: [...KMEANS_SCORE_APPROXIMATE] })) },
+      });
+    });
     return { status: okStatus('JOB_CREATED'), jobId };
   });
 
