@@ -47,6 +47,10 @@ export const projects = defineContracts('projects', {
   dsSelectModel: { request: sml.v1.SelectModelRequest, reply: sml.v1.ModelReply, errors: ['PROJECT_NOT_FOUND', 'DS_NOT_FOUND', 'DS_INVALID', 'DS_UNREADABLE', 'DS_SELECT_TOO_LARGE', 'UNKNOWN_ALGORITHM', 'ALGORITHM_NOT_AVAILABLE', 'MODEL_INPUT', 'SINGULAR_SYSTEM', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'SELECTION_BUDGET', 'EXECUTOR_FULL'] },
   dsAutoSelect: { request: sml.v1.SelectModelRequest, reply: sml.v1.ModelReply, errors: ['PROJECT_NOT_FOUND', 'AUTOSELECT_TASK', 'MODEL_INPUT', 'SINGULAR_SYSTEM', 'UNKNOWN_ATTRIBUTE', 'INVALID_PARAMETER', 'AUTOSELECT_BUDGET', 'AUTOSELECT_CANDIDATES', 'EXECUTOR_FULL', 'DS_NOT_FOUND', 'DS_INVALID', 'DS_UNREADABLE', 'DS_SELECT_TOO_LARGE'] },
   encoderAssign: { request: sml.v1.EncoderAssignRequest, reply: sml.v1.Empty, errors: ['PROJECT_NOT_FOUND', 'ENCODER_NOT_FOUND'] },
+  cellSummary: { request: sml.v1.CellSummaryRequest, reply: sml.v1.CellSummaryReply, errors: ['PROJECT_NOT_FOUND', 'FUSION_NOT_A_CELL'] },
+  fusionCreate: { request: sml.v1.FusionCreateRequest, reply: sml.v1.ProjectCreateReply, errors: ['PROJECT_EXISTS', 'FUSION_CELLS_INVALID', 'INVALID_PARAMETER', 'INVALID_NAME', 'PROJECT_LIMIT'] },
+  fusionCellsStatus: { request: sml.v1.FusionCellsRequest, reply: sml.v1.FusionCellsStatusReply, errors: ['PROJECT_NOT_FOUND', 'NOT_A_FUSION_PROJECT'] },
+  fusionUpdateCells: { request: sml.v1.FusionCellsRequest, reply: sml.v1.Empty, errors: ['PROJECT_NOT_FOUND', 'NOT_A_FUSION_PROJECT', 'FUSION_CELLS_INVALID', 'INVALID_NAME'] },
   /** Internal: The failover probe (BusClient, SHARD_PROBE_OP): answered exactly while a replica serves the shard. */
   alive: { request: sml.v1.ProjectRequest, reply: sml.v1.Empty, errors: [], internal: true },
   /** Internal: A project's statistics, for the explore service and another shard (merge). */
