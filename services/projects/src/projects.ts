@@ -190,7 +190,7 @@ function registerShard(svc: BusService, shard: number, deps: {
   registerDsModels(svc, runner, fusion, deps.dsModels);
   registerEncoders(svc, { registry: deps.registry, store: deps.store, encoders: deps.encoders, log: deps.log });
   registerEvt(svc, deps.evt);
-  registerTransfers(svc, runner, deps.transfers);
+  registerTransfers(svc, runner, deps.transfers, (user, pid) => fusion.refresh(user, pid));
 }
 
 /** Fusion projects (API.md §15) and the cell side of their protocol (§19.2). */

@@ -3,7 +3,7 @@ import { contracts, projectSubject, subjectOf, unwrap, type BusClient } from '@s
 import { SmlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import { SmlClient } from '@sml/sdk';
-import { guardedLookup } from '@sml/sources';
+import { checkLiteral, guardedLookup } from '@sml/sources';
 import { CellError, cellEndpoint, LOCAL_HOST, type FusionCell } from './cells';
 import type { CellAnswer, CellFetcher } from './merge';
 
@@ -46,7 +46,14 @@ export class CellFetchers implements CellFetcher {
   private async remote(cell: FusionCell, ifVersion: string, signal: AbortSignal): Promise<CellAnswer> {
     const endpoint = cellEndpoint(cell.host);
     if (!endpoint) throw new CellError('NOT_A_CELL', `host [${cell.host}] is not an http(s) base URL`);
-    const sdk = new SmlClient({ ...endpoint, user: cell.cid, secret: cell.sk, lookup: guardedLookup({ allowPrivate: this.deps.allowPrivate }, 'fusion cell') });
+    const guard = { allowPrivate: this.deps.allowPrivate };
+    // An IP literal skips the lookup below: checked here (create checked it too, under the settings of then).
+    try {
+      checkLiteral(guard, 'fusion cell', new URL(endpoint.url).hostname);
+    } catch (err) {
+      throw new CellError('UNREACHABLE', (err as Error).message);
+    }
+    const sdk = new SmlClient({ ...endpoint, user: cell.cid, secret: cell.sk, lookup: guardedLookup(guard, 'fusion cell') });
     try {
       const res = await sdk.operations.cellSummary<{ summary?: string; summaryVersion?: string; unchanged?: boolean }>(cell.pid, { query: ifVersion ? { ifVersion } : {}, signal });
       const values = res.body.values ?? {};

@@ -18,7 +18,7 @@ interface Held {
   /** The sealed cell list the merge was made for: an updateCellsInfo makes a new merge. */
   config: string;
   merge: FusionMerge;
-  installed: number;
+  /** The last read's view: which cells it used stale and why (smlInfo). */
   last?: MergeView;
 }
 
@@ -61,7 +61,7 @@ export class Fusion {
     const meta = await this.metaOf(user, pid);
     requireFusion(meta);
     const wanted = new Set((list ?? []).map((c) => cellName({ host: (c.host ?? '').trim().replace(/\/+$/, ''), cid: c.cid ?? '', pid: c.pid ?? '' })));
-    return this.heldOf(user, pid, meta!).merge.probe(wanted.size === 0 ? undefined : (c) => wanted.has(cellName(c)));
+    return this.heldOf(user, pid, meta).merge.probe(wanted.size === 0 ? undefined : (c) => wanted.has(cellName(c)));
   }
 
   /**
@@ -75,9 +75,10 @@ export class Fusion {
     const held = this.heldOf(user, pid, meta);
     const view = await held.merge.read((meta.fusion?.onCellError ?? 'fail') as OnCellError);
     held.last = view;
-    if (view.generation === held.installed) return;
-    await this.deps.registry.with(user, pid, (p) => p.fused(view.summary));
-    held.installed = view.generation;
+    // By identity: a project unloaded and loaded again holds an empty summary until this installs the merge again.
+    await this.deps.registry.with(user, pid, (p) => {
+      if (p.summary !== view.summary) p.fused(view.summary);
+    });
   }
 
   /** Learning, forgetting or merging into a fusion project: 400 (its data stays in its cells). */
@@ -124,6 +125,18 @@ export class Fusion {
     return cells.map((c) => ({ ...c, sk: this.deps.seal.seal(c.sk) }));
   }
 
+  /**
+   * A cell's secret; '' when it was sealed under another deployment's key (an imported
+   * project): the cell then answers UNAUTHORIZED until updateCellsInfo gives it again.
+   */
+  private unsealed(sealed: string): string {
+    try {
+      return this.deps.seal.unseal(sealed);
+    } catch {
+      return '';
+    }
+  }
+
   private async metaOf(user: string, pid: string): Promise<sml.v1.IProjectMeta | undefined> {
     const meta = await this.deps.registry.metaOf(user, checkName('project', pid));
     if (!meta) throw smlError('PROJECT_NOT_FOUND', { pid, user });
@@ -135,13 +148,13 @@ export class Fusion {
     const k = key(user, pid);
     const current = this.held.get(k);
     if (current?.config === config) return current;
-    const cells = (meta.fusion?.cells ?? []).map((c) => ({ host: c.host ?? '', cid: c.cid ?? '', pid: c.pid ?? '', sk: this.deps.seal.unseal(c.sk ?? '') }));
+    const cells = (meta.fusion?.cells ?? []).map((c) => ({ host: c.host ?? '', cid: c.cid ?? '', pid: c.pid ?? '', sk: this.unsealed(c.sk ?? '') }));
     const { limits } = this.deps;
     const merge = new FusionMerge(cells, {
       fetcher: this.deps.fetcher, minRefreshMs: this.deps.minRefreshMs, cellTimeoutMs: this.deps.cellTimeoutMs,
       checks: { options: summaryOptions(meta, limits), ...limits.state },
     });
-    const fresh: Held = { config, merge, installed: -1 };
+    const fresh: Held = { config, merge };
     this.held.set(k, fresh);
     return fresh;
   }
@@ -149,6 +162,6 @@ export class Fusion {
 
 const key = (user: string, pid: string) => `${user}\u0000${pid}`;
 
-function requireFusion(meta: sml.v1.IProjectMeta | undefined): void {
+function requireFusion(meta: sml.v1.IProjectMeta | undefined): asserts meta is sml.v1.IProjectMeta {
   if (meta?.type !== FUSION_TYPE) throw smlError('NOT_A_FUSION_PROJECT', { pid: meta?.pid ?? '' });
 }

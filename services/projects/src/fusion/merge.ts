@@ -33,9 +33,8 @@ export interface CellReport {
 
 /** What a read gets: the merge and the cells it used stale (`stale` mode). */
 export interface MergeView {
+  /** A new object whenever the merge changed: the caller installs it when it is not the one its project holds. */
   summary: Summary;
-  /** Changes whenever the merge's content may have: the caller installs `summary` only then. */
-  generation: number;
   stale: string[];
   /** `<cell>: <reason>` of each cell that failed the last refresh (params.fusion_fetch_error). */
   errors: string[];
@@ -62,7 +61,6 @@ export class FusionMerge {
   private refreshedAt = -Infinity;
   private inflight?: Promise<void>;
   private merged: Summary;
-  private generation = 0;
   private readonly now: () => number;
 
   constructor(cells: readonly FusionCell[], private readonly opts: FusionMergeOptions) {
@@ -78,7 +76,7 @@ export class FusionMerge {
     // A never-fetched cell has nothing to stand in for it: it fails in either mode.
     const fatal = mode === 'fail' ? failed : failed.filter((s) => !s.summary);
     if (fatal.length > 0) throw smlError('FUSION_CELL_FAILED', { failures: fatal.map((s) => `[${cellName(s.cell)}] failed: ${s.error}`).join('; ') });
-    return { summary: this.merged, generation: this.generation, stale: failed.map((s) => cellName(s.cell)), errors: failed.map((s) => `${cellName(s.cell)}: ${s.error}`) };
+    return { summary: this.merged, stale: failed.map((s) => cellName(s.cell)), errors: failed.map((s) => `${cellName(s.cell)}: ${s.error}`) };
   }
 
   /** Fetches every cell now (or the named ones) and reports each; never throws for a cell's failure. */
@@ -143,6 +141,5 @@ export class FusionMerge {
       }
     }
     this.merged = merged;
-    this.generation++;
   }
 }
