@@ -1,7 +1,11 @@
 import { SmlError } from '@sml/core';
 import { Summary } from '@sml/stats';
 import { CellError, cellEndpoint, checkCells, type FusionCell } from '../src/fusion/cells';
+import { Fusion } from '../src/fusion/fusion';
 import { FusionMerge, type CellAnswer, type CellFetcher } from '../src/fusion/merge';
+import { SecretSeal } from '../src/fusion/seal';
+import type { ProjectRegistry } from '../src/lifecycle/registry';
+import type { sml } from '@sml/proto';
 
 // fusion/merge.ts through an in-memory fetcher and a hand-moved clock (API.md §15, §19.2).
 
@@ -39,6 +43,12 @@ class FakeCells implements CellFetcher {
   }
 }
 
+/** Every numeric entry of `expected` within 1e-12 of `actual`'s. */
+function expectCloseEntries(actual: object, expected: object): void {
+  const got = new Map(Object.entries(actual));
+  for (const [k, v] of Object.entries(expected)) if (typeof v === 'number') expect(got.get(k)).toBeCloseTo(v, 12);
+}
+
 const rowsA = [[1, 2, 1], [2, 3, 0], [3, 5, 1]];
 const rowsB = [[4, 1, 0], [5, 8, 1]];
 const names = ['x', 'y', 'b'];
@@ -63,10 +73,8 @@ describe('FusionMerge', () => {
     expect(view.summary.rowCount).toBe(5);
     expect(view.summary.attributeNames).toEqual(names);
     for (let i = 0; i < 3; i++) {
-      for (const [k, v] of Object.entries(pooled.moments(i))) expect((view.summary.moments(i) as Record<string, number>)[k]).toBeCloseTo(v, 12);
-      for (let j = i; j < 3; j++) {
-        for (const [k, v] of Object.entries(pooled.comoments(i, j))) expect((view.summary.comoments(i, j) as Record<string, number>)[k]).toBeCloseTo(v, 12);
-      }
+      expectCloseEntries(view.summary.moments(i), pooled.moments(i));
+      for (let j = i; j < 3; j++) expectCloseEntries(view.summary.comoments(i, j), pooled.comoments(i, j));
     }
   });
 
@@ -171,5 +179,34 @@ describe('fusion cell lists', () => {
     ['an sk that is no secret', [{ ...cell('p'), sk: 'short' }], 'cell 1: sk is not a customer secret (base64 of 16 bytes)'],
   ])('refuse %s', (_label, list, reason) => {
     expect(() => checkCells(list)).toThrow(`Invalid fusion cell list: ${reason}`);
+  });
+});
+
+describe('Fusion.create', () => {
+  const created: sml.v1.IProjectMeta[] = [];
+  const fusion = (allowPrivate: boolean) => new Fusion({
+    registry: { create: (meta: sml.v1.IProjectMeta) => created.push(meta) } as unknown as ProjectRegistry,
+    store: { putMeta: async () => undefined } as never, models: { deleteAll: async () => undefined } as never,
+    seal: SecretSeal.ofKey(new Uint8Array(32).fill(7)), fetcher: new FakeCells(),
+    limits: { maxAttributes: 10, state: {}, bounds: {} }, minRefreshMs: 0, cellTimeoutMs: 100, allowPrivate,
+  });
+
+  it('refuses a cell on a loopback or private address unless SML_SOURCES_ALLOW_PRIVATE', async () => {
+    const cells = [{ host: 'http://127.0.0.1:8080', cid: 'c', sk: SK, pid: 'p' }];
+    await expect(fusion(false).create('u', { pid: 'f', cells })).rejects.toThrow('Invalid fusion cell list: fusion cell [http://127.0.0.1:8080/c/p]: address 127.0.0.1 is loopback, not a public address; set SML_SOURCES_ALLOW_PRIVATE=true to allow');
+    await expect(fusion(false).create('u', { pid: 'f', cells: [{ ...cells[0], host: 'http://10.1.2.3' }] })).rejects.toThrow('address 10.1.2.3 is private');
+    await expect(fusion(true).create('u', { pid: 'f', cells })).resolves.toBe('f');
+  });
+
+  it('keeps each cell\'s sk sealed in the project\'s metadata, never in clear', async () => {
+    created.length = 0;
+    await fusion(true).create('u', { pid: 'f', cells: [cell('p')], onCellError: 'stale' });
+    const meta = created[0];
+    expect(meta.type).toBe('fusion');
+    expect(meta.fusion?.onCellError).toBe('stale');
+    const sealed = meta.fusion!.cells![0].sk!;
+    expect(JSON.stringify(meta)).not.toContain(SK);
+    expect(SecretSeal.ofKey(new Uint8Array(32).fill(7)).unseal(sealed)).toBe(SK);
+    expect(() => SecretSeal.ofKey(new Uint8Array(32).fill(8)).unseal(sealed)).toThrow();
   });
 });
