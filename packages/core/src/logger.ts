@@ -29,7 +29,7 @@ export const redactPaths = [
   '*.pass',
   'password',
   '*.password',
-  // Fusion cells' secrets (API.md §15): a cell, a cell list, a project's metadata.
+  // Fusion cells' secrets: a cell, a cell list, a project's metadata.
   'sk',
   '*.sk',
   'cells[*].sk',

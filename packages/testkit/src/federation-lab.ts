@@ -9,14 +9,14 @@ export interface FederationLabOptions {
 }
 
 export interface FederationLab {
-  /** The shared backbone: a `nats-server -js` of its own, no bus authentication, its own store (API.md §19.5). */
+  /** The shared backbone: a `nats-server -js` of its own, no bus authentication, its own store. */
   backbone: NatsServer;
   /** The SML instances, each with its own internal nats-server, data dir, gateway port and root user. */
   instances: RunningSystem[];
   stop(): Promise<void>;
 }
 
-/** What every lab instance runs with: the short intervals of §19.5 and loopback cells allowed. */
+/** What every lab instance runs with: short federation and fusion intervals, loopback cells and backbones allowed. */
 export const FEDERATION_LAB_ENV: Readonly<Record<string, string>> = {
   SML_FED_MIN_INTERVAL_MS: '500',
   SML_FUSION_MIN_REFRESH_MS: '200',
@@ -25,7 +25,7 @@ export const FEDERATION_LAB_ENV: Readonly<Record<string, string>> = {
 };
 
 /**
- * `n` SML instances on one machine and a backbone nats-server between them (API.md §19.5).
+ * `n` SML instances on one machine and a backbone nats-server between them.
  * Each instance is a `startSystem` of its own, so nothing but the backbone is shared; they
  * start one after the other (the machine's cores are few). `stop` stops everything.
  */

@@ -156,7 +156,7 @@ export function registerUserEndpoints(service: BusService, users: UserDirectory,
     requireRoot(caller, 'list users');
     return { users: await users.list() };
   });
-  // A `local` fusion cell of another customer is read only with that customer's secret (API.md §15).
+  // A `local` fusion cell of another customer is read only with that customer's secret.
   service.handle(ops.checkSecret, async (req) => {
     const record = await users.get(req.cid ?? '');
     const given = Buffer.from(req.secret ?? '', 'utf8');

@@ -106,11 +106,7 @@ export async function startProjects({ nc, service, client, config, log }: Projec
     registry, store, models, encoders, limits, bounds, maxProjectsPerCustomer: config.SML_MAX_PROJECTS_PER_CUSTOMER, maxDocumentBytes: config.SML_MAX_EXPORT_BYTES,
     shards: sharding,
   });
-  const fusion = new Fusion({
-    registry, store, models, limits, seal: await SecretSeal.open(await kvBucket(nc, 'sml_fusion')),
-    fetcher: new CellFetchers({ client, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, timeoutMs: config.SML_FUSION_CELL_TIMEOUT_MS }),
-    minRefreshMs: config.SML_FUSION_MIN_REFRESH_MS, cellTimeoutMs: config.SML_FUSION_CELL_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE,
-  });
+  const fusion = await fusionOf({ nc, client, config }, { registry, store, models, limits });
   for (const [shard, svc] of shardServices.entries()) {
     registerShard(svc, shard, { runner, lifecycle, dataSources, encoders, learning, models: modelDomain, predict, dsModels, registry, store, log, evt, transfers, fusion });
   }
@@ -139,6 +135,15 @@ function projectLimits(config: ProjectsConfig, bounds: ReturnType<typeof paramet
     state: { maxSequenceEntries: config.SML_MAX_SEQUENCE_NGRAMS, maxPartitions: config.SML_MAX_PARTITIONS, maxNameLength: config.SML_MAX_NAME_LENGTH },
     bounds,
   };
+}
+
+/** Fusion projects (fusion/): their cells fetched over signed REST or the bus, their secrets sealed with the key in KV sml_fusion. */
+async function fusionOf({ nc, client, config }: Pick<ProjectsRuntime, 'nc' | 'client' | 'config'>, deps: Pick<ConstructorParameters<typeof Fusion>[0], 'registry' | 'store' | 'models' | 'limits'>): Promise<Fusion> {
+  return new Fusion({
+    ...deps, seal: await SecretSeal.open(await kvBucket(nc, 'sml_fusion')),
+    fetcher: new CellFetchers({ client, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, timeoutMs: config.SML_FUSION_CELL_TIMEOUT_MS }),
+    minRefreshMs: config.SML_FUSION_MIN_REFRESH_MS, cellTimeoutMs: config.SML_FUSION_CELL_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE,
+  });
 }
 
 /** Models with data sources: their reads, batch predictions and the bounds of a scoring frame. */
@@ -193,7 +198,7 @@ function registerShard(svc: BusService, shard: number, deps: {
   registerTransfers(svc, runner, deps.transfers, (user, pid) => fusion.refresh(user, pid));
 }
 
-/** Fusion projects (API.md §15) and the cell side of their protocol (§19.2). */
+/** Fusion projects and the cell side of their protocol. */
 function registerFusion(service: BusService, fusion: Fusion, registry: ProjectRegistry): void {
   service.handle(ops.fusionCreate, async (req, { caller }) => {
     const pid = await fusion.create(caller.user!, req);

@@ -3,7 +3,7 @@ import { SmlClient, type SmlResponse } from '@sml/sdk';
 import { startFederationLab, type FederationLab, type RunningSystem } from '@sml/testkit';
 import { frame } from './helpers';
 
-// API.md §15, §19.2, §19.5: two instances; B hosts two cells, A fuses them and one local cell.
+// README "Fusion projects": two instances; B hosts two cells, A fuses them and one local cell.
 
 type Values = Record<string, unknown>;
 
@@ -155,6 +155,8 @@ describe('fusion projects across two instances', () => {
     expect(failed.status).toBe(503);
     expect(failed.body.statusString).toContain(`Fusion cell [${b.url}/bob/c1] failed:`);
     expect(failed.body.statusString).toContain(`[${b.url}/symetry/rest/bob/c2] failed:`);
+    const explored = await alice.request('POST', '/projects/f/explore', { query: { metric: 'uni' }, json: { values: [{ inputAttributeNames: ['x1'] }] } });
+    expect([explored.status, explored.body.statusString.startsWith('Fusion cell [')]).toEqual([503, true]);
     expect((await cellsStatus('f')).map((c) => c.status)).toEqual(['UNREACHABLE', 'UNREACHABLE', 'OK']);
     const stale = (await ok(alice.request<{ smlInfo: { params: Record<string, string> } }>('GET', '/projects/s/info'))).smlInfo.params;
     expect(stale.fusion_stale_cells).toBe(`${b.url}/bob/c1,${b.url}/symetry/rest/bob/c2`);

@@ -7,7 +7,7 @@ import { SecretSeal } from '../src/fusion/seal';
 import type { ProjectRegistry } from '../src/lifecycle/registry';
 import type { sml } from '@sml/proto';
 
-// fusion/merge.ts through an in-memory fetcher and a hand-moved clock (API.md §15, §19.2).
+// fusion/merge.ts through an in-memory fetcher and a hand-moved clock.
 
 const SK = 'VLmAm+WkpnA5zp2wXiSYkw==';
 const cell = (pid: string, host = 'local'): FusionCell => ({ host, cid: 'c', sk: SK, pid });

@@ -9,12 +9,12 @@ const ops = contracts.projects;
 const fusionParams = userParam.extend({ pid: name('project') });
 
 const encryptedCellList = z.string().openapi({
-  description: 'Encrypted FusionCellInfoList (API.md §13, as an encrypted DSInfo body: AES-128-CBC with the fixed IV, or `v2:` + AES-128-GCM; key = the caller\'s secret). '
+  description: 'Encrypted FusionCellInfoList (as an encrypted DSInfo body: AES-128-CBC with the fixed IV, or `v2:` + AES-128-GCM; key = the caller\'s secret). '
     + 'Plaintext: {"values":[{"host","cid","sk","pid"}]}: `host` = base URL `http[s]://host:port` of another SML instance (with or without `/symetry/rest`) or `local`; '
     + '`cid`/`sk` the cell owner\'s customer id and secret; `pid` its project. A host that is an address of this machine or a private network is refused unless SML_SOURCES_ALLOW_PRIVATE=true.',
 });
 
-/** The cells of an encrypted FusionCellInfoList body (API.md §15); `empty` allows none (cellsStatus: all). */
+/** The cells of an encrypted FusionCellInfoList body; `empty` allows none (cellsStatus: all). */
 function cellsOf(ctx: RouteContext, empty = false): sml.v1.IFusionCell[] {
   const text = Buffer.isBuffer(ctx.body) ? ctx.body.toString('utf8') : '';
   if (empty && text.trim() === '') return [];
@@ -31,7 +31,7 @@ function cellsOf(ctx: RouteContext, empty = false): sml.v1.IFusionCell[] {
   });
 }
 
-/** An encrypted response (API.md §13): v2 when the request body was v2 or carried `sym-enc: v2`, else the compat CBC. */
+/** An encrypted response: v2 when the request body was v2 or carried `sym-enc: v2`, else the compat CBC. */
 export function encryptedFor(ctx: RouteContext, value: unknown): string {
   const body = Buffer.isBuffer(ctx.body) ? ctx.body.toString('utf8').trim().replace(/^"/, '') : '';
   const format: DsInfoFormat = body.startsWith('v2:') || String(ctx.headers['sym-enc'] ?? '').toLowerCase() === 'v2' ? 'v2' : 'v1';
@@ -42,7 +42,7 @@ const FRESHNESS = 'Every read of its statistics (info, explore, models) refreshe
   + 'cells are fetched in parallel (SML_FUSION_CELL_TIMEOUT_MS each), an unchanged cell sends nothing. A failed cell answers 503 \'Fusion cell [<host>/<cid>/<pid>] failed: <reason>\' '
   + '(onCellError=fail), or its last good summary is used and named in smlInfo.params.fusion_stale_cells (onCellError=stale; a never-fetched cell fails either way).';
 
-/** Fusion projects (API.md §15) and the cell protocol (§19.2). */
+/** Fusion projects and the cell protocol. */
 export const fusionRoutes = [
   defineRoute({
     method: 'post', path: '/:user/projects/fusion/create', operationId: 'createFusionProject', tags: ['projects'],

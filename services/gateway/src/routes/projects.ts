@@ -153,7 +153,7 @@ export const projectRoutes = [
     present: (reply, ctx) => {
       const values = replyValues(sml.v1.ProjectInfoReply, reply);
       const info = values.smlInfo as Record<string, unknown> | undefined;
-      // A fusion project's cells (sk blanked), encrypted with the caller's secret (API.md §15).
+      // A fusion project's cells (sk blanked), encrypted with the caller's secret.
       if (typeof info?.fusionCellInfo === 'string') info.fusionCellInfo = encryptedFor(ctx, JSON.parse(info.fusionCellInfo));
       return { status: reply.status ?? { code: 200, message: 'OK' }, values };
     },

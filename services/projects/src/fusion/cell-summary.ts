@@ -5,7 +5,7 @@ import type { ProjectRegistry } from '../lifecycle/registry';
 import { FUSION_TYPE } from './fusion';
 
 /**
- * The cell side of fusion (API.md §19.2): a project's whole summary, gzip of its serialization
+ * The cell side of fusion: a project's whole summary, gzip of its serialization
  * (as an export carries it), and its version (the summary's etag); only `unchanged` when the
  * caller's `ifVersion` is still current. A fusion project is no cell (a cycle of fusions would
  * refresh itself).

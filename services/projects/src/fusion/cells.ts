@@ -1,7 +1,7 @@
 import { checkName, smlError } from '@sml/core';
 import type { sml } from '@sml/proto';
 
-/** What cellsStatus reports of a cell (API.md §15). */
+/** What cellsStatus reports of a cell. */
 export type CellStatus = 'OK' | 'UNREACHABLE' | 'UNAUTHORIZED' | 'NOT_FOUND' | 'SCHEMA_CONFLICT' | 'NOT_A_CELL';
 
 /** What a failed cell does to a read: `fail` answers 503, `stale` uses its last good summary. */
@@ -47,7 +47,7 @@ export function cellEndpoint(host: string): { url: string; basePath: string } | 
 const SECRET = /^[A-Za-z0-9+/]{22}==$/;
 
 /**
- * A FusionCellInfoList's cells, checked (API.md §15): at least one, each with a host (`local`
+ * A FusionCellInfoList's cells, checked: at least one, each with a host (`local`
  * or an http(s) base URL), a valid customer id and project name, a secret of the customer-secret
  * form, and no cell twice (same host, customer and project). Anything else: 400.
  */

@@ -32,7 +32,7 @@ function statusOf(status: number, code: string, message: string): CellError['sta
 }
 
 /**
- * Fetches cells (API.md §19.2): a remote cell through @sml/sdk, signed as the cell's owner
+ * Fetches cells: a remote cell through @sml/sdk, signed as the cell's owner
  * (cid/sk), its address checked as data sources' are (SML_SOURCES_ALLOW_PRIVATE); a `local`
  * cell over the bus, once the users service confirmed that sk is cid's.
  */

@@ -11,7 +11,7 @@ import type { SecretSeal } from './seal';
 
 export const FUSION_TYPE = 'fusion';
 
-/** Algorithms whose state is learned online from rows: a merge of summaries cannot give it (API.md §15). */
+/** Algorithms whose state is learned online from rows: a merge of summaries cannot give it. */
 const ONLINE_ALGORITHMS = /^(rf_|kmeans)/;
 
 interface Held {
@@ -23,7 +23,7 @@ interface Held {
 }
 
 /**
- * Fusion projects (API.md §15): a project whose summary is the exact merge of its cells',
+ * Fusion projects: a project whose summary is the exact merge of its cells',
  * fetched just in time (merge.ts). Its cells' secrets are sealed in its metadata (seal.ts);
  * what it holds in memory is the merge and, per cell, the last good summary.
  */

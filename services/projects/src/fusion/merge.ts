@@ -1,5 +1,5 @@
 import { smlError } from '@sml/core';
-import { Summary, type ForeignSummaryChecks, type SummaryOptions } from '@sml/stats';
+import { Summary, type ForeignSummaryChecks } from '@sml/stats';
 import { CellError, cellName, type CellStatus, type FusionCell, type OnCellError } from './cells';
 
 /** A cell's answer to a fetch: its summary (serialized) and version, or that `ifVersion` is still current. */
@@ -50,7 +50,7 @@ export interface FusionMergeOptions {
 }
 
 /**
- * The merge of one fusion project's cells (API.md §15, §19.2): refreshed just in time, at most
+ * The merge of one fusion project's cells: refreshed just in time, at most
  * once per `minRefreshMs`, one refresh shared by every request that arrives meanwhile (single
  * flight); each cell is fetched with the version it last gave, so an unchanged cell sends
  * nothing, and the merge is recomputed only when a cell's summary changed. The merge is exact:
