@@ -93,6 +93,8 @@ export class FusionMerge {
       await this.inflight;
       if (!force) return;
     }
+    // Two probes that waited for the same refresh: the second waits for the first's own.
+    while (this.inflight) await this.inflight;
     const run = this.fetchAll().finally(() => {
       this.inflight = undefined;
     });
