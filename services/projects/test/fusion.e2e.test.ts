@@ -1,4 +1,6 @@
+import { gunzipSync } from 'node:zlib';
 import { decryptDsInfo, encryptDsInfo } from '@sml/core';
+import { Summary } from '@sml/stats';
 import { SmlClient, type SmlResponse } from '@sml/sdk';
 import { startFederationLab, type FederationLab, type RunningSystem } from '@sml/testkit';
 import { frame } from './helpers';
@@ -145,6 +147,19 @@ describe('fusion projects across two instances', () => {
     expect((await cellsStatus('w')).map((c) => c.status)).toEqual(['OK', 'OK']);
     expect((await cellsStatus('w', [cells()[2]])).map((c) => c.pid)).toEqual(['c3']);
   }, 60_000);
+
+  it('serves a cell\'s summary as gzip with its version, and only unchanged=true while the version holds', async () => {
+    const first = await ok(bob.request<{ summary: string; summaryVersion: string }>('GET', '/projects/c2/summary'));
+    expect(Summary.deserialize(gunzipSync(Buffer.from(first.summary, 'base64'))).rowCount).toBe(60);
+    expect(await ok(bob.request('GET', '/projects/c2/summary', { query: { ifVersion: first.summaryVersion } }))).toEqual({ unchanged: true, summaryVersion: first.summaryVersion });
+    await ok(bob.learn('c2', rows(240, 241)));
+    const changed = await ok(bob.request<{ summary: string; summaryVersion: string }>('GET', '/projects/c2/summary', { query: { ifVersion: first.summaryVersion } }));
+    expect(changed.summaryVersion).not.toBe(first.summaryVersion);
+    expect(Summary.deserialize(gunzipSync(Buffer.from(changed.summary, 'base64'))).rowCount).toBe(61);
+    await ok(bob.forget('c2', rows(240, 241)));
+    const fusionAsCell = await alice.request('GET', '/projects/f/summary');
+    expect([fusionAsCell.status, fusionAsCell.body.statusString]).toEqual([400, 'Project [f] is a fusion project: it cannot be a fusion cell']);
+  });
 
   it('answers 503 naming the failed cells when B stops, or serves them stale in stale mode', async () => {
     expect((await fuse('s', cells(), { onCellError: 'stale' })).status).toBe(201);
