@@ -1,8 +1,11 @@
 import { gunzipSync } from 'node:zlib';
+import { connect } from 'nats';
 import { decryptDsInfo, encryptDsInfo } from '@sml/core';
+import { sml } from '@sml/proto';
 import { Summary } from '@sml/stats';
 import { SmlClient, type SmlResponse } from '@sml/sdk';
 import { startFederationLab, type FederationLab, type RunningSystem } from '@sml/testkit';
+import { ProjectStore } from '../src/store/store';
 import { frame } from './helpers';
 
 // README "Fusion projects": two instances; B hosts two cells, A fuses them and one local cell.
@@ -121,6 +124,21 @@ describe('fusion projects across two instances', () => {
     expectClose(await mlrPredictions(alice, 'f'), await mlrPredictions(alice, 'all'));
     expect((await cellsStatus('f')).map((c) => c.status)).toEqual(['OK', 'OK', 'OK']);
   }, 120_000);
+
+  it('keeps cells\' secrets out of the stored metadata and the logs', async () => {
+    const nc = await connect({ servers: a.nats.url, ...a.nats.connectOptions('projects') });
+    try {
+      const kv = await nc.jetstream().views.kv('sml_projects');
+      const stored = Buffer.from((await kv.get(ProjectStore.key('alice', 'f')))?.value ?? []);
+      const meta = sml.v1.ProjectMeta.decode(stored);
+      expect(meta.type).toBe('fusion');
+      expect(meta.fusion?.cells?.map((c) => c.sk?.slice(0, 3))).toEqual(['s1:', 's1:', 's1:']);
+      for (const secret of [bobSecret, aliceSecret]) expect(stored.toString('latin1')).not.toContain(secret);
+    } finally {
+      await nc.close();
+    }
+    for (const sys of [a, b]) for (const service of ['users', 'projects']) expect(sys.logs(service)).not.toContain(bobSecret);
+  });
 
   it('shows rows learned on a cell once the refresh window has passed', async () => {
     await ok(bob.learn('c1', rows(180, 240)));
