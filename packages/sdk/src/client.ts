@@ -37,7 +37,7 @@ export class SmlClient {
     this.user = options.user;
     this.basePath = (options.basePath ?? '/symetry/rest').replace(/\/+$/, '');
     this.#secret = options.secret;
-    this.#agent = new (this.url.startsWith('https:') ? https.Agent : http.Agent)({ keepAlive: true });
+    this.#agent = new (this.url.startsWith('https:') ? https.Agent : http.Agent)({ keepAlive: true, ...(options.lookup ? { lookup: options.lookup } : {}) });
   }
 
   /** Closes idle keep-alive connections (a process exits without it too: they are unref'd). */
@@ -77,7 +77,7 @@ export class SmlClient {
       'sym-version': SYM_VERSION,
       authorization,
     };
-    const res = await send(url, { method, headers, agent: this.#agent }, body);
+    const res = await send(url, { method, headers, agent: this.#agent, ...(options.signal ? { signal: options.signal } : {}) }, body);
     const text = res.text;
     let parsed: unknown;
     try {

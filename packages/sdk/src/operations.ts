@@ -101,6 +101,26 @@ export class Operations {
     return this.client.request<V>('GET', `/projects/${seg(pid)}/getLFStats`, options);
   }
 
+  /** POST /projects/fusion/create: Create a fusion project: its statistics are the exact merge of its cells' summaries */
+  createFusionProject<V = Record<string, unknown>>(options: OperationOptions<'pid' | 'persist' | 'onCellError'> = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('POST', `/projects/fusion/create`, options);
+  }
+
+  /** POST /projects/fusion/:pid/cellsStatus: Probe a fusion project's cells now */
+  fusionCellsStatus<V = Record<string, unknown>>(pid: string, options: OperationOptions = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('POST', `/projects/fusion/${seg(pid)}/cellsStatus`, options);
+  }
+
+  /** POST /projects/fusion/:pid/updateCellsInfo: Replace a fusion project's cell list */
+  fusionUpdateCellsInfo<V = Record<string, unknown>>(pid: string, options: OperationOptions = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('POST', `/projects/fusion/${seg(pid)}/updateCellsInfo`, options);
+  }
+
+  /** GET /projects/:pid/summary: A project's summary for a fusion project on another instance (the cell protocol) */
+  cellSummary<V = Record<string, unknown>>(pid: string, options: OperationOptions<'ifVersion'> = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('GET', `/projects/${seg(pid)}/summary`, options);
+  }
+
   /** POST /projects: Create a project */
   createProject<V = Record<string, unknown>>(options: OperationOptions<'pid' | 'type' | 'persist' | 'enableHistogram' | 'histogramType'> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects`, options);

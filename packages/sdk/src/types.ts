@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import type { RestDataFrame } from '@sml/core';
 
 /** Every response body (API.md §1). `values` is absent only on the jobs-list 500 (§10). */
@@ -23,6 +24,8 @@ export interface SmlClientOptions {
   secret: string;
   /** Defaults to `/symetry/rest` (API.md: SML_BASE_PATH). */
   basePath?: string;
+  /** The sockets' host-name lookup (a server calling another instance passes its address guard). */
+  lookup?: LookupFunction;
 }
 
 export interface RequestOptions {
@@ -33,6 +36,8 @@ export interface RequestOptions {
   raw?: string | Uint8Array;
   /** Extra headers; they may override the content type but not the signing headers. */
   headers?: Record<string, string>;
+  /** Aborts the request (it then rejects with GatewayUnreachableError). */
+  signal?: AbortSignal;
 }
 
 export interface WaitOptions {
