@@ -31,6 +31,10 @@ const ENCRYPTED_LOCALFILE = 'v2:DiruqfQKo1gbyxWwTWUTmFLKJktDlLWSzNkVabcPBqmuXhPF
 const ENCRYPTED_ROOT = 'v2:vQf2qcDMMnCGcARCljYBOjRgyFXyG5f2XiC3tSd42t0/wjwfDMx6BX14URhFcHzoAZLKkFKQU+BP/mQNZcIuTIgcPAyPZqEYen9peq0LlOkcsY2q5zz7+A==';
 /** DSInfo `{type:"kafka", name:"clicks", info:{"bootstrap.servers":"127.0.0.1:9092", "kafka.topic":"clicks"}, extra:[]}`, encrypted. */
 const ENCRYPTED_KAFKA = 'v2:0J+cooQXZaK0IkjuT6RI0tgMPPv5rLSdt3G9tOsKMoMBifcB3wetQtbHkkMxFurYUs28zQsAFWd8xWkq8WN6MJRa/qq0aEDPkWNAnVBU5PWS0mBEE5CFaOHnI0IRZxJqA/dhzxXBToiae2Od5sgQONU3kMBNE/84wr4VssClUKzvjXqn09myWrui/tQ=';
+/** FusionCellInfoList: iris_b of customer bob on another instance and alice's own iris (`local`), encrypted. */
+const ENCRYPTED_CELLS = 'v2:QcuzWrpxkz+IBwrXVUH/b7H53f9Kzf2eoBe4niBS+Y4JkGMD1noiRbhhbQ5B24WOdJrD4tN6lDnvCK2WlZq433I8izflExgFboZ4mH1TkHZJRWuFAqlXnHYgaCVrM62P9RznKygJyaVOyA8bVKU8XW8sE4sdb7v07HLBJw//tS4cmw+iWeFQ2NfJ9m4FOKVsS85B0/KmQfihICigTVuSkMumb1VibvlaEhxN2XOJrAmPdlUjtVhDK5MOuUGItbX1+UkiJk5XzzLjEjEyLXefQimRkaASwiD62E7ah1Ww';
+/** FusionCellStatusList of those two cells, both OK with 150 rows, encrypted. */
+const ENCRYPTED_CELLS_STATUS = 'v2:rKzpp6d2cxrfwmoRloxrQMQgVTEtgr1hIhgU7gyaAzM8KS+kMWN1jURKoo+/jqFRmoM+KusGQcLDtXEWaEh8tpLj12wX0WQJuBD7zElf9HRpFu9UQ4/eq4FmpWxTHTviMaar2Ou8CLdulP01VHkBh5KTu2StXEougweGoJsZtPb+VCCmGbD7K1YmodFZsqCp1T735qJWpaHYiV/JeAbV/q3+CtF/KXzBk/k7f8rMOFPQJ5VnQVLC/xxH7xNeM+2q5D9cS2UoR9vgUJl2lfjPx2CvtGLIH+zvIlGoCMetfzH74OM8oDzPf7b/k7UWCmvar4Nv70SNbcK7fXImtmtQBYt0BL5zOcpTl3DcgUcg7sh/UIx90vvHNh0RWji9nKqtTWVnayoiTQFPf//BNwFUBN7I10gjbOqV';
 /** The start of an export document (base64 of the gzipped document), shortened. */
 const EXPORT_DOCUMENT = 'H4sIAAAAAAAAA+1YW2/bNhR+968QNI+2pMRx2wX2UKAF...';
 
@@ -88,6 +92,10 @@ export const operationExamples: Record<string, OperationExamples> = {
   // projects
   createProject: { body: { cluster_features: 'sepal_length:sepal_width:petal_length:petal_width', cluster_num_centroids: 100 }, response: ok({}, 'Project Created with id:iris', 201) },
   listProjects: { response: ok(stringList(['iris'])) },
+  createFusionProject: { body: ENCRYPTED_CELLS, response: ok({}, 'Project Created with id:iris_all', 201) },
+  fusionCellsStatus: { body: ENCRYPTED_CELLS, response: ok({ cellsStatusEncrypted: ENCRYPTED_CELLS_STATUS }) },
+  fusionUpdateCellsInfo: { body: ENCRYPTED_CELLS, response: ok() },
+  cellSummary: { response: ok({ summary: EXPORT_DOCUMENT, summaryVersion: '41' }) },
   listProjectsCompat: { response: ok(stringList(['iris'])) },
   projectInfo: { response: ok({ smlInfo }) },
   projectInfoAll: { response: jobCreated(17) },
