@@ -19,3 +19,7 @@ export {
   type RedeemDecision, type RedeemRefusal, type TokenRecord, DEFAULT_TOKEN_HOURS, INVITATION_PREFIX, InvitationError, MAX_TOKEN_HOURS, PBKDF2_ITERATIONS,
   decryptInvitation, encryptInvitation, isInvitationToken, newInvitationToken, newTokenRecord, redeemToken, tokenDigest, tokenLifetimeMs,
 } from './invitation';
+export { type ArgumentType, type ContractFunction, CONTRACT_FUNCTIONS, canonicalFunction } from './contract/functions';
+export { type Call, type Comparison, type ContractLine, type ContractProblem, type Expr, type ParsedContract, callsOf, contractError, parseContract } from './contract/syntax';
+export { type ContractSchema, schemaOf, schemaProblems, validateContract } from './contract/validate';
+export { type ContractResult, type LineResult, evaluateContract } from './contract/evaluate';
