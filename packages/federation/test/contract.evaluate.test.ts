@@ -1,7 +1,6 @@
 /** Contract evaluation (API.md §14.4): lines must all hold; NaN makes every comparison false; the log names calls and values. */
 import { Summary } from '@sml/stats';
-import { evaluateContract } from '../src/contract/evaluate';
-import { parseContract } from '../src/contract/syntax';
+import { evaluateContract, parseContract } from '@sml/federation';
 
 const summary = new Summary();
 // x = 1..10, b = 1 on even rows.

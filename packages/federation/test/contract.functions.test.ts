@@ -8,7 +8,7 @@
 import { Summary } from '@sml/stats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONTRACT_FUNCTIONS } from '../src/contract/functions';
+import { CONTRACT_FUNCTIONS } from '@sml/federation';
 
 interface Fixture {
   attributeNames: string[];

@@ -4,10 +4,10 @@
  */
 import { createCipheriv, createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { canonicalBytes } from '../src/canonical';
-import { type ReceiveContext, type SealInput, type SyncMessage, checkSyncHeader, openGroup, openSync, openSyncBlob, sealGroup, sealSync } from '../src/envelope';
-import { deriveFederationKeys, newNodeKey, newSecretKey, signBytes } from '../src/keys';
-import { newRoster, withMember } from '../src/roster';
+import {
+  type ReceiveContext, type SealInput, type SyncMessage, canonicalBytes, checkSyncHeader, deriveFederationKeys, newNodeKey, newRoster, newSecretKey, openGroup,
+  openSync, openSyncBlob, sealGroup, sealSync, signBytes, withMember,
+} from '@sml/federation';
 
 const keys = deriveFederationKeys(newSecretKey());
 const admin = newNodeKey();

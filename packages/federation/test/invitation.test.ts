@@ -6,7 +6,7 @@ import { createDecipheriv, createHash, pbkdf2Sync } from 'node:crypto';
 import {
   InvitationError, PBKDF2_ITERATIONS, decryptInvitation, encryptInvitation, isInvitationToken, newInvitationToken, newTokenRecord, redeemToken,
   tokenDigest, tokenLifetimeMs,
-} from '../src/invitation';
+} from '@sml/federation';
 
 const MAP = { fed_name: 'cardio', sync_sched: 'h1', fed_secret_key: 'AAAAAAAAAAAAAAAAAAAAAA==', fed_req_token: newInvitationToken(), nats_hosts: 'nats://backbone:4222' };
 

@@ -5,7 +5,7 @@
  */
 import {
   FederationKeyError, base32, deriveFederationKeys, hkdfSha256, newNodeKey, newSecretKey, nodeKeyFromSeed, signBytes, verifyBytes,
-} from '../src/keys';
+} from '@sml/federation';
 
 const hex = (h: string) => Buffer.from(h, 'hex');
 const b64 = (h: string) => hex(h).toString('base64');

@@ -1,6 +1,6 @@
 /** The privacy gate (API.md §14.5): n ≥ p + 5, and a change since the last send of 0 or ≥ p + 5. */
 import { Summary } from '@sml/stats';
-import { gateInputOf, privacyGate } from '../src/privacy';
+import { gateInputOf, privacyGate } from '@sml/federation';
 
 const gate = (rows: number, attributes: number, changed: number, partitions?: Record<string, number>) =>
   privacyGate({ rows, attributes, changedSinceLastSend: changed, ...(partitions ? { partitions } : {}) });

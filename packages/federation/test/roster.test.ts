@@ -1,6 +1,5 @@
 /** The signed roster (API.md §19.1): only the admin's signature, for this federation, newer than the one held. */
-import { newNodeKey } from '../src/keys';
-import { RosterError, newRoster, signRoster, verifyRoster, withMember, withoutMember } from '../src/roster';
+import { newNodeKey, RosterError, newRoster, signRoster, verifyRoster, withMember, withoutMember } from '@sml/federation';
 
 const admin = newNodeKey();
 const peer = newNodeKey();

@@ -1,5 +1,5 @@
 /** Schedule grammar and ticks (API.md §14.3). */
-import { DEFAULT_MIN_INTERVAL_MS, ScheduleError, nextTick, parseSchedule } from '../src/schedule';
+import { DEFAULT_MIN_INTERVAL_MS, ScheduleError, nextTick, parseSchedule } from '@sml/federation';
 
 describe('parseSchedule', () => {
   test.each([
