@@ -23,3 +23,7 @@ export { type ArgumentType, type ContractFunction, CONTRACT_FUNCTIONS, canonical
 export { type Call, type Comparison, type ContractLine, type ContractProblem, type Expr, type ParsedContract, callsOf, contractError, parseContract } from './contract/syntax';
 export { type ContractSchema, schemaOf, schemaProblems, validateContract } from './contract/validate';
 export { type ContractResult, type LineResult, evaluateContract } from './contract/evaluate';
+export { type ContractAction, type ContractDecision, contractActionOf, contractDecision, schemaConflicts } from './actions';
+export {
+  type LogEntry, type PeerStatus, MAX_LOG_AGE_MS, MAX_LOG_ENTRIES, boundedLog, foldedMessage, logLine, peerInfo, rejectedMessage, sentMessage,
+} from './logs';
