@@ -3,7 +3,7 @@
  * Send and Receive): the schema check of a peer's summary and the contract-failure actions
  * `…_block` / `…_allow`, one decision each, so the service only carries them out.
  */
-import type { ContractSchema } from './contract/validate';
+import type { AttributeSchema } from './contract/validate';
 import type { ContractResult } from './contract/evaluate';
 
 export type ContractAction = 'block' | 'allow';
@@ -25,7 +25,7 @@ export function contractActionOf(side: 'snd' | 'rcv', value: string | undefined)
  * any is refused, since merging by name would add a continuous column's sums to a binary's.
  * Attributes only one side holds are fine (the view is their union).
  */
-export function schemaConflicts(local: ContractSchema, peer: ContractSchema): string[] {
+export function schemaConflicts(local: AttributeSchema, peer: AttributeSchema): string[] {
   const binary = (t: 'C' | 'B' | 'T') => t !== 'C';
   return [...peer].filter(([name, type]) => {
     const mine = local.get(name);

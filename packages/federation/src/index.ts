@@ -21,7 +21,7 @@ export {
 } from './invitation';
 export { type ArgumentType, type ContractFunction, CONTRACT_FUNCTIONS, canonicalFunction } from './contract/functions';
 export { type Call, type Comparison, type ContractLine, type ContractProblem, type Expr, type ParsedContract, callsOf, contractError, parseContract } from './contract/syntax';
-export { type ContractSchema, schemaOf, schemaProblems, validateContract } from './contract/validate';
+export { type AttributeSchema, schemaOf, schemaProblems, validateContract } from './contract/validate';
 export { type ContractResult, type LineResult, evaluateContract } from './contract/evaluate';
 export { type ContractAction, type ContractDecision, contractActionOf, contractDecision, schemaConflicts } from './actions';
 export {

@@ -1,6 +1,6 @@
 /** Schema conflicts and the contract-failure actions (API.md §14.1, §19.1 Send/Receive). */
 import { Summary } from '@sml/stats';
-import { type ContractSchema, contractActionOf, contractDecision, evaluateContract, parseContract, schemaConflicts } from '@sml/federation';
+import { type AttributeSchema, contractActionOf, contractDecision, evaluateContract, parseContract, schemaConflicts } from '@sml/federation';
 
 test('action keys: block by default, the two spellings per side, anything else refused', () => {
   expect(contractActionOf('snd', undefined)).toBe('block');
@@ -11,8 +11,8 @@ test('action keys: block by default, the two spellings per side, anything else r
 });
 
 test('a name held as C on one side and binary on the other conflicts; one-sided names do not', () => {
-  const local: ContractSchema = new Map([['age', 'C'], ['smoker', 'B'], ['color$red', 'T']]);
-  const peer: ContractSchema = new Map([['age', 'B'], ['smoker', 'B'], ['color$red', 'B'], ['weight', 'C']]);
+  const local: AttributeSchema = new Map([['age', 'C'], ['smoker', 'B'], ['color$red', 'T']]);
+  const peer: AttributeSchema = new Map([['age', 'B'], ['smoker', 'B'], ['color$red', 'B'], ['weight', 'C']]);
   expect(schemaConflicts(local, peer)).toEqual(['age']);
   expect(schemaConflicts(local, new Map([['color$red', 'C']]))).toEqual(['color$red']);
 });

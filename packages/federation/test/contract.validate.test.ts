@@ -1,8 +1,8 @@
 /** contractValidate's checks against a schema (API.md §14.4): every error collected, in line order. */
 import { Summary } from '@sml/stats';
-import { type ContractSchema, schemaOf, validateContract } from '@sml/federation';
+import { type AttributeSchema, schemaOf, validateContract } from '@sml/federation';
 
-const SCHEMA: ContractSchema = new Map([['age', 'C'], ['smoker', 'B'], ['color$red', 'T'], ['color$blue', 'T']]);
+const SCHEMA: AttributeSchema = new Map([['age', 'C'], ['smoker', 'B'], ['color$red', 'T'], ['color$blue', 'T']]);
 const errors = (...lines: string[]) => validateContract(lines, SCHEMA).errors;
 
 test('a contract over known attributes of the right types is valid', () => {

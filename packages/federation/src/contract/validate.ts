@@ -7,10 +7,10 @@ import { type ArgumentType, CONTRACT_FUNCTIONS } from './functions';
 import { type ContractProblem, type ParsedContract, callsOf, contractError, parseContract } from './syntax';
 
 /** Attribute name → type: `C` continuous, `B` binary, `T` a categorical level (`color$red`, binary). */
-export type ContractSchema = ReadonlyMap<string, 'C' | 'B' | 'T'>;
+export type AttributeSchema = ReadonlyMap<string, 'C' | 'B' | 'T'>;
 
 /** A summary's schema: its attributes with their types (categorical levels are `B` there, which validates the same as `T`). */
-export function schemaOf(summary: Summary): ContractSchema {
+export function schemaOf(summary: Summary): AttributeSchema {
   const types = summary.attributeTypes;
   return new Map(summary.attributeNames.map((name, i) => [name, types[i]]));
 }
@@ -18,7 +18,7 @@ export function schemaOf(summary: Summary): ContractSchema {
 const accepts = (type: ArgumentType, actual: 'C' | 'B' | 'T'): boolean => type === 'C|B' || (type === 'B' ? actual !== 'C' : actual === 'C');
 
 /** The schema problems of parsed lines. */
-export function schemaProblems(contract: ParsedContract, schema: ContractSchema): ContractProblem[] {
+export function schemaProblems(contract: ParsedContract, schema: AttributeSchema): ContractProblem[] {
   const problems: ContractProblem[] = [];
   for (const line of contract.lines) {
     for (const call of callsOf(line.expr)) {
@@ -37,7 +37,7 @@ export function schemaProblems(contract: ParsedContract, schema: ContractSchema)
  * Syntax and schema errors of contract lines ('Contract line <n>: <reason>'), in line order;
  * empty when the contract is valid.
  */
-export function validateContract(lines: readonly string[], schema: ContractSchema): { contract: ParsedContract; errors: string[] } {
+export function validateContract(lines: readonly string[], schema: AttributeSchema): { contract: ParsedContract; errors: string[] } {
   const contract = parseContract(lines);
   const problems = [...contract.problems, ...schemaProblems(contract, schema)].sort((a, b) => a.line - b.line);
   return { contract, errors: problems.map(contractError) };
