@@ -1,6 +1,5 @@
 /**
- * What a node does with a summary once it is sealed or opened (API.md §14.1 actions, §19.1
- * Send and Receive): the schema check of a peer's summary and the contract-failure actions
+ * What a node does with a summary once it is sealed (send) or opened (receive): the schema check of a peer's summary and the contract-failure actions
  * `…_block` / `…_allow`, one decision each, so the service only carries them out.
  */
 import type { AttributeSchema } from './contract/validate';

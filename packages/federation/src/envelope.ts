@@ -1,5 +1,5 @@
 /**
- * Sync messages (API.md §19.1): a signed header published on `smlfed.<T>.sum.<peer>` and a
+ * Sync messages: a signed header published on `smlfed.<T>.sum.<peer>` and a
  * blob put in the object store. The group key K_enc gives confidentiality and membership, the
  * sender's Ed25519 signature gives origin. Also the group-key envelope of join requests and
  * replies. Pure: the service fetches and publishes, this module seals and checks.
@@ -18,7 +18,7 @@ export const DEFAULT_CLOCK_SKEW_MS = 300_000;
 /** Default bound on a blob's decompressed size: a 2000-attribute summary is ≈ 210 MB. */
 export const DEFAULT_MAX_SUMMARY_BYTES = 512 * 1024 * 1024;
 
-/** The header every peer signs (field names of API.md §19.1). */
+/** The header every peer signs. */
 export interface SyncHeader {
   readonly v: number;
   /** The federation's subject token T. */
@@ -111,7 +111,7 @@ export interface ReceiveContext {
 }
 
 /**
- * The header checks, in the order of API.md §19.1, before the blob is fetched: the message is
+ * The header checks, in the protocol's order, before the blob is fetched: the message is
  * well formed and from a roster member; signature with that member's key; the federation; the
  * clock window; seq above the last accepted from that peer.
  */

@@ -1,5 +1,5 @@
 /**
- * @sml/federation — the federation's rules that need no socket (API.md §14, §19.1, §20):
+ * @sml/federation — the federation's rules that need no socket:
  * schedule, contracts, privacy gate, keys, roster, sealed sync messages, invitations.
  * services/federation does the I/O around them.
  */

@@ -1,5 +1,5 @@
 /**
- * Invitations (API.md §14.2 getInvitation/createJoin, §20): the map of keys a joiner needs,
+ * Invitations: the map of keys a joiner needs,
  * encrypted with a password the admin passes on by another channel, and the single-use token
  * inside it that the admin redeems once.
  */

@@ -1,5 +1,5 @@
 /**
- * Key material (API.md §19.1), node:crypto only. From the federation's shared secret K
+ * Key material, node:crypto only. From the federation's shared secret K
  * (`fed_secret_key`, 16 random bytes in base64) HKDF-SHA256 derives K_enc, the AES-128-GCM key
  * of sync blobs and join requests, and T, the subject token that names the federation on a
  * shared backbone (`fed_id`) without showing its name. Each node signs with its own Ed25519 key.

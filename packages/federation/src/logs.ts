@@ -1,5 +1,5 @@
 /**
- * The federation's logs and peer lines as API.md §14.2 shows them: getErrorLog / getSyncLog
+ * The federation's logs and peer lines as the REST API shows them: getErrorLog / getSyncLog
  * entries `<ISO time> [<peer uuid|self>] <message>`, oldest first, bounded to 1000 entries and
  * 30 days; the sync log's sentences; `peersInfo` values.
  */

@@ -1,5 +1,5 @@
 /**
- * The privacy gate (API.md §14.5): a node shares its summary only when it covers enough rows
+ * The privacy gate: a node shares its summary only when it covers enough rows
  * that no single row can be solved for, and only when enough rows changed since the last
  * summary it shared that the difference of two summaries does not expose a few rows either.
  */

@@ -1,5 +1,5 @@
 /**
- * The roster (API.md §19.1): which node uuid holds which Ed25519 public key, signed by the
+ * The roster: which node uuid holds which Ed25519 public key, signed by the
  * admin, whose public key each member got in its invitation. A sync message is accepted only
  * from a uuid the roster names and only with that uuid's key, so no member can pose as another
  * and nobody the admin did not admit can send.

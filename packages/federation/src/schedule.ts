@@ -1,5 +1,5 @@
 /**
- * The sync schedule (API.md §14.3): `<unit><N>`, ticks on multiples of the interval since the
+ * The sync schedule: `<unit><N>`, ticks on multiples of the interval since the
  * Unix epoch so every peer sends in the same window, each node a little late at random so a
  * backbone is not hit by every peer in the same millisecond.
  */

@@ -1,4 +1,4 @@
-/** Schema conflicts and the contract-failure actions (API.md §14.1, §19.1 Send/Receive). */
+/** Schema conflicts and the contract-failure actions. */
 import { Summary } from '@sml/stats';
 import { type AttributeSchema, contractActionOf, contractDecision, evaluateContract, parseContract, schemaConflicts } from '@sml/federation';
 

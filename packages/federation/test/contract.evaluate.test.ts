@@ -1,4 +1,4 @@
-/** Contract evaluation (API.md §14.4): lines must all hold; NaN makes every comparison false; the log names calls and values. */
+/** Contract evaluation: lines must all hold; NaN makes every comparison false; the log names calls and values. */
 import { Summary } from '@sml/stats';
 import { evaluateContract, parseContract } from '@sml/federation';
 

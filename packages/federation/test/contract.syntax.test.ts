@@ -1,4 +1,4 @@
-/** Contract grammar (API.md §14.4): precedence, parentheses, quoting, comments, case, aliases and every syntax error collected. */
+/** Contract grammar: precedence, parentheses, quoting, comments, case, aliases and every syntax error collected. */
 import { type Expr, parseContract } from '@sml/federation';
 
 /** An expression as a compact string: (a AND b) OR c with calls as FN(args)op value. */

@@ -1,4 +1,4 @@
-/** contractValidate's checks against a schema (API.md §14.4): every error collected, in line order. */
+/** contractValidate's checks against a schema: every error collected, in line order. */
 import { Summary } from '@sml/stats';
 import { type AttributeSchema, schemaOf, validateContract } from '@sml/federation';
 

@@ -1,5 +1,5 @@
 /**
- * Sealed sync messages (API.md §19.1): a round trip, and every forgery, tamper, replay, stale
+ * Sealed sync messages: a round trip, and every forgery, tamper, replay, stale
  * and non-member case refused with its own reason, in the order of the receive checks.
  */
 import fc from 'fast-check';

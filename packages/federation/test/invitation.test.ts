@@ -1,5 +1,5 @@
 /**
- * Invitations (API.md §14.2, §20): the `v2p:` password cipher (checked against node:crypto
+ * Invitations: the `v2p:` password cipher (checked against node:crypto
  * primitives by hand on its own bytes) and single-use tokens.
  */
 import { createDecipheriv, createHash, pbkdf2Sync } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Key derivation and node keys (API.md §19.1). The primitives' use is pinned by the standards'
+ * Key derivation and node keys. The primitives' use is pinned by the standards'
  * own vectors: RFC 5869 A.1 (HKDF-SHA256 test case 1), RFC 8032 §7.1 TEST 1 (Ed25519), RFC 4648
  * §10 (base32).
  */

@@ -1,4 +1,4 @@
-/** Log lines, their bounds and peer lines (API.md §14.2). */
+/** Log lines, their bounds and peer lines. */
 import { type LogEntry, boundedLog, foldedMessage, logLine, peerInfo, rejectedMessage, sentMessage } from '@sml/federation';
 
 const DAY = 86_400_000;

@@ -1,4 +1,4 @@
-/** The privacy gate (API.md §14.5): n ≥ p + 5, and a change since the last send of 0 or ≥ p + 5. */
+/** The privacy gate: n ≥ p + 5, and a change since the last send of 0 or ≥ p + 5. */
 import { Summary } from '@sml/stats';
 import { gateInputOf, privacyGate } from '@sml/federation';
 

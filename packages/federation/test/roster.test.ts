@@ -1,4 +1,4 @@
-/** The signed roster (API.md §19.1): only the admin's signature, for this federation, newer than the one held. */
+/** The signed roster: only the admin's signature, for this federation, newer than the one held. */
 import { newNodeKey, RosterError, newRoster, signRoster, verifyRoster, withMember, withoutMember } from '@sml/federation';
 
 const admin = newNodeKey();

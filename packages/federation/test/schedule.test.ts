@@ -1,4 +1,4 @@
-/** Schedule grammar and ticks (API.md §14.3). */
+/** Schedule grammar and ticks. */
 import { DEFAULT_MIN_INTERVAL_MS, ScheduleError, nextTick, parseSchedule } from '@sml/federation';
 
 describe('parseSchedule', () => {

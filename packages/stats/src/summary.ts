@@ -564,7 +564,7 @@ export class Summary {
   }
 
   /**
-   * What this summary may show another party (a federation peer, API.md §14.5): moments,
+   * What this summary may show another party (a federation peer): moments,
    * co-moments, histograms and partitions, every histogram (conditional ones too) as streaming
    * bins — an exact histogram holds the values themselves —, and none of survival counts,
    * sequence counts, micro-clusters, the forest or the power columns' Jacobian term (the power

@@ -1,5 +1,5 @@
 /**
- * Summary.shareable (what a federation peer may see, API.md §14.5): moments, co-moments and
+ * Summary.shareable (what a federation peer may see): moments, co-moments and
  * partitions bit-identical to the summary's; exact histograms (and conditional ones) coarsened
  * to the streaming bins learning the same rows in streaming mode gives; no survival or
  * sequence counts. Reference: the summary itself, and a summary learned in streaming mode.

@@ -1,5 +1,5 @@
 /**
- * Contract evaluation on one summary (API.md §14.4): each line must be true. A call's value is
+ * Contract evaluation on one summary: each line must be true. A call's value is
  * NaN when an attribute is absent, its rows are none or it divides by zero, and any comparison
  * with NaN is false (`!=` included, unlike JavaScript's), so the line fails and its log names
  * the call and its value.

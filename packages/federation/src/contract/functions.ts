@@ -1,6 +1,6 @@
 /**
- * The contract functions (API.md §14.4) and how each is computed from a summary's moments and
- * co-moments (STATS.md §1). Every value is over the rows where the named attributes are
+ * The contract functions and how each is computed from a summary's moments and
+ * co-moments. Every value is over the rows where the named attributes are
  * present: one attribute's own moments, or a pair's pairwise-complete co-moments, where for a
  * binary b: n₁ = Σb, Σab, Σa²b (b² = b) give the b = 1 rows and the rest the b = 0 rows.
  */
@@ -14,7 +14,7 @@ export interface ContractFunction {
   readonly value: (summary: Summary, args: readonly string[]) => number;
 }
 
-/** a / b, NaN when b is 0 (API.md: a division by zero gives NaN). */
+/** a / b, NaN when b is 0 (a contract reads a division by zero as NaN). */
 const div = (a: number, b: number): number => (b === 0 ? NaN : a / b);
 
 /** Count, mean and population variance of a group, the unbiased forms × n/(n−1); NaN for an empty group. */

@@ -1,5 +1,5 @@
 /**
- * Contract syntax (API.md §14.4): a tokenizer and a recursive-descent parser of one line at a
+ * Contract syntax: a tokenizer and a recursive-descent parser of one line at a
  * time. AND binds tighter than OR, parentheses group, keywords and function names are
  * case-insensitive, attributes are bare (`[A-Za-z0-9_.$:-]+`) or quoted with `\"` and `\\`.
  * Function names and arity are checked here (they need no schema); attribute types are

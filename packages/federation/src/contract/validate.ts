@@ -1,5 +1,5 @@
 /**
- * Contract validation against a schema (API.md §14.4, contractValidate): every attribute a
+ * Contract validation against a schema (contractValidate): every attribute a
  * call names exists and has a type its function takes. All errors are collected.
  */
 import type { Summary } from '@sml/stats';
