@@ -14,7 +14,7 @@ const path = require('node:path');
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 const mapper = {
   '^@sml/proto$': path.join(__dirname, 'proto/index.js'),
-  '^@sml/(core|bus|stats|sdk|cli|testkit|jobs-client|sources)$': path.join(__dirname, 'packages/$1/src/index.ts'),
+  '^@sml/(core|bus|stats|sdk|cli|testkit|jobs-client|sources|federation)$': path.join(__dirname, 'packages/$1/src/index.ts'),
   '^@sml/stats/frames$': path.join(__dirname, 'packages/stats/src/frames.ts'),
   '^@sml/(gateway|jobs|projects|explore|encoders|streams)$': path.join(__dirname, 'services/$1/src/index.ts'),
 };

@@ -30,6 +30,7 @@ in_place=(
 # Generators that print their fixture on stdout: generator → output file (same folder).
 declare -A to_stdout=(
   [packages/bus/test/fixtures/gen_digest.py]=digest.json
+  [packages/federation/test/fixtures/gen_contract.py]=contract.json
   [packages/stats/test/models/classifiers/fixtures/gen_classifiers.py]=classifiers.json
   [packages/stats/test/models/anomaly/fixtures/gen_anomaly.py]=anomaly.json
   [packages/stats/test/models/kmeans/fixtures/gen_kmeans.py]=kmeans.json

@@ -113,10 +113,12 @@ export class AttributeStatistics implements SummaryPart<AttributeStatistics> {
 
   /**
    * The statistics of the attributes `kept` alone (ascending indexes), renumbered 0…:
-   * every statistic copied, never recomputed (Summary.restrict).
+   * every statistic copied, never recomputed (Summary.restrict). With `streaming` (options
+   * whose histograms are streaming) every histogram is copied as streaming bins (Summary.shareable).
    */
-  restrict(kept: readonly number[]): AttributeStatistics {
-    const out = new AttributeStatistics(this.options);
+  restrict(kept: readonly number[], streaming?: ResolvedOptions): AttributeStatistics {
+    const out = new AttributeStatistics(streaming ?? this.options);
+    const copy = streaming === undefined ? (h: Histogram) => h.clone() : (h: Histogram) => h.streamingCopy();
     out.rows = this.rows;
     for (const i of kept) out.schema.add(this.schema.info(i));
     const m = kept.length;
@@ -128,8 +130,8 @@ export class AttributeStatistics implements SummaryPart<AttributeStatistics> {
     for (let b = 0; b < m; b++) {
       for (let a = 0; a <= b; a++) copyDoubles(from.pairs, pairOffset(kept[a], kept[b]), to.pairs, pairOffset(a, b), PAIR.STRIDE);
     }
-    if (this.options.histogram !== undefined) out.histograms = kept.map((i) => this.histograms[i].clone());
-    if (this.keepsConditional) this.conditional.copyRestricted(out.conditional, kept);
+    if (this.options.histogram !== undefined) out.histograms = kept.map((i) => copy(this.histograms[i]));
+    if (this.keepsConditional) this.conditional.copyRestricted(out.conditional, kept, copy);
     return out;
   }
 

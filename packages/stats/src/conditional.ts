@@ -265,7 +265,7 @@ export class ConditionalHistograms {
    * Copies into `into` (empty) the pairs among `kept` (ascending indexes of this map's
    * summary), renumbered by their position in `kept`: Summary.restrict.
    */
-  copyRestricted(into: ConditionalHistograms, kept: readonly number[]): void {
+  copyRestricted(into: ConditionalHistograms, kept: readonly number[], copy: (h: Histogram) => Histogram = (h) => h.clone()): void {
     const position = new Map(kept.map((i, a) => [i, a]));
     kept.forEach((c, a) => {
       const inner = this.byCondition.get(c);
@@ -273,7 +273,7 @@ export class ConditionalHistograms {
       const copied = new Map<number, Histogram>();
       const add = (t: number, h: Histogram | undefined) => {
         const b = position.get(t);
-        if (h !== undefined && b !== undefined && h.count > 0) copied.set(b, h.clone());
+        if (h !== undefined && b !== undefined && h.count > 0) copied.set(b, copy(h));
       };
       // Whichever is shorter: a condition's targets, or the kept attributes.
       if (inner.size <= kept.length) for (const [t, h] of inner) add(t, h);

@@ -404,6 +404,16 @@ export class Histogram implements SummaryPart<Histogram, Float64Array> {
     return out;
   }
 
+  /**
+   * A streaming copy: an exact histogram's values binned on the grid learning them in streaming
+   * mode would give (the bins a federation may share instead of the values themselves).
+   */
+  streamingCopy(): Histogram {
+    const out = new Histogram('streaming', this.bins, this.cap);
+    out.streaming = this.streaming !== null ? this.streaming.clone() : this.asStreaming();
+    return out;
+  }
+
   /** Same counts (streaming: once both are on the wider grid; exact vs streaming: as streaming). */
   equals(other: Histogram): boolean {
     if (this.exact !== null && other.exact !== null) {

@@ -130,3 +130,16 @@ export function partitionOptions(options: ResolvedOptions): ResolvedOptions {
     exactHistogramCap: options.exactHistogramCap,
   });
 }
+
+/**
+ * What a summary shared with other parties is built with (Summary.shareable): the same
+ * attributes, histograms as streaming bins and partitions, and none of the parts that are not
+ * moments (survival and sequence counts, micro-clusters, forest, power columns' Jacobian).
+ */
+export function shareableOptions(options: ResolvedOptions): ResolvedOptions {
+  return resolveOptions({
+    ...partitionOptions(options),
+    ...(options.histogram !== undefined ? { histogram: 'streaming' } : {}),
+    ...(options.partitionSplit !== undefined ? { partitionSplit: options.partitionSplit } : {}),
+  });
+}

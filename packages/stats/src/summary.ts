@@ -11,7 +11,7 @@ import { parseFrameJson } from './frame-json';
 import { hash53 } from './hash';
 import { Histogram } from './histogram';
 import { ATTR, PAIR, pairOffset } from './moments';
-import { partitionOptions, type ResolvedOptions, resolveOptions, type SummaryOptions } from './options';
+import { partitionOptions, type ResolvedOptions, resolveOptions, shareableOptions, type SummaryOptions } from './options';
 import type { Sign, SummaryPart } from './parts';
 import { PowerColumns } from './models/powerreg/power-columns';
 import { SequenceCounts } from './models/sequence/counts';
@@ -560,6 +560,21 @@ export class Summary {
     const w = new ByteWriter();
     this.writeWholeParts(w);
     out.readWholeParts(new ByteReader(w.bytes()));
+    return out;
+  }
+
+  /**
+   * What this summary may show another party (a federation peer): moments,
+   * co-moments, histograms and partitions, every histogram (conditional ones too) as streaming
+   * bins — an exact histogram holds the values themselves —, and none of survival counts,
+   * sequence counts, micro-clusters, the forest or the power columns' Jacobian term (the power
+   * columns themselves are attributes and stay). A copy: this summary is not changed.
+   */
+  shareable(): Summary {
+    const options = shareableOptions(this.options);
+    const all = Array.from({ length: this.attributes.schema.size }, (_, i) => i);
+    const out = new Summary(options, this.attributes.restrict(all, options));
+    for (const [value, sub] of this.partitions) out.partitions.set(value, sub.shareable());
     return out;
   }
 
