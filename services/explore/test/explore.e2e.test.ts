@@ -86,6 +86,21 @@ describe('explore end to end', () => {
     expect(bad.body.statusString).toContain('sml_explore_ttest_known_mu');
   });
 
+  it('a flat MLContext (not under values) → 400 saying to wrap it, on explore, densityEstimate and the matrix routes; another unknown key too', async () => {
+    const flat = { inputAttributeNames: ['sepal_length'], extraParameters: {} };
+    for (const path of ['/projects/iris/explore', '/projects/iris/densityEstimate', '/projects/iris/explorepca']) {
+      const r = await alice.request('POST', path, { query: { metric: 'uni' }, json: flat });
+      expect({ path, body: r.body }).toEqual({ path, body: {
+        statusCode: 400, values: {},
+        statusString: expect.stringContaining('body: an ExploreContext is {"values": [MLContext, …]}; unknown keys "inputAttributeNames", "extraParameters" (inputAttributeNames, extraParameters are keys of an MLContext: wrap the MLContext as {"values": [{…}]})'),
+      } });
+    }
+    const typo = await alice.request('POST', '/projects/iris/explore', { query: { metric: 'uni' }, json: { value: [flat] } });
+    expect(typo.status).toBe(400);
+    expect(typo.body.statusString).toContain('unknown key "value"');
+    expect(typo.body.statusString).not.toContain('wrap');
+  });
+
   it('too few attributes and a continuous attribute where a binary is required → 400', async () => {
     expect((await explore('bi', [ctx([0])])).status).toBe(400);
     expect((await explore('ztestp', [ctx([0, 1])])).status).toBe(400);

@@ -50,4 +50,17 @@ export const mlContext = z.object({
   extraParameters: z.record(z.string(), text).optional().default({}),
 }).openapi('MLContext');
 
-export const exploreContext = z.object({ values: z.array(mlContext).optional() }).openapi('ExploreContext');
+/**
+ * An unknown key of an ExploreContext is refused rather than dropped: a flat MLContext (its keys
+ * at the top level, not under `values`) would otherwise read as no context and answer 200 with
+ * empty results.
+ */
+function unknownExploreKeys(keys: string[]): string {
+  const flat = keys.filter((k) => k in mlContext.shape);
+  const wrap = flat.length ? ` (${flat.join(', ')} ${flat.length === 1 ? 'is a key' : 'are keys'} of an MLContext: wrap the MLContext as {"values": [{…}]})` : '';
+  return `an ExploreContext is {"values": [MLContext, …]}; unknown key${keys.length === 1 ? '' : 's'} ${keys.map((k) => JSON.stringify(k)).join(', ')}${wrap}`;
+}
+
+export const exploreContext = z.strictObject({ values: z.array(mlContext).optional() }, {
+  error: (issue) => (issue.code === 'unrecognized_keys' ? unknownExploreKeys(issue.keys) : undefined),
+}).openapi('ExploreContext', { description: 'MLContexts under values; any other key (a flat MLContext) answers 400 naming it' });
