@@ -70,6 +70,7 @@ describe('explore end to end', () => {
 
   it.each([
     ['an unknown metric', 'median', [ctx([0])], 'bad metric:[median]'],
+    ['a metric with a control character (shown escaped)', 'uni\r', [ctx([0])], 'bad metric:[uni\\r]'],
     ['a missing known value', 'ztestmu', [ctx([0])], 'Metric ztestmu needs extraParameters.sml_explore_ztest_known_mu'],
     ['an unknown attribute name', 'uni', [{ inputAttributeNames: ['nope'], extraParameters: {} }], 'Unknown attribute [nope] in project [iris]'],
     ['an unknown attribute index', 'uni', [ctx([99])], 'Unknown attribute [99] in project [iris]'],

@@ -1,14 +1,18 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { isValidName } from '@sml/core';
+import { invalidName, isValidName } from '@sml/core';
 
 extendZodWithOpenApi(z);
 
 export { z };
 
-/** API.md §1 names: 1–128 of [A-Za-z0-9_.-], not starting with ".", no "..". */
+/**
+ * API.md §1 names: 1–128 of [A-Za-z0-9_.-], not starting with ".", no "..". Refused with the
+ * message a name in a body gets (packages/core checkName): the name shown, a control character
+ * escaped and named by position (`%0D` in a URL arrives here as a carriage return).
+ */
 export const name = (kind: string) =>
-  z.string().refine(isValidName, { message: `invalid ${kind} name: 1-128 characters of [A-Za-z0-9_.-], not starting with "." and without ".."` });
+  z.string().refine(isValidName, { error: (issue) => invalidName(kind, issue.input).message });
 
 export const boolParam = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
