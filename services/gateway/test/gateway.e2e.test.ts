@@ -136,7 +136,7 @@ describe('gateway end to end', () => {
       const inQuery = await root.request('POST', '/users', { query: 'cid=a%00b' });
       expect(inQuery.status).toBe(400);
       expect(inQuery.body.statusString).toContain('query.cid: Invalid customer name [a\\u0000b]: character 2 is the control character U+0000;');
-      for (const r of [inPath, inQuery]) expect(r.body.statusString).not.toMatch(/[\u0000-\u001f]/);
+      for (const r of [inPath, inQuery]) expect([...r.body.statusString].filter((c) => c.charCodeAt(0) < 0x20)).toEqual([]);
     });
   });
 
