@@ -25,5 +25,6 @@ fi
 # the lockfile) rather than `npm ci`: npm 11 writes lockfiles without the other platforms'
 # optional binaries (swc, turbo), and `npm ci` then refuses them as out of sync.
 if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  echo "installing npm dependencies (npm install, pinned by package-lock.json)" >&2
   npm install --no-audit --no-fund --loglevel=error
 fi

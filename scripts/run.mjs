@@ -85,12 +85,15 @@ if (!env.NATS_URL) {
     console.error('nats-server not found: run `bash scripts/prereqs.sh` (installs the Debian package)');
     process.exit(1);
   }
+  phase(`starting nats-server on 127.0.0.1:${natsPort} (JetStream store ${join(env.SML_DATA_DIR, 'jetstream')})`);
   start('nats', natsBinary(), ['-c', conf]);
   env.NATS_URL = `nats://127.0.0.1:${natsPort}`;
   await waitFor(async () => {
     const net = await import('node:net');
     return new Promise((ok) => { const s = net.connect(Number(natsPort), '127.0.0.1', () => { s.end(); ok(true); }); s.on('error', () => ok(false)); });
   }, 'nats-server');
+} else {
+  phase(`using the NATS server at ${env.NATS_URL} (NATS_URL)`);
 }
 
 const services = [['users', 'services/gateway/dist/main.js']];
@@ -107,6 +110,7 @@ if (!Number.isInteger(projectsReplicas) || projectsReplicas < 1 || projectsRepli
   process.exit(1);
 }
 if (projectsReplicas > 1) env.SML_PROJECT_SHARDS ??= '16';
+phase(`starting ${services.map(([s]) => (s === 'users' ? 'gateway' : s)).join(', ')} (each says "started (pid …)")`);
 for (const [name, entry] of services) {
   // Its own credentials only (never logged); without an <identity>.env, whatever SML_NATS_USER /
   // SML_NATS_PASSWORD the environment has (an external NATS_URL).
@@ -121,11 +125,39 @@ for (const [name, entry] of services) {
 }
 
 const url = `http://127.0.0.1:${env.SML_PORT}`;
+phase(`waiting for the gateway: GET ${url}/readyz answers 200 once every service does`);
 await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => ({ status: 0 }))).status === 200, 'the gateway /readyz');
 const credentials = join(env.SML_DATA_DIR, 'credentials');
 const user = env.SML_ROOT_USER ?? 'root';
 const secret = env.SML_ROOT_SECRET ?? (existsSync(credentials) ? /SML_SECRET=(.*)/.exec(readFileSync(credentials, 'utf8'))?.[1] : undefined);
-process.stdout.write(`\nSML is up: ${url}${env.SML_BASE_PATH ?? '/symetry/rest'}\n  root user:   ${user}\n  root secret: ${secret ?? '(see ' + credentials + ')'}\n  (export SML_URL=${url} SML_USER=${user} SML_SECRET=... and run: npm run -s sml -- --help)\n  bus credentials: ${authDir} (sml admin uses admin.env there)\n  Ctrl-C stops everything.\n\n`);
+process.stdout.write(`\nSML is up: ${url}${env.SML_BASE_PATH ?? '/symetry/rest'}\n  root user:   ${user}\n  root secret: ${secret ?? '(see ' + credentials + ')'}\n`
+  + `  bus credentials: ${authDir} (sml admin uses admin.env there)\n`
+  + `For the README's next commands, paste these lines into the shell you run them from (in this directory):\n${exportLines(secret).join('\n')}\n`
+  + `  Ctrl-C stops everything.\n\n`);
+
+/** A `==>` line per phase, as scripts/up.sh prints its own. */
+function phase(text) {
+  process.stdout.write(`==> ${text}\n`);
+}
+
+/** A value as one shell word: bare when it is safe so, else single-quoted. */
+function shellWord(value) {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The `export` lines a second shell needs for the README's first session on whatever ports
+ * this run uses: the REST settings of `sml` and the SDK (SML_URL, SML_USER, SML_SECRET), and
+ * what `sml admin` reads to reach the bus (NATS_URL, and SML_DATA_DIR for the admin
+ * identity's credentials; with an external NATS_URL, SML_NATS_USER/SML_NATS_PASSWORD instead).
+ */
+function exportLines(rootSecret) {
+  const secretWord = rootSecret === undefined ? `"$(sed -n 's/^SML_SECRET=//p' ${shellWord(credentials)})"` : shellWord(rootSecret);
+  const rest = `export SML_URL=${shellWord(url)} SML_USER=${shellWord(user)} SML_SECRET=${secretWord}`;
+  const bus = `export NATS_URL=${shellWord(env.NATS_URL)} SML_DATA_DIR=${shellWord(env.SML_DATA_DIR)}`;
+  const root = user === 'root' ? '' : ` SML_ROOT_USER=${shellWord(user)}`;
+  return [rest, bus + root];
+}
 
 async function waitFor(check, what, timeoutMs = 30_000) {
   const t0 = Date.now();

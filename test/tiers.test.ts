@@ -17,6 +17,7 @@ const SYSTEM: [RegExp, string][] = [
   [/\bsharedSystem\s*\(/, 'sharedSystem (a system shared by the files of a jest worker)'],
   [/\bstartFederationLab\s*\(/, 'startFederationLab (several systems)'],
   [/scripts\/(run\.mjs|up\.sh)\b/, 'scripts/run.mjs (npm run up)'],
+  [/\bspawn\(\s*'npm',\s*\['run',\s*'up'\]/, 'npm run up'],
   [/\bservices\/\w+\/dist\//, "a service's dist"],
 ];
 /** Starts a real server or process of another kind, or opens a listening socket. */
@@ -99,6 +100,7 @@ describe('a misnamed file is named', () => {
     expect(misnamed('/r/a.test.ts', 'sys = await startSystem({ services: [] });')).toMatch(/unit but is system.*\*\.e2e\.test\.ts/);
     expect(misnamed('/r/a.int.test.ts', 'sys = await startSystem();')).toMatch(/integration but is system/);
     expect(misnamed('/r/a.test.ts', "sys = await sharedSystem('default');")).toMatch(/unit but is system: it uses sharedSystem/);
+    expect(misnamed('/r/a.int.test.ts', "up = spawn('npm', ['run', 'up'], { cwd });")).toMatch(/integration but is system: it uses npm run up/);
   });
   it('a plain test with a child process or a listening server', () => {
     expect(misnamed('/r/a.test.ts', "import { spawnSync } from 'node:child_process';")).toMatch(/child_process/);

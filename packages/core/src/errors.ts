@@ -212,8 +212,29 @@ export const ok = {
 
 export type OkCode = keyof typeof ok;
 
+// C0 controls and DEL: invisible, or a line break, in a message read on a terminal or in a log.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+
+/** Where `text`'s first control character is, or -1. */
+export function controlAt(text: string): number {
+  return text.search(CONTROL); // search ignores the g flag and lastIndex
+}
+
+const SHORT_ESCAPES: Record<string, string> = { '\b': '\\b', '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r' };
+
+/** `text` with each control character written as a JSON escape (`\r`, `\u0000`, `\u007f`), so it shows and the text stays one line. */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROL, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * A catalogue message with its parameters in place. Parameters come from requests (names,
+ * attribute names, keys read from a URL or a CSV), so their control characters are escaped:
+ * `Iris_virginica\r` shows as such, never as an invisible carriage return.
+ */
 export function formatMessage(template: string, params: Record<string, unknown> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? escapeControls(String(params[key])) : whole));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { smlError } from './errors';
+import { controlAt, smlError, type SmlError } from './errors';
 import { clip } from './limits';
 
 const NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/;
@@ -8,16 +8,12 @@ export function isValidName(name: unknown): name is string {
   return typeof name === 'string' && NAME.test(name) && !name.includes('..');
 }
 
-// C0 controls and DEL: invisible in a message, so a name holding one is refused by position.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/g;
-
 /**
  * Why a name with a control character is refused, e.g. `character 15 is the control character
  * U+000D; ` for `Iris_virginica\r` (a Windows line end left on a CSV value); empty otherwise.
  */
 function controlReason(name: string): string {
-  const at = name.search(CONTROL); // search ignores the g flag and lastIndex
+  const at = controlAt(name);
   if (at < 0) return '';
   const code = name.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
   const hint = code === '000D' ? ' (a carriage return: a Windows line ending left in the value?)' : '';
@@ -26,10 +22,17 @@ function controlReason(name: string): string {
 
 export function checkName(kind: string, name: unknown): string {
   if (isValidName(name)) return name;
+  throw invalidName(kind, name);
+}
+
+/**
+ * The INVALID_NAME error of a name that is not valid: the name shown clipped (formatMessage
+ * escapes its control characters: \r, \u0000) and the first control character named by
+ * position. The gateway's checks of names in URLs answer this message too.
+ */
+export function invalidName(kind: string, name: unknown): SmlError {
   const text = typeof name === 'string' ? name : JSON.stringify(name) ?? '';
-  // Control characters shown escaped (\r, \u0000), so the message stays one readable line.
-  const shown = clip(text, 200).replace(CONTROL, (c) => JSON.stringify(c).slice(1, -1));
-  throw smlError('INVALID_NAME', { kind, name: shown, reason: typeof name === 'string' ? controlReason(name) : '' });
+  return smlError('INVALID_NAME', { kind, name: clip(text, 200), reason: typeof name === 'string' ? controlReason(name) : '' });
 }
 
 /**

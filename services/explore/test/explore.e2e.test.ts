@@ -70,6 +70,7 @@ describe('explore end to end', () => {
 
   it.each([
     ['an unknown metric', 'median', [ctx([0])], 'bad metric:[median]'],
+    ['a metric with a control character (shown escaped)', 'uni\r', [ctx([0])], 'bad metric:[uni\\r]'],
     ['a missing known value', 'ztestmu', [ctx([0])], 'Metric ztestmu needs extraParameters.sml_explore_ztest_known_mu'],
     ['an unknown attribute name', 'uni', [{ inputAttributeNames: ['nope'], extraParameters: {} }], 'Unknown attribute [nope] in project [iris]'],
     ['an unknown attribute index', 'uni', [ctx([99])], 'Unknown attribute [99] in project [iris]'],
@@ -84,6 +85,21 @@ describe('explore end to end', () => {
     const bad = await explore('ttestmu', [ctx([0], [], { sml_explore_ttest_known_mu: 'five' })]);
     expect(bad.status).toBe(400);
     expect(bad.body.statusString).toContain('sml_explore_ttest_known_mu');
+  });
+
+  it('a flat MLContext (not under values) → 400 saying to wrap it, on explore, densityEstimate and the matrix routes; another unknown key too', async () => {
+    const flat = { inputAttributeNames: ['sepal_length'], extraParameters: {} };
+    for (const path of ['/projects/iris/explore', '/projects/iris/densityEstimate', '/projects/iris/explorepca']) {
+      const r = await alice.request('POST', path, { query: { metric: 'uni' }, json: flat });
+      expect({ path, body: r.body }).toEqual({ path, body: {
+        statusCode: 400, values: {},
+        statusString: expect.stringContaining('body: an ExploreContext is {"values": [MLContext, …]}; unknown keys "inputAttributeNames", "extraParameters" (inputAttributeNames, extraParameters are keys of an MLContext: wrap the MLContext as {"values": [{…}]})'),
+      } });
+    }
+    const typo = await alice.request('POST', '/projects/iris/explore', { query: { metric: 'uni' }, json: { value: [flat] } });
+    expect(typo.status).toBe(400);
+    expect(typo.body.statusString).toContain('unknown key "value"');
+    expect(typo.body.statusString).not.toContain('wrap');
   });
 
   it('too few attributes and a continuous attribute where a binary is required → 400', async () => {

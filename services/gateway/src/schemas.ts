@@ -1,14 +1,18 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { isValidName } from '@sml/core';
+import { invalidName, isValidName } from '@sml/core';
 
 extendZodWithOpenApi(z);
 
 export { z };
 
-/** API.md §1 names: 1–128 of [A-Za-z0-9_.-], not starting with ".", no "..". */
+/**
+ * API.md §1 names: 1–128 of [A-Za-z0-9_.-], not starting with ".", no "..". Refused with the
+ * message a name in a body gets (packages/core checkName): the name shown, a control character
+ * escaped and named by position (`%0D` in a URL arrives here as a carriage return).
+ */
 export const name = (kind: string) =>
-  z.string().refine(isValidName, { message: `invalid ${kind} name: 1-128 characters of [A-Za-z0-9_.-], not starting with "." and without ".."` });
+  z.string().refine(isValidName, { error: (issue) => invalidName(kind, issue.input).message });
 
 export const boolParam = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -50,4 +54,17 @@ export const mlContext = z.object({
   extraParameters: z.record(z.string(), text).optional().default({}),
 }).openapi('MLContext');
 
-export const exploreContext = z.object({ values: z.array(mlContext).optional() }).openapi('ExploreContext');
+/**
+ * An unknown key of an ExploreContext is refused rather than dropped: a flat MLContext (its keys
+ * at the top level, not under `values`) would otherwise read as no context and answer 200 with
+ * empty results.
+ */
+function unknownExploreKeys(keys: string[]): string {
+  const flat = keys.filter((k) => k in mlContext.shape);
+  const wrap = flat.length ? ` (${flat.join(', ')} ${flat.length === 1 ? 'is a key' : 'are keys'} of an MLContext: wrap the MLContext as {"values": [{…}]})` : '';
+  return `an ExploreContext is {"values": [MLContext, …]}; unknown key${keys.length === 1 ? '' : 's'} ${keys.map((k) => JSON.stringify(k)).join(', ')}${wrap}`;
+}
+
+export const exploreContext = z.strictObject({ values: z.array(mlContext).optional() }, {
+  error: (issue) => (issue.code === 'unrecognized_keys' ? unknownExploreKeys(issue.keys) : undefined),
+}).openapi('ExploreContext', { description: 'MLContexts under values; any other key (a flat MLContext) answers 400 naming it' });

@@ -125,7 +125,18 @@ describe('gateway end to end', () => {
     it('an invalid customer name → 400 naming the problem', async () => {
       const r = await root.request('POST', '/users', { query: 'cid=a..b' });
       expect(r.status).toBe(400);
-      expect(r.body.statusString).toMatch(/cid.*invalid customer name/);
+      expect(r.body.statusString).toMatch(/cid.*Invalid customer name \[a\.\.b\]/);
+    });
+
+    it('a control character in a name in the path or the query → 400 showing it escaped and naming it, never raw', async () => {
+      const inPath = await alice.sdk.request('GET', '/projects/Iris_virginica%0D/info');
+      expect(inPath.status).toBe(400);
+      expect(inPath.body.statusString).toBe('Invalid request: path.pid: Invalid project name [Iris_virginica\\r]: character 15 is the control character U+000D (a carriage return: a Windows line ending left in the value?); '
+        + 'names are 1-128 characters of [A-Za-z0-9_.-], not starting with "." and without ".."');
+      const inQuery = await root.request('POST', '/users', { query: 'cid=a%00b' });
+      expect(inQuery.status).toBe(400);
+      expect(inQuery.body.statusString).toContain('query.cid: Invalid customer name [a\\u0000b]: character 2 is the control character U+0000;');
+      for (const r of [inPath, inQuery]) expect([...r.body.statusString].filter((c) => c.charCodeAt(0) < 0x20)).toEqual([]);
     });
   });
 

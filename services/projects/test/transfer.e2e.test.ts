@@ -21,6 +21,7 @@ describe('project and model transfer end to end', () => {
   let alice: SmlClient;
   let bob: SmlClient;
   let exported: string;
+  let exportedStatus: string;
 
   // y = 1 + 2·x1 − x2 + noise; b = y > 3; categorical cls = a/b/c.
   const rows = Array.from({ length: 150 }, (_, i) => {
@@ -73,13 +74,16 @@ describe('project and model transfer end to end', () => {
       query: { modelid: 'm_lr', algo: 'lr' }, json: { mlcontext: { inputAttributeNames: inputs, targetAttributeNames: ['b'], extraParameters: {} }, dataframe: data },
     });
     expect((await alice.waitForJob(selected)).status).toBe(200);
-    const r = await alice.request<{ status: string }>('GET', '/projects/p/export');
+    const r = await alice.request<{ document: string; status: string }>('GET', '/projects/p/export');
     expect(r.status).toBe(200);
-    exported = r.body.values!.status;
+    exported = r.body.values!.document;
+    exportedStatus = r.body.values!.status;
   }, 120_000);
   afterAll(() => sys?.stop());
 
   it('exports a versioned document holding settings, statistics and both models', () => {
+    // values.document names it; values.status carries the same for SymetryML's clients.
+    expect(exportedStatus).toBe(exported);
     const doc = decode(exported);
     expect(doc).toMatchObject({ format: 'sml-project', version: 1, project: { pid: 'p', type: 'cpu', histogramEnabled: true } });
     expect((doc.models as Array<{ info: { modelId: string } }>).map((m) => m.info.modelId).sort()).toEqual(['m_lr', 'm_mlr']);
@@ -93,6 +97,10 @@ describe('project and model transfer end to end', () => {
     const envelope = { statusCode: 200, statusString: 'OK', values: { status: exported } };
     const r = await bob.request('POST', '/projects/p2/import', { json: envelope });
     expect({ status: r.status, message: r.body.statusString }).toEqual({ status: 200, message: 'Project [p2] imported' });
+    // SML's own key alone reads as well.
+    const byDocument = await bob.request('POST', '/projects/p3/import', { json: { statusCode: 200, statusString: 'OK', values: { document: exported } } });
+    expect({ status: byDocument.status, message: byDocument.body.statusString }).toEqual({ status: 200, message: 'Project [p3] imported' });
+    expect((await bob.deleteProject('p3')).status).toBe(200);
     expect(await answers(bob, 'p2')).toEqual(original);
     // Learning goes on from the imported statistics exactly as from the original's.
     expect((await alice.learn('p', data)).status).toBe(200);
@@ -108,9 +116,10 @@ describe('project and model transfer end to end', () => {
   });
 
   it('model export/import: the model predicts identically in another project and customer', async () => {
-    const r = await alice.request<{ status: string }>('GET', '/projects/p/model/export', { query: { modelid: 'm_lr' } });
+    const r = await alice.request<{ document: string; status: string }>('GET', '/projects/p/model/export', { query: { modelid: 'm_lr' } });
     expect(r.status).toBe(200);
-    expect(decode(r.body.values!.status)).toMatchObject({ format: 'sml-model', version: 1, model: { info: { modelId: 'm_lr', algo: 'lr' } } });
+    expect(r.body.values!.status).toBe(r.body.values!.document);
+    expect(decode(r.body.values!.document)).toMatchObject({ format: 'sml-model', version: 1, model: { info: { modelId: 'm_lr', algo: 'lr' } } });
     expect((await bob.createProject('empty')).status).toBe(201);
     // A model goes only into a project that has its input attributes (import-validation.e2e.test.ts).
     expect((await bob.learn('empty', scoring)).status).toBe(200);

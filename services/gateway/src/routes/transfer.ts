@@ -9,17 +9,22 @@ const projectParams = userParam.extend({ pid: name('project') });
 const TRANSFER_TIMEOUT_MS = 300_000;
 
 const documentValues = z.object({
-  status: z.string().openapi({ description: 'the document: base64 text of a versioned JSON document (what import takes back)' }),
+  document: z.string().openapi({ description: 'the document: base64 text of a versioned JSON document (what import takes back)' }),
+  status: z.string().openapi({ description: 'the same document, under the key SymetryML answers a String entity with (its JSONResponse values.status), for its clients' }),
 });
 
-/** The document in values.status: SymetryML answers export with a String entity, the envelope\'s string value. */
-const presentDocument = (reply: sml.v1.IExportReply): Presentation => ({
-  status: reply.status ?? { code: 200, message: 'OK' },
-  values: { status: reply.document ?? '' },
-});
+/**
+ * The document under values.document, and under values.status too: SymetryML answers export
+ * with a String entity, its envelope's values.status, which its clients read; `status` names
+ * no document, so the key new clients read says what it holds. Cost: the answer carries it twice.
+ */
+const presentDocument = (reply: sml.v1.IExportReply): Presentation => {
+  const document = reply.document ?? '';
+  return { status: reply.status ?? { code: 200, message: 'OK' }, values: { document, status: document } };
+};
 
 const importBody = z.string().openapi({
-  description: 'the document an export answered: its base64 text as the body (any content type), or that text as a JSON string, or the export\'s whole JSON envelope',
+  description: 'the document an export answered: its base64 text as the body (any content type), or that text as a JSON string, or the export\'s whole JSON envelope (values.document, else values.status)',
 });
 
 /** API.md §12: every project's info, rename, project and model export/import. */
@@ -47,7 +52,7 @@ export const transferRoutes = [
     method: 'get', path: '/:user/projects/:pid/export', operationId: 'exportProject', tags: ['projects'],
     summary: 'The project as one portable, versioned document (settings, statistics, models), base64',
     contract: ops.export,
-    params: projectParams, values: documentValues, success: { status: 200, description: 'values.status: the document' }, timeoutMs: TRANSFER_TIMEOUT_MS,
+    params: projectParams, values: documentValues, success: { status: 200, description: 'values.document: the document (values.status: the same, as SymetryML answers it)' }, timeoutMs: TRANSFER_TIMEOUT_MS,
     toRequest: ({ caller, params }) => ({ caller, pid: params.pid }),
     present: presentDocument,
   }),
@@ -73,7 +78,7 @@ export const transferRoutes = [
     summary: 'A model as a portable, versioned document, base64',
     contract: ops.modelExport,
     params: projectParams, query: z.object({ modelid: name('model') }),
-    values: documentValues, success: { status: 200, description: 'values.status: the document' }, timeoutMs: TRANSFER_TIMEOUT_MS,
+    values: documentValues, success: { status: 200, description: 'values.document: the document (values.status: the same, as SymetryML answers it)' }, timeoutMs: TRANSFER_TIMEOUT_MS,
     toRequest: ({ caller, params, query }) => ({ caller, pid: params.pid, modelId: String(query.modelid) }),
     present: presentDocument,
   }),

@@ -82,9 +82,9 @@ function documentText(body: Uint8Array, kind: Kind): string {
     } catch (err) {
       throw invalid(kind, 'the body is neither base64 text nor a JSON string', err);
     }
-    const values = (parsed as { values?: { status?: unknown } } | null)?.values;
-    const inner = typeof parsed === 'string' ? parsed : values?.status;
-    if (typeof inner !== 'string') throw invalid(kind, 'a JSON body must be the document as a string, or the envelope an export answered (values.status)');
+    const values = (parsed as { values?: { document?: unknown; status?: unknown } } | null)?.values;
+    const inner = typeof parsed === 'string' ? parsed : values?.document ?? values?.status;
+    if (typeof inner !== 'string') throw invalid(kind, 'a JSON body must be the document as a string, or the envelope an export answered (values.document)');
     text = inner.trim();
   }
   return text.replace(/\s+/g, '');
