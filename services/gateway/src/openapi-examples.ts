@@ -115,10 +115,10 @@ export const operationExamples: Record<string, OperationExamples> = {
   mergeProject: { response: ok({}, 'Project [iris2] merged into [iris]') },
   histogramEnable: { response: ok({}, 'Histograms of project [iris] enabled') },
   renameProject: { response: ok({}, 'Project [iris] renamed to [flowers]') },
-  exportProject: { response: ok({ status: EXPORT_DOCUMENT }) },
+  exportProject: { response: ok({ status: EXPORT_DOCUMENT, document: EXPORT_DOCUMENT }) },
   importProject: { body: EXPORT_DOCUMENT, response: ok({}, 'Project [iris] imported') },
   importProjectAs: { body: EXPORT_DOCUMENT, response: ok({}, 'Project [iris] imported') },
-  exportModel: { response: ok({ status: EXPORT_DOCUMENT }) },
+  exportModel: { response: ok({ status: EXPORT_DOCUMENT, document: EXPORT_DOCUMENT }) },
   importModel: { body: EXPORT_DOCUMENT, response: ok({}, 'Model [m1] imported into project [iris]') },
   // exploration
   explore: {
