@@ -7,5 +7,6 @@ export * from './json';
 export * from './dataframe';
 export * from './signing';
 export * from './dsinfo';
+export * from './guess-type';
 export * from './limits';
 export * from './malloc';
