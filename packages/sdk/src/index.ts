@@ -1,5 +1,6 @@
 /** @sml/sdk — a TypeScript client of the SML REST API (API.md). */
 export { retryDelay, SmlClient } from './client';
+export { cellText, frameFromCsv, frameFromRecords, predictionRecords, type CellValue, type CsvFrameOptions, type FrameOptions, type PredictionValue, type RecordsFrameOptions } from './frames';
 export { Operations, type OperationOptions, type OperationSender } from './operations';
 export { GatewayUnreachableError, JobTimeoutError, RequestTimeoutError, UnexpectedResponseError } from './errors';
 export type {
