@@ -8,5 +8,6 @@ export * from './dataframe';
 export * from './signing';
 export * from './dsinfo';
 export * from './guess-type';
+export * from './csv-parser';
 export * from './limits';
 export * from './malloc';
