@@ -2,16 +2,18 @@ import { randomInt, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConfigError, contentMd5, encryptDsInfo, formatSymDate, signParts, type RestDataFrame } from '@sml/core';
+import { ConfigError, contentMd5, encryptDsInfo, formatSymDate, signParts } from '@sml/core';
 import { GatewayUnreachableError, JobTimeoutError, RequestTimeoutError, UnexpectedResponseError } from './errors';
-import { Operations } from './operations';
-import type { CallOptions, CreateProjectOptions, DsColumns, DsInfo, DsListing, DsLogEntry, DsSample, Envelope, HttpAnswer, HttpExchange, JobInfo, JobProgress, MLContext, RequestOptions, RetryOptions, SmlClientOptions, SmlResponse, StreamListing, Transport, WaitOptions } from './types';
+import { Operations, type CreateProjectQuery, type ProjectInfoQuery } from './operations';
+import type { CallOptions, CreateProjectOptions, DataFrame, DsColumns, DsInfo, DsListing, DsLogEntry, DsSample, Envelope, HttpAnswer, HttpExchange, JobInfo, JobProgress, MLContext, RequestOptions, RetryOptions, SmlClientOptions, SmlResponse, StreamListing, Transport, WaitOptions } from './types';
 
 /** The gateway reads but does not interpret it (API.md §2 lists it among the required headers). */
 const SYM_VERSION = '1';
 
 const seg = encodeURIComponent;
-const asyncQuery = (on: boolean | undefined): Record<string, string> => (on ? { async: 'true' } : {});
+const asyncQuery = (on: boolean | undefined): { async?: 'true' } => (on ? { async: 'true' } : {});
+/** A boolean query parameter as the routes read it. */
+const flag = (on: boolean | undefined): 'true' | 'false' | undefined => (on === undefined ? undefined : on ? 'true' : 'false');
 
 function isEnvelope(value: unknown): value is Envelope<unknown> {
   return typeof value === 'object' && value !== null
@@ -63,7 +65,7 @@ export class SmlClient {
 
   async request<V = Record<string, unknown>>(method: string, path: string, options: RequestOptions = {}): Promise<SmlResponse<V>> {
     const url = new URL(`${this.url}${this.basePath}/${seg(this.user)}${path}`);
-    if (options.query !== undefined) url.search = typeof options.query === 'string' ? options.query : new URLSearchParams(options.query).toString();
+    if (options.query !== undefined) url.search = typeof options.query === 'string' ? options.query : queryString(options.query);
     const body = options.json !== undefined ? Buffer.from(JSON.stringify(options.json), 'utf8')
       : typeof options.raw === 'string' ? Buffer.from(options.raw, 'utf8')
       : options.raw !== undefined ? options.raw
@@ -175,16 +177,12 @@ export class SmlClient {
   }
 
   createProject(pid: string, options: CreateProjectOptions = {}) {
-    const query: Record<string, string> = { pid };
-    if (options.type !== undefined) query.type = options.type;
-    if (options.persist !== undefined) query.persist = String(options.persist);
-    if (options.enableHistogram !== undefined) query.enableHistogram = String(options.enableHistogram);
-    if (options.histogramType !== undefined) query.histogramType = options.histogramType;
+    const query: CreateProjectQuery = { pid, type: options.type, persist: flag(options.persist), enableHistogram: flag(options.enableHistogram), histogramType: options.histogramType };
     return this.operations.createProject({ query, json: options.params });
   }
 
   projectInfo(pid: string, options: { async?: boolean; hash?: boolean } = {}) {
-    const query = { ...asyncQuery(options.async), ...(options.hash && { hash: '1' }) };
+    const query: ProjectInfoQuery = { ...asyncQuery(options.async), ...(options.hash && { hash: '1' }) };
     return this.operations.projectInfo<{ smlInfo: Record<string, unknown> }>(pid, { query });
   }
 
@@ -196,12 +194,12 @@ export class SmlClient {
     return this.operations.deleteProject(pid);
   }
 
-  learn(pid: string, frame: RestDataFrame, options: { async?: boolean } & CallOptions = {}) {
+  learn(pid: string, frame: DataFrame, options: { async?: boolean } & CallOptions = {}) {
     return this.operations.learnProject(pid, { ...callOptions(options), query: asyncQuery(options.async), json: frame });
   }
 
   /** The exact inverse of `learn`. */
-  forget(pid: string, frame: RestDataFrame, options: { async?: boolean } & CallOptions = {}) {
+  forget(pid: string, frame: DataFrame, options: { async?: boolean } & CallOptions = {}) {
     return this.operations.forgetProject(pid, { ...callOptions(options), query: asyncQuery(options.async), json: frame });
   }
 
@@ -262,7 +260,7 @@ export class SmlClient {
 
   /** Creates a stream (DSInfo of type kafka or nats, encrypted) learning every record into the project (201); `fromBeginning`: from the first record the source holds. */
   createStream(pid: string, ds: DsInfo, options: { fromBeginning?: boolean } = {}) {
-    return this.operations.createStream(pid, { query: { fromBeginning: String(options.fromBeginning === true) }, raw: encryptDsInfo(ds, this.#secret) });
+    return this.operations.createStream(pid, { query: { fromBeginning: flag(options.fromBeginning === true) }, raw: encryptDsInfo(ds, this.#secret) });
   }
 
   /** The names of the project's streams. */
@@ -335,7 +333,7 @@ export class SmlClient {
    * `dataframe`; the best is stored as `modelId`. A job (202) whose result is `values.modelInfo`
    * (`algo` the winner, `extra.leaderboard` JSON).
    */
-  autoSelect(pid: string, modelId: string, task: string, mlcontext: MLContext, dataframe: RestDataFrame) {
+  autoSelect(pid: string, modelId: string, task: string, mlcontext: MLContext, dataframe: DataFrame) {
     return this.operations.autoSelect(pid, { query: { modelid: modelId, task }, json: { mlcontext, dataframe } });
   }
 
@@ -349,13 +347,18 @@ export class SmlClient {
    * predict), one call; `values.KSVSMap.values` one map per row. SymetryML's defaults:
    * predictBeforeLearn true, rebuildModel false.
    */
-  learnPredict(pid: string, modelId: string, frame: RestDataFrame, options: { predictBeforeLearn?: boolean; rebuildModel?: boolean; keepColumns?: string[] } & CallOptions = {}) {
+  learnPredict(pid: string, modelId: string, frame: DataFrame, options: { predictBeforeLearn?: boolean; rebuildModel?: boolean; keepColumns?: string[] } & CallOptions = {}) {
     const query: Record<string, string> = {};
     if (options.predictBeforeLearn !== undefined) query.predictBeforeLearn = String(options.predictBeforeLearn);
     if (options.rebuildModel !== undefined) query.rebuildModel = String(options.rebuildModel);
     if (options.keepColumns?.length) query.keepColumns = options.keepColumns.join(',');
     return this.operations.learnPredict<{ KSVSMap: { values: Array<Record<string, string>> } }>(pid, modelId, { ...callOptions(options), query, json: frame });
   }
+}
+
+/** Query parameters as a query string, undefined ones left out. */
+function queryString(query: Readonly<Record<string, string | undefined>>): string {
+  return new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined)).toString();
 }
 
 /** The CallOptions of a shorthand's options (the rest are the shorthand's own). */

@@ -3,12 +3,11 @@
  * user has: CSV text or an array of records; predictions read back as records. Types not given
  * are guessed by `@sml/core`'s `guessType`, the guess a data source's sample and preview show
  * (C numbers, B 0/1, T anything else), so a frame typed here is typed as the server would type
- * the same file. CSV is split by `@sml/sources`' `CsvParser`, the reader of localfile data
+ * the same file. CSV is split by `@sml/core`'s `CsvParser`, the parser of localfile data
  * sources. Pure: no I/O.
  */
-import { guessType } from '@sml/core';
-import { CsvParser } from '@sml/sources';
-import type { RestDataFrame } from './types';
+import { CsvParser, guessType } from '@sml/core';
+import type { DataFrame } from './types';
 
 /** A cell as a record may hold it. */
 export type CellValue = string | number | boolean | bigint | null | undefined;
@@ -38,7 +37,7 @@ export interface RecordsFrameOptions extends FrameOptions {
  * skipped. A record with fewer fields than the header is padded with empty cells (missing
  * values); one with more is an error naming its line.
  */
-export function frameFromCsv(text: string, options: CsvFrameOptions = {}): RestDataFrame {
+export function frameFromCsv(text: string, options: CsvFrameOptions = {}): DataFrame {
   const records: string[][] = [];
   let header: string[] | undefined;
   const parser = new CsvParser({ separator: options.separator, quote: options.quote, maxRecordChars: Number.MAX_SAFE_INTEGER }, (record, line) => {
@@ -56,7 +55,7 @@ export function frameFromCsv(text: string, options: CsvFrameOptions = {}): RestD
 }
 
 /** A DataFrame of records (objects keyed by column): numbers as text, booleans as 1/0, null and undefined as missing (''). */
-export function frameFromRecords(records: ReadonlyArray<Readonly<Record<string, CellValue>>>, options: RecordsFrameOptions = {}): RestDataFrame {
+export function frameFromRecords(records: ReadonlyArray<Readonly<Record<string, CellValue>>>, options: RecordsFrameOptions = {}): DataFrame {
   const columns = options.columns ?? [...new Set(records.flatMap((r) => Object.keys(r)))];
   return typedFrame([...columns], records.map((r) => columns.map((c) => cellText(r[c]))), options);
 }
@@ -69,7 +68,7 @@ export function cellText(value: CellValue): string {
   return String(value);
 }
 
-function typedFrame(names: string[], data: string[][], options: FrameOptions): RestDataFrame {
+function typedFrame(names: string[], data: string[][], options: FrameOptions): DataFrame {
   const { types } = options;
   if (Array.isArray(types) && types.length !== names.length) throw new RangeError(`${types.length} types for ${names.length} columns`);
   const byName = types !== undefined && !Array.isArray(types) ? (types as Readonly<Record<string, string>>) : {};
@@ -90,13 +89,13 @@ export type PredictionValue = string | number;
  */
 export function predictionRecords(
   answer: { KSVSMap?: { values?: ReadonlyArray<Readonly<Record<string, string>>> } } | undefined,
-  input?: RestDataFrame,
+  input?: DataFrame,
 ): Array<Record<string, PredictionValue>> {
   const rows = answer?.KSVSMap?.values ?? [];
-  if (input !== undefined && input.data.length !== rows.length) throw new RangeError(`${rows.length} predictions for ${input.data.length} input rows`);
+  if (input !== undefined && (input.data ?? []).length !== rows.length) throw new RangeError(`${rows.length} predictions for ${(input.data ?? []).length} input rows`);
   return rows.map((row, k) => {
     const record: Record<string, PredictionValue> = {};
-    if (input !== undefined) input.attributeNames.forEach((name, i) => (record[name] = input.data[k][i] ?? ''));
+    if (input !== undefined) input.attributeNames.forEach((name, i) => (record[name] = input.data?.[k]?.[i] ?? ''));
     for (const [key, text] of Object.entries(row)) record[key] = predictionValue(text);
     return record;
   });

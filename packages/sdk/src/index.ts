@@ -1,11 +1,12 @@
 /** @sml/sdk — a TypeScript client of the SML REST API (API.md). */
 export { retryDelay, SmlClient } from './client';
 export { cellText, frameFromCsv, frameFromRecords, predictionRecords, type CellValue, type CsvFrameOptions, type FrameOptions, type PredictionValue, type RecordsFrameOptions } from './frames';
-export { Operations, type OperationOptions, type OperationSender } from './operations';
+// Operations and the types of every route (its Query, Body, Values) and of the shared schemas.
+export * from './operations';
 export { GatewayUnreachableError, JobTimeoutError, RequestTimeoutError, UnexpectedResponseError } from './errors';
 export type {
-  CallOptions, CreateProjectOptions, DsColumns, DsInfo, DsListing, DsLogEntry, DsSample, Envelope, HttpAnswer, HttpExchange, JobInfo, JobProgress, MLContext, RequestOptions,
-  RestDataFrame, RetryEvent, RetryOptions, SmlClientOptions, SmlResponse, StreamListing, Transport, WaitOptions,
+  CallOptions, CreateProjectOptions, DsColumns, DsInfo, DsListing, DsLogEntry, DsSample, Envelope, HttpAnswer, HttpExchange, JobProgress, RequestOptions,
+  RetryEvent, RetryOptions, SmlClientOptions, SmlResponse, StreamListing, Transport, WaitOptions,
 } from './types';
 // The SDK sends the authenticated v2 format, the default of encryptDsInfo (API.md §2.4).
 export { encryptDsInfo, type DsInfoFormat } from '@sml/core';

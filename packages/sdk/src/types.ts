@@ -1,4 +1,4 @@
-import type { RestDataFrame } from '@sml/core';
+import type { DataFrame, JobInfo, MLContext } from './operations';
 
 /** Every response body (API.md §1). `values` is absent only on the jobs-list 500 (§10). */
 export interface Envelope<V = Record<string, unknown>> {
@@ -77,7 +77,8 @@ export interface HttpAnswer {
 export type Transport = (exchange: HttpExchange) => Promise<HttpAnswer>;
 
 export interface RequestOptions {
-  query?: Record<string, string> | string;
+  /** Query parameters (an undefined value is left out), or the query string itself. */
+  query?: Readonly<Record<string, string | undefined>> | string;
   /** Sent as `application/json`. */
   json?: unknown;
   /** Sent verbatim as `text/plain` (e.g. an encrypted DSInfo); `json` wins if both are given. */
@@ -126,20 +127,6 @@ export interface JobProgress {
   info: JobInfo | undefined;
 }
 
-/** `values.jobinfo` and the entries of `values.jobinfolist` (API.md §10). */
-export interface JobInfo {
-  jobId: number;
-  jobType: string;
-  owner: string;
-  startingDate: number;
-  maximum: number;
-  current: number;
-  isOnBoundedExecutor: boolean;
-  isStarted: boolean;
-  isDone: boolean;
-  details: Record<string, string>;
-}
-
 export interface CreateProjectOptions {
   type?: string;
   persist?: boolean;
@@ -149,7 +136,8 @@ export interface CreateProjectOptions {
   params?: Record<string, string>;
 }
 
-export type { RestDataFrame };
+/** The REST DataFrame, `values.jobinfo` and MLContext are the OpenAPI document's, generated into operations.ts. */
+export type { DataFrame, JobInfo, MLContext };
 
 /** A data source's DSInfo (API.md §2.4, §5); sent encrypted with the customer's secret. */
 export interface DsInfo {
@@ -212,11 +200,3 @@ export interface DsColumns {
   errorHandling?: 0 | 1;
 }
 
-/** MLContext (API.md §1): attributes by index (as strings) or by name, and extraParameters. */
-export interface MLContext {
-  inputAttributes?: string[];
-  inputAttributeNames?: string[];
-  targets?: string[];
-  targetAttributeNames?: string[];
-  extraParameters?: Record<string, string>;
-}
