@@ -45,7 +45,7 @@ export class SmlClient {
     this.basePath = (options.basePath ?? '/symetry/rest').replace(/\/+$/, '');
     this.#secret = options.secret;
     this.#agent = new (this.url.startsWith('https:') ? https.Agent : http.Agent)({ keepAlive: true });
-    this.#transport = options.transport ?? ((exchange) => send(exchange, this.#agent));
+    this.#transport = options.transport ?? httpTransport(this.#agent);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#retry = options.retry ?? {};
     this.#idempotencyKeys = options.idempotencyKeys ?? false;
@@ -370,8 +370,17 @@ function lowerCased(headers: Record<string, string> | undefined): Record<string,
   return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-/** One HTTP exchange over node:http(s) (the default Transport). */
-function send({ method, url, headers, body, signal }: HttpExchange, agent: http.Agent): Promise<HttpAnswer> {
+/**
+ * The default Transport: node:http(s) through `agent` (the client's keep-alive agent; none:
+ * node's global one). Exported so that a transport of one's own (logging, a proxy, a fault
+ * injected in a test) can wrap it.
+ */
+export function httpTransport(agent?: http.Agent): Transport {
+  return (exchange) => send(exchange, agent);
+}
+
+/** One HTTP exchange over node:http(s). */
+function send({ method, url, headers, body, signal }: HttpExchange, agent: http.Agent | undefined): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const req = (url.protocol === 'https:' ? https : http).request(url, { method, headers, agent, signal }, (res) => {
       const chunks: Buffer[] = [];

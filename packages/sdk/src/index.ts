@@ -1,5 +1,5 @@
 /** @sml/sdk — a TypeScript client of the SML REST API (API.md). */
-export { retryDelay, SmlClient } from './client';
+export { httpTransport, retryDelay, SmlClient } from './client';
 export { cellText, frameFromCsv, frameFromRecords, predictionRecords, type CellValue, type CsvFrameOptions, type FrameOptions, type PredictionValue, type RecordsFrameOptions } from './frames';
 // Operations and the types of every route (its Query, Body, Values) and of the shared schemas.
 export * from './operations';
