@@ -393,7 +393,7 @@ function send({ method, url, headers, body, signal }: HttpExchange, agent: http.
       });
     });
     // An abort is the call's (timeout or caller), not an unreachable gateway.
-    req.on('error', (err) => reject(signal.aborted ? signal.reason : new GatewayUnreachableError(url.origin, err)));
+    req.on('error', (err) => reject(signal.aborted ? (signal.reason as Error) : new GatewayUnreachableError(url.origin, err)));
     req.end(body);
   });
 }

@@ -70,12 +70,13 @@ export function cellText(value: CellValue): string {
 
 function typedFrame(names: string[], data: string[][], options: FrameOptions): DataFrame {
   const { types } = options;
-  if (Array.isArray(types) && types.length !== names.length) throw new RangeError(`${types.length} types for ${names.length} columns`);
-  const byName = types !== undefined && !Array.isArray(types) ? (types as Readonly<Record<string, string>>) : {};
+  const list = Array.isArray(types) ? (types as readonly string[]) : undefined;
+  if (list !== undefined && list.length !== names.length) throw new RangeError(`${list.length} types for ${names.length} columns`);
+  const byName = types !== undefined && list === undefined ? (types as Readonly<Record<string, string>>) : {};
   for (const name of Object.keys(byName)) if (!names.includes(name)) throw new RangeError(`a type for [${name}], which is no column`);
   // Guessed from every row, not only the first 128 a sample shows: the client has them all,
   // and a column typed C with a word in row 500 would have the whole frame refused.
-  const attributeTypes = names.map((name, i) => (Array.isArray(types) ? types[i] : byName[name]) ?? guessType(data.map((r) => r[i] ?? '')));
+  const attributeTypes = names.map((name, i) => (list !== undefined ? list[i] : byName[name]) ?? guessType(data.map((r) => r[i] ?? '')));
   return { attributeNames: names, attributeTypes, data, errorHandling: options.errorHandling ?? 0 };
 }
 

@@ -15,6 +15,9 @@ export interface OperationSender {
  */
 export type OperationOptions<Q extends object = Record<never, string>, B = never> = Omit<RequestOptions, 'query' | 'json'> & { query?: Q; json?: B };
 
+/** The options of a route with a required query parameter: its query must be given. */
+export type RequiredQuery<Q extends object, B = never> = OperationOptions<Q, B> & { query: Q };
+
 const seg = encodeURIComponent;
 
 /** The OpenAPI schema JobInfo. */
@@ -378,7 +381,7 @@ export type ExploreValues = {
   KSVDMap: {
     values: Array<Record<string, number>>;
   };
-  smlInfo?: Record<string, unknown | null>;
+  smlInfo?: Record<string, unknown>;
 };
 
 /** The query parameters of densityEstimate. */
@@ -771,7 +774,7 @@ export class Operations {
   }
 
   /** POST /users: Create a customer (root only); answers its secret key once */
-  addUser<V = AddUserValues>(options: OperationOptions<AddUserQuery, never> & { query: AddUserQuery }): Promise<SmlResponse<V>> {
+  addUser<V = AddUserValues>(options: RequiredQuery<AddUserQuery, never>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/users`, options);
   }
 
@@ -836,7 +839,7 @@ export class Operations {
   }
 
   /** POST /projects: Create a project */
-  createProject<V = Record<string, unknown>>(options: OperationOptions<CreateProjectQuery, CreateProjectBody> & { query: CreateProjectQuery }): Promise<SmlResponse<V>> {
+  createProject<V = Record<string, unknown>>(options: RequiredQuery<CreateProjectQuery, CreateProjectBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects`, options);
   }
 
@@ -896,12 +899,12 @@ export class Operations {
   }
 
   /** GET /projects/:pid/merge: Add another project's statistics to this one (made durable by a snapshot before answering) */
-  mergeProject<V = Record<string, unknown>>(pid: string, options: OperationOptions<MergeProjectQuery, never> & { query: MergeProjectQuery }): Promise<SmlResponse<V>> {
+  mergeProject<V = Record<string, unknown>>(pid: string, options: RequiredQuery<MergeProjectQuery, never>): Promise<SmlResponse<V>> {
     return this.client.request<V>('GET', `/projects/${seg(pid)}/merge`, options);
   }
 
   /** POST /projects/:pid/histogramEnable: Switch histograms on or off */
-  histogramEnable<V = Record<string, unknown>>(pid: string, options: OperationOptions<HistogramEnableQuery, never> & { query: HistogramEnableQuery }): Promise<SmlResponse<V>> {
+  histogramEnable<V = Record<string, unknown>>(pid: string, options: RequiredQuery<HistogramEnableQuery, never>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/histogramEnable`, options);
   }
 
@@ -921,7 +924,7 @@ export class Operations {
   }
 
   /** GET /projects/:pid/rename: Rename a project: its statistics, models, data sources and encoder follow */
-  renameProject<V = Record<string, unknown>>(pid: string, options: OperationOptions<RenameProjectQuery, never> & { query: RenameProjectQuery }): Promise<SmlResponse<V>> {
+  renameProject<V = Record<string, unknown>>(pid: string, options: RequiredQuery<RenameProjectQuery, never>): Promise<SmlResponse<V>> {
     return this.client.request<V>('GET', `/projects/${seg(pid)}/rename`, options);
   }
 
@@ -941,7 +944,7 @@ export class Operations {
   }
 
   /** GET /projects/:pid/model/export: A model as a portable, versioned document, base64 */
-  exportModel<V = ExportModelValues>(pid: string, options: OperationOptions<ExportModelQuery, never> & { query: ExportModelQuery }): Promise<SmlResponse<V>> {
+  exportModel<V = ExportModelValues>(pid: string, options: RequiredQuery<ExportModelQuery, never>): Promise<SmlResponse<V>> {
     return this.client.request<V>('GET', `/projects/${seg(pid)}/model/export`, options);
   }
 
@@ -951,7 +954,7 @@ export class Operations {
   }
 
   /** POST /projects/:pid/explore: Explore: descriptive statistics and tests, one result map per MLContext */
-  explore<V = ExploreValues>(pid: string, options: OperationOptions<ExploreQuery, ExploreBody> & { query: ExploreQuery }): Promise<SmlResponse<V>> {
+  explore<V = ExploreValues>(pid: string, options: RequiredQuery<ExploreQuery, ExploreBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/explore`, options);
   }
 
@@ -996,12 +999,12 @@ export class Operations {
   }
 
   /** POST /projects/:pid/selectModel: Build a model from the summary (a job) and assess it on the request dataframe */
-  selectModel<V = Record<string, unknown>>(pid: string, options: OperationOptions<SelectModelQuery, SelectModelBody> & { query: SelectModelQuery }): Promise<SmlResponse<V>> {
+  selectModel<V = Record<string, unknown>>(pid: string, options: RequiredQuery<SelectModelQuery, SelectModelBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/selectModel`, options);
   }
 
   /** POST /projects/:pid/build: Build a model from the summary (a job), without assessment */
-  buildModel<V = Record<string, unknown>>(pid: string, options: OperationOptions<BuildModelQuery, BuildModelBody> & { query: BuildModelQuery }): Promise<SmlResponse<V>> {
+  buildModel<V = Record<string, unknown>>(pid: string, options: RequiredQuery<BuildModelQuery, BuildModelBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/build`, options);
   }
 
@@ -1011,7 +1014,7 @@ export class Operations {
   }
 
   /** POST /projects/:pid/autoSelect: Try every algorithm of a task × feature subsets × a parameter grid on the request dataframe (a job); keep the best as modelid */
-  autoSelect<V = Record<string, unknown>>(pid: string, options: OperationOptions<AutoSelectQuery, AutoSelectBody> & { query: AutoSelectQuery }): Promise<SmlResponse<V>> {
+  autoSelect<V = Record<string, unknown>>(pid: string, options: RequiredQuery<AutoSelectQuery, AutoSelectBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/autoSelect`, options);
   }
 
@@ -1046,22 +1049,22 @@ export class Operations {
   }
 
   /** POST /projects/:pid/dss/predict/:m: Batch scoring (a job): predict every row of data source indsname with model m, write the rows and their predictions to data source outdsname */
-  predictDataSource<V = Record<string, unknown>>(pid: string, m: string, options: OperationOptions<PredictDataSourceQuery, PredictDataSourceBody> & { query: PredictDataSourceQuery }): Promise<SmlResponse<V>> {
+  predictDataSource<V = Record<string, unknown>>(pid: string, m: string, options: RequiredQuery<PredictDataSourceQuery, PredictDataSourceBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/dss/predict/${seg(m)}`, options);
   }
 
   /** POST /projects/:pid/selectModel/:ds: selectModel (a job) scored on the rows of a registered data source instead of an inline dataframe */
-  selectModelOnDataSource<V = Record<string, unknown>>(pid: string, ds: string, options: OperationOptions<SelectModelOnDataSourceQuery, SelectModelOnDataSourceBody> & { query: SelectModelOnDataSourceQuery }): Promise<SmlResponse<V>> {
+  selectModelOnDataSource<V = Record<string, unknown>>(pid: string, ds: string, options: RequiredQuery<SelectModelOnDataSourceQuery, SelectModelOnDataSourceBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/selectModel/${seg(ds)}`, options);
   }
 
   /** POST /projects/:pid/autoSelect/:ds: autoSelect (a job) scored on the rows of a registered data source instead of an inline dataframe */
-  autoSelectOnDataSource<V = Record<string, unknown>>(pid: string, ds: string, options: OperationOptions<AutoSelectOnDataSourceQuery, AutoSelectOnDataSourceBody> & { query: AutoSelectOnDataSourceQuery }): Promise<SmlResponse<V>> {
+  autoSelectOnDataSource<V = Record<string, unknown>>(pid: string, ds: string, options: RequiredQuery<AutoSelectOnDataSourceQuery, AutoSelectOnDataSourceBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/autoSelect/${seg(ds)}`, options);
   }
 
   /** POST /encoders/create: Create an encoder */
-  createEncoder<V = Record<string, unknown>>(options: OperationOptions<CreateEncoderQuery, CreateEncoderBody> & { query: CreateEncoderQuery }): Promise<SmlResponse<V>> {
+  createEncoder<V = Record<string, unknown>>(options: RequiredQuery<CreateEncoderQuery, CreateEncoderBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/encoders/create`, options);
   }
 
@@ -1101,7 +1104,7 @@ export class Operations {
   }
 
   /** GET /projects/:pid/encoderAssign: Assign an encoder to a project: its S/L columns are then learned, forgotten and predicted as encoded numeric (C) attributes */
-  encoderAssign<V = Record<string, unknown>>(pid: string, options: OperationOptions<EncoderAssignQuery, never> & { query: EncoderAssignQuery }): Promise<SmlResponse<V>> {
+  encoderAssign<V = Record<string, unknown>>(pid: string, options: RequiredQuery<EncoderAssignQuery, never>): Promise<SmlResponse<V>> {
     return this.client.request<V>('GET', `/projects/${seg(pid)}/encoderAssign`, options);
   }
 

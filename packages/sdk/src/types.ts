@@ -199,4 +199,3 @@ export interface DsColumns {
   attributeTypes?: string[];
   errorHandling?: 0 | 1;
 }
-

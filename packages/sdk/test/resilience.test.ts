@@ -22,7 +22,7 @@ function fakeClient(answers: Array<HttpAnswer | ((ex: HttpExchange) => Promise<H
 }
 
 /** A transport answer that never comes: it rejects only when the exchange is aborted. */
-const never = (ex: HttpExchange) => new Promise<HttpAnswer>((_resolve, reject) => ex.signal.addEventListener('abort', () => reject(ex.signal.reason)));
+const never = (ex: HttpExchange) => new Promise<HttpAnswer>((_resolve, reject) => ex.signal.addEventListener('abort', () => reject(ex.signal.reason as Error)));
 
 describe('retries on 503 and 429', () => {
   it('a 503 then a 429 are sent again, signed anew each time, with one Idempotency-Key for the call', async () => {

@@ -27,6 +27,9 @@ export interface OperationSender {
  */
 export type OperationOptions<Q extends object = Record<never, string>, B = never> = Omit<RequestOptions, 'query' | 'json'> & { query?: Q; json?: B };
 
+/** The options of a route with a required query parameter: its query must be given. */
+export type RequiredQuery<Q extends object, B = never> = OperationOptions<Q, B> & { query: Q };
+
 const seg = encodeURIComponent;
 `;
 
@@ -81,14 +84,17 @@ const literal = (value: unknown) => (typeof value === 'string' ? quoted(value) :
 /** The TypeScript type of a schema; `unknown` for what it does not say (never `any`). */
 export function tsType(s: Schema, indent = ''): string {
   const t = tsTypeOf(s, indent);
-  return s.nullable ? `${t} | null` : t;
+  return s.nullable && t !== 'unknown' ? `${t} | null` : t;
 }
 
 function tsTypeOf(s: Schema, indent: string): string {
   if (s.$ref) return s.$ref.replace('#/components/schemas/', '');
   if (s.enum) return s.enum.map(literal).join(' | ');
   const union = s.anyOf ?? s.oneOf;
-  if (union) return union.map((u) => tsType(u, indent)).join(' | ');
+  if (union) {
+    const members = union.map((u) => tsType(u, indent));
+    return members.includes('unknown') ? 'unknown' : members.join(' | ');
+  }
   if (s.allOf) return s.allOf.map((u) => tsType(u, indent)).join(' & ');
   switch (s.type) {
     case 'string': return 'string';
@@ -142,7 +148,7 @@ function method(r: AnyRoute, op: Operation): { types: string; method: string } {
   if (documented) types.push(`/** \`values\` of a successful ${r.operationId}. */\nexport type ${valuesType} = ${tsType(values)};`);
   const requiredQuery = query.some((p) => p.required);
   const options = requiredQuery
-    ? `options: OperationOptions<${queryType}, ${bodyType}> & { query: ${queryType} }`
+    ? `options: RequiredQuery<${queryType}, ${bodyType}>`
     : `options: OperationOptions<${queryType}, ${bodyType}> = {}`;
   const args = [...params.map((p) => `${p}: string`), options].join(', ');
   const doc = `${r.method.toUpperCase()} ${r.path.slice('/:user'.length) || '/'}: ${r.summary}`.replace(/\*\//g, '*\\/');
