@@ -1,6 +1,6 @@
 /**
  * The attribute type a column's cells look like, as a data source's sample and preview guess
- * it (API.md §5): shared by the projects service (samples, data-source learns and predicts
+ * it (GET dss/{ds}/sample, POST dss/sample/preview): shared by the projects service (samples, data-source learns and predicts
  * without types) and the clients (the SDK's CSV helpers, the CLI's optional `--types`), so a
  * frame built on the client is typed as the server would type the same file. Pure.
  */
