@@ -4,7 +4,7 @@ import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, contentMd5, encryptDsInfo, formatSymDate, signParts } from '@sml/core';
 import { GatewayUnreachableError, JobTimeoutError, RequestTimeoutError, UnexpectedResponseError } from './errors';
-import { Operations, type CreateProjectQuery, type ProjectInfoQuery } from './operations';
+import { Operations, type CreateProjectQuery, type ModelInfoValues, type ProjectInfoQuery } from './operations';
 import type { CallOptions, CreateProjectOptions, DataFrame, DsColumns, DsInfo, DsListing, DsLogEntry, DsSample, Envelope, HttpAnswer, HttpExchange, JobInfo, JobProgress, MLContext, RequestOptions, RetryOptions, SmlClientOptions, SmlResponse, StreamListing, Transport, WaitOptions } from './types';
 
 /** The gateway reads but does not interpret it (API.md §2 lists it among the required headers). */
@@ -340,6 +340,21 @@ export class SmlClient {
   /** autoSelect scored on the rows of data source `ds` instead of an inline dataframe. */
   autoSelectOnDataSource(pid: string, ds: string, modelId: string, task: string, mlcontext: MLContext) {
     return this.operations.autoSelectOnDataSource(pid, ds, { query: { modelid: modelId, task }, json: mlcontext });
+  }
+
+  /** Builds model `modelId` with `algo` from the project's summary: a job (202) whose result is `values.modelInfo`; see `waitForJob`. */
+  buildModel(pid: string, modelId: string, algo: string, mlcontext: MLContext, options: CallOptions = {}) {
+    return this.operations.buildModel<ModelInfoValues>(pid, { ...callOptions(options), query: { modelid: modelId, algo }, json: mlcontext });
+  }
+
+  /** A model's algorithm, attributes, parameters and assessment (`values.modelInfo`). */
+  modelInfo(pid: string, modelId: string) {
+    return this.operations.modelInfo(pid, modelId);
+  }
+
+  /** Predicts the rows of `frame` with model `modelId`: `values.KSVSMap.values`, one map per row (`predictionRecords` reads them). */
+  predict(pid: string, modelId: string, frame: DataFrame, options: CallOptions = {}) {
+    return this.operations.predict(pid, modelId, { ...callOptions(options), json: frame });
   }
 
   /**

@@ -83,5 +83,5 @@ describe('the packed SDK', () => {
       files: ['node-types.d.ts', 'use.ts'],
     }));
     execFileSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', app], { cwd: app, encoding: 'utf8' });
-  });
+  }, 180_000);
 });

@@ -151,3 +151,18 @@ describe('waitForJob progress', () => {
     expect(seen.map((p) => p.percent)).toEqual([50]);
   });
 });
+
+describe('model shorthands', () => {
+  it('buildModel, modelInfo and predict send their route\'s method, path, query and body', async () => {
+    const { client, sent } = fakeClient([answer(200)]);
+    const frame = { attributeNames: ['x'], attributeTypes: ['C'], data: [['1']] };
+    await client.buildModel('p 1', 'm1', 'mlr', { targetAttributeNames: ['y'] }, { idempotencyKey: 'k' });
+    await client.modelInfo('p 1', 'm1');
+    await client.predict('p 1', 'm1', frame);
+    expect(sent.map((e) => [e.method, e.url.pathname, e.url.search, e.body && Buffer.from(e.body).toString('utf8'), e.headers['idempotency-key']])).toEqual([
+      ['POST', '/symetry/rest/c1/projects/p%201/build', '?modelid=m1&algo=mlr', '{"targetAttributeNames":["y"]}', 'k'],
+      ['GET', '/symetry/rest/c1/projects/p%201/models/m1', '', undefined, undefined],
+      ['POST', '/symetry/rest/c1/projects/p%201/predict/m1', '', JSON.stringify(frame), undefined],
+    ]);
+  });
+});
