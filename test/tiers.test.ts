@@ -15,6 +15,7 @@ const root = resolve(__dirname, '..');
 const SYSTEM: [RegExp, string][] = [
   [/\bstartSystem\s*\(/, 'startSystem'],
   [/\bsharedSystem\s*\(/, 'sharedSystem (a system shared by the files of a jest worker)'],
+  [/\bstartFederationLab\s*\(/, 'startFederationLab (several systems)'],
   [/scripts\/(run\.mjs|up\.sh)\b/, 'scripts/run.mjs (npm run up)'],
   [/\bservices\/\w+\/dist\//, "a service's dist"],
 ];

@@ -5,6 +5,9 @@
 // - every statistic key the exploration metrics return (the object literals returned by
 //   packages/stats/src/explore/*.ts, and the `obs$` cell prefix of chi2) is named, in
 //   backticks, in docs/glossary.md;
+// - so is every other key an answer can carry: every property of every success answer's
+//   schema in the OpenAPI document (the envelope, `values` and what it holds, its components
+//   followed), which the gateway generates from the routes' zod schemas;
 // - no user-facing text cites the design documents, which are not part of the repository:
 //   docs/, the root README, the OpenAPI strings (openapi.ts and the gateway routes) and the CLI's
 //   strings (help). Comments in code are not user-facing and are left out of the check.
@@ -12,6 +15,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parameterBounds } from '@sml/core';
 import { ALGORITHMS } from '@sml/stats';
+import { openApiDocument } from '../../services/gateway/src/openapi';
+import { routes } from '../../services/gateway/src/routes';
 
 const root = path.resolve(__dirname, '..', '..');
 const read = (file: string): string => fs.readFileSync(path.join(root, file), 'utf8');
@@ -59,6 +64,30 @@ function exploreKeys(): string[] {
   return [...keys].sort();
 }
 
+interface JsonSchema { $ref?: string; properties?: Record<string, JsonSchema>; items?: JsonSchema; additionalProperties?: JsonSchema | boolean; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; allOf?: JsonSchema[] }
+type Operation = { responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }> };
+
+/** Every property name of the success answers (2xx) of the OpenAPI document, components followed. */
+function answerKeys(): string[] {
+  const doc = openApiDocument(routes, '/symetry/rest') as { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, JsonSchema> } };
+  const keys = new Set<string>();
+  const seen = new Set<string>();
+  const walk = (schema: JsonSchema | boolean | undefined): void => {
+    if (typeof schema !== 'object') return;
+    if (schema.$ref !== undefined) {
+      const name = schema.$ref.slice(schema.$ref.lastIndexOf('/') + 1);
+      if (!seen.has(name)) { seen.add(name); walk(doc.components?.schemas?.[name]); }
+      return;
+    }
+    for (const [key, value] of Object.entries(schema.properties ?? {})) { keys.add(key); walk(value); }
+    for (const sub of [schema.items, schema.additionalProperties, ...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) walk(sub);
+  };
+  for (const op of Object.values(doc.paths).flatMap((p) => Object.values(p))) {
+    for (const [status, answer] of Object.entries(op.responses)) if (status.startsWith('2')) walk(answer.content?.['application/json']?.schema);
+  }
+  return [...keys].sort();
+}
+
 /** A TypeScript source without its comments: what remains is code and its strings. */
 function withoutComments(source: string): string {
   return source.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, '')).replace(/(^|[^:'"`\w])\/\/.*$/gm, '$1');
@@ -94,6 +123,14 @@ describe('docs/', () => {
     const named = [...backticked(read('docs/glossary.md'))];
     // A prefix key (`obs$`) is named by any name it begins; any other key by its exact name.
     expect(keys.filter((k) => !named.some((n) => n === k || (k.endsWith('$') && n.startsWith(k))))).toEqual([]);
+  });
+
+  it('glossary.md names every key of every success answer the OpenAPI document declares', () => {
+    const keys = answerKeys();
+    // The derivation itself: the envelope, a job's id, nested objects (smlInfo, JobInfo, a density), the approximate mark.
+    expect(keys).toEqual(expect.arrayContaining(['statusCode', 'values', 'jobId', 'smlInfo', 'isDirty', 'isOnBoundedExecutor', 'valueForMissing', 'approximate']));
+    const named = backticked(read('docs/glossary.md'));
+    expect(keys.filter((k) => !named.has(k))).toEqual([]);
   });
 
   it('no user-facing text cites the design documents (not part of the repository)', () => {

@@ -8,8 +8,10 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Callable, Deque, Dict, List, Mapping, Optional, Sequence, Union
 
 from .errors import JobFailedError, SmlError, UnexpectedResponseError, error_for
 from .operations import Operations
@@ -60,8 +62,11 @@ class SmlClient:
 
     def request(self, method: str, path: str, query: Union[Mapping[str, str], str, None] = None,
                 json_body: Any = None, raw: Union[bytes, str, None] = None,
-                headers: Optional[Mapping[str, str]] = None, check: bool = True) -> Response:
-        """Signs and sends one request; raises the typed SmlError of a non-2xx answer unless check=False."""
+                headers: Optional[Mapping[str, str]] = None, check: bool = True,
+                retries: Optional[int] = None) -> Response:
+        """Signs and sends one request; raises the typed SmlError of a non-2xx answer unless check=False.
+
+        A 503 is tried again up to `retries` times (default: the client's) after its Retry-After."""
         resource = urllib.parse.urlsplit(f"{self.url}{self.base_path}/{urllib.parse.quote(self.user, safe='')}{path}").path
         qs = query if isinstance(query, str) else urllib.parse.urlencode(query or {})
         body = json.dumps(json_body, separators=(",", ":")).encode() if json_body is not None \
@@ -69,9 +74,10 @@ class SmlClient:
         extra = {k.lower(): v for k, v in (headers or {}).items()}
         if body is not None:
             extra.setdefault("content-type", "application/json" if json_body is not None else "text/plain")
-        for attempt in range(self.retries + 1):
+        tries = self.retries if retries is None else retries
+        for attempt in range(tries + 1):
             res = self._send(method, resource, qs, body, extra)
-            if res.status != 503 or attempt == self.retries:
+            if res.status != 503 or attempt == tries:
                 break
             time.sleep(_retry_after(res.headers.get("retry-after")))
         if check and res.status >= 300 and res.status != 202:
@@ -113,7 +119,7 @@ class SmlClient:
         job_id = job.headers.get("sym-job-id") if isinstance(job, Response) else str(job)
         if not job_id:
             raise TypeError("wait needs a job id or a 202 response with a sym-job-id header")
-        bar = _Progress(job_id) if progress else None
+        bar = _Progress(f"job {job_id}") if progress else None
         deadline = time.monotonic() + timeout
         try:
             while True:
@@ -123,13 +129,35 @@ class SmlClient:
                         raise JobFailedError(res.status, str(res.body.get("statusString", "")), res.body)
                     return res
                 if bar:
-                    bar.update(res.values.get("jobinfo") or {})
+                    # values.jobinfo counts work done as current of maximum (API.md §10).
+                    info = res.values.get("jobinfo") or {}
+                    bar.update(info.get("current"), info.get("maximum"))
                 if time.monotonic() + interval > deadline:
                     raise SmlError(408, f"job {job_id} still running after {timeout}s")
                 time.sleep(interval)
         finally:
             if bar:
                 bar.close()
+
+    # -- data sources -------------------------------------------------------------------------
+
+    def create_data_source(self, dsinfo: Mapping[str, Any], format: str = "v2") -> Response:
+        """Registers a data source (201); the DSInfo travels encrypted with this client's secret
+        (API.md §2.4: v2 AES-GCM by default, v1 the compat CBC form). Needs `cryptography`."""
+        return self.operations.createDataSource(raw=self.encrypt_dsinfo(dsinfo, format))
+
+    def preview_data_source(self, dsinfo: Mapping[str, Any], format: str = "v2") -> Response:
+        """≤ 128 rows of an unregistered DSInfo with guessed types (values.dataframe); registers nothing."""
+        return self.operations.previewDataSource(raw=self.encrypt_dsinfo(dsinfo, format))
+
+    def update_data_source(self, name: str, dsinfo: Mapping[str, Any], format: str = "v2") -> Response:
+        """Replaces a registered DSInfo (the name in the path wins)."""
+        return self.operations.updateDataSource(name, raw=self.encrypt_dsinfo(dsinfo, format))
+
+    def encrypt_dsinfo(self, dsinfo: Mapping[str, Any], format: str = "v2") -> str:
+        """The encrypted body for a DSInfo, keyed by this client's secret (for the raw operations)."""
+        from .dsinfo import encrypt_dsinfo
+        return encrypt_dsinfo(dsinfo, self._secret, format)
 
     # -- pandas -------------------------------------------------------------------------------
 
@@ -151,6 +179,87 @@ class SmlClient:
         res = self.operations.predict(project, model, json_body=to_frame(df, types))
         return rows_to_frame(res.values.get("KSVSMap", {}).get("values", []))
 
+    def learn_batches(self, project: str, data: Any, batch_size: int = 10_000, window: int = 1,
+                      types: Optional[Mapping[str, str]] = None, retries: int = 30,
+                      progress: bool = False) -> Dict[str, int]:
+        """Learns a large DataFrame, or an iterable of DataFrames/RestDataFrames (e.g.
+        `pd.read_csv(path, chunksize=…)`), in batches of at most `batch_size` rows.
+
+        Backpressure: at most `window` requests are in flight (one by default) and the next
+        batch is only read from `data` when a slot is free, so memory stays bounded by
+        `window + 1` batches whatever the source's length; a 503 (busy gateway, full queue) is
+        retried up to `retries` times after its Retry-After. Each batch has its own
+        Idempotency-Key, kept across its retries, so no batch is learned twice. On a failure the
+        batches answered before it stay learned. Answers {"batches", "rows"} sent.
+        """
+        return self._send_batches(self.operations.learnProject, project, data, batch_size, window, types, retries, progress)
+
+    def forget_batches(self, project: str, data: Any, batch_size: int = 10_000, window: int = 1,
+                       types: Optional[Mapping[str, str]] = None, retries: int = 30,
+                       progress: bool = False) -> Dict[str, int]:
+        """The exact inverse of learn_batches, batched the same way."""
+        return self._send_batches(self.operations.forgetProject, project, data, batch_size, window, types, retries, progress)
+
+    def _send_batches(self, operation: Callable[..., Response], project: str, data: Any, batch_size: int,
+                      window: int, types: Optional[Mapping[str, str]], retries: int, progress: bool) -> Dict[str, int]:
+        from .frames import iter_frames
+        if window < 1:
+            raise ValueError("window must be at least 1")
+        total = len(data) if hasattr(data, "iloc") else len(data["data"]) if isinstance(data, dict) else None
+        bar = _Progress(f"{operation.__name__} {project}") if progress else None
+        done = {"batches": 0, "rows": 0}
+
+        def send(frame: Dict[str, Any]) -> None:
+            operation(project, json_body=frame, headers={"idempotency-key": str(uuid.uuid4())}, retries=retries)
+            done["batches"] += 1
+            done["rows"] += len(frame["data"])
+            if bar:
+                bar.update(done["rows"], total)
+
+        try:
+            if window == 1:
+                for frame in iter_frames(data, batch_size, types):
+                    send(frame)
+            else:
+                with ThreadPoolExecutor(window) as pool:
+                    pending: Deque[Any] = deque()
+                    for frame in iter_frames(data, batch_size, types):
+                        if len(pending) == window:
+                            pending.popleft().result()  # wait for a free slot before reading on
+                        pending.append(pool.submit(send, frame))
+                    while pending:
+                        pending.popleft().result()
+        finally:
+            if bar:
+                bar.close()
+        return done
+
+    # -- exploration ----------------------------------------------------------------------------
+
+    def explore(self, project: str, metric: str, contexts: Sequence[Union[str, Sequence[str], Mapping[str, Any]]],
+                targets: Optional[Sequence[str]] = None, extra_parameters: Optional[Mapping[str, str]] = None) -> Any:
+        """Explores with one metric (uni, bi, anova, ttest, chi2, gain …, API.md §6): a DataFrame
+        with one row per context and one column per statistic (a list of dicts without pandas).
+
+        A context is an attribute name (`"price"`), a list of names (`["area", "price"]` for bi)
+        or an MLContext dict as the API takes it; `targets` and `extra_parameters` are added to
+        the name forms. The request body is the ExploreContext `{values: [MLContext, …]}`.
+        """
+        from .frames import explore_label, maps_to_frame
+        ctxs: List[Dict[str, Any]] = []
+        for c in contexts:
+            if isinstance(c, Mapping):
+                ctxs.append(dict(c))
+                continue
+            ctx: Dict[str, Any] = {"inputAttributeNames": [c] if isinstance(c, str) else list(c)}
+            if targets:
+                ctx["targetAttributeNames"] = list(targets)
+            ctx["extraParameters"] = dict(extra_parameters or {})
+            ctxs.append(ctx)
+        res = self.operations.explore(project, query={"metric": metric, "returnProjectInfo": "false"},
+                                             json_body={"values": ctxs})
+        return maps_to_frame(res.values.get("KSVDMap", {}).get("values", []), [explore_label(c) for c in ctxs])
+
 
 def _retry_after(value: Optional[str]) -> float:
     try:
@@ -162,17 +271,15 @@ def _retry_after(value: Optional[str]) -> float:
 class _Progress:
     """tqdm when importable, else a plain line rewritten on stderr."""
 
-    def __init__(self, job_id: str):
-        self.job_id = job_id
+    def __init__(self, desc: str):
+        self.desc = desc
         try:
             from tqdm import tqdm  # type: ignore
-            self.bar = tqdm(desc=f"job {job_id}")
+            self.bar = tqdm(desc=desc)
         except ImportError:
             self.bar = None
 
-    def update(self, info: Dict[str, Any]) -> None:
-        # values.jobinfo counts work done as current of maximum (API.md §10).
-        current, maximum = info.get("current"), info.get("maximum")
+    def update(self, current: Any, maximum: Any = None) -> None:
         if self.bar is not None:
             if isinstance(maximum, (int, float)) and maximum > 0:
                 self.bar.total = maximum
@@ -180,7 +287,7 @@ class _Progress:
                 self.bar.n = current
                 self.bar.refresh()
         else:
-            sys.stderr.write(f"\rjob {self.job_id}: {current or 0}/{maximum or '?'}   ")
+            sys.stderr.write(f"\r{self.desc}: {current or 0}/{maximum or '?'}   ")
             sys.stderr.flush()
 
     def close(self) -> None:

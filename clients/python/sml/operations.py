@@ -83,6 +83,22 @@ class Operations:
         """GET /projects/:pid/getLFStats: Learn/forget statistics of the project's data-source jobs"""
         return self._client.request("GET", f"/projects/{_seg(pid)}/getLFStats", **options)
 
+    def createFusionProject(self, **options: Any) -> Any:
+        """POST /projects/fusion/create: Create a fusion project: its statistics are the exact merge of its cells' summaries (query: pid, persist, onCellError)"""
+        return self._client.request("POST", f"/projects/fusion/create", **options)
+
+    def fusionCellsStatus(self, pid: str, **options: Any) -> Any:
+        """POST /projects/fusion/:pid/cellsStatus: Probe a fusion project's cells now"""
+        return self._client.request("POST", f"/projects/fusion/{_seg(pid)}/cellsStatus", **options)
+
+    def fusionUpdateCellsInfo(self, pid: str, **options: Any) -> Any:
+        """POST /projects/fusion/:pid/updateCellsInfo: Replace a fusion project's cell list"""
+        return self._client.request("POST", f"/projects/fusion/{_seg(pid)}/updateCellsInfo", **options)
+
+    def cellSummary(self, pid: str, **options: Any) -> Any:
+        """GET /projects/:pid/summary: A project's summary for a fusion project on another instance (the cell protocol) (query: ifVersion)"""
+        return self._client.request("GET", f"/projects/{_seg(pid)}/summary", **options)
+
     def createProject(self, **options: Any) -> Any:
         """POST /projects: Create a project (query: pid, type, persist, enableHistogram, histogramType)"""
         return self._client.request("POST", f"/projects", **options)

@@ -48,3 +48,31 @@ def test_classifier_predict_proba_and_score(client, project):
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     assert ((proba[:, 1] > 0.5).astype(int) == np.array(clf.predict(X))).mean() > 0.95
     assert clf.score(X, y) > 0.9
+
+
+def lda_proba(x, labels, at):
+    """numpy's LDA (scikit-learn's LinearDiscriminantAnalysis: priors n_k/n, within-class
+    covariance ÷ n): the softmax of the discriminants, classes in sorted order."""
+    classes = sorted(set(labels))
+    labels = np.asarray(labels)
+    means = [x[labels == c].mean(axis=0) for c in classes]
+    cov = sum(((x[labels == c] - m).T @ (x[labels == c] - m)) for c, m in zip(classes, means)) / len(x)
+    inv = np.linalg.inv(cov)
+    d = np.column_stack([at @ inv @ m - 0.5 * m @ inv @ m + np.log((labels == c).mean()) for c, m in zip(classes, means)])
+    e = np.exp(d - d.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def test_multiclass_classifier_matches_numpy_lda(client, project):
+    centers = {"Setosa": (0.0, 0.0), "versicolor": (2.5, 0.0), "virginica": (0.0, 2.5)}
+    labels = np.array(list(centers))[RNG.integers(0, 3, size=300)]
+    x = np.array([centers[c] for c in labels]) + RNG.normal(size=(300, 2))
+    df = pd.DataFrame(x, columns=["a", "b"])
+    clf = SmlClassifier(client, project, target="species").fit(df, pd.Series(labels))
+    assert clf.classes_ == ["Setosa", "versicolor", "virginica"]  # original labels, not SML's y$setosa
+    proba = np.array(clf.predict_proba(df))
+    np.testing.assert_allclose(proba, lda_proba(x, labels, x), rtol=1e-6, atol=1e-9)
+    pred = clf.predict(df)
+    assert pred == [clf.classes_[i] for i in proba.argmax(axis=1)]
+    assert clf.score(df, labels) == (np.array(pred) == labels).mean() > 0.8
+    assert clf.get_params()["algo"] is None  # chosen from the labels: mlda here, lr for 0/1

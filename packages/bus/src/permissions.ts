@@ -59,10 +59,10 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
   projects: {
     // Encoders: encoderAssign lists the project; learn and predict read the statistics.
     // Other shards' holders: a merge or infoAll reads a project served elsewhere (shards.ts).
-    publish: ['sml.plog.>', 'sml.encoders.assign', 'sml.encoders.state', 'sml.projects.*.summary', 'sml.projects.*.info', ...jobRunner('projects').publish],
+    publish: ['sml.plog.>', 'sml.encoders.assign', 'sml.encoders.state', 'sml.projects.*.summary', 'sml.projects.*.info', 'sml.projects.*.cellSummary', 'sml.users.checkSecret', ...jobRunner('projects').publish],
     subscribe: ['sml.projects.>', ...jobRunner('projects').subscribe],
     service: 'projects',
-    kv: ['sml_projects', 'sml_dss', 'sml_models', 'sml_idempotency', 'sml_project_leases', 'sml_project_replicas'],
+    kv: ['sml_projects', 'sml_dss', 'sml_models', 'sml_idempotency', 'sml_project_leases', 'sml_project_replicas', 'sml_fusion'],
     objectStores: ['sml_project_snapshots', 'sml_project_quarantine', 'sml_model_states', SPILL],
     streams: ['SML_PROJECT_LOG'],
   },

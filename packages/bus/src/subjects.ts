@@ -14,6 +14,7 @@ export const subjects = {
     list: 'sml.users.list',
     rotate: 'sml.users.rotate',
     delete: 'sml.users.delete',
+    checkSecret: 'sml.users.checkSecret',
   },
   /** Job events, captured by the JetStream stream SML_JOB_EVENTS. */
   jobEvent: (jobId: number | string) => `sml.events.job.${jobId}`,

@@ -85,6 +85,10 @@ export const configSchema = z.object({
   /** The least rate a source read by a job must keep, bytes a second of waiting on it, over each SML_SOURCE_RATE_WINDOW_MS; 0 = none. */
   SML_SOURCE_MIN_BYTES_PER_S: int(0).default(1024),
   SML_SOURCE_RATE_WINDOW_MS: int(1_000).max(3_600_000).default(60_000),
+  /** Fusion projects (README "Fusion projects"): a read refreshes the cells' merge when the last refresh is older than this. */
+  SML_FUSION_MIN_REFRESH_MS: int(0).max(3_600_000).default(15_000),
+  /** How long one fusion cell may take to answer a refresh (connect to summary received). */
+  SML_FUSION_CELL_TIMEOUT_MS: int(100).max(120_000).default(10_000),
   SML_TRUST_PROXY: bool.default(false),
   SML_HEALTH_PORT: int(0).max(65535).default(0),
   SML_JOB_TTL_MS: int(1).default(7 * 24 * 3600 * 1000),

@@ -68,6 +68,15 @@ export const catalogue = {
   JOB_ALREADY_DONE: { status: 400, message: 'Job {jobId} is already done' },
   JOBS_ALL_NOT_ROOT: { status: 500, message: 'Generic Exception [java.lang.Exception: Cannot specify all=true for non root user]', omitValues: true },
 
+  // §15 fusion projects
+  FUSION_NO_DATA: { status: 400, message: 'Fusion project [{pid}] does not learn data; send it to its cells' },
+  NOT_A_FUSION_PROJECT: { status: 400, message: 'Project [{pid}] is not a fusion project' },
+  FUSION_CELLS_INVALID: { status: 400, message: 'Invalid fusion cell list: {reason}' },
+  FUSION_ALGORITHM: { status: 400, message: 'Fusion project [{pid}] cannot build [{algo}]: online-model state is not merged from cells' },
+  FUSION_CELL_FAILED: { status: 503, message: 'Fusion cell {failures}', retryable: true },
+  FUSION_NOT_A_CELL: { status: 400, message: 'Project [{pid}] is a fusion project: it cannot be a fusion cell' },
+  SECRET_MISMATCH: { status: 401, message: 'Wrong secret for customer [{cid}]' },
+
   // §4 projects
   PROJECT_EXISTS: { status: 409, message: 'Customer [{user}] already have pid with id[{pid}], ' },
   PROJECT_NOT_FOUND: { status: 400, message: 'Cannot Find Project id[{pid}] for Customer id [{user}]' },

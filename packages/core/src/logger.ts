@@ -29,6 +29,12 @@ export const redactPaths = [
   '*.pass',
   'password',
   '*.password',
+  // Fusion cells' secrets: a cell, a cell list, a project's metadata.
+  'sk',
+  '*.sk',
+  'cells[*].sk',
+  '*.cells[*].sk',
+  '*.fusion.cells[*].sk',
 ];
 
 export function createLogger(name: string, level = 'info', destination?: pino.DestinationStream): Logger {

@@ -44,7 +44,7 @@ export class SmlClient {
     this.user = options.user;
     this.basePath = (options.basePath ?? '/symetry/rest').replace(/\/+$/, '');
     this.#secret = options.secret;
-    this.#agent = new (this.url.startsWith('https:') ? https.Agent : http.Agent)({ keepAlive: true });
+    this.#agent = new (this.url.startsWith('https:') ? https.Agent : http.Agent)({ keepAlive: true, ...(options.lookup ? { lookup: options.lookup } : {}) });
     this.#transport = options.transport ?? httpTransport(this.#agent);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#retry = options.retry ?? {};

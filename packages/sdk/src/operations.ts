@@ -65,6 +65,7 @@ export type SmlInfo = {
   loaded: boolean;
   persisted: boolean;
   histogramEnabled: boolean;
+  fusionCellInfo?: string;
 };
 
 /** The OpenAPI schema LearnReport. */
@@ -203,6 +204,39 @@ export type ProjectLfStatsValues = {
   };
 };
 
+/** The query parameters of createFusionProject. */
+export type CreateFusionProjectQuery = {
+  pid: string;
+  persist?: '0' | '1' | 'true' | 'false';
+  onCellError?: 'fail' | 'stale';
+};
+
+/** The body of createFusionProject. */
+export type CreateFusionProjectBody = string;
+
+/** The body of fusionCellsStatus. */
+export type FusionCellsStatusBody = string;
+
+/** `values` of a successful fusionCellsStatus. */
+export type FusionCellsStatusValues = {
+  cellsStatusEncrypted: string;
+};
+
+/** The body of fusionUpdateCellsInfo. */
+export type FusionUpdateCellsInfoBody = string;
+
+/** The query parameters of cellSummary. */
+export type CellSummaryQuery = {
+  ifVersion?: string;
+};
+
+/** `values` of a successful cellSummary. */
+export type CellSummaryValues = {
+  summary?: string;
+  summaryVersion: string;
+  unchanged?: boolean;
+};
+
 /** The query parameters of createProject. */
 export type CreateProjectQuery = {
   pid: string;
@@ -307,6 +341,11 @@ export type LearnFromDataSourceBody = {
   errorHandling?: number | null;
 };
 
+/** `values` of a successful learnFromDataSource. */
+export type LearnFromDataSourceValues = {
+  jobId: number;
+};
+
 /** The body of forgetFromDataSource. */
 export type ForgetFromDataSourceBody = {
   attributeNames?: Array<string>;
@@ -314,9 +353,19 @@ export type ForgetFromDataSourceBody = {
   errorHandling?: number | null;
 };
 
+/** `values` of a successful forgetFromDataSource. */
+export type ForgetFromDataSourceValues = {
+  jobId: number;
+};
+
 /** The query parameters of projectInfoAll. */
 export type ProjectInfoAllQuery = {
   async?: '0' | '1' | 'true' | 'false';
+};
+
+/** `values` of a successful projectInfoAll. */
+export type ProjectInfoAllValues = {
+  jobId: number;
 };
 
 /** The query parameters of renameProject. */
@@ -381,6 +430,7 @@ export type ExploreValues = {
   KSVDMap: {
     values: Array<Record<string, number>>;
   };
+  approximate?: Array<Array<string>>;
   smlInfo?: Record<string, unknown>;
 };
 
@@ -403,6 +453,7 @@ export type DensityEstimateValues = {
       width: number;
       histogram: Array<number>;
       valueForMissing: number;
+      approximate?: Array<string>;
     }>;
   };
 };
@@ -426,6 +477,7 @@ export type ConditionalDensityEstimateValues = {
       width: number;
       histogram: Array<number>;
       valueForMissing: number;
+      approximate?: Array<string>;
     }>;
   };
 };
@@ -438,6 +490,11 @@ export type ExploresvdfsQuery = {
 /** The body of exploresvdfs. */
 export type ExploresvdfsBody = ExploreContext;
 
+/** `values` of a successful exploresvdfs. */
+export type ExploresvdfsValues = {
+  jobId: number;
+};
+
 /** The query parameters of explorepca. */
 export type ExplorepcaQuery = {
   useLocal?: '0' | '1' | 'true' | 'false';
@@ -445,6 +502,11 @@ export type ExplorepcaQuery = {
 
 /** The body of explorepca. */
 export type ExplorepcaBody = ExploreContext;
+
+/** `values` of a successful explorepca. */
+export type ExplorepcaValues = {
+  jobId: number;
+};
 
 /** The query parameters of exploresvd. */
 export type ExploresvdQuery = {
@@ -454,6 +516,11 @@ export type ExploresvdQuery = {
 /** The body of exploresvd. */
 export type ExploresvdBody = ExploreContext;
 
+/** `values` of a successful exploresvd. */
+export type ExploresvdValues = {
+  jobId: number;
+};
+
 /** The query parameters of vif. */
 export type VifQuery = {
   useLocal?: '0' | '1' | 'true' | 'false';
@@ -461,6 +528,11 @@ export type VifQuery = {
 
 /** The body of vif. */
 export type VifBody = ExploreContext;
+
+/** `values` of a successful vif. */
+export type VifValues = {
+  jobId: number;
+};
 
 /** The body of kaplanMeier. */
 export type KaplanMeierBody = {
@@ -517,6 +589,11 @@ export type SelectModelBody = {
   dataframe?: DataFrame;
 };
 
+/** `values` of a successful selectModel. */
+export type SelectModelValues = {
+  jobId: number;
+};
+
 /** The query parameters of buildModel. */
 export type BuildModelQuery = {
   modelid: string;
@@ -526,8 +603,18 @@ export type BuildModelQuery = {
 /** The body of buildModel. */
 export type BuildModelBody = MLContext;
 
+/** `values` of a successful buildModel. */
+export type BuildModelValues = {
+  jobId: number;
+};
+
 /** The body of kmeansOptimize. */
 export type KmeansOptimizeBody = MLContext;
+
+/** `values` of a successful kmeansOptimize. */
+export type KmeansOptimizeValues = {
+  jobId: number;
+};
 
 /** The query parameters of autoSelect. */
 export type AutoSelectQuery = {
@@ -539,6 +626,11 @@ export type AutoSelectQuery = {
 export type AutoSelectBody = {
   mlcontext: MLContext;
   dataframe?: DataFrame;
+};
+
+/** `values` of a successful autoSelect. */
+export type AutoSelectValues = {
+  jobId: number;
 };
 
 /** The query parameters of learnPredict. */
@@ -589,6 +681,11 @@ export type PredictDataSourceBody = {
   errorHandling?: number | null;
 };
 
+/** `values` of a successful predictDataSource. */
+export type PredictDataSourceValues = {
+  jobId: number;
+};
+
 /** The query parameters of selectModelOnDataSource. */
 export type SelectModelOnDataSourceQuery = {
   modelid: string;
@@ -598,6 +695,11 @@ export type SelectModelOnDataSourceQuery = {
 /** The body of selectModelOnDataSource. */
 export type SelectModelOnDataSourceBody = MLContext;
 
+/** `values` of a successful selectModelOnDataSource. */
+export type SelectModelOnDataSourceValues = {
+  jobId: number;
+};
+
 /** The query parameters of autoSelectOnDataSource. */
 export type AutoSelectOnDataSourceQuery = {
   modelid: string;
@@ -606,6 +708,11 @@ export type AutoSelectOnDataSourceQuery = {
 
 /** The body of autoSelectOnDataSource. */
 export type AutoSelectOnDataSourceBody = MLContext;
+
+/** `values` of a successful autoSelectOnDataSource. */
+export type AutoSelectOnDataSourceValues = {
+  jobId: number;
+};
 
 /** The query parameters of createEncoder. */
 export type CreateEncoderQuery = {
@@ -633,6 +740,11 @@ export type LearnEncoderBody = DataFrame;
 
 /** The body of learnEncoderFromDataSource. */
 export type LearnEncoderFromDataSourceBody = string;
+
+/** `values` of a successful learnEncoderFromDataSource. */
+export type LearnEncoderFromDataSourceValues = {
+  jobId: number;
+};
 
 /** `values` of a successful encoderStats. */
 export type EncoderStatsValues = {
@@ -838,6 +950,26 @@ export class Operations {
     return this.client.request<V>('GET', `/projects/${seg(pid)}/getLFStats`, options);
   }
 
+  /** POST /projects/fusion/create: Create a fusion project: its statistics are the exact merge of its cells' summaries */
+  createFusionProject<V = Record<string, unknown>>(options: RequiredQuery<CreateFusionProjectQuery, CreateFusionProjectBody>): Promise<SmlResponse<V>> {
+    return this.client.request<V>('POST', `/projects/fusion/create`, options);
+  }
+
+  /** POST /projects/fusion/:pid/cellsStatus: Probe a fusion project's cells now */
+  fusionCellsStatus<V = FusionCellsStatusValues>(pid: string, options: OperationOptions<Record<never, string>, FusionCellsStatusBody> = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('POST', `/projects/fusion/${seg(pid)}/cellsStatus`, options);
+  }
+
+  /** POST /projects/fusion/:pid/updateCellsInfo: Replace a fusion project's cell list */
+  fusionUpdateCellsInfo<V = Record<string, unknown>>(pid: string, options: OperationOptions<Record<never, string>, FusionUpdateCellsInfoBody> = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('POST', `/projects/fusion/${seg(pid)}/updateCellsInfo`, options);
+  }
+
+  /** GET /projects/:pid/summary: A project's summary for a fusion project on another instance (the cell protocol) */
+  cellSummary<V = CellSummaryValues>(pid: string, options: OperationOptions<CellSummaryQuery, never> = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('GET', `/projects/${seg(pid)}/summary`, options);
+  }
+
   /** POST /projects: Create a project */
   createProject<V = Record<string, unknown>>(options: RequiredQuery<CreateProjectQuery, CreateProjectBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects`, options);
@@ -909,17 +1041,17 @@ export class Operations {
   }
 
   /** POST /projects/:pid/dss/:ds/learn: Learn the rows of a registered data source (always a job) */
-  learnFromDataSource<V = Record<string, unknown>>(pid: string, ds: string, options: OperationOptions<Record<never, string>, LearnFromDataSourceBody> = {}): Promise<SmlResponse<V>> {
+  learnFromDataSource<V = LearnFromDataSourceValues>(pid: string, ds: string, options: OperationOptions<Record<never, string>, LearnFromDataSourceBody> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/dss/${seg(ds)}/learn`, options);
   }
 
   /** POST /projects/:pid/dss/:ds/forget: Forget the rows of a registered data source (always a job) */
-  forgetFromDataSource<V = Record<string, unknown>>(pid: string, ds: string, options: OperationOptions<Record<never, string>, ForgetFromDataSourceBody> = {}): Promise<SmlResponse<V>> {
+  forgetFromDataSource<V = ForgetFromDataSourceValues>(pid: string, ds: string, options: OperationOptions<Record<never, string>, ForgetFromDataSourceBody> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/dss/${seg(ds)}/forget`, options);
   }
 
   /** GET /projects/info: smlInfo of every project of the caller (values.smlInfoList.values) */
-  projectInfoAll<V = Record<string, unknown>>(options: OperationOptions<ProjectInfoAllQuery, never> = {}): Promise<SmlResponse<V>> {
+  projectInfoAll<V = ProjectInfoAllValues>(options: OperationOptions<ProjectInfoAllQuery, never> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('GET', `/projects/info`, options);
   }
 
@@ -969,22 +1101,22 @@ export class Operations {
   }
 
   /** POST /projects/:pid/exploresvdfs: SVD feature selection (always a job): values.KSVSMap.values[] maps input position → name of the kept inputs */
-  exploresvdfs<V = Record<string, unknown>>(pid: string, options: OperationOptions<ExploresvdfsQuery, ExploresvdfsBody> = {}): Promise<SmlResponse<V>> {
+  exploresvdfs<V = ExploresvdfsValues>(pid: string, options: OperationOptions<ExploresvdfsQuery, ExploresvdfsBody> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/exploresvdfs`, options);
   }
 
   /** POST /projects/:pid/explorepca: PCA of the correlation (or covariance, pca_use_covariance=true) matrix (job): values.pcaList[] */
-  explorepca<V = Record<string, unknown>>(pid: string, options: OperationOptions<ExplorepcaQuery, ExplorepcaBody> = {}): Promise<SmlResponse<V>> {
+  explorepca<V = ExplorepcaValues>(pid: string, options: OperationOptions<ExplorepcaQuery, ExplorepcaBody> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/explorepca`, options);
   }
 
   /** POST /projects/:pid/exploresvd: SVD of the correlation matrix (job): values.svdList[] */
-  exploresvd<V = Record<string, unknown>>(pid: string, options: OperationOptions<ExploresvdQuery, ExploresvdBody> = {}): Promise<SmlResponse<V>> {
+  exploresvd<V = ExploresvdValues>(pid: string, options: OperationOptions<ExploresvdQuery, ExploresvdBody> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/exploresvd`, options);
   }
 
   /** POST /projects/:pid/vif: Variance inflation factors (job): values.KSVDMap.values[] attribute → VIF */
-  vif<V = Record<string, unknown>>(pid: string, options: OperationOptions<VifQuery, VifBody> = {}): Promise<SmlResponse<V>> {
+  vif<V = VifValues>(pid: string, options: OperationOptions<VifQuery, VifBody> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/vif`, options);
   }
 
@@ -999,22 +1131,22 @@ export class Operations {
   }
 
   /** POST /projects/:pid/selectModel: Build a model from the summary (a job) and assess it on the request dataframe */
-  selectModel<V = Record<string, unknown>>(pid: string, options: RequiredQuery<SelectModelQuery, SelectModelBody>): Promise<SmlResponse<V>> {
+  selectModel<V = SelectModelValues>(pid: string, options: RequiredQuery<SelectModelQuery, SelectModelBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/selectModel`, options);
   }
 
   /** POST /projects/:pid/build: Build a model from the summary (a job), without assessment */
-  buildModel<V = Record<string, unknown>>(pid: string, options: RequiredQuery<BuildModelQuery, BuildModelBody>): Promise<SmlResponse<V>> {
+  buildModel<V = BuildModelValues>(pid: string, options: RequiredQuery<BuildModelQuery, BuildModelBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/build`, options);
   }
 
   /** POST /projects/:pid/kmeansOptimize: k-means over a range of k on the project's micro-centroids (a job): WSSSE and silhouette per k */
-  kmeansOptimize<V = Record<string, unknown>>(pid: string, options: OperationOptions<Record<never, string>, KmeansOptimizeBody> = {}): Promise<SmlResponse<V>> {
+  kmeansOptimize<V = KmeansOptimizeValues>(pid: string, options: OperationOptions<Record<never, string>, KmeansOptimizeBody> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/kmeansOptimize`, options);
   }
 
   /** POST /projects/:pid/autoSelect: Try every algorithm of a task × feature subsets × a parameter grid on the request dataframe (a job); keep the best as modelid */
-  autoSelect<V = Record<string, unknown>>(pid: string, options: RequiredQuery<AutoSelectQuery, AutoSelectBody>): Promise<SmlResponse<V>> {
+  autoSelect<V = AutoSelectValues>(pid: string, options: RequiredQuery<AutoSelectQuery, AutoSelectBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/autoSelect`, options);
   }
 
@@ -1049,17 +1181,17 @@ export class Operations {
   }
 
   /** POST /projects/:pid/dss/predict/:m: Batch scoring (a job): predict every row of data source indsname with model m, write the rows and their predictions to data source outdsname */
-  predictDataSource<V = Record<string, unknown>>(pid: string, m: string, options: RequiredQuery<PredictDataSourceQuery, PredictDataSourceBody>): Promise<SmlResponse<V>> {
+  predictDataSource<V = PredictDataSourceValues>(pid: string, m: string, options: RequiredQuery<PredictDataSourceQuery, PredictDataSourceBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/dss/predict/${seg(m)}`, options);
   }
 
   /** POST /projects/:pid/selectModel/:ds: selectModel (a job) scored on the rows of a registered data source instead of an inline dataframe */
-  selectModelOnDataSource<V = Record<string, unknown>>(pid: string, ds: string, options: RequiredQuery<SelectModelOnDataSourceQuery, SelectModelOnDataSourceBody>): Promise<SmlResponse<V>> {
+  selectModelOnDataSource<V = SelectModelOnDataSourceValues>(pid: string, ds: string, options: RequiredQuery<SelectModelOnDataSourceQuery, SelectModelOnDataSourceBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/selectModel/${seg(ds)}`, options);
   }
 
   /** POST /projects/:pid/autoSelect/:ds: autoSelect (a job) scored on the rows of a registered data source instead of an inline dataframe */
-  autoSelectOnDataSource<V = Record<string, unknown>>(pid: string, ds: string, options: RequiredQuery<AutoSelectOnDataSourceQuery, AutoSelectOnDataSourceBody>): Promise<SmlResponse<V>> {
+  autoSelectOnDataSource<V = AutoSelectOnDataSourceValues>(pid: string, ds: string, options: RequiredQuery<AutoSelectOnDataSourceQuery, AutoSelectOnDataSourceBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/autoSelect/${seg(ds)}`, options);
   }
 
@@ -1079,7 +1211,7 @@ export class Operations {
   }
 
   /** POST /encoders/:e/learnds: Learn an encoder from a data source (always a job) */
-  learnEncoderFromDataSource<V = Record<string, unknown>>(e: string, options: OperationOptions<Record<never, string>, LearnEncoderFromDataSourceBody> = {}): Promise<SmlResponse<V>> {
+  learnEncoderFromDataSource<V = LearnEncoderFromDataSourceValues>(e: string, options: OperationOptions<Record<never, string>, LearnEncoderFromDataSourceBody> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/encoders/${seg(e)}/learnds`, options);
   }
 

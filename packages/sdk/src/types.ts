@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import type { DataFrame, JobInfo, MLContext } from './operations';
 
 /** Every response body (API.md §1). `values` is absent only on the jobs-list 500 (§10). */
@@ -31,6 +32,8 @@ export interface SmlClientOptions {
   idempotencyKeys?: boolean;
   /** How one HTTP exchange is made (default: node:http with keep-alive); tests give a fake. */
   transport?: Transport;
+  /** The sockets' host-name lookup of the default transport (a server calling another instance passes its address guard). */
+  lookup?: LookupFunction;
 }
 
 /** When an answer 503 (service unavailable, queue full …) or 429 is sent again. */

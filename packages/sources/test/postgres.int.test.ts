@@ -156,8 +156,9 @@ describe('redshift (PostgreSQL) source', () => {
     expect(rss.total).toBe(BIG_ROWS);
     expect(longest).toBe(1000);
     expect(last).toBe(BIG_ROWS);
-    // Keeping the 250 000 rows read after the warm-up would take some 40 MB of heap.
-    expect(rss.growth).toBeLessThan(10 * 1024 * 1024);
+    // Keeping the 250 000 rows read after the warm-up would take some 40 MB of heap; half of
+    // that is the bound, so a loaded machine's allocator slack cannot fail a streaming reader.
+    expect(rss.growth).toBeLessThan(20 * 1024 * 1024);
   });
 
   it('aborting the context signal stops a read in progress with the abort reason', async () => {

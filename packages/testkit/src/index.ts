@@ -9,3 +9,4 @@ export * from './s3';
 export * from './memory';
 export * from './nats-cluster';
 export * from './projects-memory';
+export * from './federation-lab';

@@ -7,7 +7,7 @@ import { densityIndexes, densityTasks, type DensityArity } from './density';
 import { DensityPool } from './density-pool';
 import { checkMatrixEntries, matrixAttributes, matrixJobType } from './matrix';
 import type { MatrixTask } from './matrix-worker';
-import { exploreContexts, exploreMaps, exploreMetric } from './metrics';
+import { approximateField, exploreContexts, exploreMaps, exploreMetric } from './metrics';
 import { checkedContexts } from './resolve';
 import { fetchInfo, readAttributes, SummaryCache, type SummarySource } from './summaries';
 import { checkKmQueries, cumulativeIncidenceResults, kaplanMeierResults, survivalCounts } from './survival';
@@ -40,9 +40,10 @@ export function startExplore({ nc, service, client, config, log }: ExploreRuntim
     const pid = checkName('project', req.pid);
     const contexts = exploreContexts(metric, req.context, bounds);
     const run = async (): Promise<sml.v1.IExploreReply> => {
-      const maps = await exploreMaps(sourceOf(caller, pid), metric, contexts, pid, config.SML_MAX_SUMMARY_ATTRIBUTES);
+      const { maps, approximate } = await exploreMaps(sourceOf(caller, pid), metric, contexts, pid, config.SML_MAX_SUMMARY_ATTRIBUTES);
       return {
         KSVDMap: { values: maps.map((entries) => ({ entries })) },
+        ...approximateField(approximate),
         ...(req.returnProjectInfo ? { smlInfo: await fetchInfo(client, caller, pid) } : {}),
       };
     };
@@ -61,7 +62,8 @@ export function startExplore({ nc, service, client, config, log }: ExploreRuntim
       // Only the histograms (and conditional histograms) of the attributes the entries name.
       const { view, toLocal } = await readAttributes(source, schema, densityIndexes(tasks), config.SML_MAX_SUMMARY_ATTRIBUTES);
       const local = tasks.map((t) => ({ ...t, attribute: toLocal(t.attribute), ...(t.given === undefined ? {} : { given: toLocal(t.given) }) }));
-      const values = await answeringDomainErrors({ pid }, () => densityPool.run(view.summary, view.bytes, local, req.tps || 10));
+      const densities = await answeringDomainErrors({ pid }, () => densityPool.run(view.summary, view.bytes, local, req.tps || 10));
+      const values = densities.map(({ approximate, ...d }) => ({ ...d, ...(approximate ? { approximate: { entries: approximate } } : {}) }));
       return { densityList: { values } };
     });
   densityEndpoint('density', 1);

@@ -1,6 +1,6 @@
 import { answeringDomainErrors, smlError, type ParameterBound } from '@sml/core';
 import type { sml } from '@sml/proto';
-import { EXPLORE_METRICS, explore, type ExploreMetric, type MetricMap } from '@sml/stats';
+import { approximateKeys, EXPLORE_METRICS, explore, type ExploreMetric, type MetricMap } from '@sml/stats';
 import { checkedContexts, resolveContext, type Resolved } from './resolve';
 import { readAttributes, type ProjectSchema, type SummarySource } from './summaries';
 
@@ -53,19 +53,36 @@ export function neededIndexes(schema: ProjectSchema, resolved: readonly Resolved
   return [...out].sort((a, b) => a - b);
 }
 
+/** Explore's answer: its maps (`KSVDMap.values`) and, per map, its approximate keys. */
+export interface ExploreMaps {
+  maps: MetricMap[];
+  approximate: string[][];
+}
+
 /**
- * One result map per MLContext (`KSVDMap.values`). Names resolve against the project's
- * attribute table; the metrics then read the sub-summary of the attributes they use, or the
- * whole summary when those are more than a sub-summary may name (`maxAttributes`).
+ * One result map per MLContext (`KSVDMap.values`), with the keys of each that are
+ * approximate. Names resolve against the project's attribute table; the metrics then read
+ * the sub-summary of the attributes they use, or the whole summary when those are more than
+ * a sub-summary may name (`maxAttributes`).
  */
-export async function exploreMaps(source: SummarySource, metric: ExploreMetric, contexts: sml.v1.IMLContext[], pid: string, maxAttributes: number): Promise<MetricMap[]> {
+export async function exploreMaps(source: SummarySource, metric: ExploreMetric, contexts: sml.v1.IMLContext[], pid: string, maxAttributes: number): Promise<ExploreMaps> {
   const schema = await source.schema();
   const separator = schema.meta.categorySeparator || '$';
   const resolved = contexts.map((ctx) => resolveContext(schema, ctx, pid, separator));
   const { view, toLocal } = await readAttributes(source, schema, neededIndexes(schema, resolved, separator), maxAttributes);
-  return answeringDomainErrors({ pid }, () => contexts.flatMap((ctx, k) =>
-    explore(view.summary, metric, { inputs: resolved[k].inputs.map(toLocal), targets: resolved[k].targets.map(toLocal), extra: ctx.extraParameters ?? {} }, {
-      histograms: view.meta.histogramEnabled,
-      ...(view.projectIndexes ? { projectIndexes: view.projectIndexes } : {}),
-    })));
+  const options = { histograms: view.meta.histogramEnabled, ...(view.projectIndexes ? { projectIndexes: view.projectIndexes } : {}) };
+  return answeringDomainErrors({ pid }, () => {
+    const out: ExploreMaps = { maps: [], approximate: [] };
+    contexts.forEach((ctx, k) => {
+      const input = { inputs: resolved[k].inputs.map(toLocal), targets: resolved[k].targets.map(toLocal), extra: ctx.extraParameters ?? {} };
+      out.maps.push(...explore(view.summary, metric, input, options));
+      out.approximate.push(...approximateKeys(view.summary, metric, input, options));
+    });
+    return out;
+  });
+}
+
+/** The reply's `approximate`: one key list per map, left out when every value is exact. */
+export function approximateField(approximate: string[][]): { approximate?: sml.v1.IKeyLists } {
+  return approximate.some((keys) => keys.length > 0) ? { approximate: { entries: approximate.map((entries) => ({ entries })) } } : {};
 }

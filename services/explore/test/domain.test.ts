@@ -84,7 +84,7 @@ describe('metrics', () => {
 
   it('one map per context; an unknown attribute is a 400 naming it', async () => {
     const asked: number[][] = [];
-    const maps = await exploreMaps(source(view(numbers()), asked), 'uni', [{ inputAttributeNames: ['x'] }, { inputAttributeNames: ['z'] }], 'p', 500);
+    const { maps } = await exploreMaps(source(view(numbers()), asked), 'uni', [{ inputAttributeNames: ['x'] }, { inputAttributeNames: ['z'] }], 'p', 500);
     expect(maps).toHaveLength(2);
     expect(maps[0]).toEqual(expect.objectContaining({ mean: 2.5 }));
     expect(maps[1]).toEqual(expect.objectContaining({ mean: 4.25 }));
@@ -95,9 +95,9 @@ describe('metrics', () => {
   it('reads the sub-summary of the attributes used, with every level of a categorical named; chi2 names cells by project index', async () => {
     const s = new Summary({ categorySeparator: '$' });
     s.learn(frame(['x', 'color', 'b', 'c'], ['C', 'T', 'B', 'B'], [['1', 'red', '1', '0'], ['2', 'blue', '0', '1'], ['3', 'red', '1', '1'], ['4', 'green', '0', '0'], ['5', 'blue', '1', '0']]));
-    const full = (ctx: sml.v1.IMLContext, metric: 'chi2' | 'bi') => exploreMaps(source(view(s)), metric, [ctx], 'p', 0);
+    const full = async (ctx: sml.v1.IMLContext, metric: 'chi2' | 'bi') => (await exploreMaps(source(view(s)), metric, [ctx], 'p', 0)).maps;
     const asked: number[][] = [];
-    const sub = (ctx: sml.v1.IMLContext, metric: 'chi2' | 'bi') => exploreMaps(source(view(s), asked), metric, [ctx], 'p', 500);
+    const sub = async (ctx: sml.v1.IMLContext, metric: 'chi2' | 'bi') => (await exploreMaps(source(view(s), asked), metric, [ctx], 'p', 500)).maps;
     const contingency = { inputAttributeNames: ['b', 'c'], targetAttributeNames: ['color$red', 'color$blue'] };
     expect(await sub(contingency, 'chi2')).toEqual(await full(contingency, 'chi2'));
     expect(Object.keys((await sub(contingency, 'chi2'))[0])).toContain(`obs$${s.indexOf('b')}:${s.indexOf('color$red')}`);
@@ -109,7 +109,7 @@ describe('metrics', () => {
 
   it('more attributes than a sub-summary may name are read from the whole summary', async () => {
     const asked: number[][] = [];
-    const maps = await exploreMaps(source(view(numbers()), asked), 'bi', [{ inputAttributeNames: ['x', 'y'] }], 'p', 1);
+    const { maps } = await exploreMaps(source(view(numbers()), asked), 'bi', [{ inputAttributeNames: ['x', 'y'] }], 'p', 1);
     expect(asked).toEqual([]);
     expect(maps[0]).toEqual(expect.objectContaining({ covar: expect.any(Number) }));
   });

@@ -12,6 +12,7 @@ import { dispatch, routeContext, routeLimits } from './dispatch';
 import { envelopeWithRawValues, failureAnswer, sendEnvelope, sendError, type FailureDeps } from './envelope';
 import { requestTargetBounds } from './http-edge';
 import type { GatewayMetrics } from './metrics';
+import { docsRouter } from './docs-page';
 import { openApiDocument } from './openapi';
 import type { ReplayCache } from './replay';
 import type { AnyRoute, Presentation } from './route';
@@ -76,7 +77,7 @@ export function createApp(deps: GatewayDeps): express.Express {
   return app;
 }
 
-/** What operators and tools read, unsigned: `/livez`, `/readyz`, `/metrics`, `/openapi.json`. */
+/** What operators and tools read, unsigned: `/livez`, `/readyz`, `/metrics`, `/openapi.json`, `/docs` (docs-page.ts). */
 function serveOperations(app: express.Express, deps: GatewayDeps, bus: BusHealth): void {
   const { config, metrics, routes, nc } = deps;
   const required = config.SML_REQUIRED_SERVICES.split(',').map((s) => s.trim()).filter(Boolean);
@@ -95,6 +96,7 @@ function serveOperations(app: express.Express, deps: GatewayDeps, bus: BusHealth
   });
   app.get('/metrics', async (_req, res) => void res.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
   app.get('/openapi.json', (_req, res) => void res.json(openapi));
+  app.use('/docs', docsRouter());
 }
 
 /** The REST API under SML_BASE_PATH: the body's bounds, then one handler per route. */

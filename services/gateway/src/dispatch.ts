@@ -96,5 +96,5 @@ export async function dispatch(route: AnyRoute, ctx: RouteContext, client: BusCl
   route.observe?.(reply, ctx);
   const again = route.retry?.(reply, ctx);
   if (again !== undefined) reply = await client.request(service, subject, request, again, replyType, opts);
-  return route.present ? route.present(reply) : { status: reply.status ?? { code: 200, message: 'OK' }, values: replyValues(replyType, reply) };
+  return route.present ? route.present(reply, ctx) : { status: reply.status ?? { code: 200, message: 'OK' }, values: replyValues(replyType, reply) };
 }

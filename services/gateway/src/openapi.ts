@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import { catalogue, type ErrorCode, type ParameterBound } from '@sml/core';
+import { operationExamples } from './openapi-examples';
 import type { AnyRoute } from './route';
 import { z } from './schemas';
 
@@ -14,7 +15,13 @@ const DESCRIPTION = `SML REST API (SymetryML-compatible). Every response body is
 {statusCode, statusString, values}. Requests are HMAC-signed (headers Customer-ID, Sym-date,
 Authorization, Content-MD5, sym-version). NaN and ±Infinity are written as the strings "NaN",
 "Infinity", "-Infinity". Job-creating operations answer 202 with headers sym-job-id, Job-Id and
-Location. Every error message is listed in x-sml-error-catalogue (code, status, message template); the bound of every numeric parameter (create params, extraParameters, EVT wrapper body) in x-sml-parameter-bounds.`;
+Location. Every error message is listed in x-sml-error-catalogue (code, status, message template); the bound of every numeric parameter (create params, extraParameters, EVT wrapper body) in x-sml-parameter-bounds.
+Approximate values are named in an added key "approximate" (explore: one key list per map of values.KSVDMap.values; a density's
+approximate; kmeansOptimize's silhouette), absent when every value is exact: docs/concepts.md "What is approximate, and how much".
+The keys of every answer: docs/glossary.md.`;
+
+/** The values of a job's 202. */
+const JOB_CREATED_VALUES = z.object({ jobId: z.number().int().openapi({ description: 'the job: GET jobs/{jobId} answers its result when done' }) });
 
 /** The name of the one security scheme: every operation is signed (auth.ts). */
 export const SIGNATURE_SCHEME = 'smlSignature';
@@ -44,10 +51,14 @@ export function openApiDocument(routes: AnyRoute[], basePath: string, bounds: Re
       const e = catalogue[c];
       byStatus.set(e.status, [...(byStatus.get(e.status) ?? []), `${c}: ${e.message}`]);
     }
-    const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
-      [r.success.status]: { description: r.success.description, content: { 'application/json': { schema: envelope(r.values) } } },
+    // The examples (openapi-examples.ts) on the request body and the success answer.
+    const example = operationExamples[r.operationId];
+    const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType; example?: unknown }> }> = {
+      [r.success.status]: { description: r.success.description, content: { 'application/json': { schema: envelope(r.values), example: example?.response } } },
     };
-    if (r.createsJob) responses[202] = { description: 'Job Created: headers sym-job-id, Job-Id, Location', content: { 'application/json': { schema: envelope() } } };
+    // A job's 202 replaces the success answer when that is the 202 (its values are the job's id; the job's result comes with GET jobs/{id}).
+    const jobExample = r.success.status === 202 ? { example: example?.response } : {};
+    if (r.createsJob) responses[202] = { description: 'Job Created: headers sym-job-id, Job-Id, Location', content: { 'application/json': { schema: envelope(JOB_CREATED_VALUES), ...jobExample } } };
     for (const [status, lines] of byStatus) {
       responses[status] ??= { description: lines.join('\n'), content: { 'application/json': { schema: envelope() } } };
     }
@@ -62,7 +73,7 @@ export function openApiDocument(routes: AnyRoute[], basePath: string, bounds: Re
       request: {
         params: r.params,
         query: r.query,
-        ...(r.body ? { body: { content: { 'application/json': { schema: r.body } } } } : {}),
+        ...(r.body ? { body: { content: { 'application/json': { schema: r.body, example: example?.body } } } } : {}),
       },
       responses,
     });

@@ -118,7 +118,8 @@ export interface Route<Req extends WithCaller = WithCaller, Rep extends WithStat
   observe?(reply: Rep, ctx: RouteContext): void;
   /** A second request to send when the first reply asks for one (undefined: none). */
   retry?(reply: Rep, ctx: RouteContext): Req | undefined;
-  present?(reply: Rep): Presentation;
+  /** The reply as REST answers it; `ctx` for what depends on the request (a reply encrypted with the caller's secret). */
+  present?(reply: Rep, ctx: RouteContext): Presentation;
 }
 
 /**

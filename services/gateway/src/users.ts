@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KvWatchInclude, type KV, type NatsConnection } from 'nats';
@@ -154,6 +155,14 @@ export function registerUserEndpoints(service: BusService, users: UserDirectory,
   service.handle(ops.list, async (_req, { caller }) => {
     requireRoot(caller, 'list users');
     return { users: await users.list() };
+  });
+  // A `local` fusion cell of another customer is read only with that customer's secret.
+  service.handle(ops.checkSecret, async (req) => {
+    const record = await users.get(req.cid ?? '');
+    const given = Buffer.from(req.secret ?? '', 'utf8');
+    const expected = Buffer.from(record?.secretKey ?? '', 'utf8');
+    if (!record || given.length !== expected.length || !timingSafeEqual(given, expected)) throw smlError('SECRET_MISMATCH', { cid: req.cid });
+    return {};
   });
 }
 

@@ -5,6 +5,10 @@ import { FrameError } from '@sml/stats';
 import { envelopeWithRawValues, errorEnvelopeText, failureAnswer, replyValues } from '../src/envelope';
 import { GatewayMetrics } from '../src/metrics';
 import { routes } from '../src/routes';
+import type { RouteContext } from '../src/route';
+
+/** A predict's presentation reads nothing of its request. */
+const NO_CONTEXT = {} as RouteContext;
 
 // A reply becomes REST `values` by its schema: messages that only wrap `entries` collapse to
 // it, while map keys are data and stay as they are, even when a key is `entries`.
@@ -37,9 +41,9 @@ describe('envelopeWithRawValues', () => {
   it('a predict route presents the service\'s JSON as it is, and a reply without it as KSVSMap', () => {
     const route = routes.find((r) => r.operationId === 'predict')!;
     const json = Buffer.from('[{"res":"2"}]');
-    const raw = route.present!(sml.v1.PredictReply.create({ predictionsJson: json }));
+    const raw = route.present!(sml.v1.PredictReply.create({ predictionsJson: json }), NO_CONTEXT);
     expect(Buffer.from(raw.rawValues!).toString()).toBe('{"KSVSMap":{"values":[{"res":"2"}]}}');
-    const plain = route.present!(sml.v1.PredictReply.create({ KSVSMap: { values: [{ entries: { res: '2' } }] } }));
+    const plain = route.present!(sml.v1.PredictReply.create({ KSVSMap: { values: [{ entries: { res: '2' } }] } }), NO_CONTEXT);
     expect(plain).toEqual({ status: { code: 200, message: 'OK' }, values: { KSVSMap: { values: [{ res: '2' }] } } });
   });
 });

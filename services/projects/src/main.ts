@@ -9,6 +9,8 @@ import { startProjects } from './projects';
 /** What the projects service reads of the configuration (beside runService's own): its slice, validated at start-up. */
 const PROJECTS_CONFIG = [
   'SML_FILES_ROOT',
+  'SML_FUSION_CELL_TIMEOUT_MS',
+  'SML_FUSION_MIN_REFRESH_MS',
   'SML_MAX_ATTRIBUTES',
   'SML_MAX_BODY_BYTES',
   'SML_MAX_DATA_SOURCES_PER_CUSTOMER',

@@ -6,6 +6,7 @@ import { type NatsConnection } from 'nats';
 import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
 import { readLimitsOf, type SourceContext } from '@sml/sources';
 import { sml } from '@sml/proto';
+import { KMEANS_SCORE_APPROXIMATE } from '@sml/stats';
 import type { BuildResult, BuildTask } from './models/build-worker';
 import { DataSources, redacted } from './datasources/datasources';
 import { readScoringFrame, type FrameBounds } from './datasources/frame';
@@ -26,6 +27,10 @@ import { ProjectRegistry } from './lifecycle/registry';
 import { Shards } from './replicas/shards';
 import { ProjectStore } from './store/store';
 import { registerTransfers, Transfers } from './lifecycle/transfer';
+import { cellSummary } from './fusion/cell-summary';
+import { CellFetchers } from './fusion/fetchers';
+import { Fusion } from './fusion/fusion';
+import { SecretSeal } from './fusion/seal';
 import type { ProjectsRuntime } from './main';
 
 type ProjectsConfig = ProjectsRuntime['config'];
@@ -102,8 +107,9 @@ export async function startProjects({ nc, service, client, config, log }: Projec
     registry, store, models, encoders, limits, bounds, maxProjectsPerCustomer: config.SML_MAX_PROJECTS_PER_CUSTOMER, maxDocumentBytes: config.SML_MAX_EXPORT_BYTES,
     shards: sharding,
   });
+  const fusion = await fusionOf({ nc, client, config }, { registry, store, models, limits });
   for (const [shard, svc] of shardServices.entries()) {
-    registerShard(svc, shard, { runner, lifecycle, dataSources, encoders, learning, models: modelDomain, predict, dsModels, registry, store, log, evt, transfers });
+    registerShard(svc, shard, { runner, lifecycle, dataSources, encoders, learning, models: modelDomain, predict, dsModels, registry, store, log, evt, transfers, fusion });
   }
 
   // Serves the shards it holds; keeps trying for its share every third of a lease.
@@ -130,6 +136,15 @@ function projectLimits(config: ProjectsConfig, bounds: ReturnType<typeof paramet
     state: { maxSequenceEntries: config.SML_MAX_SEQUENCE_NGRAMS, maxPartitions: config.SML_MAX_PARTITIONS, maxNameLength: config.SML_MAX_NAME_LENGTH },
     bounds,
   };
+}
+
+/** Fusion projects (fusion/): their cells fetched over signed REST or the bus, their secrets sealed with the key in KV sml_fusion. */
+async function fusionOf({ nc, client, config }: Pick<ProjectsRuntime, 'nc' | 'client' | 'config'>, deps: Pick<ConstructorParameters<typeof Fusion>[0], 'registry' | 'store' | 'models' | 'limits'>): Promise<Fusion> {
+  return new Fusion({
+    ...deps, seal: await SecretSeal.open(await kvBucket(nc, 'sml_fusion')),
+    fetcher: new CellFetchers({ client, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, timeoutMs: config.SML_FUSION_CELL_TIMEOUT_MS }),
+    minRefreshMs: config.SML_FUSION_MIN_REFRESH_MS, cellTimeoutMs: config.SML_FUSION_CELL_TIMEOUT_MS, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE,
+  });
 }
 
 /** Models with data sources: their reads, batch predictions and the bounds of a scoring frame. */
@@ -169,21 +184,37 @@ function sweepOrphans(models: ModelStore, log: Logger): NodeJS.Timeout {
 /** Every operation of the projects service, on one shard's instance. */
 function registerShard(svc: BusService, shard: number, deps: {
   runner: JobRunner; lifecycle: Lifecycle; dataSources: DataSources; encoders: ProjectEncoders; learning: Learning; models: Models; predict: PredictFn;
-  dsModels: ReturnType<typeof dsModelsOf>; registry: ProjectRegistry; store: ProjectStore; log: Logger; evt: EvtWrappers; transfers: Transfers;
+  dsModels: ReturnType<typeof dsModelsOf>; registry: ProjectRegistry; store: ProjectStore; log: Logger; evt: EvtWrappers; transfers: Transfers; fusion: Fusion;
 }): void {
-  const { runner } = deps;
-  registerLifecycle(svc, runner, deps.lifecycle, deps.encoders);
+  const { runner, fusion } = deps;
+  registerLifecycle(svc, runner, deps.lifecycle, deps.encoders, fusion);
+  registerFusion(svc, fusion, deps.registry);
   registerCustomerData(svc, deps.lifecycle, deps.dataSources, shard);
-  registerDataSources(svc, runner, deps.dataSources);
-  registerLearning(svc, runner, deps.learning);
-  registerModels(svc, runner, deps.models, deps.predict, deps.learning);
-  registerDsModels(svc, runner, deps.dsModels);
+  registerDataSources(svc, runner, deps.dataSources, fusion);
+  registerLearning(svc, runner, deps.learning, fusion);
+  registerModels(svc, runner, deps.models, deps.predict, deps.learning, fusion);
+  registerDsModels(svc, runner, fusion, deps.dsModels);
   registerEncoders(svc, { registry: deps.registry, store: deps.store, encoders: deps.encoders, log: deps.log });
   registerEvt(svc, deps.evt);
-  registerTransfers(svc, runner, deps.transfers);
+  registerTransfers(svc, runner, deps.transfers, (user, pid) => fusion.refresh(user, pid));
 }
 
-function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Lifecycle, encoders: ProjectEncoders): void {
+/** Fusion projects and the cell side of their protocol. */
+function registerFusion(service: BusService, fusion: Fusion, registry: ProjectRegistry): void {
+  service.handle(ops.fusionCreate, async (req, { caller }) => {
+    const pid = await fusion.create(caller.user!, req);
+    return { status: okStatus('PROJECT_CREATED', { pid }) };
+  });
+  service.handle(ops.fusionCellsStatus, async (req, { caller }) =>
+    ({ cells: await fusion.cellsStatus(caller.user!, projectOf(req.pid), req.cells) }));
+  service.handle(ops.fusionUpdateCells, async (req, { caller }) => {
+    await fusion.updateCells(caller.user!, projectOf(req.pid), req.cells);
+    return { status: okStatus() };
+  });
+  service.handle(ops.cellSummary, (req, { caller }) => cellSummary(registry, caller.user!, projectOf(req.pid), req.ifVersion ?? ''));
+}
+
+function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Lifecycle, encoders: ProjectEncoders, fusion: Fusion): void {
   // The failover probe (BusClient): answered, with the holding's instance header, exactly while this replica serves the shard.
   service.handle(ops[SHARD_PROBE_OP], () => ({}));
 
@@ -197,10 +228,14 @@ function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Li
     const pid = projectOf(req.pid);
     const user = caller.user!;
     const hash = req.hash === true;
-    if (!req.async) return { smlInfo: await lifecycle.info(user, pid, hash) };
+    const info = async () => {
+      await fusion.refresh(user, pid);
+      return fusion.decorate(user, pid, await lifecycle.info(user, pid, hash));
+    };
+    if (!req.async) return { smlInfo: await info() };
     await lifecycle.require(user, pid);
     const jobId = await runner.submit(caller, 'projectInfo', { p_id: pid }, async () =>
-      jobResult(sml.v1.ProjectInfoReply, { status: okStatus(), smlInfo: await lifecycle.info(user, pid, hash) }));
+      jobResult(sml.v1.ProjectInfoReply, { status: okStatus(), smlInfo: await info() }));
     return { status: okStatus('JOB_CREATED'), jobId };
   });
 
@@ -246,12 +281,15 @@ function registerLifecycle(service: BusService, runner: JobRunner, lifecycle: Li
   service.handle(ops.merge, async (req, { caller }) => {
     const pid = projectOf(req.pid);
     const other = projectOf(req.otherProjectName);
+    await fusion.refuseData(caller.user!, pid);
     await lifecycle.merge(caller.user!, pid, other);
     return { status: okStatus('PROJECT_MERGED', { pid, other }) };
   });
 
-  service.handle(ops.summary, async (req, { caller }) =>
-    lifecycle.summary(caller.user!, projectOf(req.pid), req));
+  service.handle(ops.summary, async (req, { caller }) => {
+    await fusion.refresh(caller.user!, projectOf(req.pid));
+    return lifecycle.summary(caller.user!, projectOf(req.pid), req);
+  });
 }
 
 /** A customer's purge (root) and a project's log: what also spans its data sources. */
@@ -273,7 +311,7 @@ function registerCustomerData(service: BusService, lifecycle: Lifecycle, dataSou
   service.reportStats(subjectOf(ops.log), () => ({ quarantinedBatches: lifecycle.quarantinedTotal }));
 }
 
-function registerDataSources(service: BusService, runner: JobRunner, dss: DataSources): void {
+function registerDataSources(service: BusService, runner: JobRunner, dss: DataSources, fusion: Fusion): void {
   service.handle(ops.dssCreate, async (req, { caller }) =>
     ({ status: okStatus('DS_CREATED', { ds: await dss.create(caller.user!, req) }) }));
   service.handle(ops.dssUpdate, async (req, { caller }) =>
@@ -295,6 +333,7 @@ function registerDataSources(service: BusService, runner: JobRunner, dss: DataSo
   for (const [op, attach] of [['addds', true], ['detachds', false]] as const) {
     service.handle(ops[op], async (req, { caller }) => {
       const pid = projectOf(req.pid);
+      await fusion.refuseData(caller.user!, pid);
       await dss.attach(caller.user!, pid, req.ds ?? '', attach);
       return { status: okStatus(attach ? 'DS_ATTACHED' : 'DS_DETACHED', { ds: req.ds, pid }) };
     });
@@ -304,6 +343,7 @@ function registerDataSources(service: BusService, runner: JobRunner, dss: DataSo
   service.handle(ops.dsLearn, async (req, { caller }) => {
     const user = caller.user!;
     const pid = projectOf(req.pid);
+    await fusion.refuseData(user, pid);
     const { ds, info } = await dss.prepareLearn(user, pid, req.ds);
     const op = req.forget ? 'forget' : 'learn';
     const jobId = await runner.submit(caller, 'learn', { p_id: pid, update_type: op, ds_name: ds }, async (job) =>
@@ -312,7 +352,7 @@ function registerDataSources(service: BusService, runner: JobRunner, dss: DataSo
   });
 }
 
-function registerLearning(service: BusService, runner: JobRunner, learning: Learning): void {
+function registerLearning(service: BusService, runner: JobRunner, learning: Learning, fusion: Fusion): void {
   // The streams service, once it deleted a stream: the stream's marks leave the project.
   service.handle(ops.dropStreamMarks, async (req, { caller }) => {
     await learning.dropStreamMarks(caller.user!, projectOf(req.pid), req.stream ?? '');
@@ -322,6 +362,7 @@ function registerLearning(service: BusService, runner: JobRunner, learning: Lear
     service.handle(ops[op], async (req, { caller }) => {
       const user = caller.user!;
       const pid = projectOf(req.pid);
+      await fusion.refuseData(user, pid);
       if (!req.async) return learning.batch(user, pid, req, op);
       // 400 now for an unknown project; the JSON now if the job would need it.
       if (await learning.needsJson(user, pid, req)) return { needsJson: true };
@@ -332,8 +373,10 @@ function registerLearning(service: BusService, runner: JobRunner, learning: Lear
   }
 }
 
-function registerModels(service: BusService, runner: JobRunner, models: Models, predict: PredictFn, learning: Learning): void {
+function registerModels(service: BusService, runner: JobRunner, models: Models, predict: PredictFn, learning: Learning, fusion: Fusion): void {
   service.handle(ops.selectModel, async (req, { caller }) => {
+    await fusion.refuseAlgorithm(caller.user!, projectOf(req.pid), req.algo);
+    await fusion.refresh(caller.user!, projectOf(req.pid));
     const plan = await models.plan(caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
     const jobId = await runner.submit(caller, req.buildOnly ? 'build' : 'selectModel', { p_id: plan.pid, model_id: plan.modelId }, async ({ signal }) =>
       jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: jobModelInfo(await plan.run(signal)) }));
@@ -341,6 +384,7 @@ function registerModels(service: BusService, runner: JobRunner, models: Models, 
   });
 
   service.handle(ops.autoSelect, async (req, { caller }) => {
+    await fusion.refresh(caller.user!, projectOf(req.pid));
     const plan = await models.planAutoSelect(caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
     const jobId = await runner.submit(caller, 'autoSelect', { p_id: plan.pid, model_id: plan.modelId }, async ({ signal }) =>
       jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: jobModelInfo(await plan.run(signal)) }));
@@ -348,16 +392,25 @@ function registerModels(service: BusService, runner: JobRunner, models: Models, 
   });
 
   service.handle(ops.learnPredict, async (req, { caller }) => {
+    await fusion.refuseData(caller.user!, projectOf(req.pid));
     const predictions = await learnPredict({ learning, models, predict }, caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
     return { predictionsJson: Buffer.from(JSON.stringify(predictions)) };
   });
 
-  // kmeansOptimize (API.md §12): a job whose result is one KSVDMap entry per k (k, wssse, silhouette).
+  // kmeansOptimize (API.md §12): a job whose result is one KSVDMap entry per k (k, wssse, silhouette),
+  // each marked with its approximate keys (the silhouette, from the micro-clusters).
   service.handle(ops.kmeansOptimize, async (req, { caller }) => {
     const pid = projectOf(req.pid);
+    await fusion.refuseAlgorithm(caller.user!, pid, 'kmeans');
     const run = await models.optimize(caller.user!, pid, req.mlcontext ?? {});
-    const jobId = await runner.submit(caller, 'kmeansOptimize', { p_id: pid }, async ({ signal }) =>
-      jobResult(sml.v1.ExploreReply, { status: okStatus(), KSVDMap: { values: (await run(signal)).map((score) => ({ entries: { ...score } })) } }));
+    const jobId = await runner.submit(caller, 'kmeansOptimize', { p_id: pid }, async ({ signal }) => {
+      const scores = await run(signal);
+      return jobResult(sml.v1.ExploreReply, {
+        status: okStatus(),
+        KSVDMap: { values: scores.map((score) => ({ entries: { ...score } })) },
+        approximate: { entries: scores.map(() => ({ entries: [...KMEANS_SCORE_APPROXIMATE] })) },
+      });
+    });
     return { status: okStatus('JOB_CREATED'), jobId };
   });
 
@@ -381,7 +434,7 @@ function registerModels(service: BusService, runner: JobRunner, models: Models, 
 }
 
 /** Models with data sources (API.md §12): batch scoring (dss/predict) and selectModel scored on a data source. */
-function registerDsModels(service: BusService, runner: JobRunner, deps: {
+function registerDsModels(service: BusService, runner: JobRunner, fusion: Fusion, deps: {
   models: Models; dataSources: DataSources; predictions: DsPredictions; frameBounds: FrameBounds;
   sourceContext: (user: string, signal?: AbortSignal) => SourceContext;
 }): void {
@@ -402,6 +455,8 @@ function registerDsModels(service: BusService, runner: JobRunner, deps: {
       const user = caller.user!;
       const pid = projectOf(req.pid);
       const modelId = modelOf(req.modelId);
+      if (!auto) await fusion.refuseAlgorithm(user, pid, req.algo);
+      await fusion.refresh(user, pid);
       const info = await deps.dataSources.info(user, req.ds ?? '');
       const scoring = (signal: AbortSignal) => readScoringFrame(info, deps.sourceContext(user, signal), deps.frameBounds);
       const request = { ...req, buildOnly: false, dataframe: null };

@@ -9,6 +9,8 @@ export const users = defineContracts('users', {
   rotate: { request: sml.v1.UserRequest, reply: sml.v1.UserSecretReply, errors: ['ROOT_ONLY', 'USER_NOT_FOUND'], internal: true },
   /** Internal: Root only (the CLI over the bus): every customer. */
   list: { request: sml.v1.UserListRequest, reply: sml.v1.UserListReply, errors: ['ROOT_ONLY'], internal: true },
+  /** Internal: whether a secret is a customer's (the projects service, for a `local` fusion cell of another customer). */
+  checkSecret: { request: sml.v1.SecretCheckRequest, reply: sml.v1.Empty, errors: ['SECRET_MISMATCH'], internal: true },
 });
 
 /** The operations of the users service. */

@@ -20,7 +20,15 @@ export interface DensityResult {
   width: number;
   histogram: number[];
   valueForMissing: number;
+  /** The keys that are approximate (DENSITY_APPROXIMATE), only when they are: from a streaming histogram. */
+  approximate?: string[];
 }
+
+/**
+ * What a density from a streaming histogram gives approximately: min/max bounded by the
+ * occupied bins' edges (and the width with them), counts split over the output bins.
+ */
+export const DENSITY_APPROXIMATE = ['min', 'max', 'width', 'histogram'];
 
 /**
  * `densityEstimate` (STATS.md §3): the attribute's stored histogram redistributed over `bins`
@@ -78,6 +86,7 @@ function result(attrName: string, min: number, max: number, histogram: Histogram
     width: (max - min) / bins,
     histogram: normalized ? counts.map((c) => (present > 0 ? c / present : 0)) : counts,
     valueForMissing: normalized ? (rows > 0 ? missing / rows : 0) : missing,
+    ...(histogram.mode === 'streaming' ? { approximate: [...DENSITY_APPROXIMATE] } : {}),
   };
 }
 

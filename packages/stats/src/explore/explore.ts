@@ -5,10 +5,10 @@ import { bivariate } from './bivariate';
 import { chi2 } from './chi2';
 import { ExploreInputError } from './errors';
 import { ftest, ftestSigma } from './ftest';
-import { gain } from './gain';
+import { gain, gainApproximate } from './gain';
 import { ttest, ttestMu } from './ttest';
 import { EXPLORE_METRICS, type ExploreMetric, type ExploreOptions, type MetricInput, type MetricMap } from './types';
-import { univariate } from './univariate';
+import { univariate, univariateApproximate } from './univariate';
 import { ztest, ztestMu, ztestProportions } from './ztest';
 
 /**
@@ -46,4 +46,17 @@ export function explore(summary: Summary, metric: ExploreMetric, input: MetricIn
     case 'chi2':
       return [chi2(attributes, input)];
   }
+}
+
+/**
+ * Per map `explore` gives for one MLContext (same order), its keys whose values are
+ * approximate: `uni`'s extremes and median unless read from an exact histogram, `gain` of a
+ * continuous input binned by a streaming histogram. The other metrics read only the exact
+ * power sums and counts.
+ */
+export function approximateKeys(summary: Summary, metric: ExploreMetric, input: MetricInput, options: ExploreOptions): string[][] {
+  const attributes = new Attributes(summary, options.projectIndexes);
+  if (metric === 'uni') return [univariateApproximate(attributes, input, options)];
+  if (metric === 'gain') return gainApproximate(attributes, input, options);
+  return [[]];
 }

@@ -38,18 +38,35 @@ export function gain(attributes: Attributes, input: MetricInput, options: Explor
   for (const t of input.targets) attributes.requireBinary(t, 'gain');
   const target = input.targets.length === 1 ? both(input.targets[0]) : input.targets.map((index) => ({ index, complement: false }));
 
+  return [...variablesOf(attributes, input)].map(([name, x]) => {
+    let table: number[][];
+    if (typeof x !== 'number') table = binaryTable(attributes, x.map((index) => ({ index, complement: false })), target);
+    else if (attributes.isBinary(x)) table = binaryTable(attributes, both(x), target);
+    else table = continuousTable(attributes, x, target, options);
+    return { [name]: informationGain(table) };
+  });
+}
+
+/** gain's variables in input order: a categorical's levels together under its base name, any other attribute alone. */
+function variablesOf(attributes: Attributes, input: MetricInput): Map<string, number[] | number> {
   const variables = new Map<string, number[] | number>();
   for (const x of input.inputs) {
     const base = attributes.base(x);
     if (base !== null) variables.set(base, attributes.levels(base));
     else variables.set(attributes.name(x), x);
   }
-  return [...variables].map(([name, x]) => {
-    let table: number[][];
-    if (typeof x !== 'number') table = binaryTable(attributes, x.map((index) => ({ index, complement: false })), target);
-    else if (attributes.isBinary(x)) table = binaryTable(attributes, both(x), target);
-    else table = continuousTable(attributes, x, target, options);
-    return { [name]: informationGain(table) };
+  return variables;
+}
+
+/**
+ * Per map of `gain`, its approximate keys: a continuous X read from a streaming histogram is
+ * binned by the stored bins, not by its values, so its gain is that of the binned X (at most
+ * the gain of the values).
+ */
+export function gainApproximate(attributes: Attributes, input: MetricInput, options: ExploreOptions): string[][] {
+  return [...variablesOf(attributes, input)].map(([name, x]) => {
+    const continuous = typeof x === 'number' && !attributes.isBinary(x);
+    return continuous && options.histograms && attributes.summary.histogram(x)?.mode === 'streaming' ? [name] : [];
   });
 }
 

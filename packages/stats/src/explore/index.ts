@@ -3,9 +3,9 @@
  * from rows. One file per metric family; `explore` dispatches by metric name.
  */
 export { CHI2_EXPECTED_PREFIX } from './chi2';
-export { conditionalDensityEstimate, DEFAULT_DENSITY_BINS, type DensityOptions, type DensityResult, densityEstimate } from './density';
+export { conditionalDensityEstimate, DEFAULT_DENSITY_BINS, DENSITY_APPROXIMATE, type DensityOptions, type DensityResult, densityEstimate } from './density';
 export { ExploreInputError } from './errors';
-export { explore } from './explore';
+export { approximateKeys, explore } from './explore';
 export { FTEST_KNOWN_SIGMA } from './ftest';
 export { TTEST_KNOWN_MU } from './ttest';
 export { EXPLORE_METRICS, type ExploreMetric, type ExploreOptions, type MetricInput, type MetricMap } from './types';

@@ -47,3 +47,17 @@ export function univariate(attributes: Attributes, input: MetricInput, options: 
     max: histograms ? summary.max(i) : m.max,
   };
 }
+
+/**
+ * The keys of `uni` that are approximate for this attribute (docs/concepts.md "What is
+ * approximate"): with a streaming histogram the median is within one bin width and min/max
+ * are bounded by the occupied bins' edges; without histograms min/max are the extremes ever
+ * learned (forgotten rows still count). An exact histogram gives all of them exactly.
+ */
+export function univariateApproximate(attributes: Attributes, input: MetricInput, options: ExploreOptions): string[] {
+  const i = input.inputs[0];
+  if (i === undefined) return [];
+  const histogram = options.histograms ? attributes.summary.histogram(i) : undefined;
+  if (histogram === undefined) return ['min', 'max'];
+  return histogram.mode === 'exact' ? [] : ['min', 'median', 'max'];
+}

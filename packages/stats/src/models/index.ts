@@ -13,6 +13,6 @@ export * from './selection';
 export * from './evt';
 export { forests, rfAnomaly, rfClassifier, rfRegressor } from './forest/model';
 export { type PowerRegressionState, PowerRegressionModel, powerreg } from './powerreg/model';
-export { KMEANS_DEFAULTS, type KmeansScore, kmeans, kmeansOptimize, weightedKMeans, weightedSilhouette } from './kmeans/model';
+export { KMEANS_DEFAULTS, KMEANS_SCORE_APPROXIMATE, type KmeansScore, kmeans, kmeansOptimize, weightedKMeans, weightedSilhouette } from './kmeans/model';
 export * from './sequence';
 export * from './autoselect';

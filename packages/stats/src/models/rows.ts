@@ -1,4 +1,4 @@
-import { cellText, parseDecimal } from '../frame';
+import { categoryOf, cellText, parseDecimal } from '../frame';
 import type { PredictFrame } from './types';
 
 /** Rows of a frame, whichever way it came (rows of text, or numeric columns). */
@@ -22,17 +22,48 @@ export function rowsFromColumns(frame: PredictFrame): PredictFrame {
 }
 
 /**
+ * Where a frame holds each input: its own column, or (when there is none) the categorical
+ * column it is a level of — the summary learned column `color` as `color$red`, `color$blue`…,
+ * so a frame that sends `color` itself is read as its expansions: 1 for the row's level, 0
+ * for the others. The longest column name wins (`a$b` of `a$b$c` before `a`'s).
+ */
+interface InputSource { column: number; level?: string }
+
+function inputSources(names: readonly string[], inputNames: readonly string[]): InputSource[] {
+  return inputNames.map((input) => {
+    const column = names.indexOf(input);
+    if (column >= 0) return { column };
+    let best: InputSource = { column: -1 };
+    let bestLength = -1;
+    names.forEach((name, c) => {
+      if (name.length > bestLength && input.length > name.length + 1 && input.startsWith(`${name}$`)) {
+        best = { column: c, level: input.slice(name.length + 1) };
+        bestLength = name.length;
+      }
+    });
+    return best;
+  });
+}
+
+/**
  * The model's inputs of each row as numbers, in `inputNames` order. Missing inputs — absent
  * columns, missing cells, or text that is not a number — are imputed with the mean the
- * model was built with (API.md §7).
+ * model was built with (API.md §7). An expansion `color$red` absent from the frame is read
+ * from its column `color` when the frame has it (inputSources).
  */
 export function numericRows(frame: PredictFrame, inputNames: readonly string[], means: readonly number[]): Float64Array[] {
   if (frame.columns) return numericColumnRows(frame.columns.rowCount, inputNames.map((n) => frame.columns!.values.get(n)), means);
-  const where = inputNames.map((n) => frame.names.indexOf(n));
+  const sources = inputSources(frame.names, inputNames);
   return frame.rows.map((cells) => {
     const x = new Float64Array(inputNames.length);
     for (let k = 0; k < inputNames.length; k++) {
-      const text = where[k] < 0 ? null : cellText(cells[where[k]]);
+      const { column, level } = sources[k];
+      if (level !== undefined) {
+        const category = categoryOf(cells[column]);
+        x[k] = category === null ? means[k] : category === level ? 1 : 0;
+        continue;
+      }
+      const text = column < 0 ? null : cellText(cells[column]);
       const v = text === null ? NaN : parseDecimal(text);
       x[k] = Number.isNaN(v) ? means[k] : v;
     }

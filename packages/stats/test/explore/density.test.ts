@@ -89,3 +89,11 @@ test('densities need histograms, a binary condition and a positive integer bin c
   expect(() => densityEstimate(s, 1, { bins: 2.5 })).toThrow(/hist_bins/);
   expect(() => densityEstimate(s, 7, {})).toThrow(new ExploreInputError('unknown attribute index [7]'));
 });
+
+test('a density names its approximate keys when read from a streaming histogram, and only then', () => {
+  const rows = frame(['x'], ['C'], ['1', '2', '3', '5', '8'].map((v) => [v]));
+  expect(densityEstimate(learned(rows, { histogram: 'streaming' }), 0, { bins: 2 }).approximate).toEqual(['min', 'max', 'width', 'histogram']);
+  expect(densityEstimate(learned(rows, { histogram: 'exact' }), 0, { bins: 2 })).not.toHaveProperty('approximate');
+  // An exact histogram past its cap of distinct values has become streaming: marked.
+  expect(densityEstimate(learned(rows, { histogram: 'exact', exactHistogramCap: 3 }), 0, { bins: 2 }).approximate).toEqual(['min', 'max', 'width', 'histogram']);
+});

@@ -6,7 +6,7 @@
  * single binary target, rows where T is missing count as t = 0 (documented convention).
  * Tolerance 1e-9 relative (STATS.md), with a 1e-12 absolute floor for gains near 0.
  */
-import { explore, ExploreInputError } from '../../src/explore';
+import { approximateKeys, explore, ExploreInputError } from '../../src/explore';
 import { expectClose, frame } from '../helpers';
 import { casesOf, FIXTURES, learned, load, run, value } from './fixture';
 import type { Case } from './fixture';
@@ -48,6 +48,15 @@ test('a continuous X on a coarse streaming grid is binned: values sharing a bin 
   // Bins {0.1, 0.1, 0.2, 0.2} (t: 0,0,1,1) and {9.9} (t: 0): H(T) − 4/5·H(½) = H(2/5) − 0.8.
   const h = (p: number) => -p * Math.log2(p) - (1 - p) * Math.log2(1 - p);
   expectClose(m.x, h(0.4) - 0.8, 1e-12, 0, 'gain');
+});
+
+test('approximateKeys marks the gain of a continuous X binned by a streaming histogram, not of a binary X or an exact histogram', () => {
+  const data = [['0.1', '1', '0'], ['0.2', '0', '1'], ['9.9', '1', '0']];
+  const input = { inputs: [0, 1], targets: [2], extra: {} };
+  const streaming = learned(frame(['x', 'b', 't'], ['C', 'B', 'B'], data), { histogram: 'streaming', histogramBins: 2 });
+  expect(approximateKeys(streaming, 'gain', input, { histograms: true })).toEqual([['x'], []]);
+  const exact = learned(frame(['x', 'b', 't'], ['C', 'B', 'B'], data), { histogram: 'exact' });
+  expect(approximateKeys(exact, 'gain', input, { histograms: true })).toEqual([[], []]);
 });
 
 test('a continuous X needs histograms', () => {

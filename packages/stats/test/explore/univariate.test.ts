@@ -7,7 +7,7 @@
  * bi: np.cov(ddof=0), np.corrcoef and the sums Σy, Σxy, Σ(xy)² over the co-present rows.
  * Tolerance 1e-9 relative (STATS.md closed forms).
  */
-import { explore } from '../../src/explore';
+import { approximateKeys, explore } from '../../src/explore';
 import { frame } from '../helpers';
 import { casesOf, expectMaps, FIXTURES, learned, load, run } from './fixture';
 
@@ -34,6 +34,16 @@ test('uni without histograms reports the extremes ever learned (a forget does no
   expect([without.count, without.min, without.median, without.max]).toEqual([2, -3, NaN, 9]);
   const [withHistograms] = explore(s, 'uni', input, { histograms: true });
   expect([withHistograms.min, withHistograms.median, withHistograms.max]).toEqual([1, 2.5, 4]);
+});
+
+test('approximateKeys: uni marks what is not read from an exact histogram; the other metrics nothing', () => {
+  const rows = frame(['x', 'y'], ['C', 'C'], [['1', '2'], ['4', '3'], ['9', '5']]);
+  const x = { inputs: [0], targets: [], extra: {} };
+  expect(approximateKeys(learned(rows, { histogram: 'streaming' }), 'uni', x, { histograms: true })).toEqual([['min', 'median', 'max']]);
+  expect(approximateKeys(learned(rows, { histogram: 'exact' }), 'uni', x, { histograms: true })).toEqual([[]]);
+  // Without histograms the extremes are those ever learned (the test above): a forget does not undo them.
+  expect(approximateKeys(learned(rows, { histogram: 'exact' }), 'uni', x, { histograms: false })).toEqual([['min', 'max']]);
+  expect(approximateKeys(learned(rows, { histogram: 'streaming' }), 'bi', { inputs: [0, 1], targets: [], extra: {} }, { histograms: true })).toEqual([[]]);
 });
 
 test('uni reads only inputAttributes[0]', () => {

@@ -1,13 +1,23 @@
 import { contracts } from '@sml/bus';
 import { sml } from '@sml/proto';
-import { defineRoute, type RouteContext } from '../route';
+import { replyValues } from '../envelope';
+import { defineRoute, type Presentation, type RouteContext } from '../route';
 import { boolParam, exploreContext, name, userParam, z } from '../schemas';
 
 const ops = contracts.explore;
 
 const projectParams = userParam.extend({ pid: name('project') });
+/** The keys of a result whose values are approximate (an added key: SymetryML clients read the others as before). */
+const approximateKeys = z.array(z.string());
 type Ctx = z.infer<typeof exploreContext>;
 const contextOf = (body: unknown) => ({ values: (body as Ctx | undefined)?.values ?? [] });
+
+/** A density's values with its `approximate` only where set: an exact density carries no mark (not `null`). */
+function presentDensities(reply: sml.v1.DensityReply): Presentation {
+  const values = replyValues(sml.v1.DensityReply, reply);
+  for (const d of (values.densityList as { values: Record<string, unknown>[] } | undefined)?.values ?? []) if (d.approximate === null) delete d.approximate;
+  return { status: reply.status ?? { code: 200, message: 'OK' }, values };
+}
 
 const density = (op: 'densityEstimate' | 'conditionalDensityEstimate', contract: typeof ops.density | typeof ops.conditionalDensity, summary: string) => defineRoute({
   method: 'post', path: `/:user/projects/:pid/${op}`, operationId: op, tags: ['explore'], summary,
@@ -15,12 +25,16 @@ const density = (op: 'densityEstimate' | 'conditionalDensityEstimate', contract:
   contract,
   params: projectParams, query: z.object({ tps: z.string().regex(/^\d+$/, 'tps must be a positive integer').optional(), useLocal: boolParam.optional() }),
   body: exploreContext,
-  values: z.object({ densityList: z.object({ values: z.array(z.object({ attrName: z.string(), min: z.number(), max: z.number(), width: z.number(), histogram: z.array(z.number()), valueForMissing: z.number() })) }) }),
+  values: z.object({ densityList: z.object({ values: z.array(z.object({
+    attrName: z.string(), min: z.number(), max: z.number(), width: z.number(), histogram: z.array(z.number()), valueForMissing: z.number(),
+    approximate: approximateKeys.optional().openapi({ description: 'Only from a streaming histogram: ["min", "max", "width", "histogram"] (bounds within one stored bin, counts split over the output bins; docs/concepts.md "What is approximate"). Absent when exact.' }),
+  })) }) }),
   success: { status: 200, description: 'values.densityList.values' },
   toRequest: ({ caller, params, query, body }: RouteContext) => ({
     caller, pid: params.pid, context: contextOf(body), noValues: (body as Ctx | undefined)?.values === undefined,
     tps: Number(query.tps ?? 10), useLocal: query.useLocal === true,
   }),
+  present: presentDensities,
 });
 
 const matrix = (path: string, kind: string, summary: string) => defineRoute({
@@ -42,7 +56,11 @@ export const exploreRoutes = [
     params: projectParams,
     query: z.object({ metric: z.string(), useLocal: boolParam.optional(), returnProjectInfo: boolParam.optional(), async: boolParam.optional() }),
     body: exploreContext,
-    values: z.object({ KSVDMap: z.object({ values: z.array(z.record(z.string(), z.number())) }), smlInfo: z.object({}).passthrough().optional() }),
+    values: z.object({
+      KSVDMap: z.object({ values: z.array(z.record(z.string(), z.number())) }),
+      approximate: z.array(approximateKeys).optional().openapi({ description: 'One list per map of KSVDMap.values: its keys whose values are approximate (uni: min, median, max unless the project keeps exact histograms; gain: a continuous input binned by a streaming histogram; docs/concepts.md "What is approximate"). Absent when every value is exact.' }),
+      smlInfo: z.object({}).passthrough().optional(),
+    }),
     success: { status: 200, description: 'values.KSVDMap.values (+ values.smlInfo unless returnProjectInfo=false)' }, createsJob: true,
     toRequest: ({ caller, params, query, body }) => ({
       caller, pid: params.pid, metric: String(query.metric), context: contextOf(body), useLocal: query.useLocal === true,

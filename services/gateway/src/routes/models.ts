@@ -96,7 +96,7 @@ export const modelRoutes = [
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/kmeansOptimize', operationId: 'kmeansOptimize', tags: ['models'],
     summary: 'k-means over a range of k on the project\'s micro-centroids (a job): WSSSE and silhouette per k',
-    description: 'Body: MLContext. The project must have been created with cluster_features. extraParameters: kmeans_k_min (default 2), kmeans_k_max (default min(10, micro-centroids − 1)), rnd_seed, kmeans_n_init, max_iter; inputAttributeNames: a subset of cluster_features (default all). The finished job reads values.KSVDMap.values[], one {k, wssse, silhouette} per k (computed from the micro-centroids, the silhouette approximated: docs/concepts.md).',
+    description: 'Body: MLContext. The project must have been created with cluster_features. extraParameters: kmeans_k_min (default 2), kmeans_k_max (default min(10, micro-centroids − 1)), rnd_seed, kmeans_n_init, max_iter; inputAttributeNames: a subset of cluster_features (default all). The finished job reads values.KSVDMap.values[], one {k, wssse, silhouette} per k (computed from the micro-centroids), and values.approximate[], ["silhouette"] per k: the silhouette is approximated from the micro-clusters (docs/concepts.md "What is approximate").',
     contract: ops.kmeansOptimize,
     params: projectParams, body: mlContext,
     success: { status: 202, description: 'Job Created' }, createsJob: true,

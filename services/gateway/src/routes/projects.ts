@@ -5,6 +5,7 @@ import { contracts, GATEWAY_IDEMPOTENCY_PREFIX, type MessageType } from '@sml/bu
 import { defineRoute, type Presentation, type RouteContext } from '../route';
 import type { SummaryRecipes } from '../summary-recipes';
 import { boolParam, dataFrame, name, userParam, z } from '../schemas';
+import { encryptedFor } from './fusion';
 import { transferRoutes } from './transfer';
 
 const projectParams = userParam.extend({ pid: name('project') });
@@ -19,6 +20,7 @@ const smlInfo = z.object({
   hash: z.number().int().openapi({ description: 'hash of the statistics with hash=1, else -1' }),
   categorySeparator: z.string(), type: z.string(), creationDate: z.number().int(), lastModificationDate: z.number().int(),
   loaded: z.boolean().openapi({ description: 'the project was in memory before this request' }), persisted: z.boolean(), histogramEnabled: z.boolean(),
+  fusionCellInfo: z.string().optional().openapi({ description: 'fusion projects: the FusionCellInfoList, each sk blanked, encrypted with the caller\'s secret (as cellsStatusEncrypted)' }),
 }).openapi('SmlInfo');
 
 const learnReport = z.object({ rowsLearned: z.number().int(), rowsSkipped: z.number().int(), errors: z.array(z.string()) }).openapi('LearnReport');
@@ -148,6 +150,13 @@ export const projectRoutes = [
     params: projectParams, query: z.object({ async: boolParam.optional(), hash: boolParam.optional() }),
     values: z.object({ smlInfo }), success: { status: 200, description: 'values.smlInfo' }, createsJob: true, resend: (ctx) => ctx.query.async !== true,
     toRequest: ({ caller, params, query }) => ({ caller, pid: params.pid, async: query.async === true, hash: query.hash === true }),
+    present: (reply, ctx) => {
+      const values = replyValues(sml.v1.ProjectInfoReply, reply);
+      const info = values.smlInfo as Record<string, unknown> | undefined;
+      // A fusion project's cells (sk blanked), encrypted with the caller's secret.
+      if (typeof info?.fusionCellInfo === 'string') info.fusionCellInfo = encryptedFor(ctx, JSON.parse(info.fusionCellInfo));
+      return { status: reply.status ?? { code: 200, message: 'OK' }, values };
+    },
   }),
   defineRoute({
     method: 'delete', path: '/:user/projects/:pid', operationId: 'deleteProject', tags: ['projects'], summary: 'Delete a project, its models and its state',

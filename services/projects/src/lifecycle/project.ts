@@ -106,8 +106,22 @@ export class ProjectState {
   /** The online models' updates when they learn on other threads (useOnlineThreads); else they learn in commit. */
   private online?: OnlineUpdates;
 
-  private constructor(readonly meta: sml.v1.ProjectMeta, readonly summary: Summary, first: ProjectEvent, private readonly limits: StateLimits) {
+  private constructor(readonly meta: sml.v1.ProjectMeta, private held: Summary, first: ProjectEvent, private readonly limits: StateLimits) {
     this.state = transition({ kind: 'absent' }, first);
+  }
+
+  get summary(): Summary {
+    return this.held;
+  }
+
+  /**
+   * A fusion project's statistics: the merge of its cells (fusion/merge.ts), replaced whole at
+   * each refresh that changed it. Not a change of what is durable: a fusion project logs and
+   * snapshots nothing of its own, it fetches its cells again after a restart.
+   */
+  fused(summary: Summary): void {
+    this.revision++;
+    this.held = summary;
   }
 
   /** A project just created: empty, nothing durable but its metadata. */

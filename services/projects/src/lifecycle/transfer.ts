@@ -400,7 +400,8 @@ export class Transfers {
 
 const ops = contracts.projects;
 
-export function registerTransfers(service: BusService, runner: JobRunner, transfers: Transfers): void {
+/** `beforeRead`: what runs before a project's statistics are read (a fusion project's refresh, fusion/fusion.ts). */
+export function registerTransfers(service: BusService, runner: JobRunner, transfers: Transfers, beforeRead: (user: string, pid: string) => Promise<void>): void {
   service.handle(ops.infoAll, async (req, { caller }) => {
     const user = caller.user!;
     if (!req.async) return { smlInfoList: { values: await transfers.infoAll(user) } };
@@ -416,8 +417,10 @@ export function registerTransfers(service: BusService, runner: JobRunner, transf
     return { status: okStatus('PROJECT_RENAMED', { pid, newName }) };
   });
 
-  service.handle(ops.export, async (req, { caller }) =>
-    ({ document: await transfers.exportProject(caller.user!, checkName('project', req.pid)) }));
+  service.handle(ops.export, async (req, { caller }) => {
+    await beforeRead(caller.user!, checkName('project', req.pid));
+    return { document: await transfers.exportProject(caller.user!, checkName('project', req.pid)) };
+  });
 
   service.handle(ops.modelExport, async (req, { caller }) =>
     ({ document: await transfers.exportModel(caller.user!, checkName('project', req.pid), checkName('model', req.modelId)) }));

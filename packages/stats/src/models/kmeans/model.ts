@@ -192,6 +192,9 @@ function kmeansModel(state: KmeansState) {
   }, (s) => s.centers.length * s.inputNames.length);
 }
 
+/** The keys of a KmeansScore that are approximate: the silhouette, from the micro-clusters (below). */
+export const KMEANS_SCORE_APPROXIMATE = ['silhouette'];
+
 /** One k of kmeansOptimize. */
 export interface KmeansScore {
   k: number;

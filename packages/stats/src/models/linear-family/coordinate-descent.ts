@@ -58,7 +58,14 @@ export function elasticNetDescent(m: RegressionMoments, lambda: number, eta: num
   return { coef: w, iterations: maxIter, converged: false, gap };
 }
 
-/** scikit-learn's duality gap of the elastic net, divided by n (R = y − Xw, A = the dual point). */
+/**
+ * scikit-learn's duality gap of the elastic net, divided by n (R = y − Xw, A = the dual point).
+ * Without an L1 term (η = 0: ridge by coordinate descent) that gap's dual point, R scaled by
+ * l1/‖XᵀR/n − l2·w‖∞ = 0, is degenerate: the gap stays at ½‖R‖²/n + … at the optimum, so every
+ * such fit ran all max_iter sweeps (100 000). There the dual of ridge itself is used,
+ * D(θ) = θᵀy/n − ½‖θ‖²/n − ‖Xᵀθ/n‖²/(2·l2) at θ = R, whose gap is 0 at the optimum (scikit-learn
+ * made the same change for l1_ratio = 0, its PR 32845).
+ */
 function dualityGap(s: number[][], m: RegressionMoments, w: number[], l1: number, l2: number): number {
   const p = w.length;
   let rr = m.syy; // ‖R‖²/n
@@ -66,15 +73,18 @@ function dualityGap(s: number[][], m: RegressionMoments, w: number[], l1: number
   let dualNorm = 0; // max |Xᵀ R/n − l2·w|
   let l1Norm = 0;
   let w2 = 0;
+  let gradient2 = 0; // ‖Xᵀ R/n‖²
   for (let i = 0; i < p; i++) {
     let sw = 0;
     for (let j = 0; j < p; j++) sw += s[i][j] * w[j];
     rr += w[i] * sw - 2 * w[i] * m.sxy[i];
     ry -= w[i] * m.sxy[i];
     dualNorm = Math.max(dualNorm, Math.abs(m.sxy[i] - sw - l2 * w[i]));
+    gradient2 += (m.sxy[i] - sw) ** 2;
     l1Norm += Math.abs(w[i]);
     w2 += w[i] * w[i];
   }
+  if (l1 === 0 && l2 > 0) return rr - ry + 0.5 * l2 * w2 + (0.5 / l2) * gradient2;
   const c = dualNorm > l1 ? l1 / dualNorm : 1;
   const gap = dualNorm > l1 ? 0.5 * (rr + rr * c * c) : rr;
   return gap + l1 * l1Norm - c * ry + 0.5 * l2 * (1 + c * c) * w2;

@@ -3,6 +3,7 @@
 // without `tol` are referenced by scikit-learn with tol 1e-12; cases passing scikit-learn's
 // defaults (tol 1e-4, max_iter 1000) take the same sweeps and stopping rule. Iterative: 1e-6.
 import { ModelInputError } from '@sml/stats';
+import { expectClose } from '../../helpers';
 import { linearFamily } from '../../../src/models/linear-family';
 import { DATASETS, expectReference, referenceCases, specOf, summaryOf } from './fixture';
 
@@ -30,6 +31,16 @@ describe('penalised regression parameters and convergence', () => {
     const a = build('lasso', { lambda: '0.02' });
     const b = build('elasticnet', { lambda: '0.02', eta: '1' });
     for (const name of ['const', ...inputs]) expect(b.extra()[`coef_${name}`]).toBe(a.extra()[`coef_${name}`]);
+  });
+
+  it('elasticnet with eta = 0 converges to ridge with lambda × n (scikit-learn Ridge, ridge.test.ts)', () => {
+    const n = summary.count('sepal_length');
+    const enet = build('elasticnet', { lambda: '0.05', eta: '0' });
+    const ridge = build('ridge', { lambda: String(0.05 * n) });
+    // The lasso dual gap is degenerate without an L1 term: this fit ran all 100 000 sweeps.
+    expect(enet.info().converged).toBe('true');
+    expect(Number(enet.info().iterations)).toBeLessThan(1000);
+    for (const name of ['const', ...inputs]) expectClose(Number(enet.extra()[`coef_${name}`]), Number(ridge.extra()[`coef_${name}`]), 1e-9);
   });
 
   it('a constant target is fitted at once: every coefficient 0, converged', () => {

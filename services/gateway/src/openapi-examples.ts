@@ -1,0 +1,184 @@
+/**
+ * The examples of the OpenAPI document, one entry per operation (by operationId): the request
+ * body where the operation has one, and the answer on its success status. openapi.ts puts
+ * them on the operations; test/openapi-examples.test.ts checks that every route has its entry
+ * and that each example passes the route's own schemas. A new route is one more entry here.
+ *
+ * The examples share one story: customer `alice` (secret EXAMPLE_SECRET), project `iris` of
+ * the Iris data (four measurements and the binary class Iris_setosa), model `m1`.
+ */
+
+/** The envelope every answer is. */
+export interface ExampleEnvelope {
+  statusCode: number;
+  statusString: string;
+  values: Record<string, unknown>;
+}
+
+export interface OperationExamples {
+  /** The request body (JSON, or the text of a raw body such as an encrypted DSInfo). */
+  body?: unknown;
+  /** The answer on the route's success status. */
+  response: ExampleEnvelope;
+}
+
+/** The secret key the encrypted DSInfo examples are encrypted with (`encryptDsInfo`, v2). */
+export const EXAMPLE_SECRET = 'VLmAm+WkpnA5zp2wXiSYkw==';
+
+/** DSInfo `{type:"localfile", name:"iris_csv", info:{path:"iris.csv"}, extra:[]}`, encrypted. */
+const ENCRYPTED_LOCALFILE = 'v2:DiruqfQKo1gbyxWwTWUTmFLKJktDlLWSzNkVabcPBqmuXhPFUvMjpjAp9T8hmpYVnpVJyE2wEwyz1ali2BHlkm2JLawpwU7v+qnmspalro73oy4Yz8GMQ0L7HQB4bH8OtZSG22zzCq4=';
+/** DSInfo `{type:"localfile", name:"", info:{path:""}, extra:[]}` (browse the root), encrypted. */
+const ENCRYPTED_ROOT = 'v2:vQf2qcDMMnCGcARCljYBOjRgyFXyG5f2XiC3tSd42t0/wjwfDMx6BX14URhFcHzoAZLKkFKQU+BP/mQNZcIuTIgcPAyPZqEYen9peq0LlOkcsY2q5zz7+A==';
+/** DSInfo `{type:"kafka", name:"clicks", info:{"bootstrap.servers":"127.0.0.1:9092", "kafka.topic":"clicks"}, extra:[]}`, encrypted. */
+const ENCRYPTED_KAFKA = 'v2:0J+cooQXZaK0IkjuT6RI0tgMPPv5rLSdt3G9tOsKMoMBifcB3wetQtbHkkMxFurYUs28zQsAFWd8xWkq8WN6MJRa/qq0aEDPkWNAnVBU5PWS0mBEE5CFaOHnI0IRZxJqA/dhzxXBToiae2Od5sgQONU3kMBNE/84wr4VssClUKzvjXqn09myWrui/tQ=';
+/** The start of an export document (base64 of the gzipped document), shortened. */
+const EXPORT_DOCUMENT = 'H4sIAAAAAAAAA+1YW2/bNhR+968QNI+2pMRx2wX2UKAF...';
+
+const ok = (values: Record<string, unknown> = {}, statusString = 'OK', statusCode = 200): ExampleEnvelope => ({ statusCode, statusString, values });
+const jobCreated = (jobId: number, statusString = 'Job Created'): ExampleEnvelope => ok({ jobId }, statusString, 202);
+
+const IRIS_NAMES = ['sepal_length', 'sepal_width', 'petal_length', 'petal_width', 'Iris_setosa'];
+const IRIS_TYPES = ['C', 'C', 'C', 'C', 'B'];
+const IRIS_ROWS = [['5.1', '3.5', '1.4', '0.2', '1'], ['7.0', '3.2', '4.7', '1.4', '0'], ['6.3', '3.3', '6.0', '2.5', '0']];
+const irisFrame = { attributeNames: IRIS_NAMES, attributeTypes: IRIS_TYPES, data: IRIS_ROWS };
+const inputsFrame = { attributeNames: IRIS_NAMES.slice(0, 4), attributeTypes: IRIS_TYPES.slice(0, 4), data: IRIS_ROWS.slice(0, 2).map((r) => r.slice(0, 4)) };
+const sample = { ...irisFrame, errorHandling: 0 };
+const classifierContext = { inputAttributeNames: IRIS_NAMES.slice(0, 4), targetAttributeNames: ['Iris_setosa'], extraParameters: {} };
+const exploreBody = { values: [{ inputAttributeNames: ['petal_length'], extraParameters: {} }] };
+const matrixBody = { values: [{ inputAttributeNames: IRIS_NAMES.slice(0, 4), extraParameters: {} }] };
+const stringList = (values: string[]) => ({ stringList: { values } });
+const jobDetails = { p_id: 'iris', ds_name: 'iris_csv', update_type: 'learn', bounded_executor_queue_size: '0' };
+const jobInfo = { jobId: 12, jobType: 'learn', owner: 'alice', startingDate: 1764410400000, maximum: 150, current: 150, isOnBoundedExecutor: true, isStarted: true, isDone: true, details: jobDetails };
+const smlInfo = {
+  pid: 'iris', isDirty: false, modelsList: ['m1'], modelTypeList: ['lda'],
+  attributeNames: IRIS_NAMES, attributeIndexes: [0, 1, 2, 3, 4], attributeTypes: IRIS_TYPES,
+  modelAssessments: { m1: { scores: { accuracy: 1, auc: 1 } } }, modelPredictions: {}, params: {}, autoSave: true, hash: 1502897201,
+  categorySeparator: '$', type: 'cpu', creationDate: 1764410400000, lastModificationDate: 1764410460000, loaded: true, persisted: true, histogramEnabled: true,
+};
+const learnReport = (rowsLearned: number) => ({ learnReport: { rowsLearned, rowsSkipped: 0, errors: [] } });
+const predictions = { KSVSMap: { values: [{ res: '1', resZ: '4.1903', z0: '0', normZ: '2.9331' }, { res: '0', resZ: '-3.8712', z0: '0', normZ: '-2.7098' }] } };
+const encoderFrame = { attributeNames: ['Value', 'Count', 'Sum'], attributeTypes: ['S', 'C', 'C'], data: [['red', '40', '30'], ['blue', '10', '2']] };
+const keyValues = { ...encoderFrame, errorHandling: 0 };
+
+export const operationExamples: Record<string, OperationExamples> = {
+  // jobs
+  listJobs: { response: ok({ jobinfolist: [jobInfo] }) },
+  getJob: { response: ok(learnReport(150), 'Job is finished') },
+  cancelJob: { response: ok({}, 'Job 12 cancellation requested') },
+  // users (root only)
+  addUser: { response: ok({ secretKey: EXAMPLE_SECRET }, 'Customer [alice] created', 201) },
+  deleteUser: { response: ok({}, 'Customer [alice] deleted') },
+  // data sources
+  createDataSource: { body: ENCRYPTED_LOCALFILE, response: ok({}, 'DS [iris_csv] created', 201) },
+  listDataSources: { response: ok(stringList(['iris_csv:localfile'])) },
+  previewDataSource: { body: ENCRYPTED_LOCALFILE, response: ok({ dataframe: sample }) },
+  getDataSource: { response: ok({ dsInfo: { type: 'localfile', name: 'iris_csv', info: { path: 'iris.csv' }, extra: [] } }) },
+  updateDataSource: { body: ENCRYPTED_LOCALFILE, response: ok({}, 'DS [iris_csv] updated') },
+  deleteDataSource: { response: ok({}, 'DS [iris_csv] deleted') },
+  sampleDataSource: { response: ok({ dataframe: sample }) },
+  browseDataSource: { body: ENCRYPTED_ROOT, response: ok({ dsdirectoryListing: { ok: true, dirs: ['archive'], files: ['iris.csv'], path: '' } }) },
+  adddsProject: { response: ok({}, 'DS [iris_csv] added to project [iris]') },
+  detachdsProject: { response: ok({}, 'DS [iris_csv] detached from project [iris]') },
+  projectLfStats: { response: ok({ lfStats: { learnJobs: 1, forgetJobs: 0, failedJobs: 0, rowsLearned: 150, rowsForgotten: 0, rowsSkipped: 0, bytesRead: 4551 } }) },
+  learnFromDataSource: { body: { attributeNames: IRIS_NAMES, attributeTypes: IRIS_TYPES, errorHandling: 0 }, response: jobCreated(12) },
+  forgetFromDataSource: { body: { attributeNames: IRIS_NAMES, attributeTypes: IRIS_TYPES, errorHandling: 0 }, response: jobCreated(13) },
+  predictDataSource: { body: { attributeNames: IRIS_NAMES.slice(0, 4), attributeTypes: IRIS_TYPES.slice(0, 4), errorHandling: 0 }, response: jobCreated(14) },
+  selectModelOnDataSource: { body: classifierContext, response: jobCreated(15, 'SelectModel Job Created') },
+  autoSelectOnDataSource: { body: classifierContext, response: jobCreated(16, 'SelectModel Job Created') },
+  // projects
+  createProject: { body: { cluster_features: 'sepal_length:sepal_width:petal_length:petal_width', cluster_num_centroids: 100 }, response: ok({}, 'Project Created with id:iris', 201) },
+  listProjects: { response: ok(stringList(['iris'])) },
+  listProjectsCompat: { response: ok(stringList(['iris'])) },
+  projectInfo: { response: ok({ smlInfo }) },
+  projectInfoAll: { response: jobCreated(17) },
+  deleteProject: { response: ok({}, 'Project [iris] deleted') },
+  projectLog: {
+    response: ok({
+      quarantined: [],
+      dsLog: [{ jobId: 12, ds: 'iris_csv', op: 'learn', state: 'done', rowsRead: 150, rowsLearned: 150, rowsSkipped: 0, bytesRead: 4551, started: 1764410400000, finished: 1764410400350, error: '' }],
+    }),
+  },
+  learnProject: { body: irisFrame, response: ok(learnReport(3)) },
+  forgetProject: { body: irisFrame, response: ok(learnReport(3)) },
+  saveProject: { response: ok({}, 'Project [iris] saved') },
+  unloadProject: { response: ok({}, 'Project [iris] unloaded') },
+  freezeProject: { response: ok({}, 'Project [iris] frozen') },
+  unfreezeProject: { response: ok({}, 'Project [iris] unfrozen') },
+  mergeProject: { response: ok({}, 'Project [iris2] merged into [iris]') },
+  histogramEnable: { response: ok({}, 'Histograms of project [iris] enabled') },
+  renameProject: { response: ok({}, 'Project [iris] renamed to [flowers]') },
+  exportProject: { response: ok({ status: EXPORT_DOCUMENT }) },
+  importProject: { body: EXPORT_DOCUMENT, response: ok({}, 'Project [iris] imported') },
+  importProjectAs: { body: EXPORT_DOCUMENT, response: ok({}, 'Project [iris] imported') },
+  exportModel: { response: ok({ status: EXPORT_DOCUMENT }) },
+  importModel: { body: EXPORT_DOCUMENT, response: ok({}, 'Model [m1] imported into project [iris]') },
+  // exploration
+  explore: {
+    body: exploreBody,
+    response: ok({
+      KSVDMap: { values: [{ count: 150, mean: 3.758, variance: 3.0924, stddev: 1.7585, skewness: -0.2749, kurtosis: -1.4021, stderr: 0.1436, meanMarginErrorC95: 0.2837, min: 1, median: 4.35, max: 6.9 }] },
+      approximate: [['min', 'median', 'max']],
+    }),
+  },
+  densityEstimate: {
+    body: { values: [{ inputAttributeNames: ['petal_length'], extraParameters: { hist_bins: '4' } }] },
+    response: ok({ densityList: { values: [{ attrName: 'petal_length', min: 1, max: 6.9, width: 1.475, histogram: [50, 11.2, 55.3, 33.5], valueForMissing: 0, approximate: ['min', 'max', 'width', 'histogram'] }] } }),
+  },
+  conditionalDensityEstimate: {
+    body: { values: [{ inputAttributeNames: ['Iris_setosa', 'petal_length'], extraParameters: { hist_bins: '2' } }] },
+    response: ok({ densityList: { values: [{ attrName: 'petal_length', min: 1, max: 1.9, width: 0.45, histogram: [24, 26], valueForMissing: 0 }] } }),
+  },
+  exploresvdfs: { body: matrixBody, response: jobCreated(18) },
+  explorepca: { body: matrixBody, response: jobCreated(19) },
+  exploresvd: { body: matrixBody, response: jobCreated(20) },
+  vif: { body: matrixBody, response: jobCreated(21) },
+  kaplanMeier: {
+    body: { values: [{ type: 'km', times: [5, 10] }] },
+    response: ok({ kmResultList: { values: [{ Total: { attributeNames: ['time', 'survival', 'lower', 'upper', 'atRisk', 'events'], attributeTypes: ['C', 'C', 'C', 'C', 'C', 'C'], data: [['5', '0.8', '0.62', '0.9', '40', '10'], ['10', '0.55', '0.37', '0.7', '22', '8']] } }] } }),
+  },
+  cumulativeIncidence: {
+    body: { values: [{ k: 1, times: [5, 10] }] },
+    response: ok({ cifPredictionList: { values: [{ sdfmap: { Total: { attributeNames: ['time', 'event_1'], attributeTypes: ['C', 'C'], data: [['5', '0.12'], ['10', '0.3']] } } }] } }),
+  },
+  // models
+  selectModel: { body: { mlcontext: classifierContext, dataframe: irisFrame }, response: jobCreated(22, 'SelectModel Job Created') },
+  buildModel: { body: classifierContext, response: jobCreated(23) },
+  kmeansOptimize: { body: { inputAttributeNames: IRIS_NAMES.slice(0, 4), targetAttributeNames: [], extraParameters: { kmeans_k_max: '6' } }, response: jobCreated(24) },
+  autoSelect: { body: { mlcontext: classifierContext, dataframe: irisFrame }, response: jobCreated(25, 'SelectModel Job Created') },
+  learnPredict: { body: irisFrame, response: ok(predictions) },
+  modelInfo: {
+    response: ok({
+      modelInfo: {
+        modelId: 'm1', algo: 'lda', inputAttributeNames: IRIS_NAMES.slice(0, 4), targetAttributeNames: ['Iris_setosa'],
+        info: { n: '150' }, extra: {}, assessment: { accuracy: 1, auc: 1 }, params: {}, creationDate: 1764410460000,
+      },
+    }),
+  },
+  deleteModel: { response: ok({}, 'Model [m1] deleted') },
+  predict: { body: inputsFrame, response: ok(predictions) },
+  createEvtWrapper: { body: { sml_evt_wrapper_res_key: 'res', evt_warmup_size: '1000', evt_alpha: '0.001' }, response: ok({}, 'EVT Wrapper created for model [m1]') },
+  deleteEvtWrapper: { response: ok({}, 'EVT Wrapper of model [m1] deleted') },
+  // encoders
+  createEncoder: { body: { values: [{ minTrimSize: '5' }] }, response: ok({}, 'Encoder[colour] with Target[Iris_setosa] created for Customer[alice]', 201) },
+  listEncoders: { response: ok(stringList(['colour'])) },
+  learnEncoder: { body: { attributeNames: ['colour', 'Iris_setosa'], attributeTypes: ['S', 'B'], data: [['red', '1'], ['blue', '0']] }, response: ok() },
+  learnEncoderFromDataSource: { body: ENCRYPTED_LOCALFILE, response: jobCreated(26) },
+  encoderStats: { response: ok({ dataframe: { attributeNames: ['key', 'type', 'count', 'mean', 'stddev', 'variance'], attributeTypes: ['S', 'S', 'C', 'C', 'C', 'C'], data: [['colour', 'S', '50', '0.64', '0.48', '0.2304']] }, encoderInfo: { target: 'Iris_setosa', minTrimSize: '5', encoderType: 'B' } }) },
+  encoderKeyValues: { response: ok({ dataframe: encoderFrame, valueCount: 2 }) },
+  encoderSetValues: { body: keyValues, response: ok() },
+  encoderCreateKeyValues: { body: keyValues, response: ok() },
+  encoderAssign: { response: ok({}, 'Encoder[colour] assigned to project [iris]') },
+  deleteEncoder: { response: ok({}, 'Encoder[colour] deleted') },
+  // streams
+  createStream: { body: ENCRYPTED_KAFKA, response: ok({}, 'DS Stream created stream with name [clicks] for customer [alice]', 201) },
+  listStreams: { response: ok(stringList(['clicks'])) },
+  startStream: { response: ok({}, 'Stream [clicks] of project [iris] started') },
+  stopStream: { response: ok({}, 'Stream [clicks] of project [iris] stopped') },
+  deleteStream: { response: ok({}, 'Stream [clicks] of project [iris] deleted') },
+  streamMetrics: { response: ok({ KSVSMap: { values: [{ name: 'clicks', type: 'kafka', topic: 'clicks', state: 'running', replica: 'a1b2c3', recordsRead: '1200', recordsLearned: '1198', recordsRejected: '2', recordsSkipped: '0', batchesLearned: '12', lag: '0', lastError: '', lastErrorTime: '', lastBatchTime: '2025-11-29T10:01:00.000Z', positions: '{"0":1200}', creationDate: '1764410400000' }] } }) },
+  streamErrorLog: { response: ok(stringList(['record 17: 5 values for 4 attributes'])) },
+  pollStream: { body: ENCRYPTED_KAFKA, response: ok({ dataframe: sample }) },
+  deletePoller: { response: ok() },
+  browseStreams: { body: ENCRYPTED_KAFKA, response: ok({ dsdirectoryListing: { ok: true, dirs: ['clicks', 'orders'], files: [], path: '' } }) },
+  previewStream: { body: ENCRYPTED_KAFKA, response: ok({ dataframe: sample }) },
+};
