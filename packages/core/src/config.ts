@@ -1,9 +1,5 @@
 import { z } from 'zod';
-
-/** Thrown at boot when an environment variable is invalid; names the variable. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
+import { ConfigError } from './errors';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const int = (min: number) => z.coerce.number().int().min(min);

@@ -3,6 +3,15 @@
  * each under a stable code. Messages with `{name}` placeholders are filled by `smlError`.
  * The OpenAPI document lists this catalogue; a test pins that both agree.
  */
+/**
+ * Thrown at boot when an environment variable is invalid; names the variable. Here rather than in
+ * config.ts so that what uses it without the configuration schema (the SDK's `fromEnv`)
+ * does not load zod.
+ */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
 export interface CatalogueEntry {
   readonly status: number;
   readonly message: string;

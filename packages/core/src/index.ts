@@ -7,5 +7,7 @@ export * from './json';
 export * from './dataframe';
 export * from './signing';
 export * from './dsinfo';
+export * from './guess-type';
+export * from './csv-parser';
 export * from './limits';
 export * from './malloc';

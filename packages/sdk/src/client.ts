@@ -1,17 +1,19 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConfigError, contentMd5, encryptDsInfo, formatSymDate, signParts, type RestDataFrame } from '@sml/core';
-import { GatewayUnreachableError, JobTimeoutError, UnexpectedResponseError } from './errors';
-import { Operations } from './operations';
-import type { CreateProjectOptions, DsColumns, DsInfo, DsListing, DsLogEntry, DsSample, Envelope, JobInfo, MLContext, RequestOptions, SmlClientOptions, SmlResponse, StreamListing, WaitOptions } from './types';
+import { ConfigError, contentMd5, encryptDsInfo, formatSymDate, signParts } from '@sml/core';
+import { GatewayUnreachableError, JobTimeoutError, RequestTimeoutError, UnexpectedResponseError } from './errors';
+import { Operations, type CreateProjectQuery, type ModelInfoValues, type ProjectInfoQuery } from './operations';
+import type { CallOptions, CreateProjectOptions, DataFrame, DsColumns, DsInfo, DsListing, DsLogEntry, DsSample, Envelope, HttpAnswer, HttpExchange, JobInfo, JobProgress, MLContext, RequestOptions, RetryOptions, SmlClientOptions, SmlResponse, StreamListing, Transport, WaitOptions } from './types';
 
 /** The gateway reads but does not interpret it (API.md §2 lists it among the required headers). */
 const SYM_VERSION = '1';
 
 const seg = encodeURIComponent;
-const asyncQuery = (on: boolean | undefined): Record<string, string> => (on ? { async: 'true' } : {});
+const asyncQuery = (on: boolean | undefined): { async?: 'true' } => (on ? { async: 'true' } : {});
+/** A boolean query parameter as the routes read it. */
+const flag = (on: boolean | undefined): 'true' | 'false' | undefined => (on === undefined ? undefined : on ? 'true' : 'false');
 
 function isEnvelope(value: unknown): value is Envelope<unknown> {
   return typeof value === 'object' && value !== null
@@ -32,12 +34,21 @@ export class SmlClient {
   /** One method per REST route (generated from the gateway's route table): the methods below are shorthands over them. */
   readonly operations = new Operations(this);
 
+  readonly #transport: Transport;
+  readonly #timeoutMs: number;
+  readonly #retry: RetryOptions | false;
+  readonly #idempotencyKeys: boolean;
+
   constructor(options: SmlClientOptions) {
     this.url = options.url.replace(/\/+$/, '');
     this.user = options.user;
     this.basePath = (options.basePath ?? '/symetry/rest').replace(/\/+$/, '');
     this.#secret = options.secret;
     this.#agent = new (this.url.startsWith('https:') ? https.Agent : http.Agent)({ keepAlive: true, ...(options.lookup ? { lookup: options.lookup } : {}) });
+    this.#transport = options.transport ?? httpTransport(this.#agent);
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#retry = options.retry ?? {};
+    this.#idempotencyKeys = options.idempotencyKeys ?? false;
   }
 
   /** Closes idle keep-alive connections (a process exits without it too: they are unref'd). */
@@ -54,11 +65,35 @@ export class SmlClient {
 
   async request<V = Record<string, unknown>>(method: string, path: string, options: RequestOptions = {}): Promise<SmlResponse<V>> {
     const url = new URL(`${this.url}${this.basePath}/${seg(this.user)}${path}`);
-    if (options.query !== undefined) url.search = typeof options.query === 'string' ? options.query : new URLSearchParams(options.query).toString();
+    if (options.query !== undefined) url.search = typeof options.query === 'string' ? options.query : queryString(options.query);
     const body = options.json !== undefined ? Buffer.from(JSON.stringify(options.json), 'utf8')
       : typeof options.raw === 'string' ? Buffer.from(options.raw, 'utf8')
       : options.raw !== undefined ? options.raw
       : undefined;
+    // One key per logical call, the same on every retry: that is what makes a retried learn apply once.
+    const key = idempotencyKeyOf(method, options.idempotencyKey, this.#idempotencyKeys);
+    const retry = options.retry ?? this.#retry;
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const call = callSignal(options.signal, timeoutMs, () => new RequestTimeoutError(method, url.pathname, timeoutMs));
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const res = await this.#attempt<V>(method, url, body, options, key, call.signal);
+        if (!RETRIED_STATUSES.has(res.status) || retry === false || attempt >= (retry.retries ?? DEFAULT_RETRIES)) return res;
+        const delayMs = retryDelay(res.headers['retry-after'], attempt, retry);
+        // A wait that would outlast the call's bound answers the last response instead of a timeout.
+        if (call.deadline !== undefined && Date.now() + delayMs >= call.deadline) return res;
+        retry.onRetry?.({ retry: attempt + 1, status: res.status, delayMs, method, path: url.pathname });
+        await sleep(delayMs, undefined, { signal: call.signal });
+      }
+    } catch (err) {
+      throw call.signal.aborted ? call.signal.reason : err;
+    } finally {
+      call.dispose();
+    }
+  }
+
+  /** One signed exchange: signed anew each time, since the gateway refuses a signature it has seen. */
+  async #attempt<V>(method: string, url: URL, body: Uint8Array | undefined, options: RequestOptions, key: string | undefined, signal: AbortSignal): Promise<SmlResponse<V>> {
     const md5 = contentMd5(body);
     // Random sub-millisecond digits keep two requests of the same millisecond from
     // signing identically, which the gateway's replay cache would refuse.
@@ -70,6 +105,7 @@ export class SmlClient {
     });
     const headers: Record<string, string> = {
       ...(body && { 'content-type': options.json !== undefined ? 'application/json' : 'text/plain' }),
+      ...(key !== undefined && { 'idempotency-key': key }),
       ...lowerCased(options.headers),
       'customer-id': this.user,
       'sym-date': symDate,
@@ -77,7 +113,7 @@ export class SmlClient {
       'sym-version': SYM_VERSION,
       authorization,
     };
-    const res = await send(url, { method, headers, agent: this.#agent, ...(options.signal ? { signal: options.signal } : {}) }, body);
+    const res = await this.#transport({ method, url, headers, body, signal });
     const text = res.text;
     let parsed: unknown;
     try {
@@ -92,20 +128,29 @@ export class SmlClient {
   /**
    * Polls `GET /jobs/{id}` until the job is no longer running (202) and returns that
    * answer: 200 with the result, or the failure's status. Accepts a job id or the 202
-   * response that created the job.
+   * response that created the job. `onProgress` sees done/total/percent of each running
+   * answer, and 100 % once when the job succeeded.
    */
   async waitForJob<V = Record<string, unknown>>(job: SmlResponse<unknown> | string | number, options: WaitOptions = {}): Promise<SmlResponse<V>> {
-    const { timeoutMs = 60_000, intervalMs = 100 } = options;
+    const { timeoutMs = 60_000, intervalMs = 100, signal } = options;
     const jobId = typeof job === 'object' ? job.headers['sym-job-id'] : String(job);
     if (!jobId) throw new TypeError('waitForJob needs a job id or a response with a sym-job-id header');
     const deadline = Date.now() + timeoutMs;
+    let last: JobInfo | undefined;
     for (;;) {
-      const res = await this.getJob<V>(jobId);
-      if (res.status !== 202) return res;
+      const res = await this.operations.getJob<V>(jobId, { signal });
+      if (res.status !== 202) {
+        if (res.status === 200 && last !== undefined) options.onProgress?.({ ...jobProgress(jobId, last), done: last.maximum, percent: 100 });
+        return res;
+      }
       const { jobinfo } = (res.body.values ?? {}) as { jobinfo?: JobInfo };
-      if (jobinfo) options.onRunning?.(jobinfo);
+      if (jobinfo) {
+        last = jobinfo;
+        options.onRunning?.(jobinfo);
+        options.onProgress?.(jobProgress(jobId, jobinfo));
+      }
       if (Date.now() + intervalMs > deadline) throw new JobTimeoutError(jobId, timeoutMs);
-      await sleep(intervalMs);
+      await sleep(intervalMs, undefined, { signal });
     }
   }
 
@@ -132,16 +177,12 @@ export class SmlClient {
   }
 
   createProject(pid: string, options: CreateProjectOptions = {}) {
-    const query: Record<string, string> = { pid };
-    if (options.type !== undefined) query.type = options.type;
-    if (options.persist !== undefined) query.persist = String(options.persist);
-    if (options.enableHistogram !== undefined) query.enableHistogram = String(options.enableHistogram);
-    if (options.histogramType !== undefined) query.histogramType = options.histogramType;
+    const query: CreateProjectQuery = { pid, type: options.type, persist: flag(options.persist), enableHistogram: flag(options.enableHistogram), histogramType: options.histogramType };
     return this.operations.createProject({ query, json: options.params });
   }
 
   projectInfo(pid: string, options: { async?: boolean; hash?: boolean } = {}) {
-    const query = { ...asyncQuery(options.async), ...(options.hash && { hash: '1' }) };
+    const query: ProjectInfoQuery = { ...asyncQuery(options.async), ...(options.hash && { hash: '1' }) };
     return this.operations.projectInfo<{ smlInfo: Record<string, unknown> }>(pid, { query });
   }
 
@@ -153,13 +194,13 @@ export class SmlClient {
     return this.operations.deleteProject(pid);
   }
 
-  learn(pid: string, frame: RestDataFrame, options: { async?: boolean } = {}) {
-    return this.operations.learnProject(pid, { query: asyncQuery(options.async), json: frame });
+  learn(pid: string, frame: DataFrame, options: { async?: boolean } & CallOptions = {}) {
+    return this.operations.learnProject(pid, { ...callOptions(options), query: asyncQuery(options.async), json: frame });
   }
 
   /** The exact inverse of `learn`. */
-  forget(pid: string, frame: RestDataFrame, options: { async?: boolean } = {}) {
-    return this.operations.forgetProject(pid, { query: asyncQuery(options.async), json: frame });
+  forget(pid: string, frame: DataFrame, options: { async?: boolean } & CallOptions = {}) {
+    return this.operations.forgetProject(pid, { ...callOptions(options), query: asyncQuery(options.async), json: frame });
   }
 
   /** Registers a data source (201); the DSInfo travels encrypted with this client's secret (v2, API.md §2.4). */
@@ -219,7 +260,7 @@ export class SmlClient {
 
   /** Creates a stream (DSInfo of type kafka or nats, encrypted) learning every record into the project (201); `fromBeginning`: from the first record the source holds. */
   createStream(pid: string, ds: DsInfo, options: { fromBeginning?: boolean } = {}) {
-    return this.operations.createStream(pid, { query: { fromBeginning: String(options.fromBeginning === true) }, raw: encryptDsInfo(ds, this.#secret) });
+    return this.operations.createStream(pid, { query: { fromBeginning: flag(options.fromBeginning === true) }, raw: encryptDsInfo(ds, this.#secret) });
   }
 
   /** The names of the project's streams. */
@@ -292,7 +333,7 @@ export class SmlClient {
    * `dataframe`; the best is stored as `modelId`. A job (202) whose result is `values.modelInfo`
    * (`algo` the winner, `extra.leaderboard` JSON).
    */
-  autoSelect(pid: string, modelId: string, task: string, mlcontext: MLContext, dataframe: RestDataFrame) {
+  autoSelect(pid: string, modelId: string, task: string, mlcontext: MLContext, dataframe: DataFrame) {
     return this.operations.autoSelect(pid, { query: { modelid: modelId, task }, json: { mlcontext, dataframe } });
   }
 
@@ -301,38 +342,127 @@ export class SmlClient {
     return this.operations.autoSelectOnDataSource(pid, ds, { query: { modelid: modelId, task }, json: mlcontext });
   }
 
+  /** Builds model `modelId` with `algo` from the project's summary: a job (202) whose result is `values.modelInfo`; see `waitForJob`. */
+  buildModel(pid: string, modelId: string, algo: string, mlcontext: MLContext, options: CallOptions = {}) {
+    return this.operations.buildModel<ModelInfoValues>(pid, { ...callOptions(options), query: { modelid: modelId, algo }, json: mlcontext });
+  }
+
+  /** A model's algorithm, attributes, parameters and assessment (`values.modelInfo`). */
+  modelInfo(pid: string, modelId: string) {
+    return this.operations.modelInfo(pid, modelId);
+  }
+
+  /** Predicts the rows of `frame` with model `modelId`: `values.KSVSMap.values`, one map per row (`predictionRecords` reads them). */
+  predict(pid: string, modelId: string, frame: DataFrame, options: CallOptions = {}) {
+    return this.operations.predict(pid, modelId, { ...callOptions(options), json: frame });
+  }
+
   /**
    * learnpredict: learns `frame` (as `learn`) and predicts its rows with `modelId` (as
    * predict), one call; `values.KSVSMap.values` one map per row. SymetryML's defaults:
    * predictBeforeLearn true, rebuildModel false.
    */
-  learnPredict(pid: string, modelId: string, frame: RestDataFrame, options: { predictBeforeLearn?: boolean; rebuildModel?: boolean; keepColumns?: string[] } = {}) {
+  learnPredict(pid: string, modelId: string, frame: DataFrame, options: { predictBeforeLearn?: boolean; rebuildModel?: boolean; keepColumns?: string[] } & CallOptions = {}) {
     const query: Record<string, string> = {};
     if (options.predictBeforeLearn !== undefined) query.predictBeforeLearn = String(options.predictBeforeLearn);
     if (options.rebuildModel !== undefined) query.rebuildModel = String(options.rebuildModel);
     if (options.keepColumns?.length) query.keepColumns = options.keepColumns.join(',');
-    return this.operations.learnPredict<{ KSVSMap: { values: Array<Record<string, string>> } }>(pid, modelId, { query, json: frame });
+    return this.operations.learnPredict<{ KSVSMap: { values: Array<Record<string, string>> } }>(pid, modelId, { ...callOptions(options), query, json: frame });
   }
+}
+
+/** Query parameters as a query string, undefined ones left out. */
+function queryString(query: Readonly<Record<string, string | undefined>>): string {
+  return new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+}
+
+/** The CallOptions of a shorthand's options (the rest are the shorthand's own). */
+function callOptions({ timeoutMs, signal, retry, idempotencyKey }: CallOptions): CallOptions {
+  return { timeoutMs, signal, retry, idempotencyKey };
 }
 
 function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-/** One HTTP exchange: status, headers (lower-case names, repeated ones joined by ', ') and body text. */
-function send(url: URL, options: http.RequestOptions, body: Uint8Array | undefined): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+/**
+ * The default Transport: node:http(s) through `agent` (the client's keep-alive agent; none:
+ * node's global one). Exported so that a transport of one's own (logging, a proxy, a fault
+ * injected in a test) can wrap it.
+ */
+export function httpTransport(agent?: http.Agent): Transport {
+  return (exchange) => send(exchange, agent);
+}
+
+/** One HTTP exchange over node:http(s). */
+function send({ method, url, headers, body, signal }: HttpExchange, agent: http.Agent | undefined): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const req = (url.protocol === 'https:' ? https : http).request(url, options, (res) => {
+    const req = (url.protocol === 'https:' ? https : http).request(url, { method, headers, agent, signal }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
       res.on('end', () => {
-        const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-        resolve({ status: res.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString('utf8') });
+        const answerHeaders: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answerHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
+        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text: Buffer.concat(chunks).toString('utf8') });
       });
     });
-    req.on('error', (err) => reject(new GatewayUnreachableError(url.origin, err)));
+    // An abort is the call's (timeout or caller), not an unreachable gateway.
+    req.on('error', (err) => reject(signal.aborted ? (signal.reason as Error) : new GatewayUnreachableError(url.origin, err)));
     req.end(body);
   });
+}
+
+/** The statuses a call is sent again for: the gateway's retryable refusals (catalogue `retryable`, with `Retry-After`). */
+const RETRIED_STATUSES = new Set([429, 503]);
+const DEFAULT_RETRIES = 3;
+const DEFAULT_BASE_DELAY_MS = 200;
+const DEFAULT_MAX_DELAY_MS = 30_000;
+/** Longer than any synchronous route's own bound, so that the gateway answers first. */
+const DEFAULT_TIMEOUT_MS = 120_000;
+
+/**
+ * The wait before retry `attempt + 1`: the answer's `Retry-After` (seconds or an HTTP date)
+ * when it has one, else an exponential backoff with equal jitter (half fixed, half random, so
+ * that clients refused together do not come back together); at most `maxDelayMs`.
+ */
+export function retryDelay(retryAfter: string | undefined, attempt: number, options: RetryOptions, now = Date.now(), random = Math.random): number {
+  const max = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
+  const given = retryAfter === undefined ? undefined
+    : /^\s*\d+\s*$/.test(retryAfter) ? Number(retryAfter) * 1000
+    : Date.parse(retryAfter) - now;
+  if (given !== undefined && Number.isFinite(given)) return Math.min(max, Math.max(0, given));
+  const backoff = Math.min(max, (options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS) * 2 ** attempt);
+  return backoff / 2 + random() * (backoff / 2);
+}
+
+/** The Idempotency-Key a call sends, if any: its own, a new one, or (for a write, when the client keys writes) a new one. */
+function idempotencyKeyOf(method: string, option: string | boolean | undefined, keyWrites: boolean): string | undefined {
+  if (typeof option === 'string') return option;
+  const wanted = option ?? (keyWrites && method.toUpperCase() !== 'GET');
+  return wanted ? randomUUID() : undefined;
+}
+
+/** A call's signal: aborted by the caller's signal or, after `timeoutMs` (0: never), with the timeout's error. */
+function callSignal(outer: AbortSignal | undefined, timeoutMs: number, timeoutError: () => Error): { signal: AbortSignal; deadline: number | undefined; dispose(): void } {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(outer!.reason);
+  if (outer?.aborted) controller.abort(outer.reason);
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(timeoutError()), timeoutMs) : undefined;
+  timer?.unref();
+  return {
+    signal: controller.signal,
+    deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined,
+    dispose() {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/** done/total/percent of a running job's jobinfo. */
+function jobProgress(jobId: string, info: JobInfo): JobProgress {
+  const total = info.maximum;
+  return { jobId, done: info.current, total, percent: total > 0 ? Math.min(100, (100 * info.current) / total) : undefined, info };
 }

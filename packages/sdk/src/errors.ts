@@ -26,3 +26,11 @@ export class JobTimeoutError extends Error {
     super(`Job ${jobId} still running after ${timeoutMs} ms`);
   }
 }
+
+/** A call did not finish within its `timeoutMs` (retries and their waits included). */
+export class RequestTimeoutError extends Error {
+  override readonly name = 'RequestTimeoutError';
+  constructor(readonly method: string, readonly path: string, readonly timeoutMs: number) {
+    super(`${method} ${path} did not finish within ${timeoutMs} ms`);
+  }
+}

@@ -19,9 +19,9 @@ describe('SDK operations', () => {
   it('a method sends its route\'s method and path, parameters escaped, the customer left to the client', async () => {
     const sent: unknown[] = [];
     const ops = new Operations({ request: (method, path, options) => Promise.resolve(sent.push([method, path, options]) as never) });
-    await ops.predict('p 1', 'm/2', { json: { data: [] } });
+    await ops.predict('p 1', 'm/2', { json: { attributeNames: [], attributeTypes: [], data: [] } });
     await ops.listProjects({ query: {} });
-    expect(sent).toEqual([['POST', '/projects/p%201/predict/m%2F2', { json: { data: [] } }], ['GET', '/projects', { query: {} }]]);
+    expect(sent).toEqual([['POST', '/projects/p%201/predict/m%2F2', { json: { attributeNames: [], attributeTypes: [], data: [] } }], ['GET', '/projects', { query: {} }]]);
   });
 });
 

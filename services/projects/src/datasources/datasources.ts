@@ -1,9 +1,9 @@
-import { checkName, nameToken, smlError, SmlError, type Logger } from '@sml/core';
+import { checkName, guessType, nameToken, smlError, SmlError, type Logger } from '@sml/core';
 import { sml } from '@sml/proto';
 import { Summary } from '@sml/stats';
 import { browseLocal, browseS3, csvBatches, csvOptionsOf, SOURCE_TYPES, sourceOf, SourceError, STREAM_SOURCE_TYPES, type ReadLimits, type Source, type SourceContext } from '@sml/sources';
 import type { JobContext } from '@sml/jobs-client';
-import { guessType, SAMPLE_ROWS } from './plan';
+import { SAMPLE_ROWS } from './plan';
 import { DsReaders } from './reader';
 import { dsFailure } from './rows';
 import { DsStaging } from './staging';
@@ -15,7 +15,7 @@ import { summaryOptions, type ProjectLimits } from '../lifecycle/project';
 import type { ProjectRegistry } from '../lifecycle/registry';
 import type { DataSourceRecords, ProjectMetas } from '../ports';
 
-export { guessType, SAMPLE_ROWS } from './plan';
+export { SAMPLE_ROWS } from './plan';
 
 /** What a learn / forget job answers (the LearnReport reply). */
 interface LearnReport { rowsLearned: number; rowsSkipped: number; errors: string[] }

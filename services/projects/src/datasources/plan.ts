@@ -1,16 +1,7 @@
-import { smlError } from '@sml/core';
+import { guessType, smlError } from '@sml/core';
 
 /** Rows a sample or a preview shows (API.md §5); types are guessed from as many. */
 export const SAMPLE_ROWS = 128;
-
-/** Guessed attribute type of sample cells: C numbers, B 0/1, T anything else (missing cells ignored). */
-export function guessType(cells: string[]): string {
-  const present = cells.map((c) => c.trim()).filter((c) => c !== '' && !/^(na|nan|null|\?)$/i.test(c));
-  if (present.length === 0) return 'C';
-  if (present.every((c) => c === '0' || c === '1')) return 'B';
-  if (present.every((c) => Number.isFinite(Number(c)))) return 'C';
-  return 'T';
-}
 
 /** Which columns of a source a learn reads, as which attributes: `index[k]` is the column of attribute k. */
 export interface ColumnPlan {

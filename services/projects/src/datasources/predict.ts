@@ -1,10 +1,10 @@
-import { SmlError, smlError } from '@sml/core';
+import { guessType, SmlError, smlError } from '@sml/core';
 import type { JobContext } from '@sml/jobs-client';
 import type { sml } from '@sml/proto';
 import { SINK_TYPES, sinkOf, type RowSink, type SourceContext } from '@sml/sources';
 import type { Prediction } from '@sml/stats';
 import type { DataSources } from './datasources';
-import { guessType, SAMPLE_ROWS } from './datasources';
+import { SAMPLE_ROWS } from './datasources';
 import { dsBatches, dsFailure } from './rows';
 import { dsColumnsFromProto, type DsColumns, type DsInfo } from './types';
 import type { Models } from '../models/models';
