@@ -24,8 +24,21 @@ const zeroOne = (v: number) => v === 0 || v === 1;
 const binaryScore = (p: Record<string, string>) => Number(p.prob ?? p.Prob ?? p.score ?? p.resZ ?? p.res);
 
 /**
+ * mlda's and mqda's class scores are log posteriors up to a constant of the row (a linear or
+ * quadratic discriminant): as such they rank one class against another within a row but not
+ * rows against each other, which a one-vs-rest ROC does (the middle one of three classes along
+ * a line would score ≈ 0.5). Their softmax is the posterior probability of each class.
+ */
+export function posteriors(classes: string[], scores: number[]): Record<string, number> {
+  const top = Math.max(...scores);
+  const weights = scores.map((s) => Math.exp(s - top));
+  const total = weights.reduce((a, w) => a + w, 0);
+  return Object.fromEntries(classes.map((c, k) => [c, weights[k] / total]));
+}
+
+/**
  * The task of a model, read from its predictions (the CLI knows no algorithm's task):
- * - several targets each a prediction key (mlda, mqda): one-hot classes, scored per class;
+ * - several targets each a prediction key (mlda, mqda): one-hot classes, scored by their posteriors;
  * - `p_<class>` keys (rf_classifier): the target's values are the classes, the keys their probabilities;
  * - one target, 0/1 answers and 0/1 targets: binary, scored by the model's confidence;
  * - otherwise: regression on the first target.
@@ -39,7 +52,7 @@ export function holdout(model: ModelInfo, rows: TestRow[]): Holdout {
   if (targets.length > 1 && targets.every((t) => first[t] !== undefined)) {
     const classified = rows.flatMap((r): ClassifiedRow[] => {
       const actual = targets.find((t) => number(r.targets[t]) === 1);
-      return actual === undefined ? [] : [{ actual, predicted: r.prediction.res, scores: Object.fromEntries(targets.map((t) => [t, Number(r.prediction[t])])) }];
+      return actual === undefined ? [] : [{ actual, predicted: r.prediction.res, scores: posteriors(targets, targets.map((t) => Number(r.prediction[t]))) }];
     });
     return { kind: 'classification', metrics: classificationMetrics(classified, targets) };
   }

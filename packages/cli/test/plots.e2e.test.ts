@@ -74,6 +74,24 @@ describe('sml holdout metrics and plots end to end', () => {
     expect(line.attrs.points.split(' ').length).toBe(new Set(predicted.map((p) => p.prob)).size + 1);
   });
 
+  it('model build --test of a multi-class model (mlda, one-hot targets): accuracy as counted from its predictions, macro one-vs-rest AUC, a 3×3 confusion matrix', async () => {
+    // Three clusters on a line: class k around x1 = 2k, one-hot columns a, b, c.
+    const three = rows(240, 11).map(([u, v], i) => [2 * (i % 3) + u, v, ...[0, 1, 2].map((k) => (k === i % 3 ? 1 : 0))]);
+    const threeCsv = (data: number[][]) => `x1,x2,a,b,c\n${data.map((r) => r.map((v) => String(Number(v.toFixed(4)))).join(',')).join('\n')}\n`;
+    writeFileSync(file('three.csv'), threeCsv(three.slice(0, 180)));
+    writeFileSync(file('three-test.csv'), threeCsv(three.slice(180)));
+    expect((await sml(['projects', 'create', 'q'], env)).code).toBe(0);
+    expect((await sml(['projects', 'learn', 'q', file('three.csv')], env)).code).toBe(0);
+    const r = await sml(['model', 'build', 'q', 'm', '--algo', 'mlda', '--inputs', 'x1,x2', '--targets', 'a,b,c', '--test', file('three-test.csv'), '--plot', file('roc3.svg')], env);
+    expect(r.code).toBe(0);
+    const predicted = JSON.parse((await sml(['--json', 'model', 'predict', 'q', 'm', file('three-test.csv')], env)).stdout).values.KSVSMap.values as Array<{ res: string }>;
+    const actual = three.slice(180).map((t) => ['a', 'b', 'c'][t.slice(2).indexOf(1)]);
+    expect(figure(r.stdout, 'accuracy')).toBeCloseTo(predicted.filter((p, i) => p.res === actual[i]).length / actual.length, 5);
+    expect(figure(r.stdout, 'auc (macro one-vs-rest)')).toBeGreaterThan(0.9);
+    expect(r.stdout).toMatch(/^ACTUAL +a +b +c\na( +\d+){3}\nb( +\d+){3}\nc( +\d+){3}$/m);
+    expect(byClass('roc3.svg', 'line').map((l) => l.attrs['data-series'].slice(0, 1))).toEqual(['a', 'b', 'c']);
+  });
+
   it('model build --test of a regression: RMSE, MAE, R² and a residual plot of every row', async () => {
     const r = await sml(['model', 'build', 'p', 'mlr1', '--algo', 'mlr', '--inputs', 'x1', '--targets', 'x3', '--test', file('test.csv'), '--plot', file('residuals.svg')], env);
     expect(r.code).toBe(0);
