@@ -41,6 +41,7 @@ declare -A to_stdout=(
   [packages/stats/test/models/fixtures/gen_assessment.py]=assessment.json
   [packages/stats/test/models/linear-family/fixtures/gen_linear_family.py]=linear_family.json
   [services/projects/test/fixtures/gen_iris_moments.py]=iris_moments.json
+  [packages/cli/test/fixtures/gen_metrics.py]=metrics.json
 )
 r_scripts=(
   packages/stats/test/survival/fixtures/gen_survival.R

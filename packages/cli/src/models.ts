@@ -1,5 +1,8 @@
+import { createReadStream } from 'node:fs';
 import type { RestDataFrame } from '@sml/core';
-import type { SmlClient } from '@sml/sdk';
+import type { SmlClient, SmlResponse } from '@sml/sdk';
+import { csvRecords } from './csv';
+import { frameBatches, type FrameBatch } from './frames';
 import type { MLContext, Num } from './exploration';
 import { cell, fields, keyValues, table } from './table';
 
@@ -58,6 +61,15 @@ export function deleteModel(client: SmlClient, pid: string, modelId: string) {
 
 export function predict(client: SmlClient, pid: string, modelId: string, frame: RestDataFrame) {
   return client.operations.predict<Predictions>(pid, modelId, { json: frame });
+}
+
+/**
+ * Predicts the data rows of a CSV file (header first), `batch` rows per request, in order:
+ * each request's batch with its answer; the caller stops at a failed one.
+ */
+export async function* predictFile(client: SmlClient, pid: string, modelId: string, path: string, types: string[], batch: number): AsyncGenerator<FrameBatch & { res: SmlResponse<Predictions> }> {
+  const records = csvRecords(createReadStream(path, { encoding: 'utf8' }));
+  for await (const b of frameBatches(records, { types, batchSize: batch, errorHandling: 0 })) yield { ...b, res: await predict(client, pid, modelId, b.frame) };
 }
 
 /** A modelInfo as blocks: its identity, then assessment, info and extra as key/value tables (empty ones left out). */

@@ -1,6 +1,8 @@
 /**
  * Standalone SVG 1.1 charts for `--plot`, without dependencies: a title, axes with ticks
- * and labels, then bars (a histogram) or step lines (survival curves) with a legend.
+ * and labels, then bars (a histogram, linear or log-scale counts), step lines (survival
+ * curves), lines and points (ROC curves, residuals, a PCA scree) with a legend, or ranked
+ * horizontal bars (a leaderboard).
  */
 
 export interface Bar {
@@ -14,6 +16,42 @@ export interface BarChart {
   xLabel: string;
   yLabel: string;
   bars: Bar[];
+  /**
+   * Log-scale y axis (ticks at powers of ten): small bins stay visible beside large ones.
+   * A bin of value 0 has no bar (log 0 is −∞); its tooltip-less gap says so.
+   */
+  yLog?: boolean;
+}
+
+export interface XyPoint {
+  x: number;
+  y: number;
+}
+
+export interface XySeries {
+  name: string;
+  points: XyPoint[];
+  /** `line`: a polyline with a marker at every point; `points`: markers only (a scatter). */
+  kind: 'line' | 'points';
+}
+
+export interface XyChart {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  series: XySeries[];
+  /** Dashed reference segments (a ROC chance diagonal, a residual's zero line), in data units. */
+  references?: Array<{ from: XyPoint; to: XyPoint; label?: string }>;
+  xDomain?: [number, number];
+  yDomain?: [number, number];
+}
+
+export interface RankChart {
+  title: string;
+  /** What the bars measure, e.g. `score (AUC)`. */
+  xLabel: string;
+  /** Best first: drawn top to bottom. */
+  items: Array<{ label: string; value: number }>;
 }
 
 export interface StepPoint {
@@ -81,6 +119,8 @@ interface Scale {
   max: number;
   ticks: number[];
   format(v: number): string;
+  /** Where v lies between min (0) and max (1). */
+  position(v: number): number;
 }
 
 /** 1, 2 or 5 × 10^k: the smallest such step that splits `span` into at most `count` parts. */
@@ -109,11 +149,27 @@ function scale(min: number, max: number, count: number): Scale {
     if (!exponential) return v.toFixed(decimals);
     return v === 0 ? '0' : v.toExponential(Math.min(6, Math.max(0, Math.floor(Math.log10(Math.abs(v))) - Math.floor(Math.log10(step)))));
   };
-  return { min: ticks[0], max: ticks[n], ticks, format };
+  return { min: ticks[0], max: ticks[n], ticks, format, position: (v) => (v - ticks[0]) / (ticks[n] - ticks[0]) };
+}
+
+/**
+ * A log10 scale over the positive [min, max], widened to whole powers of ten, one tick at
+ * each (1, 10, 100 …; 0.01, 0.1 …; 1e-5, 1e+6 beyond). Without a positive value: [1, 10].
+ */
+function logScale(min: number, max: number): Scale {
+  if (!(min > 0) || !Number.isFinite(max) || max < min) [min, max] = [1, 10];
+  const lo = Math.floor(Math.log10(min) + 1e-9);
+  const hi = Math.max(lo + 1, Math.ceil(Math.log10(max) - 1e-9));
+  const ticks = Array.from({ length: hi - lo + 1 }, (_, i) => Number(`1e${lo + i}`));
+  const format = (v: number) => {
+    const k = Math.round(Math.log10(v));
+    return k >= -4 && k <= 5 ? String(v) : `1e${k >= 0 ? '+' : ''}${k}`;
+  };
+  return { min: ticks[0], max: ticks[ticks.length - 1], ticks, format, position: (v) => (Math.log10(v) - lo) / (hi - lo) };
 }
 
 interface Legend {
-  items: Array<{ label: string; color: string; kind: 'line' | 'band' }>;
+  items: Array<{ label: string; color: string; kind: 'line' | 'band' | 'dash' }>;
 }
 
 /** The plot area inside the margins, with its two scales mapped to pixels. */
@@ -125,21 +181,21 @@ class Frame {
   readonly x: Scale;
   readonly y: Scale;
 
-  constructor(xRange: [number, number], yRange: [number, number], legend: Legend | undefined) {
+  constructor(xRange: [number, number], yRange: [number, number], legend: Legend | undefined, yLog = false) {
     const legendChars = Math.max(0, ...(legend?.items ?? []).map((i) => truncate(i.label, MAX_LEGEND_CHARS).length));
     this.right = WIDTH - (legend ? 52 + legendChars * (CHAR_WIDTH + 1) : 32);
-    this.y = scale(yRange[0], yRange[1], Math.floor((this.bottom - this.top) / 50));
+    this.y = yLog ? logScale(yRange[0], yRange[1]) : scale(yRange[0], yRange[1], Math.floor((this.bottom - this.top) / 50));
     const yLabelChars = Math.max(...this.y.ticks.map((t) => this.y.format(t).length));
     this.left = 36 + yLabelChars * CHAR_WIDTH;
     this.x = scale(xRange[0], xRange[1], Math.floor((this.right - this.left) / 70));
   }
 
   px(v: number): number {
-    return this.left + ((v - this.x.min) / (this.x.max - this.x.min)) * (this.right - this.left);
+    return this.left + this.x.position(v) * (this.right - this.left);
   }
 
   py(v: number): number {
-    return this.bottom - ((v - this.y.min) / (this.y.max - this.y.min)) * (this.bottom - this.top);
+    return this.bottom - this.y.position(v) * (this.bottom - this.top);
   }
 
   /** Title, grid, axes, ticks and axis labels: everything but the data. */
@@ -172,9 +228,9 @@ class Frame {
     const x = this.right + 16;
     return legend.items.flatMap((item, i) => {
       const y = this.top + 8 + i * 20;
-      const swatch = item.kind === 'line'
-        ? tag('line', { x1: x, y1: y, x2: x + 18, y2: y, stroke: item.color, 'stroke-width': 2 })
-        : tag('rect', { x, y: y - 6, width: 18, height: 12, fill: item.color, 'fill-opacity': 0.2 });
+      const swatch = item.kind === 'band'
+        ? tag('rect', { x, y: y - 6, width: 18, height: 12, fill: item.color, 'fill-opacity': 0.2 })
+        : tag('line', { x1: x, y1: y, x2: x + 18, y2: y, stroke: item.color, 'stroke-width': 2, ...(item.kind === 'dash' ? { 'stroke-dasharray': '5 4' } : {}) });
       return [swatch, tag('text', { x: x + 24, y: y + 4 }, truncate(item.label, MAX_LEGEND_CHARS))];
     });
   }
@@ -192,13 +248,18 @@ function svgDocument(body: string[]): string {
 
 const finite = (...values: Array<number | undefined>): boolean => values.every((v) => v !== undefined && Number.isFinite(v));
 
-/** A histogram: one bar per bin (empty bins too, with height 0), each with a tooltip. */
+/**
+ * A histogram: one bar per bin (empty bins too, with height 0; on a log scale none), each
+ * with a tooltip.
+ */
 export function barChart(chart: BarChart): string {
-  const bars = chart.bars.filter((b) => finite(b.lower, b.upper, b.value));
+  const bars = chart.bars.filter((b) => finite(b.lower, b.upper, b.value) && (!chart.yLog || b.value > 0));
+  const values = bars.map((b) => b.value);
   const frame = new Frame(
     [Math.min(...bars.map((b) => b.lower)), Math.max(...bars.map((b) => b.upper))],
-    [0, Math.max(0, ...bars.map((b) => b.value))],
+    chart.yLog ? [Math.min(...values), Math.max(...values)] : [0, Math.max(0, ...values)],
     undefined,
+    chart.yLog,
   );
   const rects = bars.map((b) => {
     const x = frame.px(b.lower);
@@ -258,4 +319,83 @@ export function stepChart(chart: StepChart): string {
     }
   });
   return svgDocument([...frame.axes(chart.title, chart.xLabel, chart.yLabel), ...bands, ...lines, ...markers, ...frame.legend(legend)]);
+}
+
+/**
+ * Lines and scatters in one frame (ROC curves, residuals, a PCA scree): a line series is a
+ * polyline with a marker at each point, a points series markers only; reference segments are
+ * dashed. Non-finite points are left out.
+ */
+export function xyChart(chart: XyChart): string {
+  const points = chart.series.flatMap((s) => s.points).filter((p) => finite(p.x, p.y));
+  const refs = (chart.references ?? []).flatMap((r) => [r.from, r.to]);
+  const extent = (values: number[]): [number, number] => [Math.min(...values), Math.max(...values)];
+  const color = (i: number) => PALETTE[i % PALETTE.length];
+  const legend: Legend = { items: chart.series.map((s, i) => ({ label: s.name, color: color(i), kind: 'line' as const })) };
+  for (const r of chart.references ?? []) if (r.label) legend.items.push({ label: r.label, color: '#777777', kind: 'dash' });
+  const frame = new Frame(
+    chart.xDomain ?? extent([...points, ...refs].map((p) => p.x)),
+    chart.yDomain ?? extent([...points, ...refs].map((p) => p.y)),
+    legend.items.length > 1 ? legend : undefined,
+  );
+  const xy = (p: XyPoint) => `${round(frame.px(p.x))},${round(frame.py(p.y))}`;
+  const references = (chart.references ?? []).map((r) => tag('line', {
+    class: 'reference', x1: frame.px(r.from.x), y1: frame.py(r.from.y), x2: frame.px(r.to.x), y2: frame.py(r.to.y), stroke: '#777777', 'stroke-dasharray': '5 4',
+  }));
+  const lines: string[] = [];
+  const markers: string[] = [];
+  chart.series.forEach((s, i) => {
+    const name = { 'data-series': s.name };
+    const shown = s.points.filter((p) => finite(p.x, p.y));
+    if (s.kind === 'line' && shown.length > 1) {
+      lines.push(tag('polyline', { class: 'line', ...name, points: shown.map(xy).join(' '), fill: 'none', stroke: color(i), 'stroke-width': 2 }));
+    }
+    const r = s.kind === 'line' ? 3 : 2.5;
+    markers.push(...shown.map((p) => tag('circle', { class: 'point', ...name, cx: frame.px(p.x), cy: frame.py(p.y), r, fill: color(i), 'fill-opacity': s.kind === 'line' ? 1 : 0.6 })));
+  });
+  return svgDocument([
+    ...frame.axes(chart.title, chart.xLabel, chart.yLabel), ...references, ...lines, ...markers, ...(legend.items.length > 1 ? frame.legend(legend) : []),
+  ]);
+}
+
+/** Rows of a ranked chart: at most this many (the leaderboard keeps 20). */
+const MAX_RANKS = 20;
+const MAX_RANK_LABEL_CHARS = 34;
+
+/**
+ * Ranked horizontal bars, best at the top, each labelled (rank and name) on the left and with
+ * its value at its end: a leaderboard. The axis starts at 0 unless a value is negative.
+ */
+export function rankChart(chart: RankChart): string {
+  const items = chart.items.filter((i) => finite(i.value)).slice(0, MAX_RANKS);
+  const labels = items.map((item, k) => truncate(`${k + 1}. ${item.label}`, MAX_RANK_LABEL_CHARS));
+  const left = 24 + Math.max(0, ...labels.map((l) => l.length)) * CHAR_WIDTH;
+  const right = WIDTH - 72;
+  const top = 44;
+  const bottom = HEIGHT - 56;
+  const values = items.map((i) => i.value);
+  const x = scale(Math.min(0, ...values), Math.max(0, ...values), Math.floor((right - left) / 70));
+  const px = (v: number) => left + x.position(v) * (right - left);
+  const row = (bottom - top) / Math.max(1, items.length);
+  const out = [
+    tag('rect', { x: 0, y: 0, width: WIDTH, height: HEIGHT, fill: '#ffffff' }),
+    tag('text', { x: WIDTH / 2, y: 26, 'text-anchor': 'middle', 'font-size': 15, 'font-weight': 'bold' }, truncate(chart.title, MAX_TITLE_CHARS)),
+  ];
+  for (const t of x.ticks) {
+    out.push(tag('line', { x1: px(t), y1: top, x2: px(t), y2: bottom, stroke: '#e6e6e6' }));
+    out.push(tag('text', { x: px(t), y: bottom + 19, 'text-anchor': 'middle' }, x.format(t)));
+  }
+  out.push(tag('line', { x1: left, y1: bottom, x2: right, y2: bottom, stroke: '#333333' }));
+  out.push(tag('line', { x1: px(0), y1: top, x2: px(0), y2: bottom, stroke: '#333333' }));
+  out.push(tag('text', { x: (left + right) / 2, y: HEIGHT - 14, 'text-anchor': 'middle' }, truncate(chart.xLabel, 80)));
+  items.forEach((item, k) => {
+    const y = top + k * row;
+    const [a, b] = [px(0), px(item.value)].sort((p, q) => p - q);
+    const mid = y + row / 2;
+    out.push(`<rect class="rank"${attrs({ x: a, y: y + row * 0.15, width: b - a, height: row * 0.7, fill: k === 0 ? PALETTE[1] : PALETTE[0] })}>`
+      + `${tag('title', {}, `${item.label}: ${item.value}`)}</rect>`);
+    out.push(tag('text', { x: left - 8, y: mid + 4, 'text-anchor': 'end' }, labels[k]));
+    out.push(tag('text', { class: 'value', x: b + 4, y: mid + 4 }, String(Number(item.value.toPrecision(4)))));
+  });
+  return svgDocument(out);
 }

@@ -121,6 +121,18 @@ describe('sml explore, density, matrix (against a stand-in gateway)', () => {
       expect(findAll(svg, (e) => e.name === 'text').map((t) => t.text)).toContain('Density of x (project p1)');
     });
 
+    it('--log draws the counts on a log scale: ticks at powers of ten, no bar for an empty bin; --log needs --plot', async () => {
+      gw.answer = densityOf('x', [1, 0, 400, 20]);
+      const path = join(dir, 'log.svg');
+      const r = await sml(['density', 'p1', 'x', '--bins', '4', '--plot', path, '--log'], gw.env);
+      expect(r.code).toBe(0);
+      const svg = parseXml(readFileSync(path, 'utf8'));
+      expect(findAll(svg, (e) => e.attrs.class === 'bar')).toHaveLength(3);
+      const texts = findAll(svg, (e) => e.name === 'text').map((t) => t.text);
+      expect(texts).toEqual(expect.arrayContaining(['1', '10', '100', '1000', 'rows (log scale)']));
+      expect(await sml(['density', 'p1', 'x', '--log'], gw.env)).toEqual({ code: 1, stdout: '', stderr: 'sml: --log scales the plot: give --plot <file.svg>\n' });
+    });
+
     it('histograms off: exit 1 with the 400 statusString, no plot written', async () => {
       gw.answer = () => ({ status: 400, statusString: 'Histograms for project id[p1] for Customer id [c1] are not enabled' });
       const path = join(dir, 'none.svg');
@@ -147,6 +159,27 @@ describe('sml explore, density, matrix (against a stand-in gateway)', () => {
         stdout: 'COMPONENT  VALUE  SUM\n1          1.9    0.95\n2          0.1    1\n\nATTRIBUTE  PC1  PC2\nx          0.7  -0.7\ny          0.7  0.7\n',
         stderr: 'job 7: running\n',
       });
+    });
+
+    it('pca --plot writes the scree: variance explained per component and cumulative, on [0, 1]; --plot is for pca only', async () => {
+      gw.answer = job({ pcaList: [{ attributeNames: ['x', 'y', 'z'], pcaVectors: [], pcaValues: [2.1, 0.6, 0.3], pcaSumValues: [0.7, 0.9, 1] }] }, 0);
+      const path = join(dir, 'scree.svg');
+      const r = await sml(['matrix', 'pca', 'p1', '--inputs', 'x,y,z', '--plot', path], gw.env);
+      expect(r.stdout.endsWith(`\n\nplot: ${path}\n`)).toBe(true);
+      const svg = parseXml(readFileSync(path, 'utf8'));
+      const lines = findAll(svg, (e) => e.attrs.class === 'line');
+      expect(lines.map((l) => l.attrs['data-series'])).toEqual(['explained', 'cumulative']);
+      expect(findAll(svg, (e) => e.attrs.class === 'point')).toHaveLength(6);
+      // The explained line falls (0.7, 0.2, 0.1), the cumulative one rises to 1: y grows downwards in SVG.
+      const ys = (l: typeof lines[number]) => l.attrs.points.split(' ').map((p) => Number(p.split(',')[1]));
+      const [explained, cumulative] = lines.map(ys);
+      expect(explained[0]).toBeLessThan(explained[1]);
+      expect(explained[1]).toBeLessThan(explained[2]);
+      expect(cumulative[2]).toBeLessThan(cumulative[0]);
+      expect(findAll(svg, (e) => e.name === 'text').map((t) => t.text)).toEqual(expect.arrayContaining(['PCA scree (project p1)', 'principal component']));
+      gw.reset();
+      expect(await sml(['matrix', 'vif', 'p1', '--inputs', 'x,y', '--plot', path], gw.env)).toEqual({ code: 1, stdout: '', stderr: 'sml: --plot draws a PCA scree: it goes with matrix pca\n' });
+      expect(gw.seen).toEqual([]);
     });
 
     it('vif and svdfs print their maps; svdfs sends the targets', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sml } from './run';
@@ -106,6 +106,91 @@ describe('sml model (against a stand-in gateway)', () => {
     });
   });
 
+  describe('build --test (holdout metrics computed by the CLI from predictions)', () => {
+    /** Build job 9 of `info`, then projectInfo (types of the test file), then predict answering `predictions`. */
+    const scripted = (info: object, types: Record<string, string>, predictions: Array<Record<string, string>>) => (s: Seen, i: number): Reply => {
+      if (s.path.endsWith('/build')) return { status: 202, statusString: 'SelectModel Job Created', headers: { 'sym-job-id': '9' } };
+      if (s.path.endsWith('/jobs/9')) return { status: 200, statusString: 'Job is finished', values: { modelInfo: { ...modelInfo, assessment: {}, info: {}, extra: {}, ...info } } };
+      if (s.path.endsWith('/p1/info')) return { status: 200, statusString: 'OK', values: { smlInfo: { attributeNames: Object.keys(types), attributeTypes: Object.values(types) } } };
+      if (s.path.includes('/predict/')) return { status: 200, statusString: 'OK', values: { KSVSMap: { values: predictions } } };
+      return { status: 404, statusString: `unexpected ${s.method} ${s.path} (${i})` };
+    };
+    const binary = () => scripted({ modelId: 'm1', algo: 'lr', targetAttributeNames: ['b'] }, { x: 'C', b: 'B' }, [
+      { res: '1', prob: '0.9' }, { res: '0', prob: '0.2' }, { res: '1', prob: '0.6' }, { res: '0', prob: '0.4' }, { res: '1', prob: '0.7' },
+    ]);
+    const build = (...more: string[]) => ['model', 'build', 'p1', 'm1', '--algo', 'lr', '--inputs', 'x', '--targets', 'b', ...more];
+
+    it('a binary classifier: accuracy, AUC from its prob and the confusion matrix; the test file typed as the project types its columns', async () => {
+      gw.answer = binary();
+      const test = csv('test.csv', 'x,b\n1,1\n2,0\n3,0\n4,1\n5,1\n');
+      const r = await sml(build('--test', test), gw.env);
+      expect(r.code).toBe(0);
+      const predict = gw.seen.find((s) => s.path.includes('/predict/'))!;
+      expect(predict.path).toBe(`${base}/p1/predict/m1`);
+      expect(predict.body).toEqual({ attributeNames: ['x', 'b'], attributeTypes: ['C', 'B'], data: [['1', '1'], ['2', '0'], ['3', '0'], ['4', '1'], ['5', '1']], errorHandling: 0 });
+      // Positives score 0.9, 0.4, 0.7; negatives 0.2, 0.6: 5 of 6 pairs ordered. Predicted 1,0,1,0,1 against 1,0,0,1,1.
+      expect(r.stdout).toContain([
+        `HOLDOUT on ${test}: 5 rows, computed by the CLI from the model's predictions`,
+        'METRIC    VALUE',
+        'accuracy  0.6',
+        'auc       0.833333',
+        '',
+        'CONFUSION MATRIX (rows: actual, columns: predicted)',
+        'ACTUAL  0  1',
+        '0       1  1',
+        '1       1  2',
+      ].join('\n'));
+    });
+
+    it('--json adds values.holdout to the envelope; --plot writes the ROC curve', async () => {
+      gw.answer = binary();
+      const test = csv('test.csv', 'x,b\n1,1\n2,0\n3,0\n4,1\n5,1\n');
+      const plot = join(dir, 'roc.svg');
+      const r = await sml(['--json', ...build('--test', test, '--plot', plot)], gw.env);
+      expect(JSON.parse(r.stdout).values.holdout).toEqual({
+        n: 5, accuracy: 0.6, auc: expect.closeTo(5 / 6, 12), aucByClass: { 1: expect.closeTo(5 / 6, 12) }, classes: ['0', '1'], confusion: [[1, 1], [1, 2]],
+      });
+      const svg = readFileSync(plot, 'utf8');
+      expect(svg).toContain('>ROC: model m1 (lr) on test.csv<');
+      // (0,0) then one point per distinct score: 6 points.
+      expect(svg.match(/class="point"/g)).toHaveLength(6);
+    });
+
+    it('several one-hot targets (mlda, mqda): the target that is 1 is the class, each target key its score; macro one-vs-rest AUC', async () => {
+      gw.answer = scripted({ modelId: 'm1', algo: 'mlda', targetAttributeNames: ['a', 'b', 'c'] }, { x: 'C', a: 'B', b: 'B', c: 'B' }, [
+        { res: 'a', a: '3', b: '1', c: '0' }, { res: 'b', a: '0', b: '2', c: '1' }, { res: 'b', a: '1', b: '2', c: '1.5' }, { res: 'a', a: '2', b: '1', c: '0' },
+      ]);
+      const test = csv('iris.csv', 'x,a,b,c\n1,1,0,0\n2,0,1,0\n3,0,0,1\n4,1,0,0\n');
+      const r = await sml(['model', 'build', 'p1', 'm1', '--algo', 'mlda', '--inputs', 'x', '--targets', 'a,b,c', '--test', test], gw.env);
+      // Ranked by the scores' softmax (posteriors), every class is told apart from the rest (scikit-learn: 1.0 each);
+      // the raw score of b would tie rows 2 and 3 (AUC 0.83).
+      expect(r.stdout).toContain(['METRIC                   VALUE', 'accuracy                 0.75', 'auc (macro one-vs-rest)  1', '',
+        'CLASS  AUC (one-vs-rest)', 'a      1', 'b      1', 'c      1'].join('\n'));
+      expect(r.stdout).toContain(['ACTUAL  a  b  c', 'a       2  0  0', 'b       0  1  0', 'c       0  1  0'].join('\n'));
+    });
+
+    it('a regression: RMSE, MAE, R²; --plot draws the residuals against the predictions around a zero line', async () => {
+      gw.answer = scripted({}, { x1: 'C', x3: 'C', y: 'C' }, [{ res: '1' }, { res: '2' }, { res: '4' }]);
+      const test = csv('reg.csv', 'x1,x3,y\n1,1,2\n2,2,2\n3,3,4\n');
+      const plot = join(dir, 'residuals.svg');
+      const r = await sml(['model', 'build', 'p1', 'm1', '--algo', 'mlr', '--inputs', 'x1,x3', '--targets', 'y', '--test', test, '--plot', plot], gw.env);
+      expect(r.stdout).toContain(['METRIC  VALUE', 'rmse    0.57735', 'mae     0.333333', 'r2      0.625'].join('\n'));
+      const svg = readFileSync(plot, 'utf8');
+      expect(svg.match(/class="point"/g)).toHaveLength(3);
+      expect(svg.match(/class="reference"/g)).toHaveLength(1);
+      expect(svg).toContain('>residual (actual − predicted)<');
+    });
+
+    it('refused before sending: --plot without --test, --test with --no-wait; a test file without the targets after the build', async () => {
+      expect(await sml(build('--plot', join(dir, 'x.svg')), gw.env)).toEqual({ code: 1, stdout: '', stderr: 'sml: --plot draws the --test rows: give --test <csv>\n' });
+      expect((await sml(build('--test', 'x.csv', '--no-wait'), gw.env)).stderr).toBe('sml: --test scores the built model: it cannot go with --no-wait\n');
+      expect(gw.seen).toEqual([]);
+      gw.answer = binary();
+      const test = csv('nob.csv', 'x\n1\n');
+      expect((await sml(build('--test', test), gw.env)).stderr).toBe(`sml: --test ${test} has no column 'b': it needs the model's targets\n`);
+    });
+  });
+
   describe('select', () => {
     const data = () => csv('score.csv', 'x1,x3,y\r\n1,2,3\r\n4,5,6\r\n7,8,9\r\n');
 
@@ -169,7 +254,9 @@ describe('sml model (against a stand-in gateway)', () => {
       { algo: 'ridge', params: { lambda: '0.01' }, inputs: ['x1', 'x3'], score: 0.5, assessment: { rmse: 0.5 } },
       { algo: 'mlr', params: {}, inputs: ['x1'], score: 0.75, assessment: { rmse: 0.75 } },
     ];
-    const winner = { ...modelInfo, algo: 'ridge', assessment: {}, info: { autoselect_task: 'regression' }, extra: { coef_x1: '1.5', leaderboard: JSON.stringify(board) } };
+    const winner = {
+      ...modelInfo, algo: 'ridge', assessment: {}, info: { autoselect_task: 'regression', sml_model_assessment_type: 'mae' }, extra: { coef_x1: '1.5', leaderboard: JSON.stringify(board) },
+    };
     const autoJob = (running = 0) => job(running, { status: 200, statusString: 'Job is finished', values: { modelInfo: winner } });
 
     it('posts {mlcontext, dataframe} to /autoSelect with task and modelid, the options as extraParameters; prints the winner and the leaderboard', async () => {
@@ -191,10 +278,28 @@ describe('sml model (against a stand-in gateway)', () => {
       expect(r.stdout).not.toMatch(/"algo"/); // the leaderboard JSON is shown as a table, not in EXTRA
       expect(r.stdout).toContain([
         'LEADERBOARD (regression)',
-        'RANK  ALGO   PARAMS       SCORE  INPUTS',
-        '1     ridge  lambda=0.01  0.5    x1,x3',
-        '2     mlr                 0.75   x1',
+        'RANK  ALGO   PARAMS       SCORE (MAE)  INPUTS',
+        '1     ridge  lambda=0.01  0.5          x1,x3',
+        '2     mlr                 0.75         x1',
       ].join('\n'));
+    });
+
+    it('SCORE names no metric when the modelInfo does not say which (info.sml_model_assessment_type)', async () => {
+      gw.answer = job(0, { status: 200, statusString: 'Job is finished', values: { modelInfo: { ...winner, info: {} } } });
+      const r = await sml(['model', 'autoselect', 'p1', 'best', '--task', 'regression', '--targets', 'y', '--ds', 'val'], gw.env);
+      expect(r.stdout).toMatch(/^RANK {2}ALGO {3}PARAMS {7}SCORE {2}INPUTS$/m);
+    });
+
+    it('--leaderboard-plot writes the leaderboard as ranked SVG bars, the criterion on the axis', async () => {
+      gw.answer = autoJob(0);
+      const plot = join(dir, 'board.svg');
+      const r = await sml(['model', 'autoselect', 'p1', 'best', '--task', 'regression', '--targets', 'y', '--ds', 'val', '--leaderboard-plot', plot], gw.env);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`leaderboard plot: ${plot}`);
+      const svg = readFileSync(plot, 'utf8');
+      expect(svg.match(/class="rank"/g)).toHaveLength(2);
+      expect(svg).toContain('>score (mae), lower is better<');
+      expect(svg).toContain('>1. ridge lambda=0.01<');
     });
 
     it("takes sym-rest-rc's spellings: --input-names, --target-names, --val-df, --params k=v,k=v; indexes go as inputAttributes/targets", async () => {

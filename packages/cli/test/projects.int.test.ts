@@ -42,15 +42,22 @@ describe('sml projects (against a stand-in gateway)', () => {
       ]);
     });
 
-    it("without --types the columns take the project's types; a project without attributes yet asks for --types", async () => {
+    it("without --types the columns take the project's types", async () => {
       gw.answer = (s) => (s.method === 'GET' ? { status: 200, statusString: 'OK', values: { smlInfo: { attributeNames: ['flag', 'x'], attributeTypes: ['B', 'C'] } } } : ok(s, 0));
-      let r = await sml(['projects', 'learn', 'p1', csv('known.csv', `x,flag\n${dataRows(1)}`)], env);
+      const r = await sml(['projects', 'learn', 'p1', csv('known.csv', `x,flag\n${dataRows(1)}`)], env);
       expect(r.code).toBe(0);
       expect(gw.seen[1].body).toEqual({ attributeNames: ['x', 'flag'], attributeTypes: ['C', 'B'], data: [['1', '0']], errorHandling: 0 });
-      gw.reset();
-      gw.answer = () => ({ status: 200, statusString: 'OK', values: { smlInfo: { attributeNames: [], attributeTypes: [] } } });
-      r = await sml(['projects', 'learn', 'p1', csv('fresh.csv', `x,flag\n${dataRows(1)}`)], env);
-      expect(r).toEqual({ code: 1, stdout: '', stderr: 'sml: project p1 has no attributes yet: give --types, one code per column (e.g. --types C,C)\n' });
+    });
+
+    it('a project without attributes yet: the types are guessed from the first 128 rows as sample/preview guess, and said on stderr', async () => {
+      gw.answer = (s) => (s.method === 'GET' ? { status: 200, statusString: 'OK', values: { smlInfo: { attributeNames: [], attributeTypes: [] } } } : ok(s, 0));
+      // 128 rows decide: x numbers, flag 0/1 (NA and empty cells ignored), name text, none all missing → C;
+      // row 129's 'many' in x comes too late to make it T.
+      const rows = Array.from({ length: 128 }, (_, i) => `${i * 0.5},${i === 3 ? 'NA' : i % 2},${i === 7 ? 'b' : 'a'},`).join('\n');
+      const r = await sml(['projects', 'learn', 'p1', csv('fresh.csv', `x,flag,name,empty\n${rows}\nmany,1,c,\n`)], env);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('project p1 has no attributes yet: types guessed from the first 128 rows: x C, flag B, name T, empty C (--types chooses them)\n');
+      expect((gw.seen[1].body as { attributeTypes: string[] }).attributeTypes).toEqual(['C', 'B', 'T', 'C']);
     });
 
     it('forget posts to /forget', async () => {

@@ -1,4 +1,4 @@
-import { barChart, escapeXml, stepChart } from '../src/svg';
+import { barChart, escapeXml, rankChart, stepChart, xyChart } from '../src/svg';
 import { findAll, parseXml, type Element } from './xml';
 
 const byClass = (root: Element, cls: string) => findAll(root, (e) => e.attrs.class === cls);
@@ -101,6 +101,82 @@ describe('svg', () => {
         const gap = Number(xLabels[i].attrs.x) - Number(xLabels[i - 1].attrs.x);
         expect(gap).toBeGreaterThan(7 * Math.max(xLabels[i].text.length, xLabels[i - 1].text.length));
       }
+    });
+  });
+
+  describe('barChart with a log-scale y axis', () => {
+    const bins = [0, 3, 0, 7000, 20].map((value, i) => ({ lower: i, upper: i + 1, value }));
+    const root = parseXml(barChart({ title: 'log', xLabel: 'x', yLabel: 'rows (log scale)', bars: bins, yLog: true }));
+    const yTicks = findAll(root, (e) => e.name === 'text' && e.attrs['text-anchor'] === 'end');
+
+    it('ticks at every power of ten from below the smallest to above the largest value', () => {
+      expect(yTicks.map((t) => t.text)).toEqual(['1', '10', '100', '1000', '10000']);
+      const ys = yTicks.map((t) => Number(t.attrs.y));
+      // Equal spacing: a log scale.
+      for (let i = 2; i < ys.length; i++) expect(ys[i - 1] - ys[i]).toBeCloseTo(ys[0] - ys[1], 1);
+    });
+
+    it('a bar per non-empty bin, heights proportional to log10 of the value from the lowest tick', () => {
+      const bars = byClass(root, 'bar');
+      expect(bars).toHaveLength(3);
+      const h = bars.map((b) => Number(b.attrs.height));
+      // log10 3 : log10 7000 : log10 20 over 4 decades.
+      expect(h[0] / h[1]).toBeCloseTo(Math.log10(3) / Math.log10(7000), 2);
+      expect(h[2] / h[1]).toBeCloseTo(Math.log10(20) / Math.log10(7000), 2);
+    });
+
+    it('fractions below 1 tick at 0.001, 0.01 …; far decades in exponent form', () => {
+      const small = parseXml(barChart({ title: 't', xLabel: 'x', yLabel: 'y', yLog: true, bars: [{ lower: 0, upper: 1, value: 0.002 }, { lower: 1, upper: 2, value: 0.5 }] }));
+      expect(findAll(small, (e) => e.name === 'text' && e.attrs['text-anchor'] === 'end').map((t) => t.text)).toEqual(['0.001', '0.01', '0.1', '1']);
+      const huge = parseXml(barChart({ title: 't', xLabel: 'x', yLabel: 'y', yLog: true, bars: [{ lower: 0, upper: 1, value: 5e6 }, { lower: 1, upper: 2, value: 2e5 }] }));
+      expect(findAll(huge, (e) => e.name === 'text' && e.attrs['text-anchor'] === 'end').map((t) => t.text)).toEqual(['100000', '1e+6', '1e+7']);
+    });
+  });
+
+  describe('xyChart', () => {
+    const roc = xyChart({
+      title: 'ROC', xLabel: 'false positive rate', yLabel: 'true positive rate', xDomain: [0, 1], yDomain: [0, 1],
+      series: [{ name: 'a (AUC 0.9)', kind: 'line', points: [{ x: 0, y: 0 }, { x: 0, y: 0.5 }, { x: 0.5, y: 1 }, { x: 1, y: 1 }] },
+        { name: 'b', kind: 'line', points: [{ x: 0, y: 0 }, { x: 1, y: 1 }] }],
+      references: [{ from: { x: 0, y: 0 }, to: { x: 1, y: 1 }, label: 'chance' }],
+    });
+    const root = parseXml(roc);
+
+    it('a polyline per line series through every point, a marker at each, a dashed reference and a legend', () => {
+      const lines = byClass(root, 'line');
+      expect(lines.map((l) => l.attrs['data-series'])).toEqual(['a (AUC 0.9)', 'b']);
+      expect(lines[0].attrs.points.split(' ')).toHaveLength(4);
+      expect(byClass(root, 'point')).toHaveLength(6);
+      const [ref] = byClass(root, 'reference');
+      expect(ref.attrs['stroke-dasharray']).toBe('5 4');
+      expect(texts(root)).toEqual(expect.arrayContaining(['ROC', 'false positive rate', 'true positive rate', 'a (AUC 0.9)', 'b', 'chance', '0.0', '1.0']));
+    });
+
+    it('the fixed domain maps (0,0) and (1,1) to the corners of the plot area, y upwards', () => {
+      const [x0, y0, x1, y1] = ['x1', 'y1', 'x2', 'y2'].map((k) => Number(byClass(root, 'reference')[0].attrs[k]));
+      expect(x1).toBeGreaterThan(x0);
+      expect(y1).toBeLessThan(y0);
+    });
+
+    it('a points series is a scatter: markers only; non-finite points left out', () => {
+      const r = parseXml(xyChart({ title: 't', xLabel: 'x', yLabel: 'y', series: [{ name: 's', kind: 'points', points: [{ x: 1, y: 2 }, { x: NaN, y: 1 }, { x: 3, y: -1 }] }] }));
+      expect(byClass(r, 'line')).toEqual([]);
+      expect(byClass(r, 'point')).toHaveLength(2);
+    });
+  });
+
+  describe('rankChart', () => {
+    const root = parseXml(rankChart({ title: 'leaderboard', xLabel: 'score (AUC), higher is better', items: [
+      { label: 'lr', value: 0.9 }, { label: 'elasticnet eta=0.5,lambda=0.01', value: 0.45 }, { label: 'bayes', value: NaN },
+    ] }));
+
+    it('a bar per ranked entry, best at the top, lengths proportional to the values, labelled with rank and name', () => {
+      const bars = byClass(root, 'rank');
+      expect(bars).toHaveLength(2);
+      expect(Number(bars[0].attrs.y)).toBeLessThan(Number(bars[1].attrs.y));
+      expect(Number(bars[1].attrs.width) / Number(bars[0].attrs.width)).toBeCloseTo(0.5, 2);
+      expect(texts(root)).toEqual(expect.arrayContaining(['1. lr', '2. elasticnet eta=0.5,lambda=0.01', 'score (AUC), higher is better', '0.9', '0.45']));
+      expect(bars[0].children[0]).toMatchObject({ name: 'title', text: 'lr: 0.9' });
     });
   });
 });

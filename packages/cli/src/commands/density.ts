@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { positiveInt } from '../args';
 import { action, type CommandContext } from '../command';
+import { CliError } from '../errors';
 import { density, densityBins, mlContext, type Density } from '../exploration';
 import { restClient } from '../rest';
 import { barChart } from '../svg';
@@ -12,6 +13,7 @@ interface DensityOptions {
   normalized?: boolean;
   given?: string;
   plot?: string;
+  log?: boolean;
   useLocal?: boolean;
 }
 
@@ -33,8 +35,10 @@ export function registerDensity(program: Command, ctx: CommandContext): void {
     .option('--normalized', 'fractions summing to 1 instead of counts')
     .option('--given <attribute>', 'only the rows where this binary attribute is 1 (conditionalDensityEstimate)')
     .option('--plot <file.svg>', 'also write the histogram as an SVG bar chart')
+    .option('--log', 'with --plot: a log-scale count axis (ticks at powers of ten), so that small bins show beside large ones; empty bins get no bar')
     .option('--use-local', 'federated project: the local statistics instead of the federation\'s')
     .action(action(ctx, async (out, pid: string, attribute: string, opts: DensityOptions) => {
+      if (opts.log && opts.plot === undefined) throw new CliError('--log scales the plot: give --plot <file.svg>');
       const names = opts.given === undefined ? [attribute] : [opts.given, attribute];
       const extra = { hist_bins: String(opts.bins), ...(opts.normalized && { hist_is_normalized: 'true' }) };
       const res = await density(restClient(ctx.io.env), pid, mlContext(names, [], extra), { conditional: opts.given !== undefined, useLocal: opts.useLocal });
@@ -43,7 +47,8 @@ export function registerDensity(program: Command, ctx: CommandContext): void {
         writeFileSync(opts.plot, barChart({
           title: opts.given === undefined ? `Density of ${attribute} (project ${pid})` : `Density of ${attribute} where ${opts.given} = 1 (project ${pid})`,
           xLabel: attribute,
-          yLabel: opts.normalized ? 'fraction of rows' : 'rows',
+          yLabel: `${opts.normalized ? 'fraction of rows' : 'rows'}${opts.log ? ' (log scale)' : ''}`,
+          yLog: opts.log,
           bars: densityBins(d).map((b) => ({ lower: b.lower, upper: b.upper, value: b.count })),
         }));
       }

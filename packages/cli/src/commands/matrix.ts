@@ -1,9 +1,12 @@
+import { writeFileSync } from 'node:fs';
 import { Argument, type Command } from 'commander';
 import { attributeList, keyValue, positiveSeconds } from '../args';
 import { action, type CommandContext } from '../command';
-import { MATRIX_PATHS, mlContexts, submitMatrix, type MatrixKind, type MatrixResult, type Num } from '../exploration';
+import { CliError } from '../errors';
+import { MATRIX_PATHS, mlContexts, submitMatrix, type MatrixKind, type MatrixResult, type Num, type Pca } from '../exploration';
 import { isSuccess } from '../io';
 import { followJob, restClient } from '../rest';
+import { xyChart, type XySeries } from '../svg';
 import { cell, keyValues, table } from '../table';
 
 interface MatrixOptions {
@@ -12,6 +15,26 @@ interface MatrixOptions {
   param?: Record<string, string>;
   useLocal?: boolean;
   timeout: number;
+  plot?: string;
+}
+
+/**
+ * A PCA scree: per component the fraction of the total variance it explains and the
+ * cumulative fraction (pcaSumValues, of the trace), both on [0, 1]; a pair of lines per MLContext.
+ */
+function screePlot(list: Pca[], pid: string): string {
+  const series = list.flatMap((p, k): XySeries[] => {
+    const cumulative = p.pcaSumValues.map(Number);
+    const prefix = list.length > 1 ? `#${k + 1} ` : '';
+    return [
+      { name: `${prefix}explained`, kind: 'line', points: cumulative.map((c, i) => ({ x: i + 1, y: c - (i > 0 ? cumulative[i - 1] : 0) })) },
+      { name: `${prefix}cumulative`, kind: 'line', points: cumulative.map((c, i) => ({ x: i + 1, y: c })) },
+    ];
+  });
+  const components = Math.max(1, ...list.map((p) => p.pcaSumValues.length));
+  return xyChart({
+    title: `PCA scree (project ${pid})`, xLabel: 'principal component', yLabel: 'fraction of the total variance', series, xDomain: [1, components], yDomain: [0, 1],
+  });
 }
 
 /** Rows labelled by attribute (when there is one name per row), columns `<prefix>1…`. */
@@ -56,11 +79,15 @@ export function registerMatrix(program: Command, ctx: CommandContext): void {
     .option('--param <key=value>', 'extraParameters entry, repeatable (pca_use_covariance=true, pcaNumDimension=…, svd_tolerance=…)', keyValue)
     .option('--use-local', 'federated project: the local statistics instead of the federation\'s')
     .option('--timeout <seconds>', 'give up waiting for the job after this long', positiveSeconds, 600)
+    .option('--plot <file.svg>', 'pca only: also write the scree plot (variance explained per component, and cumulative) as SVG')
     .action(action(ctx, async (out, kind: MatrixKind, pid: string, opts: MatrixOptions) => {
+      if (opts.plot !== undefined && kind !== 'pca') throw new CliError('--plot draws a PCA scree: it goes with matrix pca');
       const client = restClient(ctx.io.env);
       const submitted = await submitMatrix(client, pid, kind, mlContexts(opts.inputs, opts.targets, opts.param), { useLocal: opts.useLocal });
       if (!isSuccess(submitted.status)) return out.envelope(submitted.body, () => '');
       const res = await followJob<MatrixResult>(out, client, submitted, opts.timeout);
-      return out.envelope(res.body, (v) => describe(kind, v));
+      const plotted = opts.plot !== undefined && isSuccess(res.body.statusCode);
+      if (plotted) writeFileSync(opts.plot!, screePlot(res.body.values?.pcaList ?? [], pid));
+      return out.envelope(res.body, (v) => [describe(kind, v), ...(plotted ? [`plot: ${opts.plot}`] : [])].join('\n\n'));
     }));
 }

@@ -1,4 +1,5 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { RestDataFrame } from '@sml/core';
 import type { SmlClient, SmlResponse } from '@sml/sdk';
@@ -9,10 +10,12 @@ import { CliError } from '../errors';
 import { mlContext, type MLContext } from '../exploration';
 import { frameBatches } from '../frames';
 import { isSuccess, type Output } from '../io';
-import { deleteModel, describeModel, modelInfo, predict, predictionTable, submitAutoSelect, submitBuild, submitSelect, type ModelInfo, type ModelReply } from '../models';
+import { describeHoldout, holdout, holdoutPlot, holdoutValues, type Holdout, type TestRow } from '../holdout';
+import { deleteModel, describeModel, modelInfo, predictFile, predictionTable, submitAutoSelect, submitBuild, submitSelect, type ModelInfo, type ModelReply } from '../models';
 import { followJob, jobCreated, restClient } from '../rest';
 import { csvHeader, projectTypes } from '../schema';
 import { readDocument, saveDocument } from '../documents';
+import { rankChart } from '../svg';
 import { cell, table } from '../table';
 
 const SELECTORS = ['none', 'fw_bw', 'simple', 'brute', 'iteration'];
@@ -104,24 +107,110 @@ interface JobOptions {
   timeout: number;
 }
 
-/** Follows a build or selectModel job to its end and prints the model, or prints the job id with --no-wait. */
-async function finish(out: Output, client: SmlClient, submitted: SmlResponse<unknown>, opts: JobOptions): Promise<number> {
-  if (!isSuccess(submitted.status) || !opts.wait) return out.envelope(submitted.body, () => jobCreated(submitted));
-  const res = await followJob<ModelReply>(out, client, submitted, opts.timeout);
-  return out.envelope(res.body, (v) => describeModel(v.modelInfo));
+interface TestOptions {
+  test?: string;
+  testTypes?: string[];
+  plot?: string;
 }
 
-/** The leaderboard of an autoSelect (`extra.leaderboard`, JSON) as a table, best first; empty when absent. */
-function leaderboard(m: ModelInfo): string {
-  let entries: Array<{ algo: string; params: Record<string, string>; inputs: string[]; score: number }>;
-  try {
-    entries = JSON.parse(m.extra?.leaderboard ?? '[]') as typeof entries;
-  } catch {
-    return '';
+/** Rows per predict request of a --test file. */
+const TEST_BATCH = 10_000;
+
+/** The --test options of build, select and autoselect (the service assesses no build; select and autoselect only on their scoring rows). */
+const testOptions = (c: Command) => c
+  .option('--test <csv>', 'then predict this CSV file (header row first, with the target columns) and print, computed by the CLI from the predictions: '
+    + 'accuracy, AUC (binary; macro one-vs-rest for several classes) and the confusion matrix for a classifier, RMSE, MAE and R² for a regression')
+  .option('--test-types <codes>', "type codes of the --test columns (default: the project's types of the header's columns)", typeCodes)
+  .option('--plot <file.svg>', 'with --test: write the ROC curves (a classifier) or the residuals against the predictions (a regression) as SVG');
+
+/** The model's predictions of the --test file, with the cells of its targets. */
+async function testRows(client: SmlClient, pid: string, model: ModelInfo, path: string, types?: string[]): Promise<TestRow[]> {
+  const header = await csvHeader(path);
+  const missing = (model.targetAttributeNames ?? []).filter((t) => !header.includes(t));
+  if (missing.length > 0) throw new CliError(`--test ${path} has no column ${missing.map((t) => `'${t}'`).join(', ')}: it needs the model's targets`);
+  const rows: TestRow[] = [];
+  const columns = model.targetAttributeNames.map((t) => header.indexOf(t));
+  for await (const { frame, firstRow, res } of predictFile(client, pid, model.modelId, path, types ?? await projectTypes(client, pid, header), TEST_BATCH)) {
+    if (!isSuccess(res.status)) throw new CliError(`model ${model.modelId} was built, but predicting --test data rows ${firstRow}-${firstRow + frame.data.length - 1} failed: ${res.body.statusString}`);
+    (res.body.values?.KSVSMap?.values ?? []).forEach((prediction, k) => rows.push({
+      targets: Object.fromEntries(model.targetAttributeNames.map((t, j) => [t, frame.data[k][columns[j]]])), prediction,
+    }));
   }
-  if (!Array.isArray(entries) || entries.length === 0) return '';
-  const rows = entries.map((e, k) => [String(k + 1), e.algo, Object.entries(e.params ?? {}).map(([key, v]) => `${key}=${v}`).join(','), cell(e.score), (e.inputs ?? []).join(',')]);
-  return table(['RANK', 'ALGO', 'PARAMS', 'SCORE', 'INPUTS'], rows);
+  return rows;
+}
+
+/**
+ * Prints a finished build, select or autoselect: `blocks` of its modelInfo, then with --test
+ * its holdout (in `--json`, `values.holdout`, which the CLI adds to the envelope), and the plot.
+ */
+async function report(out: Output, client: SmlClient, pid: string, res: SmlResponse<ModelReply>, opts: TestOptions, blocks: (m: ModelInfo) => string[]): Promise<number> {
+  const model = res.body.values?.modelInfo;
+  let tested: Holdout | undefined;
+  if (opts.test !== undefined && isSuccess(res.body.statusCode) && model) {
+    tested = holdout(model, await testRows(client, pid, model, opts.test, opts.testTypes));
+    if (opts.plot !== undefined) writeFileSync(opts.plot, holdoutPlot(tested, `model ${model.modelId} (${model.algo}) on ${basename(opts.test)}`));
+  }
+  const body = tested ? { ...res.body, values: { ...res.body.values!, holdout: holdoutValues(tested) } } : res.body;
+  return out.envelope(body, (v) => [
+    ...blocks(v.modelInfo), ...(tested ? [describeHoldout(tested, opts.test!)] : []), ...(tested && opts.plot ? [`plot: ${opts.plot}`] : []),
+  ].join('\n\n'));
+}
+
+/** --test and --plot need the finished model: refused with --no-wait, --plot without --test. */
+function checkTest(opts: TestOptions & JobOptions): void {
+  if (opts.plot !== undefined && opts.test === undefined) throw new CliError('--plot draws the --test rows: give --test <csv>');
+  if (opts.test !== undefined && !opts.wait) throw new CliError('--test scores the built model: it cannot go with --no-wait');
+}
+
+/** Follows a build or selectModel job to its end and prints the model (and its --test holdout), or prints the job id with --no-wait. */
+async function finish(out: Output, client: SmlClient, pid: string, submitted: SmlResponse<unknown>, opts: JobOptions & TestOptions): Promise<number> {
+  if (!isSuccess(submitted.status) || !opts.wait) return out.envelope(submitted.body, () => jobCreated(submitted));
+  const res = await followJob<ModelReply>(out, client, submitted, opts.timeout);
+  return report(out, client, pid, res, opts, (m) => [describeModel(m)]);
+}
+
+interface LeaderboardEntry {
+  algo: string;
+  params: Record<string, string>;
+  inputs: string[];
+  score: number;
+}
+
+/** The leaderboard of an autoSelect (`extra.leaderboard`, JSON), best first; empty when absent or unreadable. */
+function leaderboardEntries(m: ModelInfo): LeaderboardEntry[] {
+  try {
+    const entries = JSON.parse(m.extra?.leaderboard ?? '[]') as LeaderboardEntry[];
+    return Array.isArray(entries) ? entries : [];
+  } catch {
+    return [];
+  }
+}
+
+/** What SCORE measures: the criterion autoSelect ranked by (`info.sml_model_assessment_type`), e.g. `SCORE (AUC)`; plain `SCORE` when the model does not say. */
+function scoreHeader(m: ModelInfo): string {
+  const criterion = m.info?.sml_model_assessment_type;
+  return criterion ? `SCORE (${criterion.toUpperCase()})` : 'SCORE';
+}
+
+const paramsText = (params: Record<string, string> | undefined) => Object.entries(params ?? {}).map(([key, v]) => `${key}=${v}`).join(',');
+
+/** The leaderboard as a table, best first; empty when absent. */
+function leaderboard(m: ModelInfo): string {
+  const entries = leaderboardEntries(m);
+  if (entries.length === 0) return '';
+  const rows = entries.map((e, k) => [String(k + 1), e.algo, paramsText(e.params), cell(e.score), (e.inputs ?? []).join(',')]);
+  return table(['RANK', 'ALGO', 'PARAMS', scoreHeader(m), 'INPUTS'], rows);
+}
+
+/** The leaderboard as ranked bars (the winner highlighted), labelled by algorithm and grid point. */
+function leaderboardPlot(m: ModelInfo, pid: string): string {
+  const criterion = m.info?.sml_model_assessment_type;
+  const lower = criterion !== undefined && ['rmse', 'mae', 'rmslogp1e'].includes(criterion);
+  return rankChart({
+    title: `autoSelect leaderboard: model ${m.modelId} (project ${pid})`,
+    xLabel: `${scoreHeader(m).toLowerCase()}${criterion ? (lower ? ', lower is better' : ', higher is better') : ''}`,
+    items: leaderboardEntries(m).map((e) => ({ label: [e.algo, paramsText(e.params)].filter(Boolean).join(' '), value: Number(e.score) })),
+  });
 }
 
 interface ContextOptions {
@@ -146,14 +235,15 @@ export function registerModel(program: Command, ctx: CommandContext): void {
     .option('--no-wait', 'print the job id instead of waiting for the model')
     .option('--timeout <seconds>', 'give up waiting for the job after this long', positiveSeconds, 600);
 
-  common(model.command('build').description('build a model from the given inputs (a job), waited for; prints its modelInfo'))
-    .option('--targets <attributes>', 'target attributes, all names or all indexes', attributeList)
-    .action(action(ctx, async (out, pid: string, modelId: string, opts: ContextOptions & JobOptions) => {
+  testOptions(common(model.command('build').description('build a model from the given inputs (a job), waited for; prints its modelInfo (the service assesses no build: --test scores it on rows of yours)'))
+    .option('--targets <attributes>', 'target attributes, all names or all indexes', attributeList))
+    .action(action(ctx, async (out, pid: string, modelId: string, opts: ContextOptions & JobOptions & TestOptions) => {
+      checkTest(opts);
       const client = restClient(ctx.io.env);
-      return finish(out, client, await submitBuild(client, pid, modelId, opts.algo, context(opts)), opts);
+      return finish(out, client, pid, await submitBuild(client, pid, modelId, opts.algo, context(opts)), opts);
     }));
 
-  common(model.command('select').description('select the inputs that score best on a CSV file of scoring rows (selectModel, a job), waited for; prints the chosen model and its assessment'))
+  testOptions(common(model.command('select').description('select the inputs that score best on a CSV file of scoring rows (selectModel, a job), waited for; prints the chosen model and its assessment (on those rows)')))
     .requiredOption('--targets <attributes>', 'target attributes, all names or all indexes', attributeList)
     .requiredOption('--data <csv>', 'CSV file (header row first) of scoring rows, with the inputs and targets')
     .requiredOption('--types <codes>', 'attribute type codes of the CSV columns, e.g. C,C,B', typeCodes)
@@ -161,20 +251,21 @@ export function registerModel(program: Command, ctx: CommandContext): void {
     .option('--criterion <name>', 'sml_model_assessment_type: rmse, mae, r2 | auc, accuracy, precision, recall, f1, mcc | accuracy, f1_macro, kappa')
     .option('--iterations <n>', 'selector_iterations of the iteration selector (server default: 50)', positiveInt)
     .option('--seed <n>', 'selector_seed of the iteration selector', integer)
-    .action(action(ctx, async (out, pid: string, modelId: string, opts: ContextOptions & JobOptions & {
+    .action(action(ctx, async (out, pid: string, modelId: string, opts: ContextOptions & JobOptions & TestOptions & {
       data: string; types: string[]; selector?: string; criterion?: string; iterations?: number; seed?: number;
     }) => {
+      checkTest(opts);
       const client = restClient(ctx.io.env);
       const mlcontext = context(opts, {
         selector_type: opts.selector, sml_model_assessment_type: opts.criterion, selector_iterations: opts.iterations, selector_seed: opts.seed,
       });
       const dataframe = await readFrame(opts.data, opts.types);
-      return finish(out, client, await submitSelect(client, pid, modelId, opts.algo, mlcontext, dataframe), opts);
+      return finish(out, client, pid, await submitSelect(client, pid, modelId, opts.algo, mlcontext, dataframe), opts);
     }));
 
-  model
+  testOptions(model
     .command('autoselect')
-    .description('try every algorithm of a task × the parameter grid × input subsets, scored on validation rows (autoSelect, a job), waited for; prints the winner and the leaderboard. Flags as sym-rest-rc\'s `model autoselect`')
+    .description('try every algorithm of a task × the parameter grid × input subsets, scored on validation rows (autoSelect, a job), waited for; prints the winner, its assessment on those rows and the leaderboard, SCORE naming the criterion. Flags as sym-rest-rc\'s `model autoselect`'))
     .argument('<pid>', 'project id')
     .argument('<modelid>', 'model id of the winner (an existing model of that id is replaced)')
     .requiredOption('--task <task>', `${TASKS.join(', ')}`, task)
@@ -192,9 +283,11 @@ export function registerModel(program: Command, ctx: CommandContext): void {
     .option('--seed <n>', 'rnd_seed: the same seed gives the same selection', integer)
     .option('--param <key=value>', 'extraParameters entry, repeatable', keyValue)
     .option('--params <pairs>', 'extraParameters as k1=v1,k2=v2 (sym-rest-rc\'s spelling)', keyValues)
+    .option('--leaderboard-plot <file.svg>', 'also write the leaderboard as SVG bars, best at the top')
     .option('--no-wait', 'print the job id instead of waiting for the winner')
     .option('--timeout <seconds>', 'give up waiting for the job after this long', positiveSeconds, 600)
-    .action(action(ctx, async (out, pid: string, modelId: string, opts: JobOptions & {
+    .action(action(ctx, async (out, pid: string, modelId: string, opts: JobOptions & TestOptions & {
+      leaderboardPlot?: string;
       task: string; inputs?: string[][]; inputNames?: string[][]; targets?: string[][]; targetNames?: string[][];
       valFile?: string; types?: string[]; valDf?: string; ds?: string;
       grid?: string; selector?: string; criterion?: string; seed?: number; param?: Record<string, string>; params?: Record<string, string>;
@@ -202,6 +295,8 @@ export function registerModel(program: Command, ctx: CommandContext): void {
       const given = [opts.valFile, opts.valDf, opts.ds].filter((v) => v !== undefined).length;
       if (given !== 1) throw new CliError('give the validation rows one way: --val-file <csv>, --val-df <json> or --ds <dsid>');
       if (opts.types !== undefined && opts.valFile === undefined) throw new CliError('--types goes with --val-file');
+      checkTest(opts);
+      if (opts.leaderboardPlot !== undefined && !opts.wait) throw new CliError('--leaderboard-plot draws the finished search: it cannot go with --no-wait');
       const params = extraParameters({ ...opts.params, ...opts.param }, {
         autoselect_grid_type: opts.grid, selector_type: opts.selector, sml_model_assessment_type: opts.criterion, rnd_seed: opts.seed,
       });
@@ -215,10 +310,14 @@ export function registerModel(program: Command, ctx: CommandContext): void {
       const submitted = await submitAutoSelect(client, pid, modelId, opts.task, mlcontext, scoring);
       if (!isSuccess(submitted.status) || !opts.wait) return out.envelope(submitted.body, () => jobCreated(submitted));
       const res = await followJob<ModelReply>(out, client, submitted, opts.timeout);
-      return out.envelope(res.body, (v) => {
-        const { leaderboard: _, ...extra } = v.modelInfo.extra ?? {};
-        const board = leaderboard(v.modelInfo);
-        return [describeModel({ ...v.modelInfo, extra }), ...(board ? [`LEADERBOARD (${opts.task})\n${board}`] : [])].join('\n\n');
+      const winner = res.body.values?.modelInfo;
+      if (opts.leaderboardPlot !== undefined && isSuccess(res.body.statusCode) && winner) writeFileSync(opts.leaderboardPlot, leaderboardPlot(winner, pid));
+      return report(out, client, pid, res, opts, (m) => {
+        const { leaderboard: _, ...extra } = m.extra ?? {};
+        const board = leaderboard(m);
+        return [
+          describeModel({ ...m, extra }), ...(board ? [`LEADERBOARD (${opts.task})\n${board}`] : []), ...(opts.leaderboardPlot ? [`leaderboard plot: ${opts.leaderboardPlot}`] : []),
+        ];
       });
     }));
 
@@ -244,9 +343,7 @@ export function registerModel(program: Command, ctx: CommandContext): void {
       const client = restClient(ctx.io.env);
       const types = opts.types ?? await projectTypes(client, pid, await csvHeader(path));
       const rows: Array<{ row: number; values: Record<string, string> }> = [];
-      const records = csvRecords(createReadStream(path, { encoding: 'utf8' }));
-      for await (const { frame, firstRow } of frameBatches(records, { types, batchSize: opts.batch, errorHandling: 0 })) {
-        const res = await predict(client, pid, modelId, frame);
+      for await (const { frame, firstRow, res } of predictFile(client, pid, modelId, path, types, opts.batch)) {
         if (out.json) out.out(JSON.stringify(res.body));
         if (!isSuccess(res.status)) {
           out.err(res.body.statusString);

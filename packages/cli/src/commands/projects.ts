@@ -6,7 +6,7 @@ import { action, type CommandContext } from '../command';
 import type { Output } from '../io';
 import { afterDelay } from '../progress';
 import { jobCreated, restClient } from '../rest';
-import { csvHeader, projectTypes } from '../schema';
+import { csvHeader, GUESS_ROWS, guessedTypes, projectTypes } from '../schema';
 import { readDocument, saveDocument } from '../documents';
 import { fields } from '../table';
 import { transferCsv, type Direction, type TransferSummary } from '../transfer';
@@ -125,12 +125,17 @@ export function registerProjects(program: Command, ctx: CommandContext): void {
       .description(`${description[direction]}; with --json prints one envelope per request, one per line`)
       .argument('<pid>', 'project id')
       .argument('<csv>', 'path of the CSV file')
-      .option('--types <codes>', "attribute type codes, one per column, e.g. C,C,B (C, B, T, S, L, X); default: the project's types of the header's columns", typeCodes)
+      .option('--types <codes>', `attribute type codes, one per column, e.g. C,C,B (C, B, T, S, L, X); default: the project's types of the header's columns, or for a project without attributes yet guessed from the first ${GUESS_ROWS} rows as dss sample/preview guess (C numbers, B 0/1, T other)`, typeCodes)
       .option('--batch <rows>', 'rows per request', positiveInt, 10_000)
       .option('--lenient', 'skip malformed rows instead of refusing their batch (errorHandling=1)')
       .action(action(ctx, async (out, pid: string, path: string, opts: { types?: string[]; batch: number; lenient?: boolean }) => {
         const client = restClient(ctx.io.env);
-        const types = opts.types ?? await projectTypes(client, pid, await csvHeader(path));
+        const header = await csvHeader(path);
+        let types = opts.types ?? await projectTypes(client, pid, header, true);
+        if (types === undefined) {
+          types = await guessedTypes(path);
+          out.err(`project ${pid} has no attributes yet: types guessed from the first ${GUESS_ROWS} rows: ${header.map((c, i) => `${c} ${types![i]}`).join(', ')} (--types chooses them)`);
+        }
         const options = { types, batchSize: opts.batch, errorHandling: opts.lenient ? 1 : 0 } as const;
         const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
         const bar = afterDelay(out.progress(`${direction} ${basename(path)}`), LONG_TRANSFER_MS);
