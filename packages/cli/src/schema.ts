@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
+import { guessType } from '@sml/core';
 import type { SmlClient } from '@sml/sdk';
 import { csvRecords } from './csv';
 import { CliError } from './errors';
-import { guessType } from './guess';
 import { isSuccess } from './io';
 
 /** The header row of a CSV file: its column names. */
