@@ -375,6 +375,7 @@ export type RenameProjectQuery = {
 
 /** `values` of a successful exportProject. */
 export type ExportProjectValues = {
+  document: string;
   status: string;
 };
 
@@ -403,6 +404,7 @@ export type ExportModelQuery = {
 
 /** `values` of a successful exportModel. */
 export type ExportModelValues = {
+  document: string;
   status: string;
 };
 
