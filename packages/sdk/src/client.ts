@@ -47,7 +47,9 @@ export class SmlClient {
     this.#agent = new (this.url.startsWith('https:') ? https.Agent : http.Agent)({ keepAlive: true, ...(options.lookup ? { lookup: options.lookup } : {}) });
     this.#transport = options.transport ?? httpTransport(this.#agent);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#retry = options.retry ?? {};
+    // Off unless asked for: a retried write without an Idempotency-Key can apply twice, and a
+    // caller that watches for 503s (a health check, a test) must see them.
+    this.#retry = options.retry ?? false;
     this.#idempotencyKeys = options.idempotencyKeys ?? false;
   }
 

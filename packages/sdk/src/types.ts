@@ -26,7 +26,7 @@ export interface SmlClientOptions {
   basePath?: string;
   /** Bound of one call, its retries and their waits included, in ms (default 120 000; 0: none). A call's `timeoutMs` replaces it. */
   timeoutMs?: number;
-  /** Retries of an answer 503 or 429 (default: 3 retries, 200 ms base, 30 s cap); `false`: none. A call's `retry` replaces it. */
+  /** Retries of an answer 503 or 429: `{}` = 3 retries, 200 ms base, 30 s cap; default `false` (none). A call's `retry` replaces it. */
   retry?: RetryOptions | false;
   /** Send an `Idempotency-Key` with every write (POST, PUT, DELETE) unless the call says otherwise (default false). */
   idempotencyKeys?: boolean;

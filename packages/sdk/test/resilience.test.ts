@@ -48,14 +48,20 @@ describe('retries on 503 and 429', () => {
     expect(serverError.sent).toHaveLength(1);
   });
 
+  it('by default a 503 is answered as it came: retries are opt-in', async () => {
+    const { client, sent } = fakeClient([answer(503, {}, { 'retry-after': '0' }), answer(200)]);
+    expect((await client.listProjects()).status).toBe(503);
+    expect(sent).toHaveLength(1);
+  });
+
   it('a per-call retry: false answers the first 503', async () => {
-    const { client, sent } = fakeClient([answer(503), answer(200)]);
+    const { client, sent } = fakeClient([answer(503), answer(200)], { retry: {} });
     expect((await client.operations.listProjects({ retry: false })).status).toBe(503);
     expect(sent).toHaveLength(1);
   });
 
   it('a wait that would outlast the call\'s timeout answers the 503 instead', async () => {
-    const { client, sent } = fakeClient([answer(503, {}, { 'retry-after': '5' }), answer(200)], { timeoutMs: 1_000 });
+    const { client, sent } = fakeClient([answer(503, {}, { 'retry-after': '5' }), answer(200)], { timeoutMs: 1_000, retry: {} });
     const started = Date.now();
     expect((await client.listProjects()).status).toBe(503);
     expect(sent).toHaveLength(1);
@@ -124,7 +130,7 @@ describe('timeouts and abort', () => {
     const call = inFlight.client.operations.listProjects({ signal: controller.signal });
     controller.abort(new Error('user gave up'));
     await expect(call).rejects.toThrow('user gave up');
-    const waiting = fakeClient([answer(503, {}, { 'retry-after': '20' })]);
+    const waiting = fakeClient([answer(503, {}, { 'retry-after': '20' })], { retry: {} });
     const during = new AbortController();
     const retried = waiting.client.operations.listProjects({ signal: during.signal });
     setTimeout(() => during.abort(new Error('stop waiting')), 20);
