@@ -3,20 +3,20 @@ import { lda } from './classifiers/lda';
 import { mlr } from './mlr';
 import { type Algorithm, type Model, ModelInputError, type ModelSpec } from './types';
 
-/** The algorithms reduce supports (API.md §18): `lda` as SymetryML, `mlr` ours. */
+/** The algorithms reduce supports: `lda` as SymetryML documents it, and `mlr`. */
 export const REDUCE_ALGORITHMS = ['lda', 'mlr'] as const;
 export type ReduceAlgorithm = (typeof REDUCE_ALGORITHMS)[number];
 /** reduce's `heuristic`: SymetryML documents only this one. */
 export const REDUCE_HEURISTICS = ['default'] as const;
-/** Relative criterion change that counts (API.md §18 default of `delta`). */
+/** Relative criterion change that counts (the default `delta`). */
 export const DEFAULT_REDUCE_DELTA = 0.001;
-/** Swap passes after the backward elimination (API.md §18 default of `numIterations`). */
+/** Swap passes after the backward elimination (the default `numIterations`). */
 export const DEFAULT_REDUCE_ITERATIONS = 5;
 
 const ALGORITHM: Record<ReduceAlgorithm, Algorithm> = { lda, mlr };
 
 /**
- * reduce's criterion of a built model (design §19.4), higher is better: `lda` the squared
+ * reduce's criterion of a built model, higher is better: `lda` the squared
  * Mahalanobis distance D² between the class means with the pooled within-class covariance
  * (the model's `mahalanobis` is D); `mlr` the adjusted R².
  */
@@ -67,7 +67,7 @@ function relative(from: number, to: number): number {
 interface Candidate { positions: number[]; model: Model; criterion: number }
 
 /**
- * reduce (API.md §18, design §19.4), from the summary only: starting from every input of
+ * reduce (SymetryML's POST projects/{p}/reduce), from the summary only: starting from every input of
  * `spec`, backward elimination drops the input whose removal loses the least criterion
  * while that relative loss is below `delta`; then up to `numIterations` swap passes each
  * make the one move (re-add a dropped input or drop a kept one) that gains the most, when
