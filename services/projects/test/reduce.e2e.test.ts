@@ -68,7 +68,7 @@ describe('reduce end to end', () => {
     expect(listed?.jobType).toBe('reduce');
   }, 60_000);
 
-  it.each([
+  it.each<{ query: Record<string, string>; message: string | RegExp }>([
     { query: { modelid: 'm', algo: 'mlr', heuristic: 'greedy' }, message: 'Unknown heuristic [greedy]' },
     { query: { modelid: 'm', algo: 'ridge' }, message: 'Reduce does not support algorithm [ridge]' },
     { query: { modelid: 'm' }, message: 'Reduce does not support algorithm []' },

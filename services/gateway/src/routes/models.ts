@@ -127,10 +127,14 @@ export const modelRoutes = [
     params: projectParams, body: mlContext,
     query: z.object({ modelid: name('model'), algo: z.string().optional(), heuristic: z.string().optional(), delta: z.string().optional(), numIterations: z.string().optional() }),
     success: { status: 202, description: 'Reduce Job Created' }, createsJob: true,
-    toRequest: ({ caller, params, query, body }) => ({
-      caller, pid: params.pid, modelId: String(query.modelid), algo: String(query.algo ?? ''), mlcontext: body as Ctx,
-      heuristic: String(query.heuristic ?? ''), delta: String(query.delta ?? ''), numIterations: String(query.numIterations ?? ''),
-    }),
+    toRequest: ({ caller, params, query, body }) => {
+      // Absent (optional) parameters travel as '': the service applies the defaults.
+      const text = (v: unknown) => (typeof v === 'string' ? v : '');
+      return {
+        caller, pid: params.pid, modelId: String(query.modelid), algo: text(query.algo), mlcontext: body as Ctx,
+        heuristic: text(query.heuristic), delta: text(query.delta), numIterations: text(query.numIterations),
+      };
+    },
   }),
   defineRoute({
     method: 'post', path: '/:user/projects/:pid/learnpredict/:m', operationId: 'learnPredict', tags: ['models'],

@@ -227,7 +227,8 @@ export class Models {
     checkParameters(query, this.deps.bounds);
     let checked: ReturnType<typeof checkReduce>;
     try {
-      checked = checkReduce({ algo: algo as ReduceAlgorithm, delta: query.delta === undefined ? undefined : Number(query.delta), numIterations: query.numIterations === undefined ? undefined : Number(query.numIterations) });
+      const number = (text: string | undefined) => (text === undefined ? undefined : Number(text));
+      checked = checkReduce({ algo: algo as ReduceAlgorithm, delta: number(query.delta), numIterations: number(query.numIterations) });
     } catch (err) {
       throw toSmlError(err);
     }
