@@ -1,5 +1,6 @@
 import type { SmlClient } from '@sml/sdk';
-import { newCustomer, sharedSystem } from '@sml/testkit';
+import { newCustomer, sharedSystem, startSystem, type RunningSystem } from '@sml/testkit';
+import { customer } from './helpers';
 
 // POST projects/{p}/reduce through the gateway: the job, the stored model, the 400s.
 
@@ -85,4 +86,22 @@ describe('reduce end to end', () => {
     expect(r.status).toBe(400);
     expect(r.headers['sym-job-id']).toBeUndefined();
   });
+});
+
+describe('reduce with a full job queue', () => {
+  let sys: RunningSystem;
+  afterAll(() => sys?.stop());
+
+  it('answers SymetryML\'s 500 Optimize Job execution was refused by server., not 503', async () => {
+    sys = await startSystem({ services: ['users', 'jobs', 'projects'], env: { SML_EXECUTOR_CONCURRENCY: '1', SML_EXECUTOR_QUEUE: '0' } });
+    const sdk = await customer(sys, 'crowded');
+    expect((await sdk.createProject('p')).status).toBe(201);
+    expect((await sdk.learn('p', { attributeNames: NAMES, attributeTypes: TYPES, data: rows(400) })).status).toBe(200);
+    const body = { inputAttributeNames: INPUTS, targetAttributeNames: ['y'], extraParameters: {} };
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, k) => sdk.request('POST', '/projects/p/reduce', { query: { modelid: `m${k}`, algo: 'mlr' }, json: body })));
+    const refused = answers.filter((r) => r.status !== 202);
+    expect(answers.length - refused.length).toBeGreaterThanOrEqual(1);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const r of refused) expect({ status: r.status, message: r.body.statusString }).toEqual({ status: 500, message: 'Optimize Job execution was refused by server.' });
+  }, 120_000);
 });
