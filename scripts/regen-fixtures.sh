@@ -38,6 +38,7 @@ declare -A to_stdout=(
   [packages/stats/test/models/forest/fixtures/gen_forest.py]=forest.json
   [packages/stats/test/models/fixtures/gen_models.py]=models.json
   [packages/stats/test/models/fixtures/gen_selection.py]=selection.json
+  [packages/stats/test/models/fixtures/gen_reduce.py]=reduce.json
   [packages/stats/test/models/fixtures/gen_assessment.py]=assessment.json
   [packages/stats/test/models/linear-family/fixtures/gen_linear_family.py]=linear_family.json
   [services/projects/test/fixtures/gen_iris_moments.py]=iris_moments.json

@@ -243,6 +243,10 @@ class Operations:
         """POST /projects/:pid/autoSelect: Try every algorithm of a task × feature subsets × a parameter grid on the request dataframe (a job); keep the best as modelid (query: modelid, task)"""
         return self._client.request("POST", f"/projects/{_seg(pid)}/autoSelect", **options)
 
+    def reduce(self, pid: str, **options: Any) -> Any:
+        """POST /projects/:pid/reduce: Reduce the inputs of a model from the summary (a job): backward elimination, then swap passes; keep the model on the survivors as modelid (query: modelid, algo, heuristic, delta, numIterations)"""
+        return self._client.request("POST", f"/projects/{_seg(pid)}/reduce", **options)
+
     def learnPredict(self, pid: str, m: str, **options: Any) -> Any:
         """POST /projects/:pid/learnpredict/:m: Learn a DataFrame (as POST learn) and predict its rows with model m (as POST predict/{m}), one call (query: predictBeforeLearn, rebuildModel, keepColumns)"""
         return self._client.request("POST", f"/projects/{_seg(pid)}/learnpredict/{_seg(m)}", **options)

@@ -148,6 +148,10 @@ export const catalogue = {
   AUTOSELECT_TASK: { status: 400, message: 'Unknown task [{task}]: expected binary_classification, binary_classifier, regression or multiclass_classifier' },
   AUTOSELECT_BUDGET: { status: 400, message: 'autoSelect stopped after {tried} candidate models: over its time budget of {budgetMs} ms (SML_SELECTION_TIME_BUDGET_MS); use a smaller autoselect_grid_type, fewer inputs or selector_type_simple' },
   AUTOSELECT_CANDIDATES: { status: 400, message: 'autoSelect stopped after {tried} candidate models: more than SML_MAX_SELECTION_CANDIDATES ({limit}); use a smaller autoselect_grid_type, fewer inputs or selector_type_simple' },
+  // reduce
+  REDUCE_HEURISTIC: { status: 400, message: 'Unknown heuristic [{heuristic}]' },
+  REDUCE_ALGORITHM: { status: 400, message: 'Reduce does not support algorithm [{algo}]' },
+  REDUCE_REFUSED: { status: 500, message: 'Optimize Job execution was refused by server.' },
   SINGULAR_SYSTEM: { status: 500, message: 'Generic Exception [java.lang.Exception: {detail}]' },
   EVT_PROJECT_NOT_FOUND: { status: 400, message: 'Cannot find project [{pid}] for user:[{user}]' },
   EVT_NOT_FOUND: { status: 400, message: 'Model [{model}] has no EVT wrapper' },
@@ -192,6 +196,7 @@ export const ok = {
   JOB_CANCEL_REQUESTED: { status: 200, message: 'Job {jobId} cancellation requested' },
   PROJECT_CREATED: { status: 201, message: 'Project Created with id:{pid}' },
   SELECT_MODEL_JOB_CREATED: { status: 202, message: 'SelectModel Job Created' },
+  REDUCE_JOB_CREATED: { status: 202, message: 'Reduce Job Created' },
   MODEL_DELETED: { status: 200, message: 'Model [{model}] deleted' },
   EVT_CREATED: { status: 200, message: 'EVT Wrapper created for model [{model}]' },
   EVT_DELETED: { status: 200, message: 'EVT Wrapper of model [{model}] deleted' },

@@ -48,6 +48,9 @@ export function parameterBounds(c: Limits): Readonly<Record<string, ParameterBou
     selector_iterations: int(c.SML_MAX_SELECTION_CANDIDATES, 'SML_MAX_SELECTION_CANDIDATES'),
     selector_seed: int(Number.MAX_SAFE_INTEGER, undefined, Number.MIN_SAFE_INTEGER),
     max_iter: int(c.SML_MAX_ITERATIONS, 'SML_MAX_ITERATIONS'),
+    // reduce's query (SymetryML's POST projects/{p}/reduce): swap passes, each ≤ p builds; the relative change that counts
+    numIterations: int(c.SML_MAX_ITERATIONS, 'SML_MAX_ITERATIONS', 0),
+    delta: real(0),
     evt_window_size: int(c.SML_MAX_EVT_WINDOW, 'SML_MAX_EVT_WINDOW', 0), // 0 = no sliding window
     evt_warmup_size: int(c.SML_MAX_EVT_WINDOW, 'SML_MAX_EVT_WINDOW'),
     evt_max_exceedances: int(c.SML_MAX_EVT_WINDOW, 'SML_MAX_EVT_WINDOW'),

@@ -1152,6 +1152,11 @@ export class Operations {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/autoSelect`, options);
   }
 
+  /** POST /projects/:pid/reduce: Reduce the inputs of a model from the summary (a job): backward elimination, then swap passes; keep the model on the survivors as modelid */
+  reduce<V = Record<string, unknown>>(pid: string, options: OperationOptions<'modelid' | 'algo' | 'heuristic' | 'delta' | 'numIterations'> = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('POST', `/projects/${seg(pid)}/reduce`, options);
+  }
+
   /** POST /projects/:pid/learnpredict/:m: Learn a DataFrame (as POST learn) and predict its rows with model m (as POST predict/{m}), one call */
   learnPredict<V = LearnPredictValues>(pid: string, m: string, options: OperationOptions<LearnPredictQuery, LearnPredictBody> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/learnpredict/${seg(m)}`, options);

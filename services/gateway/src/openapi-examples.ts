@@ -153,6 +153,7 @@ export const operationExamples: Record<string, OperationExamples> = {
   buildModel: { body: classifierContext, response: jobCreated(23) },
   kmeansOptimize: { body: { inputAttributeNames: IRIS_NAMES.slice(0, 4), targetAttributeNames: [], extraParameters: { kmeans_k_max: '6' } }, response: jobCreated(24) },
   autoSelect: { body: { mlcontext: classifierContext, dataframe: irisFrame }, response: jobCreated(25, 'SelectModel Job Created') },
+  reduce: { body: classifierContext, response: jobCreated(26, 'Reduce Job Created') },
   learnPredict: { body: irisFrame, response: ok(predictions) },
   modelInfo: {
     response: ok({

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { BusService, contracts, kvBucket, Leases, okStatus, Presence, SHARD_PROBE_OP, shardOf, subjectOf } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
 import { type NatsConnection } from 'nats';
-import { checkName, parameterBounds, smlError, type Logger } from '@sml/core';
+import { checkName, parameterBounds, SmlError, smlError, type Logger } from '@sml/core';
 import { readLimitsOf, type SourceContext } from '@sml/sources';
 import { sml } from '@sml/proto';
 import { KMEANS_SCORE_APPROXIMATE } from '@sml/stats';
@@ -389,6 +389,18 @@ function registerModels(service: BusService, runner: JobRunner, models: Models, 
     const jobId = await runner.submit(caller, 'autoSelect', { p_id: plan.pid, model_id: plan.modelId }, async ({ signal }) =>
       jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: jobModelInfo(await plan.run(signal)) }));
     return { status: okStatus('JOB_CREATED'), jobId };
+  });
+
+  // reduce: always a job; a full queue answers SymetryML's 500 for it rather than EXECUTOR_FULL.
+  service.handle(ops.reduce, async (req, { caller }) => {
+    await fusion.refresh(caller.user!, projectOf(req.pid));
+    const plan = await models.planReduce(caller.user!, projectOf(req.pid), modelOf(req.modelId), req);
+    const jobId = await runner.submit(caller, 'reduce', { p_id: plan.pid, model_id: plan.modelId }, async ({ signal }) =>
+      jobResult(sml.v1.ModelReply, { status: okStatus(), modelInfo: jobModelInfo(await plan.run(signal)) }))
+      .catch((err: unknown) => {
+        throw err instanceof SmlError && err.code === 'EXECUTOR_FULL' ? smlError('REDUCE_REFUSED') : err;
+      });
+    return { status: okStatus('REDUCE_JOB_CREATED'), jobId };
   });
 
   service.handle(ops.learnPredict, async (req, { caller }) => {

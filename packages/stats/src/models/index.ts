@@ -10,6 +10,7 @@ export { ALGORITHM_NAMES, ALGORITHMS } from './registry';
 export { ModelStateError } from './state-read';
 export { RESTRICTABLE_ALGORITHMS, restrictedBuild } from './restrict';
 export * from './selection';
+export * from './reduce';
 export * from './evt';
 export { forests, rfAnomaly, rfClassifier, rfRegressor } from './forest/model';
 export { type PowerRegressionState, PowerRegressionModel, powerreg } from './powerreg/model';

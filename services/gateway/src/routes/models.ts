@@ -116,6 +116,27 @@ export const modelRoutes = [
     },
   }),
   defineRoute({
+    method: 'post', path: '/:user/projects/:pid/reduce', operationId: 'reduce', tags: ['models'],
+    summary: 'Reduce the inputs of a model from the summary (a job): backward elimination, then swap passes; keep the model on the survivors as modelid',
+    description: 'SymetryML\'s reduce. Body: MLContext (the target and the candidate inputs). Query: modelid; algo lda (criterion: the squared Mahalanobis distance D² between the two classes, pooled covariance) or mlr (criterion: adjusted R²), else 400 Reduce does not support algorithm [<a>]; '
+      + 'heuristic default (the only one; else 400 Unknown heuristic [<h>]); delta (default 0.001, a number ≥ 0): backward elimination drops the input whose removal loses the least criterion while that relative loss is below delta; '
+      + 'numIterations (default 5, 0 to SML_MAX_ITERATIONS): then at most that many swap passes each re-add or drop the one input that gains the most, when it gains more than delta relatively. Computed from the summary only, no rows; within SML_SELECTION_TIME_BUDGET_MS. '
+      + 'A full job queue answers 500 Optimize Job execution was refused by server. The finished job reads 200 Job is finished with values.modelInfo of the stored model: inputAttributeNames = the survivors, '
+      + 'info.reduce_criterion, reduce_delta, reduce_num_iterations, selector_tried; extra.reduce_dropped = JSON array of the inputs left out.',
+    contract: ops.reduce,
+    params: projectParams, body: mlContext,
+    query: z.object({ modelid: name('model'), algo: z.string().optional(), heuristic: z.string().optional(), delta: z.string().optional(), numIterations: z.string().optional() }),
+    success: { status: 202, description: 'Reduce Job Created' }, createsJob: true,
+    toRequest: ({ caller, params, query, body }) => {
+      // Absent (optional) parameters travel as '': the service applies the defaults.
+      const text = (v: unknown) => (typeof v === 'string' ? v : '');
+      return {
+        caller, pid: params.pid, modelId: String(query.modelid), algo: text(query.algo), mlcontext: body as Ctx,
+        heuristic: text(query.heuristic), delta: text(query.delta), numIterations: text(query.numIterations),
+      };
+    },
+  }),
+  defineRoute({
     method: 'post', path: '/:user/projects/:pid/learnpredict/:m', operationId: 'learnPredict', tags: ['models'],
     summary: 'Learn a DataFrame (as POST learn) and predict its rows with model m (as POST predict/{m}), one call',
     description: 'SymetryML\'s prediction-api.md. The frame is learned exactly as POST learn learns it (in the durable log before the answer; header Idempotency-Key as for learn) and predicted as POST predict/{m} predicts it. '

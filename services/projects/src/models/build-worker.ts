@@ -1,7 +1,8 @@
 import { smlError, toSmlError, STATS_KERNEL_CONFIG, loadConfig, statsKernels } from '@sml/core';
 import { serveJobTasks } from '@sml/jobs-client';
 import {
-  ALGORITHMS, Summary, kmeansOptimize, autoSelect, selectFeatures, selectKernels, type LeaderboardEntry, type KmeansScore, type ModelSpec, type PredictFrame, type SelectionOptions,
+  ALGORITHMS, Summary, kmeansOptimize, autoSelect, reduceInputs, selectFeatures, selectKernels,
+  type LeaderboardEntry, type KmeansScore, type ModelSpec, type PredictFrame, type ReduceAlgorithm, type SelectionOptions,
 } from '@sml/stats';
 
 // A thread entry point: the statistics kernels its configuration selects (as the main thread's).
@@ -9,6 +10,9 @@ selectKernels(statsKernels(loadConfig(process.env, STATS_KERNEL_CONFIG)));
 
 /** The frame a selection scores candidates on, its options and its wall-clock budget. */
 export interface BuildSelection { options: Omit<SelectionOptions, 'checkpoint'>; frame: PredictFrame; budgetMs: number }
+
+/** reduce's options (checked by the service) and its wall-clock budget (SML_SELECTION_TIME_BUDGET_MS). */
+export interface BuildReduce { algo: ReduceAlgorithm; delta: number; numIterations: number; budgetMs: number }
 
 /** autoSelect's search: every algorithm of `task` × the grid's points. */
 export interface AutoSelectSearch { task: string; gridType?: string; maxCandidates: number }
@@ -35,6 +39,8 @@ export type BuildTask = TaskBase & (
    * (SML_MAX_SELECTION_CANDIDATES), within `selection.budgetMs` in all.
    */
   | { kind: 'autoSelect'; selection: BuildSelection; search: AutoSelectSearch }
+  /** reduce: the inputs kept by backward elimination + swap passes on the summary, `reduce.algo`'s model on them. */
+  | { kind: 'reduce'; reduce: BuildReduce }
   /** kmeansOptimize (API.md §12): k-means for each k of [kMin, kMax] instead of a model. */
   | { kind: 'kmeansOptimize'; kMin: number; kMax: number }
 );
@@ -47,6 +53,8 @@ export interface BuildResult {
   criterion?: string;
   /** kmeansOptimize: WSSSE and silhouette per k. */
   scores?: KmeansScore[];
+  /** reduce: the inputs left out (names), the kept model's criterion. */
+  reduce?: { dropped: string[]; criterion: number };
   /** autoSelect: the winner, the parameters it was built with, the leaderboard and the search's facts. */
   autoSelect?: {
     algo: string; params: Record<string, string>; leaderboard: LeaderboardEntry[];
@@ -54,8 +62,8 @@ export interface BuildResult {
   };
 }
 
-/** Stops a selection (cancelling terminates this thread; the budgets are checked between candidates). */
-function checkpoint(selection: BuildSelection, search?: AutoSelectSearch): (tried: number) => void {
+/** Stops a selection or reduce (cancelling terminates this thread; the budgets are checked between candidates). */
+function checkpoint(selection: Pick<BuildSelection, 'budgetMs'>, search?: AutoSelectSearch): (tried: number) => void {
   const { budgetMs } = selection;
   const deadline = Date.now() + budgetMs;
   return (tried) => {
@@ -83,6 +91,12 @@ async function build(task: BuildTask): Promise<BuildResult> {
         state: won.model.state(), assessment: won.assessment, tried: won.tried, criterion: won.criterion,
         autoSelect: { algo: won.algo, params: won.params, leaderboard: won.leaderboard, gridType: won.gridType, selector: won.selector, candidates: won.candidates, failed: won.failed },
       };
+    }
+    case 'reduce': {
+      const { algo, delta, numIterations } = task.reduce;
+      const reduced = await reduceInputs(summary, task.spec, { algo, delta, numIterations, checkpoint: checkpoint(task.reduce) });
+      const dropped = reduced.dropped.map((i) => summary.attributeNames[i]);
+      return { state: reduced.model.state(), assessment: {}, tried: reduced.tried, reduce: { dropped, criterion: reduced.criterion } };
     }
     case 'kmeansOptimize':
       return { state: null, assessment: {}, tried: 0, scores: kmeansOptimize(summary, task.spec, task.kMin, task.kMax) };

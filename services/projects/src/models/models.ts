@@ -1,8 +1,8 @@
 import { checkName, checkParameters, dataFrameFromProto, smlError, toSmlError, type ParameterBound, type SmlError } from '@sml/core';
 import { sml } from '@sml/proto';
 import {
-  ALGORITHM_NAMES, ALGORITHMS, AUTOSELECT_DEFAULT_SELECTOR, AUTOSELECT_TASKS, RESTRICTABLE_ALGORITHMS, SELECTOR_TYPES, checkAutoSelect, checkSelection,
-  frameRowCount, resolveAttributes, restrictedBuild, rowsFromColumns, type Algorithm, type KmeansScore, type Model, type Prediction, type PredictFrame, type SelectionOptions, type SelectorType,
+  ALGORITHM_NAMES, ALGORITHMS, AUTOSELECT_DEFAULT_SELECTOR, AUTOSELECT_TASKS, REDUCE_ALGORITHMS, REDUCE_HEURISTICS, RESTRICTABLE_ALGORITHMS, SELECTOR_TYPES, checkAutoSelect, checkReduce, checkSelection,
+  frameRowCount, resolveAttributes, restrictedBuild, rowsFromColumns, type Algorithm, type KmeansScore, type Model, type Prediction, type PredictFrame, type ReduceAlgorithm, type SelectionOptions, type SelectorType,
 } from '@sml/stats';
 import type { JobWorkers } from '@sml/jobs-client';
 import type { BuildResult, BuildTask, AutoSelectSearch } from './build-worker';
@@ -110,7 +110,8 @@ async function buildInline(algo: string, { summary, spec }: ReturnType<typeof re
 export type JobKind =
   | { kind: 'build'; algo: string }
   | { kind: 'select'; algo: string; selection: SelectionOptions }
-  | { kind: 'autoSelect'; selection: SelectionOptions; search: AutoSelectSearch };
+  | { kind: 'autoSelect'; selection: SelectionOptions; search: AutoSelectSearch }
+  | { kind: 'reduce'; algo: ReduceAlgorithm; delta: number; numIterations: number };
 
 /** The worker's task for a job of `how` on `base`'s summary; `frame` is what a selection scores on. */
 export function taskOf(how: JobKind, base: Pick<BuildTask, 'bytes' | 'pid' | 'spec'>, frame: () => PredictFrame, budgetMs: number): BuildTask {
@@ -121,6 +122,8 @@ export function taskOf(how: JobKind, base: Pick<BuildTask, 'bytes' | 'pid' | 'sp
       return { ...base, kind: 'select', algo: how.algo, selection: { options: how.selection, frame: frame(), budgetMs } };
     case 'autoSelect':
       return { ...base, kind: 'autoSelect', selection: { options: how.selection, frame: frame(), budgetMs }, search: how.search };
+    case 'reduce':
+      return { ...base, kind: 'reduce', reduce: { algo: how.algo, delta: how.delta, numIterations: how.numIterations, budgetMs } };
     default: {
       const unknown: never = how;
       throw new Error(`unknown job ${JSON.stringify((unknown as { kind?: unknown }).kind)}`);
@@ -205,7 +208,35 @@ export class Models {
     }, scoring);
   }
 
-  /** The job of a checked selectModel, build or autoSelect request. */
+  /**
+   * Checks a reduce request (SymetryML's POST projects/{p}/reduce) before its job is created:
+   * the heuristic (only `default`), the algorithm (`lda`, `mlr`), `delta` and `numIterations`
+   * against the parameter bounds, the project. The job reduces the inputs from the summary on
+   * a build worker thread, within SML_SELECTION_TIME_BUDGET_MS, and stores the model on the
+   * surviving inputs as `modelId`: info `reduce_criterion`, `reduce_delta`,
+   * `reduce_num_iterations`, `selector_tried`; extra `reduce_dropped` (JSON array of names).
+   */
+  async planReduce(user: string, pid: string, modelId: string, req: sml.v1.IReduceRequest): Promise<ModelPlan> {
+    const heuristic = req.heuristic || REDUCE_HEURISTICS[0];
+    if (!(REDUCE_HEURISTICS as readonly string[]).includes(heuristic)) throw smlError('REDUCE_HEURISTIC', { heuristic });
+    const algo = req.algo ?? '';
+    if (!(REDUCE_ALGORITHMS as readonly string[]).includes(algo)) throw smlError('REDUCE_ALGORITHM', { algo });
+    const params = { ...(req.mlcontext?.extraParameters ?? {}) };
+    checkParameters(params, this.deps.bounds);
+    const query = { ...(req.delta ? { delta: req.delta } : {}), ...(req.numIterations ? { numIterations: req.numIterations } : {}) };
+    checkParameters(query, this.deps.bounds);
+    let checked: ReturnType<typeof checkReduce>;
+    try {
+      const number = (text: string | undefined) => (text === undefined ? undefined : Number(text));
+      checked = checkReduce({ algo: algo as ReduceAlgorithm, delta: number(query.delta), numIterations: number(query.numIterations) });
+    } catch (err) {
+      throw toSmlError(err);
+    }
+    await this.deps.registry.with(user, pid, () => undefined); // 400 now for an unknown project
+    return this.job(user, pid, modelId, { mlcontext: req.mlcontext }, params, { kind: 'reduce', ...checked });
+  }
+
+  /** The job of a checked selectModel, build, autoSelect or reduce request. */
   private job(
     user: string, pid: string, modelId: string, req: sml.v1.ISelectModelRequest, params: Record<string, string>, how: JobKind,
     scoring?: (signal: AbortSignal) => Promise<PredictFrame>,
@@ -213,7 +244,7 @@ export class Models {
     const { registry, store, selectionBudgetMs, workers } = this.deps;
     // autoSelect names no algorithm: the search chooses it.
     const algo = how.kind === 'autoSelect' ? '' : how.algo;
-    const selection = how.kind === 'build' ? undefined : how.selection;
+    const selection = how.kind === 'select' || how.kind === 'autoSelect' ? how.selection : undefined;
     const run = async (signal: AbortSignal): Promise<sml.v1.IModelInfo> => {
       const scored = selection && scoring ? await scoring(signal) : undefined;
       // The summary as it is now, under the project's lock (every candidate is built from
@@ -234,7 +265,7 @@ export class Models {
           // The worker gets only the model's attributes when its algorithm reads no more
           // (an mlr on 50 of 2000 attributes: ≈ 130 KB, not ≈ 200 MB serialized and copied).
           const restricted = how.kind !== 'autoSelect' && RESTRICTABLE_ALGORITHMS.has(algo) ? restrictedBuild(p.summary, spec) : null;
-          if (restricted && !selection && INLINE_BUILD_ALGORITHMS.has(algo) && restricted.summary.attributeNames.length <= INLINE_BUILD_MAX_ATTRIBUTES) {
+          if (restricted && how.kind === 'build' && INLINE_BUILD_ALGORITHMS.has(algo) && restricted.summary.attributeNames.length <= INLINE_BUILD_MAX_ATTRIBUTES) {
             return { kind: 'inline', restricted };
           }
           const base = { bytes: restricted ? restricted.summary.serialize() : p.summaryBytes(), pid, spec: restricted?.spec ?? spec };
@@ -254,13 +285,16 @@ export class Models {
       const searched: Record<string, string> = auto && how.kind === 'autoSelect'
         ? { autoselect_task: how.search.task, autoselect_grid_type: auto.gridType, autoselect_candidates: String(auto.candidates), autoselect_failed: String(auto.failed) }
         : {};
+      const reduced: Record<string, string> = built.reduce && how.kind === 'reduce'
+        ? { reduce_criterion: String(built.reduce.criterion), reduce_delta: String(how.delta), reduce_num_iterations: String(how.numIterations), selector_tried: String(tried) }
+        : {};
       const info: sml.v1.IModelInfo = {
         modelId,
         algo: chosen,
         inputAttributeNames: [...model.inputNames],
         targetAttributeNames: [...model.targetNames],
-        info: { ...model.info(), ...selected, ...searched },
-        extra: { ...model.extra(), ...(auto ? { leaderboard: JSON.stringify(auto.leaderboard) } : {}) },
+        info: { ...model.info(), ...selected, ...searched, ...reduced },
+        extra: { ...model.extra(), ...(auto ? { leaderboard: JSON.stringify(auto.leaderboard) } : {}), ...(built.reduce ? { reduce_dropped: JSON.stringify(built.reduce.dropped) } : {}) },
         assessment,
         params: auto?.params ?? params,
         creationDate: Date.now(),
