@@ -635,6 +635,23 @@ export type AutoSelectValues = {
   jobId: number;
 };
 
+/** The query parameters of reduce. */
+export type ReduceQuery = {
+  modelid: string;
+  algo?: string;
+  heuristic?: string;
+  delta?: string;
+  numIterations?: string;
+};
+
+/** The body of reduce. */
+export type ReduceBody = MLContext;
+
+/** `values` of a successful reduce. */
+export type ReduceValues = {
+  jobId: number;
+};
+
 /** The query parameters of learnPredict. */
 export type LearnPredictQuery = {
   predictBeforeLearn?: '0' | '1' | 'true' | 'false';
@@ -1153,7 +1170,7 @@ export class Operations {
   }
 
   /** POST /projects/:pid/reduce: Reduce the inputs of a model from the summary (a job): backward elimination, then swap passes; keep the model on the survivors as modelid */
-  reduce<V = Record<string, unknown>>(pid: string, options: OperationOptions<'modelid' | 'algo' | 'heuristic' | 'delta' | 'numIterations'> = {}): Promise<SmlResponse<V>> {
+  reduce<V = ReduceValues>(pid: string, options: RequiredQuery<ReduceQuery, ReduceBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/reduce`, options);
   }
 
