@@ -76,7 +76,7 @@ function marginal(baseline: DriftSide, analysis: DriftSide, attributes: readonly
     if (metric === 'marginal_non_stat') {
       perAttribute[`${name}_drift`] = jensenShannon(b, a);
     } else {
-      const { d, pvalue } = kolmogorovSmirnov(b, a);
+      const [d, pvalue] = kolmogorovSmirnov(b, a);
       perAttribute[`${name}_drift`] = d;
       perAttribute[`${name}_pvalue`] = pvalue;
     }
@@ -91,10 +91,10 @@ const total = (counts: readonly number[]) => counts.reduce((s, c) => s + c, 0);
  * KS D = max |F₁ − F₂| over the common grid's upper edges (on exact values this is scipy
  * `ks_2samp`'s D); the p-value is Kolmogorov's limit law at √(n₁n₂/(n₁+n₂))·D.
  */
-export function kolmogorovSmirnov(b: readonly number[], a: readonly number[]): { d: number; pvalue: number } {
+export function kolmogorovSmirnov(b: readonly number[], a: readonly number[]): [d: number, pvalue: number] {
   const nb = total(b);
   const na = total(a);
-  if (nb === 0 || na === 0) return { d: NaN, pvalue: NaN };
+  if (nb === 0 || na === 0) return [NaN, NaN];
   let cb = 0;
   let ca = 0;
   let d = 0;
@@ -103,7 +103,7 @@ export function kolmogorovSmirnov(b: readonly number[], a: readonly number[]): {
     ca += a[k];
     d = Math.max(d, Math.abs(cb / nb - ca / na));
   }
-  return { d, pvalue: kolmogorovSurvival(Math.sqrt((nb * na) / (nb + na)) * d) };
+  return [d, kolmogorovSurvival(Math.sqrt((nb * na) / (nb + na)) * d)];
 }
 
 /**
@@ -215,4 +215,16 @@ function componentsFor(values: readonly number[]): number {
   let sum = 0;
   while (kept < values.length - 1 && sum < DRIFT_PCA_VARIANCE * trace) sum += values[kept++];
   return kept;
+}
+
+/**
+ * The keys of a drift map that are approximate: a marginal metric of a continuous attribute
+ * read from a streaming histogram in either project (its values binned), and then the score.
+ */
+export function driftApproximateKeys(baseline: DriftSide, analysis: DriftSide, attributes: readonly string[], metric: DriftMetric): string[] {
+  if (metric !== 'marginal_stat' && metric !== 'marginal_non_stat') return [];
+  const binnedAttribute = (name: string) =>
+    !(isBinary(baseline.summary, name) && isBinary(analysis.summary, name)) && [baseline, analysis].some((side) => side.summary.histogram(name)?.mode === 'streaming');
+  const keys = attributes.filter(binnedAttribute).flatMap((name) => (metric === 'marginal_stat' ? [`${name}_drift`, `${name}_pvalue`] : [`${name}_drift`]));
+  return keys.length > 0 ? ['driftScore', ...keys] : [];
 }
