@@ -241,6 +241,11 @@ export class Operations {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/explore`, options);
   }
 
+  /** POST /projects/dataDrift: Data drift between two projects: one map {driftScore, <attribute>_drift…} */
+  dataDrift<V = Record<string, unknown>>(options: OperationOptions = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('POST', `/projects/dataDrift`, options);
+  }
+
   /** POST /projects/:pid/densityEstimate: Histogram density of one attribute per entry */
   densityEstimate<V = Record<string, unknown>>(pid: string, options: OperationOptions<'tps' | 'useLocal'> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/densityEstimate`, options);
