@@ -44,10 +44,10 @@ describe('dataDrift end to end', () => {
   });
 
   it.each([
-    ['an unknown project, named', { driftAnalysisProjectName: 'gone', driftMetric: 'global' }, [], () => `Cannot Find Project id[gone] for Customer id [${user}]`],
-    ['an unknown metric', { driftMetric: 'psi' }, [], () => 'Unknown drift metric [psi]'],
-    ['an attribute missing in a project', { driftMetric: 'global' }, ['x1', 'nope'], () => 'Unknown attribute [nope] in project [base]'],
-    ['a rolling-window project', { driftMetric: 'global', rolling_window_embedded_project: 'true' }, [], () => 'Rolling-window projects are not supported'],
+    ['an unknown project, named', { driftAnalysisProjectName: 'gone', driftMetric: 'global' }, [], (): string => `Cannot Find Project id[gone] for Customer id [${user}]`],
+    ['an unknown metric', { driftMetric: 'psi' }, [], (): string => 'Unknown drift metric [psi]'],
+    ['an attribute missing in a project', { driftMetric: 'global' }, ['x1', 'nope'], (): string => 'Unknown attribute [nope] in project [base]'],
+    ['a rolling-window project', { driftMetric: 'global', rolling_window_embedded_project: 'true' }, [], (): string => 'Rolling-window projects are not supported'],
   ])('%s → 400', async (_what, extra, names, message) => {
     expect(await drift(extra, names)).toEqual({ statusCode: 400, statusString: message(), values: {} });
   });
