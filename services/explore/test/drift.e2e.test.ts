@@ -12,7 +12,7 @@ interface Fixture {
   cases: { label: string; metric: string; attributes: string[]; options: { pcaComponents?: number }; expected: Record<string, number> }[];
 }
 const fixture = JSON.parse(readFileSync(join(__dirname, '../../../packages/stats/test/explore/fixtures/drift.json'), 'utf8')) as Fixture;
-type Answer = { statusCode: number; statusString: string; values: { KSVDMap?: { values: Record<string, number | string>[] } } };
+type Answer = { statusCode: number; statusString: string; values: { KSVDMap?: { values: Record<string, number | string>[] }; approximate?: string[][] } };
 
 describe('dataDrift end to end', () => {
   let alice: SmlClient;
@@ -41,6 +41,16 @@ describe('dataDrift end to end', () => {
   it('without attribute names, every attribute both projects have', async () => {
     const r = await drift({ driftMetric: 'marginal_non_stat' });
     expect(Object.keys(r.values.KSVDMap!.values[0])).toEqual(['driftScore', 'x1_drift', 'x2_drift', 'x3_drift', 'b_drift']);
+  });
+
+  it('streaming histograms mark the binned marginal keys approximate; exact ones carry no mark', async () => {
+    for (const [pid, frame] of [['sbase', fixture.baseline], ['snow', fixture.analyses.shifted]] as const) {
+      await alice.createProject(pid, { enableHistogram: true });
+      expect((await alice.learn(pid, { ...frame, errorHandling: 0 })).status).toBe(200);
+    }
+    const r = await drift({ driftMetric: 'marginal_stat', driftPreferenceProjectName: 'sbase', driftAnalysisProjectName: 'snow' }, ['x1', 'b']);
+    expect(r.values.approximate).toEqual([['driftScore', 'x1_drift', 'x1_pvalue']]);
+    expect('approximate' in (await drift({ driftMetric: 'marginal_stat' }, ['x1', 'b'])).values).toBe(false);
   });
 
   it.each([
