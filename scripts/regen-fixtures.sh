@@ -33,6 +33,7 @@ declare -A to_stdout=(
   [packages/federation/test/fixtures/gen_contract.py]=contract.json
   [packages/stats/test/models/classifiers/fixtures/gen_classifiers.py]=classifiers.json
   [packages/stats/test/models/anomaly/fixtures/gen_anomaly.py]=anomaly.json
+  [packages/stats/test/explore/fixtures/gen_drift.py]=drift.json
   [packages/stats/test/models/kmeans/fixtures/gen_kmeans.py]=kmeans.json
   [packages/stats/test/models/powerreg/fixtures/gen_powerreg.py]=powerreg.json
   [packages/stats/test/models/forest/fixtures/gen_forest.py]=forest.json

@@ -195,6 +195,10 @@ class Operations:
         """POST /projects/:pid/explore: Explore: descriptive statistics and tests, one result map per MLContext (query: metric, useLocal, returnProjectInfo, async)"""
         return self._client.request("POST", f"/projects/{_seg(pid)}/explore", **options)
 
+    def dataDrift(self, **options: Any) -> Any:
+        """POST /projects/dataDrift: Data drift between two projects: one map {driftScore, <attribute>_drift…}"""
+        return self._client.request("POST", f"/projects/dataDrift", **options)
+
     def densityEstimate(self, pid: str, **options: Any) -> Any:
         """POST /projects/:pid/densityEstimate: Histogram density of one attribute per entry (query: tps, useLocal)"""
         return self._client.request("POST", f"/projects/{_seg(pid)}/densityEstimate", **options)

@@ -24,6 +24,7 @@ export const subjects = {
   /** Explore: stateless, so any replica answers any project. */
   explore: {
     run: 'sml.explore.run',
+    dataDrift: 'sml.explore.dataDrift',
     density: 'sml.explore.density',
     conditionalDensity: 'sml.explore.conditionalDensity',
     matrix: 'sml.explore.matrix',

@@ -104,6 +104,12 @@ export function explore(client: SmlClient, pid: string, metric: string, contexts
   return client.operations.explore<{ KSVDMap?: { values: Array<Record<string, Num>> } }>(pid, { query, json: { values: contexts } });
 }
 
+/** `dataDrift` of `analysis` from `baseline` by `metric`, over the attributes of `inputs` (none: every attribute both have). */
+export function dataDrift(client: SmlClient, baseline: string, analysis: string, metric: string, inputs: string[] | undefined, extraParameters: Record<string, string> = {}) {
+  const context = mlContext(inputs ?? [], undefined, { ...extraParameters, driftPreferenceProjectName: baseline, driftAnalysisProjectName: analysis, driftMetric: metric });
+  return client.operations.dataDrift<{ KSVDMap?: { values: Array<Record<string, Num>> } }>({ json: context });
+}
+
 /** `densityEstimate`, or `conditionalDensityEstimate` when the context names [conditional, target]. */
 export function density(client: SmlClient, pid: string, context: MLContext, options: { conditional: boolean; useLocal?: boolean }) {
   const op = options.conditional ? 'conditionalDensityEstimate' : 'densityEstimate';

@@ -3,7 +3,7 @@ import { registerAdmin } from './commands/admin';
 import { registerDensity } from './commands/density';
 import { registerDss } from './commands/dss';
 import { registerEncoders } from './commands/encoders';
-import { registerExplore } from './commands/explore';
+import { registerDrift, registerExplore } from './commands/explore';
 import { registerJobs } from './commands/jobs';
 import { registerMatrix } from './commands/matrix';
 import { registerModel } from './commands/model';
@@ -33,6 +33,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   registerProjects(program, ctx);
   registerDss(program, ctx);
   registerExplore(program, ctx);
+  registerDrift(program, ctx);
   registerDensity(program, ctx);
   registerMatrix(program, ctx);
   registerSurvival(program, ctx);

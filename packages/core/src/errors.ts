@@ -124,6 +124,8 @@ export const catalogue = {
   EXPLORE_INPUT: { status: 400, message: '{detail}' },
   UNKNOWN_ATTRIBUTE: { status: 400, message: 'Unknown attribute [{name}] in project [{pid}]' },
   HISTOGRAMS_DISABLED: { status: 400, message: 'Histograms for project id[{pid}] for Customer id [{user}] are not enabled' },
+  UNKNOWN_DRIFT_METRIC: { status: 400, message: 'Unknown drift metric [{metric}]' },
+  ROLLING_WINDOW_UNSUPPORTED: { status: 400, message: 'Rolling-window projects are not supported' },
   SVD_NO_TARGET: { status: 400, message: 'Less than 1 target for svd' },
   SVD_NO_VALUES: { status: 500, message: 'Error computing SVD, no values found' },
   NOT_SURVIVAL: { status: 400, message: 'Project [{pid}] has no survival data: create it with km_time_column and km_event_column' },

@@ -1109,6 +1109,11 @@ export class Operations {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/explore`, options);
   }
 
+  /** POST /projects/dataDrift: Data drift between two projects: one map {driftScore, <attribute>_drift…} */
+  dataDrift<V = Record<string, unknown>>(options: OperationOptions = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('POST', `/projects/dataDrift`, options);
+  }
+
   /** POST /projects/:pid/densityEstimate: Histogram density of one attribute per entry */
   densityEstimate<V = DensityEstimateValues>(pid: string, options: OperationOptions<DensityEstimateQuery, DensityEstimateBody> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/${seg(pid)}/densityEstimate`, options);

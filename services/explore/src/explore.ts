@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { contracts, okStatus, type BusService } from '@sml/bus';
 import { executorOf, JobRunner, JobWorkers, jobResult } from '@sml/jobs-client';
-import { answeringDomainErrors, checkName, parameterBounds } from '@sml/core';
+import { answeringDomainErrors, checkName, parameterBounds, type ParameterBound } from '@sml/core';
 import { sml } from '@sml/proto';
 import { densityIndexes, densityTasks, type DensityArity } from './density';
 import { DensityPool } from './density-pool';
+import { driftMap, driftQuery } from './drift';
 import { checkMatrixEntries, matrixAttributes, matrixJobType } from './matrix';
 import type { MatrixTask } from './matrix-worker';
 import { approximateField, exploreContexts, exploreMaps, exploreMetric } from './metrics';
@@ -87,6 +88,7 @@ export function startExplore({ nc, service, client, config, log }: ExploreRuntim
   });
 
   registerSurvival(service, summaries);
+  registerDrift(service, sourceOf, bounds, config.SML_MAX_SUMMARY_ATTRIBUTES);
 
   return Promise.resolve({
     onStop: async () => {
@@ -94,6 +96,15 @@ export function startExplore({ nc, service, client, config, log }: ExploreRuntim
       await densityPool.stop();
       await matrixWorkers.stop();
     },
+  });
+}
+
+/** dataDrift, answered at once from both projects' statistics of the compared attributes: one map. */
+function registerDrift(service: BusService, sourceOf: (caller: sml.v1.ICaller, pid: string) => SummarySource, bounds: Readonly<Record<string, ParameterBound>>, maxAttributes: number): void {
+  service.handle(ops.dataDrift, async (req, { caller }) => {
+    const query = driftQuery(req.context, bounds);
+    const { map, approximate } = await driftMap(sourceOf(caller, query.baseline), sourceOf(caller, query.analysis), query, maxAttributes);
+    return { KSVDMap: { values: [{ entries: map }] }, ...approximateField([approximate]) };
   });
 }
 

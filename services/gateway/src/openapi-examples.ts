@@ -128,6 +128,10 @@ export const operationExamples: Record<string, OperationExamples> = {
       approximate: [['min', 'median', 'max']],
     }),
   },
+  dataDrift: {
+    body: { inputAttributeNames: ['sepal_length', 'petal_length'], extraParameters: { driftPreferenceProjectName: 'iris', driftAnalysisProjectName: 'iris_new', driftMetric: 'marginal_stat' } },
+    response: ok({ KSVDMap: { values: [{ driftScore: 0.21, sepal_length_drift: 0.18, sepal_length_pvalue: 0.0132, petal_length_drift: 0.24, petal_length_pvalue: 0.0004 }] } }),
+  },
   densityEstimate: {
     body: { values: [{ inputAttributeNames: ['petal_length'], extraParameters: { hist_bins: '4' } }] },
     response: ok({ densityList: { values: [{ attrName: 'petal_length', min: 1, max: 6.9, width: 1.475, histogram: [50, 11.2, 55.3, 33.5], valueForMissing: 0, approximate: ['min', 'max', 'width', 'histogram'] }] } }),

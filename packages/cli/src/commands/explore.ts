@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { attributeList, keyValue } from '../args';
 import { action, type CommandContext } from '../command';
-import { explore, mlContexts } from '../exploration';
+import { dataDrift, explore, mlContexts } from '../exploration';
 import { jobCreated, restClient } from '../rest';
 import { keyValues } from '../table';
 
@@ -33,5 +33,21 @@ export function registerExplore(program: Command, ctx: CommandContext): void {
       return out.envelope(res.body, (v) => (res.status === 202
         ? jobCreated(res)
         : (v.KSVDMap?.values ?? []).map((map) => keyValues(map)).join('\n\n')));
+    }));
+}
+
+/** `sml drift <metric> <baseline> <analysis>`: one table (driftScore, <attribute>_drift…). */
+export function registerDrift(program: Command, ctx: CommandContext): void {
+  program
+    .command('drift')
+    .description('data drift of the analysis project from the baseline project: one table (key, value) (REST: SML_URL, SML_USER, SML_SECRET)')
+    .argument('<metric>', 'marginal_stat, marginal_non_stat, global, pca_reconstruction_error')
+    .argument('<baseline>', 'baseline project id (driftPreferenceProjectName)')
+    .argument('<analysis>', 'analysis project id (driftAnalysisProjectName)')
+    .option('--inputs <attributes>', 'attributes compared, names or baseline indexes (default: every attribute both projects have)', attributeList)
+    .option('--param <key=value>', 'extraParameters entry, repeatable (e.g. pca_num_components=2)', keyValue)
+    .action(action(ctx, async (out, metric: string, baseline: string, analysis: string, opts: { inputs?: string[][]; param?: Record<string, string> }) => {
+      const res = await dataDrift(restClient(ctx.io.env), baseline, analysis, metric, opts.inputs?.flat(), opts.param);
+      return out.envelope(res.body, (v) => (v.KSVDMap?.values ?? []).map((map) => keyValues(map)).join('\n\n'));
     }));
 }

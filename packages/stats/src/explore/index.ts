@@ -4,6 +4,7 @@
  */
 export { CHI2_EXPECTED_PREFIX } from './chi2';
 export { conditionalDensityEstimate, DEFAULT_DENSITY_BINS, DENSITY_APPROXIMATE, type DensityOptions, type DensityResult, densityEstimate } from './density';
+export { dataDrift, driftApproximateKeys, DRIFT_METRICS, DRIFT_PCA_VARIANCE, type DriftMetric, type DriftOptions, type DriftSide, jensenShannon, kolmogorovSmirnov, kolmogorovSurvival, normalHellinger } from './drift';
 export { ExploreInputError } from './errors';
 export { approximateKeys, explore } from './explore';
 export { FTEST_KNOWN_SIGMA } from './ftest';

@@ -2,7 +2,7 @@ import { contracts } from '@sml/bus';
 import { sml } from '@sml/proto';
 import { replyValues } from '../envelope';
 import { defineRoute, type Presentation, type RouteContext } from '../route';
-import { boolParam, exploreContext, name, userParam, z } from '../schemas';
+import { boolParam, exploreContext, mlContext, name, userParam, z } from '../schemas';
 
 const ops = contracts.explore;
 
@@ -66,6 +66,20 @@ export const exploreRoutes = [
       caller, pid: params.pid, metric: String(query.metric), context: contextOf(body), useLocal: query.useLocal === true,
       returnProjectInfo: query.returnProjectInfo !== false, async: query.async === true,
     }),
+  }),
+  defineRoute({
+    method: 'post', path: '/:user/projects/dataDrift', operationId: 'dataDrift', tags: ['explore'],
+    summary: 'Data drift between two projects: one map {driftScore, <attribute>_drift…}',
+    description: 'Body: MLContext. extraParameters: driftPreferenceProjectName (the baseline), driftAnalysisProjectName, driftMetric ∈ marginal_stat (Kolmogorov–Smirnov D, + <attribute>_pvalue), marginal_non_stat (Jensen–Shannon distance, base 2), global (Hellinger distance of fitted normals; driftScore: of the multivariate normals), pca_reconstruction_error (residual mean square off the baseline\'s principal components, relative to the baseline\'s; 1 = no drift; pca_num_components overrides the 95 % rule). inputAttributeNames: the attributes compared (empty: every attribute both projects have). Continuous attributes need histograms in both projects for the marginal metrics. README "Data drift"; docs/glossary.md for the keys.',
+    contract: ops.dataDrift,
+    params: userParam,
+    body: mlContext,
+    values: z.object({
+      KSVDMap: z.object({ values: z.array(z.record(z.string(), z.number())) }),
+      approximate: z.array(approximateKeys).optional().openapi({ description: 'One list for the map: its keys whose values are approximate (a marginal metric of a continuous attribute read from a streaming histogram, and then driftScore; docs/concepts.md "What is approximate"). Absent when every value is exact.' }),
+    }),
+    success: { status: 200, description: 'values.KSVDMap.values[0]' },
+    toRequest: ({ caller, body }) => ({ caller, context: body as z.infer<typeof mlContext> }),
   }),
   density('densityEstimate', ops.density, 'Histogram density of one attribute per entry'),
   density('conditionalDensityEstimate', ops.conditionalDensity, 'Density of a target attribute over the rows where a binary conditional attribute is 1 (names [conditional, target])'),
