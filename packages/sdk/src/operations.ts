@@ -436,6 +436,17 @@ export type ExploreValues = {
   smlInfo?: Record<string, unknown>;
 };
 
+/** The body of dataDrift. */
+export type DataDriftBody = MLContext;
+
+/** `values` of a successful dataDrift. */
+export type DataDriftValues = {
+  KSVDMap: {
+    values: Array<Record<string, number>>;
+  };
+  approximate?: Array<Array<string>>;
+};
+
 /** The query parameters of densityEstimate. */
 export type DensityEstimateQuery = {
   tps?: string;
@@ -1110,7 +1121,7 @@ export class Operations {
   }
 
   /** POST /projects/dataDrift: Data drift between two projects: one map {driftScore, <attribute>_drift…} */
-  dataDrift<V = Record<string, unknown>>(options: OperationOptions = {}): Promise<SmlResponse<V>> {
+  dataDrift<V = DataDriftValues>(options: OperationOptions<Record<never, string>, DataDriftBody> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects/dataDrift`, options);
   }
 
