@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { connect, nkeyAuthenticator, type NatsConnection } from 'nats';
+import { Events, connect, nkeyAuthenticator, type NatsConnection } from 'nats';
 // nats.js' own reading of a server string, as @sml/sources reads nats_hosts.
 import { hostPort } from 'nats/lib/nats-base-client/servers';
 import { smlError, type Logger } from '@sml/core';
@@ -8,7 +8,7 @@ import { SourceError, checkedNatsServers } from '@sml/sources';
 import type { BackboneSpec } from './keymap';
 
 /**
- * Connections to federation backbones (API.md §19.1): one per distinct `nats_hosts` +
+ * Connections to federation backbones: one per distinct `nats_hosts` +
  * credentials, shared by every federation on it, separate from the internal bus (nothing of
  * which is exported or bridged). Addresses are checked as data-source addresses are
  * (@sml/sources `checkedNatsServers`, SML_SOURCES_ALLOW_PRIVATE), and a backbone that turns
@@ -76,7 +76,7 @@ export class Backbones {
   /** Backbone outages are logged, never block local work; nats.js reconnects by itself. */
   private async watch(nc: NatsConnection, servers: readonly string[]): Promise<void> {
     for await (const s of nc.status()) {
-      if (s.type === 'disconnect' || s.type === 'reconnect') this.deps.log.warn({ servers, event: s.type }, 'federation backbone');
+      if (s.type === Events.Disconnect || s.type === Events.Reconnect) this.deps.log.warn({ servers, event: s.type }, 'federation backbone');
     }
   }
 

@@ -4,11 +4,11 @@ import { contracts, kvBucket, okStatus, projectSubject, unwrap, type BusClient }
 import { SmlError, checkName, smlError, type Logger } from '@sml/core';
 import {
   InvitationError, decryptInvitation, deriveFederationKeys, encryptInvitation, newInvitationToken, newNodeKey, newRoster, newSecretKey, openGroup,
-  peerInfo, sealGroup, signRoster, tokenLifetimeMs, verifyRoster, withMember, type SignedRoster,
+  peerInfo, sealGroup, signRoster, tokenLifetimeMs, verifyRoster, withMember, type FederationKeys, type SignedRoster,
 } from '@sml/federation';
 import { sml } from '@sml/proto';
 import { Backbones } from './backbone';
-import { backboneKeys, checkSchedule, createOptionsOf, joinOptionsOf, type CreateOptions } from './keymap';
+import { backboneKeys, checkSchedule, createOptionsOf, joinOptionsOf, type CreateOptions, type JoinOptions } from './keymap';
 import { FedStore, type FedRecord } from './store';
 import type { FederationRuntime } from './main';
 
@@ -16,7 +16,7 @@ const ops = contracts.federation;
 /** One hour of `fed_token_timeout_hours` as the pure core counts it. */
 const HOUR_MS = 3_600_000;
 
-/** The backbone names of one federation (§19.1): all under the subject token T. */
+/** The backbone names of one federation: all under the subject token T. */
 export const backboneNames = (t: string) => ({
   stream: `SMLFED_${t}`,
   objects: `SMLFED_${t}_SUM`,
@@ -31,17 +31,64 @@ type JoinReply =
   | { ok: false; message: string };
 
 /**
- * The federation service: /fedml create, createJoin, getInvitation, info, awsinfo (API.md
- * §14.1, §14.2); the admin side of joins over the backbone. Everything cryptographic is
- * @sml/federation's; this is the I/O around it.
+ * The federation service: /fedml create, createJoin, getInvitation, info, awsinfo; the admin
+ * side of joins over the backbone. Everything cryptographic is @sml/federation's; this is the
+ * I/O around it.
  */
 export async function startFederation({ nc, service, client, log, config }: FederationRuntime): Promise<{ onStop: () => Promise<void> }> {
   const store = new FedStore(await kvBucket(nc, 'sml_fed'));
   const backbones = new Backbones({ bus: nc, busUrl: config.NATS_URL, allowPrivate: config.SML_SOURCES_ALLOW_PRIVATE, log });
   const joins = new JoinResponders(store, backbones, log);
-  const projects = new LocalProjects(client);
+  const fed = new Federation({ store, backbones, joins, projects: new LocalProjects(client), log, config });
 
-  service.handle(ops.create, async (req, { caller }) => {
+  service.handle(ops.create, (req, { caller }) => fed.create(caller, req));
+  service.handle(ops.createJoin, (req, { caller }) => fed.join(caller, req));
+  service.handle(ops.info, async (req, { caller }) => {
+    const record = await federationOf(store, fed.projects, caller, req.pid ?? '');
+    return { info: federationInfo(record), peersInfo: peersInfoOf(record) };
+  });
+  service.handle(ops.getInvitation, (req, { caller }) => fed.invitation(caller, req));
+  service.handle(ops.awsinfo, () => {
+    throw smlError('FED_AWS');
+  });
+
+  // Admin nodes answer joins again after a restart.
+  for (const record of await store.all()) {
+    if (!record.isAdmin) continue;
+    try {
+      await joins.answer(record);
+    } catch (e) {
+      log.warn({ user: record.user, pid: record.pid, err: (e as Error).message }, 'federation backbone unreachable at start: joins not answered');
+    }
+  }
+  log.info('federation endpoints registered');
+  return {
+    onStop: async () => {
+      joins.stop();
+      await backbones.close();
+    },
+  };
+}
+
+interface FederationDeps {
+  store: FedStore;
+  backbones: Backbones;
+  joins: JoinResponders;
+  projects: LocalProjects;
+  log: Logger;
+  config: FederationRuntime['config'];
+}
+
+/** The endpoints that create or change a federation. */
+class Federation {
+  readonly projects: LocalProjects;
+
+  constructor(private readonly deps: FederationDeps) {
+    this.projects = deps.projects;
+  }
+
+  async create(caller: sml.v1.ICaller, req: sml.v1.IFedRequest): Promise<{ status: sml.v1.IStatus }> {
+    const { backbones, projects, store, joins, log, config } = this.deps;
     const opts = createOptionsOf(req.keys ?? {}, config.SML_FED_MIN_INTERVAL_MS);
     const user = caller.user!;
     const pid = checkName('project', req.pid);
@@ -59,9 +106,10 @@ export async function startFederation({ nc, service, client, log, config }: Fede
     }
     log.info({ user, pid }, 'federation created');
     return { status: okStatus('PROJECT_CREATED', { pid }) };
-  });
+  }
 
-  service.handle(ops.createJoin, async (req, { caller }) => {
+  async join(caller: sml.v1.ICaller, req: sml.v1.IFedRequest): Promise<{ status: sml.v1.IStatus }> {
+    const { backbones, projects, log, config } = this.deps;
     const keys = await invitationKeys(req.keys ?? {});
     const opts = joinOptionsOf(keys);
     checkSchedule(opts.syncSched, config.SML_FED_MIN_INTERVAL_MS);
@@ -72,7 +120,6 @@ export async function startFederation({ nc, service, client, log, config }: Fede
       throw smlError('FED_INVALID_INVITATION');
     }
     if (fed.subjectToken !== opts.fedId) throw smlError('FED_INVALID_INVITATION');
-    const user = caller.user!;
     const pid = checkName('project', req.pid);
     const persist = req.persist ?? true;
     const reqTimeoutMs = Number(keys.nats_req_timeout ?? 30) * 1000 || 30_000;
@@ -80,44 +127,46 @@ export async function startFederation({ nc, service, client, log, config }: Fede
     // The project first (409 before the token is spent); removed again if the join fails.
     await projects.create(caller, pid, persist, opts);
     try {
-      const nodeUuid = randomUUID();
-      const nodeKey = newNodeKey();
-      const request: JoinRequest = { token: opts.token, peer: nodeUuid, pid, publicKey: nodeKey.publicKey };
-      let sealed: string;
-      try {
-        const m = await bb.request(backboneNames(fed.subjectToken).join, new TextEncoder().encode(sealGroup(fed.enc, fed.subjectToken, 'join-request', request)), { timeout: reqTimeoutMs });
-        sealed = new TextDecoder().decode(m.data);
-      } catch {
-        // No responder or no answer in nats_req_timeout: the admin never saw the token, or
-        // could not answer; either way it is not spent by this attempt's reply.
-        throw smlError('FED_ADMIN_NO_ANSWER');
-      }
-      const reply = openGroup(fed.enc, fed.subjectToken, 'join-reply', sealed) as JoinReply | undefined;
-      if (reply === undefined) throw smlError('FED_INVALID_INVITATION');
-      if (!reply.ok) throw smlError('FED_TOKEN_REFUSED');
-      const roster = verifyRoster(reply.roster, opts.adminPublicKey, fed.subjectToken);
-      if (roster.members[nodeUuid] !== nodeKey.publicKey) throw smlError('FED_INVALID_INVITATION');
-      await store.put({
-        user, pid, persist, fedName: opts.fedName, fedId: fed.subjectToken, secretKey: opts.secretKey, syncSched: reply.syncSched, backbone: opts.backbone,
-        reqTimeoutMs, streamMaxBytes: 0, isAdmin: false, nodeUuid, nodeKey, adminPublicKey: opts.adminPublicKey, roster: reply.roster,
-        peerPids: { ...reply.peerPids, [nodeUuid]: pid }, contract: reply.contract, contractVersion: reply.contractVersion,
-        sndAction: opts.sndAction, rcvAction: opts.rcvAction, allowPeersExplore: true, isPulsing: false,
-      });
+      await this.redeem(bb, fed, { user: caller.user!, pid, persist, reqTimeoutMs, opts });
     } catch (e) {
       await projects.remove(caller, pid, log);
       throw e;
     }
-    log.info({ user, pid }, 'federation joined');
+    log.info({ user: caller.user, pid }, 'federation joined');
     return { status: okStatus('FED_JOINED') };
-  });
+  }
 
-  service.handle(ops.info, async (req, { caller }) => {
-    const record = await federationOf(store, projects, caller, req.pid ?? '');
-    return { info: federationInfo(record), peersInfo: peersInfoOf(record) };
-  });
+  /** Asks the admin over the backbone to admit this node; stores the federation when it does. */
+  private async redeem(bb: NatsConnection, fed: FederationKeys, j: { user: string; pid: string; persist: boolean; reqTimeoutMs: number; opts: JoinOptions }): Promise<void> {
+    const { opts } = j;
+    const nodeUuid = randomUUID();
+    const nodeKey = newNodeKey();
+    const request: JoinRequest = { token: opts.token, peer: nodeUuid, pid: j.pid, publicKey: nodeKey.publicKey };
+    let sealed: string;
+    try {
+      const m = await bb.request(backboneNames(fed.subjectToken).join, new TextEncoder().encode(sealGroup(fed.enc, fed.subjectToken, 'join-request', request)), { timeout: j.reqTimeoutMs });
+      sealed = new TextDecoder().decode(m.data);
+    } catch {
+      // No responder or no answer in nats_req_timeout: the admin never saw the token, or
+      // could not answer; either way it is not spent by this attempt's reply.
+      throw smlError('FED_ADMIN_NO_ANSWER');
+    }
+    const reply = openGroup(fed.enc, fed.subjectToken, 'join-reply', sealed) as JoinReply | undefined;
+    if (reply === undefined) throw smlError('FED_INVALID_INVITATION');
+    if (!reply.ok) throw smlError('FED_TOKEN_REFUSED');
+    const roster = verifyRoster(reply.roster, opts.adminPublicKey, fed.subjectToken);
+    if (roster.members[nodeUuid] !== nodeKey.publicKey) throw smlError('FED_INVALID_INVITATION');
+    await this.deps.store.put({
+      user: j.user, pid: j.pid, persist: j.persist, fedName: opts.fedName, fedId: fed.subjectToken, secretKey: opts.secretKey, syncSched: reply.syncSched,
+      backbone: opts.backbone, reqTimeoutMs: j.reqTimeoutMs, streamMaxBytes: 0, isAdmin: false, nodeUuid, nodeKey, adminPublicKey: opts.adminPublicKey,
+      roster: reply.roster, peerPids: { ...reply.peerPids, [nodeUuid]: j.pid }, contract: reply.contract, contractVersion: reply.contractVersion,
+      sndAction: opts.sndAction, rcvAction: opts.rcvAction, allowPeersExplore: true, isPulsing: false,
+    });
+  }
 
-  service.handle(ops.getInvitation, async (req, { caller }) => {
-    const record = await federationOf(store, projects, caller, req.pid ?? '');
+  async invitation(caller: sml.v1.ICaller, req: sml.v1.IFedRequest): Promise<{ info: Record<string, string> }> {
+    const { store, config } = this.deps;
+    const record = await federationOf(store, this.projects, caller, req.pid ?? '');
     if (!record.isAdmin) throw smlError('FED_ADMIN_ONLY', { action: 'issue invitations' });
     const keys = req.keys ?? {};
     const passwd = keys.passwd;
@@ -126,41 +175,18 @@ export async function startFederation({ nc, service, client, log, config }: Fede
     const lifetime = tokenLifetimeMs(hours);
     if (lifetime === null) throw smlError('FED_INVALID_KEY', { key: 'fed_token_timeout_hours', value: hours ?? '', reason: 'expected a number of hours in (0, 168]' });
     const token = newInvitationToken();
-    const now = Date.now();
     // SML_FED_TOKEN_HOUR_MS: the test seam that makes an hour last a second.
-    const { expiresAt } = await store.addToken(record.fedId, token, now, Math.round(lifetime * config.SML_FED_TOKEN_HOUR_MS / HOUR_MS));
+    const { expiresAt } = await store.addToken(record.fedId, token, Date.now(), Math.round(lifetime * config.SML_FED_TOKEN_HOUR_MS / HOUR_MS));
     const invitation = await encryptInvitation({
       sync_sched: record.syncSched, fed_name: record.fedName, fed_secret_key: record.secretKey, fed_req_token: token,
       fed_rest_url: keys.fed_rest_host ?? '', ...backboneKeys(record.backbone),
       fed_id: record.fedId, fed_admin_pubkey: record.adminPublicKey, fed_token_expires: new Date(expiresAt).toISOString(),
     }, passwd);
     return { info: { invitation } };
-  });
-
-  service.handle(ops.awsinfo, () => {
-    throw smlError('FED_AWS');
-  });
-
-  // Admin nodes answer joins again after a restart.
-  for (const record of await store.all()) {
-    if (record.isAdmin) {
-      try {
-        await joins.answer(record);
-      } catch (e) {
-        log.warn({ user: record.user, pid: record.pid, err: (e as Error).message }, 'federation backbone unreachable at start: joins not answered');
-      }
-    }
   }
-  log.info('federation endpoints registered');
-  return {
-    onStop: async () => {
-      joins.stop();
-      await backbones.close();
-    },
-  };
 }
 
-/** The §14.1 keys of a join: as given, or those of `fed_invitation` opened with `passwd` (merged over the others). */
+/** The keys of a join: as given, or those of `fed_invitation` opened with `passwd` (merged over the others). */
 async function invitationKeys(keys: Readonly<Record<string, string>>): Promise<Record<string, string>> {
   if (keys.fed_invitation === undefined) return { ...keys };
   try {
@@ -171,7 +197,7 @@ async function invitationKeys(keys: Readonly<Record<string, string>>): Promise<R
   }
 }
 
-/** The backbone side of a new federation: stream, object store, the admin's first roster (§19.1). */
+/** The backbone side of a new federation: stream, object store, the admin's first roster. */
 async function newFederation(bb: NatsConnection, user: string, pid: string, persist: boolean, opts: CreateOptions): Promise<FedRecord> {
   const secretKey = newSecretKey();
   const { subjectToken: t } = deriveFederationKeys(secretKey);
@@ -193,7 +219,7 @@ async function newFederation(bb: NatsConnection, user: string, pid: string, pers
   };
 }
 
-/** The caller's federation of `pid`, or the §13 400s: unknown project, not federated, federation-less `fed` project. */
+/** The caller's federation of `pid`, or the 400s: unknown project, not federated, federation-less `fed` project. */
 async function federationOf(store: FedStore, projects: LocalProjects, caller: sml.v1.ICaller, pid: string): Promise<FedRecord> {
   const record = await store.get(caller.user!, pid);
   if (record !== undefined) return record;
@@ -201,7 +227,7 @@ async function federationOf(store: FedStore, projects: LocalProjects, caller: sm
   throw smlError(type === 'fed' ? 'FED_NO_FEDERATION' : 'FED_NOT_FEDERATED', { pid });
 }
 
-/** FederationInfo (§14.2) as a flat map; peersInfo apart. No credentials, no node key. */
+/** FederationInfo as a flat map; peersInfo apart. No credentials, no node key. */
 export function federationInfo(r: FedRecord): Record<string, string> {
   return {
     fed_local_id: r.pid, local_uuid: r.nodeUuid, fed_name: r.fedName, fed_secret_key: r.secretKey, sync_sched: r.syncSched, fed_type: 'nats',
@@ -239,7 +265,7 @@ class LocalProjects {
     }
   }
 
-  /** The project's type; PROJECT_NOT_FOUND (the §4 400) when it does not exist. */
+  /** The project's type; PROJECT_NOT_FOUND (the projects service's 400) when it does not exist. */
   async typeOf(caller: sml.v1.ICaller, pid: string): Promise<string> {
     const reply = unwrap(await this.client.request('projects', projectSubject('info', caller.user!, pid), sml.v1.ProjectRequest, { caller, pid }, sml.v1.ProjectInfoReply));
     return reply.smlInfo?.type ?? '';
@@ -247,7 +273,7 @@ class LocalProjects {
 }
 
 /**
- * The admin side of joins (§19.1): a core subscription on `smlfed.<T>.join` per federation
+ * The admin side of joins: a core subscription on `smlfed.<T>.join` per federation
  * this node administers. A request that does not open under K_enc is dropped unanswered
  * (it is not from anyone holding the invitation); a token is spent with one KV
  * compare-and-set, then the peer is added and the roster republished, signed.

@@ -2,7 +2,7 @@ import { checkName, smlError } from '@sml/core';
 import { ScheduleError, contractActionOf, parseSchedule, type ContractAction } from '@sml/federation';
 
 /**
- * The §14.1 key maps of create and createJoin read into what the service keeps: every key
+ * The key maps of create and createJoin read into what the service keeps: every key
  * checked here, before anything is connected or created, so a refused map leaves no trace.
  */
 
@@ -46,7 +46,7 @@ function invalid(key: string, value: string, reason: string): Error {
 }
 
 /**
- * The refusals that do not depend on anything else in the map (§14.1, §19.6): AWS keys (a
+ * The refusals that do not depend on anything else in the map: AWS keys (a
  * map naming them asks for an AWS backend, which SML does not have; ignoring them beside
  * `nats_hosts` would hide the mistake), SMPC and HIPAA modes.
  */
@@ -105,7 +105,7 @@ function localTypeOf(keys: KeyMap): { localType: string; partitionSplit?: string
   return { localType, partitionSplit: required(keys, 'partitionSplit') };
 }
 
-/** A schedule as §14.3 reads it under this node's minimum interval. */
+/** A schedule (`<unit><N>`) under this node's minimum interval. */
 export function checkSchedule(text: string, minIntervalMs: number): string {
   try {
     parseSchedule(text, minIntervalMs);
@@ -116,7 +116,7 @@ export function checkSchedule(text: string, minIntervalMs: number): string {
   return text;
 }
 
-/** The create map (§14.1 "create" column). */
+/** The create map (the "create" column of the key table). */
 export function createOptionsOf(keys: KeyMap, minIntervalMs: number): CreateOptions {
   refuseUnsupported(keys);
   const fedName = checkName('federation', required(keys, 'fed_name'));
@@ -145,7 +145,7 @@ export interface JoinOptions {
 }
 
 /**
- * The join map (§14.1 "join" column) once the invitation is open: the invitation's keys plus
+ * The join map (the "join" column) once the invitation is open: the invitation's keys plus
  * this node's own (`fed_local_type`, the contract actions). A key the invitation must carry and
  * does not makes the invitation invalid, not a missing key of the caller's.
  */

@@ -2,7 +2,7 @@ import type { KV } from 'nats';
 import { newTokenRecord, redeemToken, tokenDigest, type ContractAction, type NodeKeyPair, type RedeemDecision, type SignedRoster, type TokenRecord } from '@sml/federation';
 import type { BackboneSpec } from './keymap';
 
-/** One federated project on this node: what KV `sml_fed` keeps of it (API.md §19.1). */
+/** One federated project on this node: what KV `sml_fed` keeps of it. */
 export interface FedRecord {
   readonly user: string;
   readonly pid: string;
