@@ -16,7 +16,7 @@ const encryptedMap = (keys: string) => z.string().openapi({
     + `whose plaintext is a flat JSON object string → string. Keys: ${keys}. Decrypt or parse failure: 400 'Invalid encrypted payload'; a missing required key: 400 'Missing required key [<key>]'.`,
 });
 
-/** The §13 encrypted map body: a flat JSON object string → string, else 'Invalid encrypted payload'. */
+/** The encrypted map body: a flat JSON object string → string, else 'Invalid encrypted payload'. */
 function keysOf(ctx: RouteContext): Record<string, string> {
   const text = Buffer.isBuffer(ctx.body) ? ctx.body.toString('utf8') : '';
   const plain = decryptDsInfo(text, ctx.secretKey ?? '');
@@ -50,7 +50,7 @@ const invitation = (operationId: string, path: string, alias: string) => defineR
   },
 });
 
-/** Federation (API.md §14): create, join, info, invitations; the AWS backend refused. */
+/** Federation (/fedml): create, join, info, invitations; the AWS backend refused. */
 export const fedmlRoutes = [
   defineRoute({
     method: 'post', path: '/:user/fedml/create', operationId: 'createFederation', tags: ['federation'],
@@ -104,7 +104,7 @@ export const fedmlRoutes = [
     description: 'Always 400 \'AWS-backed federation is not supported; use a NATS backbone (nats_hosts)\', for every project; the body is not decrypted.',
     contract: ops.awsinfo,
     params: fedParams, body: z.string().optional(), rawBody: true,
-    success: { status: 400, description: 'never succeeds' },
+    success: { status: 200, description: 'never answered: every call is refused (400)' },
     toRequest: ({ caller, params }) => ({ caller, pid: params.pid }),
   }),
 ];

@@ -12,4 +12,7 @@ import { streamRoutes } from './streams';
 import { userRoutes } from './users';
 
 /** Every REST route of the gateway, in matching order. */
-export const routes: AnyRoute[] = [...jobRoutes, ...userRoutes, ...dssRoutes, ...fusionRoutes, ...fedmlRoutes, ...projectRoutes, ...exploreRoutes, ...modelRoutes, ...evtRoutes, ...dsModelRoutes, ...encoderRoutes, ...streamRoutes];
+export const routes: AnyRoute[] = [
+  ...jobRoutes, ...userRoutes, ...dssRoutes, ...fusionRoutes, ...fedmlRoutes, ...projectRoutes, ...exploreRoutes, ...modelRoutes, ...evtRoutes, ...dsModelRoutes,
+  ...encoderRoutes, ...streamRoutes,
+];
