@@ -93,7 +93,7 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
     kv: ['sml_streams', 'sml_stream_status', 'sml_stream_leases', 'sml_stream_polls', 'sml_stream_replicas', 'sml_dss'],
     objectStores: [SPILL],
   },
-  // Federation (API.md §14, §19.1): its own subjects and bucket; it creates a federated
+  // Federation (/fedml): its own subjects and bucket; it creates a federated
   // project (type fed) as the calling customer, reads its info, and deletes it again when the
   // federation cannot be set up. The backbone is another NATS server: nothing of it is here.
   federation: {

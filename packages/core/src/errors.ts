@@ -68,7 +68,7 @@ export const catalogue = {
   FUSION_NOT_A_CELL: { status: 400, message: 'Project [{pid}] is a fusion project: it cannot be a fusion cell' },
   SECRET_MISMATCH: { status: 401, message: 'Wrong secret for customer [{cid}]' },
 
-  // §13–§14 federation
+  // federation (/fedml)
   FED_MISSING_KEY: { status: 400, message: 'Missing required key [{key}]' },
   FED_INVALID_KEY: { status: 400, message: 'Invalid value [{value}] for key [{key}]: {reason}' },
   FED_NOT_FEDERATED: { status: 400, message: 'Project [{pid}] is not a federated project' },
