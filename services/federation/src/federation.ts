@@ -289,7 +289,9 @@ class JoinResponders {
     if (this.subs.has(record.fedId)) return;
     const bb = await this.backbones.connection(record.backbone, record.reqTimeoutMs);
     const { enc } = deriveFederationKeys(record.secretKey);
+    // A queue group: with several replicas of this service, one answers each join.
     const sub = bb.subscribe(backboneNames(record.fedId).join, {
+      queue: 'sml-federation',
       callback: (err, m) => {
         if (err !== null) return;
         const request = openGroup(enc, record.fedId, 'join-request', new TextDecoder().decode(m.data)) as JoinRequest | undefined;
