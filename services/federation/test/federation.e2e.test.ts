@@ -120,6 +120,9 @@ describe('federation: create, invitation, join across two instances', () => {
     // Not federated / unknown.
     expect((await alice.createProject('plain')).status).toBe(201);
     expect(status(await alice.request<Values>('GET', '/fedml/plain/info'))).toEqual([400, 'Project [plain] is not a federated project']);
+    expect((await alice.createProject('plainfed', { type: 'fed' })).status).toBe(201);
+    expect(status(await alice.request<Values>('GET', '/fedml/plainfed/info'))).toEqual([400, 'Project [plainfed] has no federation']);
+    expect(status(await alice.request<Values>('GET', '/fedml/nosuch/info'))).toEqual([400, 'Cannot Find Project id[nosuch] for Customer id [alice]']);
   }, 60_000);
 
   it('shows on the backbone no project or federation name, no secret, password or token in clear', async () => {
