@@ -97,7 +97,7 @@ if (!env.NATS_URL) {
 }
 
 const services = [['users', 'services/gateway/dist/main.js']];
-for (const s of ['jobs', 'projects', 'explore', 'encoders', 'streams']) {
+for (const s of ['jobs', 'projects', 'explore', 'encoders', 'streams', 'federation']) {
   const entry = `services/${s}/dist/main.js`;
   if (existsSync(join(root, entry))) services.push([s, entry]);
 }

@@ -99,6 +99,30 @@ class Operations:
         """GET /projects/:pid/summary: A project's summary for a fusion project on another instance (the cell protocol) (query: ifVersion)"""
         return self._client.request("GET", f"/projects/{_seg(pid)}/summary", **options)
 
+    def createFederation(self, **options: Any) -> Any:
+        """POST /fedml/create: Create a federated project and its federation; the caller's node becomes the admin (query: pid, persist)"""
+        return self._client.request("POST", f"/fedml/create", **options)
+
+    def joinFederation(self, **options: Any) -> Any:
+        """POST /fedml/createJoin: Join a federation with an invitation: creates the local federated project (query: pid, persist)"""
+        return self._client.request("POST", f"/fedml/createJoin", **options)
+
+    def federationInfo(self, pid: str, **options: Any) -> Any:
+        """GET /fedml/:pid/info: The federation of a federated project, encrypted"""
+        return self._client.request("GET", f"/fedml/{_seg(pid)}/info", **options)
+
+    def federationInvitation(self, pid: str, **options: Any) -> Any:
+        """POST /fedml/:pid/getInvitation: Issue an invitation to join the federation (admin only)"""
+        return self._client.request("POST", f"/fedml/{_seg(pid)}/getInvitation", **options)
+
+    def federationInvitationAlias(self, pid: str, **options: Any) -> Any:
+        """POST /fedml/:pid/getEncrypted: Issue an invitation to join the federation (admin only) (alias of getInvitation)"""
+        return self._client.request("POST", f"/fedml/{_seg(pid)}/getEncrypted", **options)
+
+    def federationAwsInfo(self, pid: str, **options: Any) -> Any:
+        """POST /fedml/:pid/awsinfo: AWS-backed federation: refused"""
+        return self._client.request("POST", f"/fedml/{_seg(pid)}/awsinfo", **options)
+
     def createProject(self, **options: Any) -> Any:
         """POST /projects: Create a project (query: pid, type, persist, enableHistogram, histogramType)"""
         return self._client.request("POST", f"/projects", **options)

@@ -11,13 +11,13 @@
  */
 
 /** A process kind that connects to NATS with its own user. */
-export type BusIdentity = 'gateway' | 'jobs' | 'projects' | 'explore' | 'encoders' | 'streams' | 'admin';
+export type BusIdentity = 'gateway' | 'jobs' | 'projects' | 'explore' | 'encoders' | 'streams' | 'federation' | 'admin';
 
-export const BUS_IDENTITIES: readonly BusIdentity[] = ['gateway', 'jobs', 'projects', 'explore', 'encoders', 'streams', 'admin'];
+export const BUS_IDENTITIES: readonly BusIdentity[] = ['gateway', 'jobs', 'projects', 'explore', 'encoders', 'streams', 'federation', 'admin'];
 
 /** The identity of each service process (by the name it registers on the bus); `users` is the gateway process. */
 export const SERVICE_IDENTITY: Record<string, BusIdentity> = {
-  users: 'gateway', jobs: 'jobs', projects: 'projects', explore: 'explore', encoders: 'encoders', streams: 'streams',
+  users: 'gateway', jobs: 'jobs', projects: 'projects', explore: 'explore', encoders: 'encoders', streams: 'streams', federation: 'federation',
 };
 
 export interface IdentityRights {
@@ -42,7 +42,7 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
   // The REST front door: the only identity that sends caller-bearing requests to services
   // (the caller comes from an HMAC-authenticated request); hosts the `users` service.
   gateway: {
-    publish: ['sml.users.>', 'sml.projects.>', 'sml.explore.>', 'sml.jobs.get', 'sml.jobs.list', 'sml.jobs.cancel', 'sml.encoders.>', 'sml.streams.>', '$SRV.>'],
+    publish: ['sml.users.>', 'sml.projects.>', 'sml.explore.>', 'sml.jobs.get', 'sml.jobs.list', 'sml.jobs.cancel', 'sml.encoders.>', 'sml.streams.>', 'sml.federation.>', '$SRV.>'],
     subscribe: ['sml.users.>'],
     service: 'users',
     kv: ['sml_users', 'sml_replay'],
@@ -91,6 +91,16 @@ export const BUS_RIGHTS: Record<BusIdentity, IdentityRights> = {
     subscribe: ['sml.streams.>'],
     service: 'streams',
     kv: ['sml_streams', 'sml_stream_status', 'sml_stream_leases', 'sml_stream_polls', 'sml_stream_replicas', 'sml_dss'],
+    objectStores: [SPILL],
+  },
+  // Federation (/fedml): its own subjects and bucket; it creates a federated
+  // project (type fed) as the calling customer, reads its info, and deletes it again when the
+  // federation cannot be set up. The backbone is another NATS server: nothing of it is here.
+  federation: {
+    publish: ['sml.projects.*.create', 'sml.projects.*.info', 'sml.projects.*.delete'],
+    subscribe: ['sml.federation.>'],
+    service: 'federation',
+    kv: ['sml_fed'],
     objectStores: [SPILL],
   },
   // The `sml admin` CLI: the customer registry, nothing else.

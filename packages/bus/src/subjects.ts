@@ -63,6 +63,14 @@ export const subjects = {
     browse: 'sml.streams.browse',
     preview: 'sml.streams.preview',
   },
+  /** Federation (/fedml): records in KV sml_fed; the backbone is another NATS server. */
+  federation: {
+    create: 'sml.federation.create',
+    createJoin: 'sml.federation.createJoin',
+    info: 'sml.federation.info',
+    getInvitation: 'sml.federation.getInvitation',
+    awsinfo: 'sml.federation.awsinfo',
+  },
   /**
    * Project-scoped operations carry a shard token, hash(user, pid) mod S, so that one replica
    * owns a project (S = 1 until sharding lands). A shard of the bus, not a `partition`

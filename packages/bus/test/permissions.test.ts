@@ -26,7 +26,7 @@ describe('bus permissions cover what each service opens', () => {
   for (const dir of ['packages/bus/src', 'services/jobs/src', 'services/projects/src']) {
     for (const m of sources(join(root, dir)).matchAll(/export const ([A-Z_]+) = '([^']+)'/g)) constants.set(m[1], m[2]);
   }
-  const cases: Array<[string, BusIdentity]> = [['services/gateway/src', 'gateway'], ['services/jobs/src', 'jobs'], ['services/projects/src', 'projects'], ['services/explore/src', 'explore'], ['services/encoders/src', 'encoders'], ['services/streams/src', 'streams']];
+  const cases: Array<[string, BusIdentity]> = [['services/gateway/src', 'gateway'], ['services/jobs/src', 'jobs'], ['services/projects/src', 'projects'], ['services/explore/src', 'explore'], ['services/encoders/src', 'encoders'], ['services/streams/src', 'streams'], ['services/federation/src', 'federation']];
 
   it.each(cases)('%s → %s', (dir, identity) => {
     const src = sources(join(root, dir));

@@ -89,6 +89,15 @@ export const configSchema = z.object({
   SML_FUSION_MIN_REFRESH_MS: int(0).max(3_600_000).default(15_000),
   /** How long one fusion cell may take to answer a refresh (connect to summary received). */
   SML_FUSION_CELL_TIMEOUT_MS: int(100).max(120_000).default(10_000),
+  /** Federation (README "Federation"): the shortest sync interval a schedule may have (under 60 000 the unit `s` is accepted). */
+  SML_FED_MIN_INTERVAL_MS: int(1).max(86_400_000).default(60_000),
+  /** How far a sync message's sentAt may be from this node's clock. */
+  SML_FED_CLOCK_SKEW_S: int(1).max(86_400).default(300),
+  /**
+   * The length of one hour of `fed_token_timeout_hours`, in ms: 3 600 000 in production; a test
+   * seam, so that a test sees an invitation token expire in seconds, not hours.
+   */
+  SML_FED_TOKEN_HOUR_MS: int(1).max(3_600_000).default(3_600_000),
   SML_TRUST_PROXY: bool.default(false),
   SML_HEALTH_PORT: int(0).max(65535).default(0),
   SML_JOB_TTL_MS: int(1).default(7 * 24 * 3600 * 1000),

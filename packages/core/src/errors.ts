@@ -77,6 +77,21 @@ export const catalogue = {
   FUSION_NOT_A_CELL: { status: 400, message: 'Project [{pid}] is a fusion project: it cannot be a fusion cell' },
   SECRET_MISMATCH: { status: 401, message: 'Wrong secret for customer [{cid}]' },
 
+  // federation (/fedml)
+  FED_MISSING_KEY: { status: 400, message: 'Missing required key [{key}]' },
+  FED_INVALID_KEY: { status: 400, message: 'Invalid value [{value}] for key [{key}]: {reason}' },
+  FED_NOT_FEDERATED: { status: 400, message: 'Project [{pid}] is not a federated project' },
+  FED_NO_FEDERATION: { status: 400, message: 'Project [{pid}] has no federation' },
+  FED_INVALID_SCHEDULE: { status: 400, message: 'Invalid schedule [{schedule}]' },
+  FED_ADMIN_ONLY: { status: 400, message: 'Only the federation admin can {action}' },
+  FED_AWS: { status: 400, message: 'AWS-backed federation is not supported; use a NATS backbone (nats_hosts)' },
+  FED_SMPC: { status: 400, message: 'SMPC federation is not supported' },
+  FED_HIPAA: { status: 400, message: 'HIPAA compliance mode is not supported' },
+  FED_BACKBONE_UNREACHABLE: { status: 503, message: 'Federation backbone unreachable: {reason}', retryable: true },
+  FED_INVALID_INVITATION: { status: 400, message: 'Invalid federation invitation' },
+  FED_TOKEN_REFUSED: { status: 400, message: 'Federation token expired or already used' },
+  FED_ADMIN_NO_ANSWER: { status: 503, message: 'Federation admin did not answer', retryable: true },
+
   // §4 projects
   PROJECT_EXISTS: { status: 409, message: 'Customer [{user}] already have pid with id[{pid}], ' },
   PROJECT_NOT_FOUND: { status: 400, message: 'Cannot Find Project id[{pid}] for Customer id [{user}]' },
@@ -197,6 +212,7 @@ export const ok = {
   USER_ROTATED: { status: 200, message: 'Secret key of customer [{user}] rotated' },
   JOB_CANCEL_REQUESTED: { status: 200, message: 'Job {jobId} cancellation requested' },
   PROJECT_CREATED: { status: 201, message: 'Project Created with id:{pid}' },
+  FED_JOINED: { status: 201, message: 'Fed Project created with join' },
   SELECT_MODEL_JOB_CREATED: { status: 202, message: 'SelectModel Job Created' },
   REDUCE_JOB_CREATED: { status: 202, message: 'Reduce Job Created' },
   MODEL_DELETED: { status: 200, message: 'Model [{model}] deleted' },

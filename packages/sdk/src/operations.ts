@@ -1000,6 +1000,36 @@ export class Operations {
     return this.client.request<V>('GET', `/projects/${seg(pid)}/summary`, options);
   }
 
+  /** POST /fedml/create: Create a federated project and its federation; the caller's node becomes the admin */
+  createFederation<V = Record<string, unknown>>(options: OperationOptions<'pid' | 'persist'> = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('POST', `/fedml/create`, options);
+  }
+
+  /** POST /fedml/createJoin: Join a federation with an invitation: creates the local federated project */
+  joinFederation<V = Record<string, unknown>>(options: OperationOptions<'pid' | 'persist'> = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('POST', `/fedml/createJoin`, options);
+  }
+
+  /** GET /fedml/:pid/info: The federation of a federated project, encrypted */
+  federationInfo<V = Record<string, unknown>>(pid: string, options: OperationOptions = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('GET', `/fedml/${seg(pid)}/info`, options);
+  }
+
+  /** POST /fedml/:pid/getInvitation: Issue an invitation to join the federation (admin only) */
+  federationInvitation<V = Record<string, unknown>>(pid: string, options: OperationOptions = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('POST', `/fedml/${seg(pid)}/getInvitation`, options);
+  }
+
+  /** POST /fedml/:pid/getEncrypted: Issue an invitation to join the federation (admin only) (alias of getInvitation) */
+  federationInvitationAlias<V = Record<string, unknown>>(pid: string, options: OperationOptions = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('POST', `/fedml/${seg(pid)}/getEncrypted`, options);
+  }
+
+  /** POST /fedml/:pid/awsinfo: AWS-backed federation: refused */
+  federationAwsInfo<V = Record<string, unknown>>(pid: string, options: OperationOptions = {}): Promise<SmlResponse<V>> {
+    return this.client.request<V>('POST', `/fedml/${seg(pid)}/awsinfo`, options);
+  }
+
   /** POST /projects: Create a project */
   createProject<V = Record<string, unknown>>(options: RequiredQuery<CreateProjectQuery, CreateProjectBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/projects`, options);

@@ -7,4 +7,5 @@ export { pgFailure, postgresSource, quoteTable } from './postgres';
 export { httpSource } from './http';
 export * from './csv-records';
 export { bareHost, checkAddress, checkLiteral, guardedLookup, isPrivateAddress, refusalText, refusedAddress } from './ssrf';
+export { natsServers as checkedNatsServers, shownServer } from './nats-hosts';
 export { pacedSource, ReadPace, readLimitsOf, SOURCE_READ_CONFIG, type ReadLimits } from './pace';

@@ -2,7 +2,7 @@ import { startNatsServer, type NatsServer } from './nats';
 import { startSystem, type RunningSystem } from './system';
 
 export interface FederationLabOptions {
-  /** Service processes of each instance; default: gateway (users), jobs, projects, explore. */
+  /** Service processes of each instance; default: gateway (users), jobs, projects, explore, federation. */
   services?: string[];
   /** Extra environment of every instance (after the lab's own settings). */
   env?: Record<string, string>;
@@ -40,7 +40,7 @@ export async function startFederationLab(n: number, opts: FederationLabOptions =
   try {
     for (let i = 0; i < n; i++) {
       instances.push(await startSystem({
-        services: opts.services ?? ['users', 'jobs', 'projects', 'explore'],
+        services: opts.services ?? ['users', 'jobs', 'projects', 'explore', 'federation'],
         env: { ...FEDERATION_LAB_ENV, ...opts.env },
       }));
     }

@@ -119,7 +119,7 @@ describe('deploy/k8s overlays', () => {
     it('every pod names the generated Secrets by their hashed names', () => {
       const { objects } = overlay(name);
       const secrets = new Set(objects.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name as string));
-      expect(secrets.size).toBe(8);
+      expect(secrets.size).toBe(9); // one per bus identity (8) and nats-auth
       for (const w of objects.filter((o) => ['Deployment', 'StatefulSet'].includes(o.kind))) {
         for (const ref of JSON.stringify(w.spec.template).match(/"(?:name|secretName)":"(?:sml-nats-\w+|nats-auth)[^"]*"/g) ?? []) {
           expect(secrets).toContain(ref.split(':')[1].replace(/"/g, ''));

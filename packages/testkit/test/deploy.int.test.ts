@@ -15,7 +15,7 @@ import { natsServerBinary, repoRoot } from '@sml/testkit';
 const deployDir = resolve(__dirname, '../../../deploy');
 // The base of the overlays (deploy-overlays.int.test.ts renders and validates those).
 const k8sDir = join(deployDir, 'k8s/base');
-const SERVICES = ['gateway', 'jobs', 'projects', 'explore', 'encoders', 'streams'];
+const SERVICES = ['gateway', 'jobs', 'projects', 'explore', 'encoders', 'streams', 'federation'];
 /** Bus identities (packages/bus/src/permissions.ts): one per service, plus `admin` for the CLI. */
 const IDENTITIES = [...SERVICES, 'admin'];
 

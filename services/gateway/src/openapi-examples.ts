@@ -35,6 +35,12 @@ const ENCRYPTED_KAFKA = 'v2:0J+cooQXZaK0IkjuT6RI0tgMPPv5rLSdt3G9tOsKMoMBifcB3wet
 const ENCRYPTED_CELLS = 'v2:QcuzWrpxkz+IBwrXVUH/b7H53f9Kzf2eoBe4niBS+Y4JkGMD1noiRbhhbQ5B24WOdJrD4tN6lDnvCK2WlZq433I8izflExgFboZ4mH1TkHZJRWuFAqlXnHYgaCVrM62P9RznKygJyaVOyA8bVKU8XW8sE4sdb7v07HLBJw//tS4cmw+iWeFQ2NfJ9m4FOKVsS85B0/KmQfihICigTVuSkMumb1VibvlaEhxN2XOJrAmPdlUjtVhDK5MOuUGItbX1+UkiJk5XzzLjEjEyLXefQimRkaASwiD62E7ah1Ww';
 /** FusionCellStatusList of those two cells, both OK with 150 rows, encrypted. */
 const ENCRYPTED_CELLS_STATUS = 'v2:rKzpp6d2cxrfwmoRloxrQMQgVTEtgr1hIhgU7gyaAzM8KS+kMWN1jURKoo+/jqFRmoM+KusGQcLDtXEWaEh8tpLj12wX0WQJuBD7zElf9HRpFu9UQ4/eq4FmpWxTHTviMaar2Ou8CLdulP01VHkBh5KTu2StXEougweGoJsZtPb+VCCmGbD7K1YmodFZsqCp1T735qJWpaHYiV/JeAbV/q3+CtF/KXzBk/k7f8rMOFPQJ5VnQVLC/xxH7xNeM+2q5D9cS2UoR9vgUJl2lfjPx2CvtGLIH+zvIlGoCMetfzH74OM8oDzPf7b/k7UWCmvar4Nv70SNbcK7fXImtmtQBYt0BL5zOcpTl3DcgUcg7sh/UIx90vvHNh0RWji9nKqtTWVnayoiTQFPf//BNwFUBN7I10gjbOqV';
+/** The federation examples' encrypted map bodies and answers (key EXAMPLE_SECRET, v2); the invitation (`v2p:`, password-encrypted) shortened. */
+const ENCRYPTED_FED_CREATE = 'v2:APaJkLFqNMRNqE27KBrigNwF7PBdJ9osXFc/iv+cufL3Oo/SyPrC6+RMMpKKFMQh0/QJpVJeYqYfZBMWUrwWbrB1LZgggeRF1A6XaczCoQyk0B0s1XeiexvgNFv7bu3W2MqNj9sD+MLFTOfWqHu6XNnNlRU6V6iMp8FcPjyO+wKzmVwkaj3mth7Y0M3oULeBdotxKEeJuhZv+jIR855EXIqQC3cwoVSsKrDbA8tJo8GW';
+const ENCRYPTED_FED_INVITE = 'v2:nqo+Rwqgt48nEMQDjIyMkarXJ6hFzHJKKN/8Xcqkaw31UncdY7nX1lzk9nY2eGVmZ+lhGh4LdGB57dw3Yop6iZb8RwFrgkFrXm9NSTz1Q9+oevdu96LURw4oKrmDmYp+Do3sBlNG4m3OgoThi2PJlu2Fsy4xa9yw1I/s0hp0ojbHTlVmc1c=';
+const ENCRYPTED_FED_JOIN = 'v2:CKX21fyBexxaQMSCqichf+qfybbv3e+/Gtn7gEdRseK3ubOYAYDgMXcNbtG5724s+JbSrEgWIwCJ3DTxrQ7SJJ10KIZGOh6vf5V1ZoQCebicdpI1S5R2j1Gfvq+F8gexqpUfYM8FEAPacrIpBiHJFwM=';
+const ENCRYPTED_FED_INFO = 'v2:1p/S7/dN9fuc09ZG/wcFwjyeRPLGfpIt8r1J7wrDnS3g4vck6wAcdZJ30If0Bq8aflUPzGiPw8y8bkb9p/YbKrIv0f9Tr1/w8KMIskH6pAVoN9V286vK+Q6i3ERnx3Dn322D4nKBlBDG4UqMMFnw31QERDETkkPOQeMcR7wQzlTXckp5UDmBgeqYiZMEOpRSI4vJnx3ujhdPgJZpD5cjAF4OW6mFKyL5MqJdZfchhRVOmx9Vvh7LZ+z7wpmCqNC9BzQyWDrGKrMfEDlgY61zh8gYmrwan0b/FiK3vfXG31zu/kKFpRUa489NTyQHVUvTmy7h+OfAh9nUBG5UOm9YYo+rOQSgKP57aPpeoS4D+NzUgHKkTo5hXSZMT9+ijrba28MPsn8K7/OGvOar4u8WyjE3wZZe2tCdeky46HstWUaReAEADPBfevjDR7U2FS19BBX+lz2ylwOWixWULasjQr7//zkv7tOCCf6PrpP4xKJ3WDjWh1plbRjrD8oMZthpzS7vKf9Ybm9FNGtVmZnK1OsQ8MZ5E5nxFmHoZ0cN3Nhj3/kjdQ7pJ6WuECHmz8uBLh/yvzwmb3XSF0lhxuGJMr9zcd9I4Ozwns8cc1CUyeybK/cNEvq9HZyGnLCoTM1FZaMjktUSMC10xzCP8iE9b3ZNb1sIxyzh+RKaDrBdpJBZSMKnCqnDkgZ7KOX6xZfB7WPynzaY5yGiLp7pZPoupbIgkG1r933xs6kQOIUcXeug6UKhuk76ImYaEQYAeXlHAkz0tMxN2OZHwKLG5RZ7hOz49t8xiUOlOed9tnMhaLukMojl3CSF/IY=';
+const FED_INVITATION = 'v2p:3q1rQ0Fj2b6Wf8k0pZ9mXh4vL2sN7cT1...';
 /** The start of an export document (base64 of the gzipped document), shortened. */
 const EXPORT_DOCUMENT = 'H4sIAAAAAAAAA+1YW2/bNhR+968QNI+2pMRx2wX2UKAF...';
 
@@ -96,6 +102,12 @@ export const operationExamples: Record<string, OperationExamples> = {
   fusionCellsStatus: { body: ENCRYPTED_CELLS, response: ok({ cellsStatusEncrypted: ENCRYPTED_CELLS_STATUS }) },
   fusionUpdateCellsInfo: { body: ENCRYPTED_CELLS, response: ok() },
   cellSummary: { response: ok({ summary: EXPORT_DOCUMENT, summaryVersion: '41' }) },
+  createFederation: { body: ENCRYPTED_FED_CREATE, response: ok({}, 'Project Created with id:iris', 201) },
+  joinFederation: { body: ENCRYPTED_FED_JOIN, response: ok({}, 'Fed Project created with join', 201) },
+  federationInfo: { response: ok({ fedInfoEncrypted: ENCRYPTED_FED_INFO }) },
+  federationInvitation: { body: ENCRYPTED_FED_INVITE, response: ok({ fedInfoEncrypted: FED_INVITATION, encryptedGroupInfo: FED_INVITATION }) },
+  federationInvitationAlias: { body: ENCRYPTED_FED_INVITE, response: ok({ fedInfoEncrypted: FED_INVITATION, encryptedGroupInfo: FED_INVITATION }) },
+  federationAwsInfo: { body: ENCRYPTED_FED_CREATE, response: ok() },
   listProjectsCompat: { response: ok(stringList(['iris'])) },
   projectInfo: { response: ok({ smlInfo }) },
   projectInfoAll: { response: jobCreated(17) },

@@ -2,10 +2,8 @@ import { lookup } from 'node:dns/promises';
 import { connect as netConnect, isIP } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { ISocketFactory } from 'kafkajs';
-// nats.js' own reading of a server string (what its connect does with `servers`).
-import { hostPort } from 'nats/lib/nats-base-client/servers';
 import { smlError } from '@sml/core';
-import { checkLiteral, guardedLookup, isPrivateAddress, refusalText } from '@sml/sources';
+import { SourceError, checkLiteral, checkedNatsServers, guardedLookup, isPrivateAddress, refusalText, shownServer } from '@sml/sources';
 
 /**
  * The SSRF guard of data sources (packages/sources/src/ssrf.ts) for the brokers a customer's
@@ -75,45 +73,19 @@ export async function checkServers(stream: string, what: string, servers: string
 }
 
 /** A server string as messages echo it: the customer's own text, bounded. */
-export function shown(server: string): string {
-  return server.length > 200 ? `${server.slice(0, 200)}…` : server;
-}
+export const shown = shownServer;
 
 /**
- * The servers nats.js is to dial for `nats_hosts`: each server read with nats.js' own parser
- * (`hostPort`: the scheme stripped up to the last `://`, then a WHATWG URL, which decodes
- * %-escapes and reads 2130706433, 0x7f.1 or 127.0.0.1. as 127.0.0.1), its host resolved here
- * once (getaddrinfo, as a socket would: /etc/hosts, `localhost`), every address checked, and
- * the checked addresses returned as IP literals `a.b.c.d:port` / `[v6]:port`. 400
- * STREAM_INVALID for a server nats.js cannot read, a host that does not resolve, or a
- * refused address (named). With SML_SOURCES_ALLOW_PRIVATE the servers are returned as given.
+ * The servers nats.js is to dial for `nats_hosts` (@sml/sources `checkedNatsServers`: read
+ * with nats.js' own parser, resolved once, every address checked, returned as the checked IP
+ * literals); 400 STREAM_INVALID naming the server. With SML_SOURCES_ALLOW_PRIVATE the servers
+ * are returned as given.
  */
 export async function natsServers(stream: string, servers: string[]): Promise<string[]> {
-  if (guard.allowPrivate) return servers;
-  const bad = (server: string, detail: string) => smlError('STREAM_INVALID', { stream, detail: `nats_hosts ${shown(server)}: ${detail}` });
-  const dialed = new Set<string>();
-  for (const server of servers) {
-    let hostname: string;
-    let port: number;
-    try {
-      ({ hostname, port } = hostPort(server));
-    } catch {
-      throw bad(server, 'not a NATS server URL (nats://host:port)');
-    }
-    let addresses: string[];
-    if (isIP(hostname) !== 0) addresses = [hostname];
-    else {
-      try {
-        addresses = (await lookup(hostname, { all: true })).map((a) => a.address);
-      } catch {
-        addresses = [];
-      }
-      // nats.js would dial a name it cannot resolve as it is (the system's resolver then decides): refused instead.
-      if (addresses.length === 0) throw bad(server, `host ${shown(hostname)} does not resolve`);
-    }
-    const refused = addresses.find((a) => isPrivateAddress(a));
-    if (refused !== undefined) throw smlError('STREAM_INVALID', { stream, detail: refusalText(`nats_hosts ${shown(server)}`, refused) });
-    for (const a of addresses) dialed.add(isIP(a) === 6 ? `[${a}]:${port}` : `${a}:${port}`);
+  try {
+    return await checkedNatsServers(guard, servers);
+  } catch (e) {
+    if (e instanceof SourceError) throw smlError('STREAM_INVALID', { stream, detail: e.message });
+    throw e;
   }
-  return [...dialed];
 }

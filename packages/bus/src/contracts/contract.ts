@@ -4,7 +4,7 @@ import type { MessageType, WithCaller, WithStatus } from '../types';
 import type { ProjectsOp } from './projects';
 
 /** The services that answer on the bus, as in their subjects (`sml.<service>.<op>`). */
-export type ServiceName = 'projects' | 'explore' | 'encoders' | 'streams' | 'jobs' | 'users';
+export type ServiceName = 'projects' | 'explore' | 'encoders' | 'streams' | 'jobs' | 'users' | 'federation';
 
 /**
  * One bus operation, declared once (contracts/<service>.ts): the gateway route that calls it
