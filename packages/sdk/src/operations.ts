@@ -237,6 +237,50 @@ export type CellSummaryValues = {
   unchanged?: boolean;
 };
 
+/** The query parameters of createFederation. */
+export type CreateFederationQuery = {
+  pid: string;
+  persist?: '0' | '1' | 'true' | 'false';
+};
+
+/** The body of createFederation. */
+export type CreateFederationBody = string;
+
+/** The query parameters of joinFederation. */
+export type JoinFederationQuery = {
+  pid: string;
+  persist?: '0' | '1' | 'true' | 'false';
+};
+
+/** The body of joinFederation. */
+export type JoinFederationBody = string;
+
+/** `values` of a successful federationInfo. */
+export type FederationInfoValues = {
+  fedInfoEncrypted: string;
+};
+
+/** The body of federationInvitation. */
+export type FederationInvitationBody = string;
+
+/** `values` of a successful federationInvitation. */
+export type FederationInvitationValues = {
+  fedInfoEncrypted: string;
+  encryptedGroupInfo: string;
+};
+
+/** The body of federationInvitationAlias. */
+export type FederationInvitationAliasBody = string;
+
+/** `values` of a successful federationInvitationAlias. */
+export type FederationInvitationAliasValues = {
+  fedInfoEncrypted: string;
+  encryptedGroupInfo: string;
+};
+
+/** The body of federationAwsInfo. */
+export type FederationAwsInfoBody = string;
+
 /** The query parameters of createProject. */
 export type CreateProjectQuery = {
   pid: string;
@@ -1001,32 +1045,32 @@ export class Operations {
   }
 
   /** POST /fedml/create: Create a federated project and its federation; the caller's node becomes the admin */
-  createFederation<V = Record<string, unknown>>(options: OperationOptions<'pid' | 'persist'> = {}): Promise<SmlResponse<V>> {
+  createFederation<V = Record<string, unknown>>(options: RequiredQuery<CreateFederationQuery, CreateFederationBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/fedml/create`, options);
   }
 
   /** POST /fedml/createJoin: Join a federation with an invitation: creates the local federated project */
-  joinFederation<V = Record<string, unknown>>(options: OperationOptions<'pid' | 'persist'> = {}): Promise<SmlResponse<V>> {
+  joinFederation<V = Record<string, unknown>>(options: RequiredQuery<JoinFederationQuery, JoinFederationBody>): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/fedml/createJoin`, options);
   }
 
   /** GET /fedml/:pid/info: The federation of a federated project, encrypted */
-  federationInfo<V = Record<string, unknown>>(pid: string, options: OperationOptions = {}): Promise<SmlResponse<V>> {
+  federationInfo<V = FederationInfoValues>(pid: string, options: OperationOptions<Record<never, string>, never> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('GET', `/fedml/${seg(pid)}/info`, options);
   }
 
   /** POST /fedml/:pid/getInvitation: Issue an invitation to join the federation (admin only) */
-  federationInvitation<V = Record<string, unknown>>(pid: string, options: OperationOptions = {}): Promise<SmlResponse<V>> {
+  federationInvitation<V = FederationInvitationValues>(pid: string, options: OperationOptions<Record<never, string>, FederationInvitationBody> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/fedml/${seg(pid)}/getInvitation`, options);
   }
 
   /** POST /fedml/:pid/getEncrypted: Issue an invitation to join the federation (admin only) (alias of getInvitation) */
-  federationInvitationAlias<V = Record<string, unknown>>(pid: string, options: OperationOptions = {}): Promise<SmlResponse<V>> {
+  federationInvitationAlias<V = FederationInvitationAliasValues>(pid: string, options: OperationOptions<Record<never, string>, FederationInvitationAliasBody> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/fedml/${seg(pid)}/getEncrypted`, options);
   }
 
   /** POST /fedml/:pid/awsinfo: AWS-backed federation: refused */
-  federationAwsInfo<V = Record<string, unknown>>(pid: string, options: OperationOptions = {}): Promise<SmlResponse<V>> {
+  federationAwsInfo<V = Record<string, unknown>>(pid: string, options: OperationOptions<Record<never, string>, FederationAwsInfoBody> = {}): Promise<SmlResponse<V>> {
     return this.client.request<V>('POST', `/fedml/${seg(pid)}/awsinfo`, options);
   }
 
