@@ -1,5 +1,5 @@
 import type { LookupFunction } from 'node:net';
-import type { DataFrame, JobInfo, MLContext } from './operations';
+import type { DataFrame, JobInfo, MLContext, ProjectLogValues } from './operations';
 
 /** Every response body (API.md §1). `values` is absent only on the jobs-list 500 (§10). */
 export interface Envelope<V = Record<string, unknown>> {
@@ -177,24 +177,8 @@ export interface StreamListing {
   path?: string;
 }
 
-/** One entry of `values.dsLog` (getDsLog): a finished data-source learn or forget job. */
-export interface DsLogEntry {
-  jobId: number;
-  ds: string;
-  /** learn | forget */
-  op: string;
-  /** done | failed | cancelled */
-  state: string;
-  rowsRead: number;
-  rowsLearned: number;
-  rowsSkipped: number;
-  bytesRead: number;
-  /** Epoch milliseconds. */
-  started: number;
-  finished: number;
-  /** Why a failed job failed. */
-  error: string;
-}
+/** One entry of `values.dsLog` (getDsLog): a finished data-source learn or forget job; the generated projectLog answer's own type (keys: docs/glossary.md). */
+export type DsLogEntry = ProjectLogValues['dsLog'][number];
 
 /** The columns a data-source learn/forget uses (empty = all) and its error handling (0 strict, 1 lenient). */
 export interface DsColumns {
