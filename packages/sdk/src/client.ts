@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, contentMd5, encryptDsInfo, formatSymDate, signParts } from '@sml/core';
-import { GatewayUnreachableError, JobTimeoutError, RequestTimeoutError, UnexpectedResponseError } from './errors';
+import { AnswerTooLargeError, GatewayUnreachableError, JobTimeoutError, RequestTimeoutError, UnexpectedResponseError } from './errors';
 import { Operations, type CreateProjectQuery, type ModelInfoValues, type ProjectInfoQuery } from './operations';
 import type { CallOptions, CreateProjectOptions, DataFrame, DsColumns, DsInfo, DsListing, DsLogEntry, DsSample, Envelope, HttpAnswer, HttpExchange, JobInfo, JobProgress, MLContext, RequestOptions, RetryOptions, SmlClientOptions, SmlResponse, StreamListing, Transport, WaitOptions } from './types';
 
@@ -45,7 +45,7 @@ export class SmlClient {
     this.basePath = (options.basePath ?? '/symetry/rest').replace(/\/+$/, '');
     this.#secret = options.secret;
     this.#agent = new (this.url.startsWith('https:') ? https.Agent : http.Agent)({ keepAlive: true, ...(options.lookup ? { lookup: options.lookup } : {}) });
-    this.#transport = options.transport ?? httpTransport(this.#agent);
+    this.#transport = options.transport ?? httpTransport(this.#agent, options.maxAnswerBytes);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     // Off unless asked for: a retried write without an Idempotency-Key can apply twice, and a
     // caller that watches for 503s (a health check, a test) must see them.
@@ -392,16 +392,24 @@ function lowerCased(headers: Record<string, string> | undefined): Record<string,
  * node's global one). Exported so that a transport of one's own (logging, a proxy, a fault
  * injected in a test) can wrap it.
  */
-export function httpTransport(agent?: http.Agent): Transport {
-  return (exchange) => send(exchange, agent);
+export function httpTransport(agent?: http.Agent, maxAnswerBytes = Infinity): Transport {
+  return (exchange) => send(exchange, agent, maxAnswerBytes);
 }
 
-/** One HTTP exchange over node:http(s). */
-function send({ method, url, headers, body, signal }: HttpExchange, agent: http.Agent | undefined): Promise<HttpAnswer> {
+/** One HTTP exchange over node:http(s); an answer body over `maxAnswerBytes` closes the connection unread. */
+function send({ method, url, headers, body, signal }: HttpExchange, agent: http.Agent | undefined, maxAnswerBytes: number): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const req = (url.protocol === 'https:' ? https : http).request(url, { method, headers, agent, signal }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes <= maxAnswerBytes) chunks.push(chunk);
+        else {
+          reject(new AnswerTooLargeError(url.origin, maxAnswerBytes));
+          req.destroy();
+        }
+      });
       res.on('error', reject);
       res.on('end', () => {
         const answerHeaders: Record<string, string> = {};

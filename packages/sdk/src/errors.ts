@@ -19,6 +19,14 @@ export class GatewayUnreachableError extends Error {
   }
 }
 
+/** An answer's body was longer than the client's `maxAnswerBytes`: the connection was closed unread. */
+export class AnswerTooLargeError extends Error {
+  override readonly name = 'AnswerTooLargeError';
+  constructor(readonly url: string, readonly maxBytes: number) {
+    super(`the answer of ${url} is longer than ${maxBytes} bytes`);
+  }
+}
+
 /** A job was still running (202) when `waitForJob` gave up. */
 export class JobTimeoutError extends Error {
   override readonly name = 'JobTimeoutError';

@@ -34,6 +34,8 @@ export interface SmlClientOptions {
   transport?: Transport;
   /** The sockets' host-name lookup of the default transport (a server calling another instance passes its address guard). */
   lookup?: LookupFunction;
+  /** The longest answer body the default transport reads, in bytes (default: no bound); past it the call rejects with AnswerTooLargeError (a server reading another instance bounds what it may be made to hold). */
+  maxAnswerBytes?: number;
 }
 
 /** When an answer 503 (service unavailable, queue full …) or 429 is sent again. */

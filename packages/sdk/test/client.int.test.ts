@@ -258,3 +258,17 @@ describe('SmlClient.fromEnv', () => {
     expect(() => SmlClient.fromEnv({ SML_USER: 'u' })).toThrow(new ConfigError('Missing environment variable(s): SML_URL, SML_SECRET'));
   });
 });
+
+describe('maxAnswerBytes', () => {
+  it('reads an answer up to the bound and closes a longer one unread, with AnswerTooLargeError', async () => {
+    const big = 'x'.repeat(64 * 1024);
+    const gw = await startGateway((_s, res) => envelope(res, 200, 'OK', { big }));
+    const answer = JSON.stringify({ statusCode: 200, statusString: 'OK', values: { big } }).length;
+    const fits = new SmlClient({ url: gw.url, user, secret, maxAnswerBytes: answer });
+    expect((await fits.listJobs()).status).toBe(200);
+    const bounded = new SmlClient({ url: gw.url, user, secret, maxAnswerBytes: answer - 1 });
+    await expect(bounded.listJobs()).rejects.toEqual(expect.objectContaining({ name: 'AnswerTooLargeError', maxBytes: answer - 1 }));
+    fits.close();
+    bounded.close();
+  });
+});

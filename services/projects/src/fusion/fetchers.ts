@@ -9,6 +9,12 @@ import type { CellAnswer, CellFetcher } from './merge';
 
 /** A cell's summary inflates to at most this (a 2000-attribute summary is ≈ 100 MB): a bound on what a remote may make this process hold. */
 const MAX_SUMMARY_BYTES = 512 * 1024 * 1024;
+/**
+ * A remote cell's answer is read up to this: base64 (4/3) of a gzipped summary as large as an
+ * import accepts (SML_MAX_EXPORT_BYTES' default, 128 MiB) and the envelope around it. A host that
+ * sends more is closed unread: a customer's cell list cannot make this process hold more.
+ */
+const MAX_ANSWER_BYTES = Math.ceil((128 * 1024 * 1024 * 4) / 3) + 1024 * 1024;
 
 /** The reply of `cellSummary` as both ways carry it: gzip of the serialized summary, or unchanged. */
 function answerOf(values: { unchanged?: boolean | null; summary?: Uint8Array | null; summaryVersion?: string | null }): CellAnswer {
@@ -53,7 +59,7 @@ export class CellFetchers implements CellFetcher {
     } catch (err) {
       throw new CellError('UNREACHABLE', (err as Error).message);
     }
-    const sdk = new SmlClient({ ...endpoint, user: cell.cid, secret: cell.sk, lookup: guardedLookup(guard, 'fusion cell') });
+    const sdk = new SmlClient({ ...endpoint, user: cell.cid, secret: cell.sk, lookup: guardedLookup(guard, 'fusion cell'), maxAnswerBytes: MAX_ANSWER_BYTES });
     try {
       const res = await sdk.operations.cellSummary<{ summary?: string; summaryVersion?: string; unchanged?: boolean }>(cell.pid, { query: ifVersion ? { ifVersion } : {}, signal });
       const values = res.body.values ?? {};
